@@ -1,0 +1,68 @@
+// Handler configuration, read once at cold start. Every problem is reported together so a
+// misconfigured deployment is fixed in one go rather than one variable at a time.
+
+export interface HandlerConfig {
+  /** Inbox that receives the leads. */
+  mailTo: string;
+  /** SES-verified sender, a bare address or 'Name <address>'. */
+  mailFrom: string;
+  /** Origins (scheme://host[:port]) allowed to post and to read answers. */
+  allowedOrigins: readonly string[];
+  region: string;
+  /** Only for a local SES-compatible server. */
+  sesEndpoint?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`send-contact-form is misconfigured: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const ADDRESS = /^[^\s@<>,]+@[^\s@<>,]+\.[^\s@<>,]+$/;
+const NAMED_ADDRESS = /^[^<>\r\n]*<([^<>\s]+)>$/;
+
+function isMailbox(value: string): boolean {
+  const named = NAMED_ADDRESS.exec(value);
+  return ADDRESS.test(named?.[1] ?? value);
+}
+
+/** Normalises 'https://Example.com/' to 'https://example.com'; undefined for anything not a bare origin. */
+export function toOrigin(value: string): string | undefined {
+  try {
+    const url = new URL(value.trim());
+    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username;
+    return (url.protocol === 'https:' || url.protocol === 'http:') && bare ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function readConfig(env: Readonly<Record<string, string | undefined>>): HandlerConfig {
+  const problems: string[] = [];
+  const get = (name: string): string => {
+    const value = env[name]?.trim() ?? '';
+    if (!value) problems.push(`${name} is not set`);
+    return value;
+  };
+
+  const mailTo = get('MAIL_TO');
+  if (mailTo && !ADDRESS.test(mailTo)) problems.push(`MAIL_TO is not an e-mail address: '${mailTo}'`);
+  const mailFrom = get('MAIL_FROM');
+  if (mailFrom && !isMailbox(mailFrom)) problems.push(`MAIL_FROM is not an e-mail address: '${mailFrom}'`);
+  const region = get('AWS_REGION');
+
+  const allowedOrigins: string[] = [];
+  for (const item of get('ALLOWED_ORIGINS').split(',').filter((s) => s.trim())) {
+    const origin = toOrigin(item);
+    if (origin) allowedOrigins.push(origin);
+    else problems.push(`ALLOWED_ORIGINS entry is not an origin like https://example.com: '${item.trim()}'`);
+  }
+
+  const sesEndpoint = env.SES_ENDPOINT?.trim() || undefined;
+  if (sesEndpoint && !URL.canParse(sesEndpoint)) problems.push(`SES_ENDPOINT is not a URL: '${sesEndpoint}'`);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { mailTo, mailFrom, allowedOrigins, region, ...(sesEndpoint ? { sesEndpoint } : {}) };
+}

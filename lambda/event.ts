@@ -1,0 +1,30 @@
+// The subset of the API Gateway HTTP API (payload v2) / Lambda Function URL event and result
+// that the handler reads and writes. Every field is treated as untrusted and possibly absent.
+
+export interface HttpEvent {
+  version?: string;
+  rawPath?: string;
+  rawQueryString?: string;
+  /** Lower-cased names, as API Gateway and Function URLs deliver them. */
+  headers?: Record<string, string | undefined>;
+  body?: string | null;
+  isBase64Encoded?: boolean;
+  requestContext?: {
+    requestId?: string;
+    http?: { method?: string; path?: string; sourceIp?: string; userAgent?: string };
+  };
+}
+
+export interface HttpResult {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+  isBase64Encoded?: boolean;
+}
+
+export type HttpHandler = (event: HttpEvent) => Promise<HttpResult>;
+
+export function header(event: HttpEvent, name: string): string | undefined {
+  const value = event.headers?.[name];
+  return typeof value === 'string' ? value : undefined;
+}

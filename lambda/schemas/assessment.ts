@@ -1,0 +1,82 @@
+// The DIAlog assessment form (SPEC §3, §5, §7): six answers plus the contact fields,
+// with the message optional ('comments'). Answers arrive as a code or a label and leave as the label.
+import * as z from 'zod/mini';
+import {
+  ANSWER_FIELDS,
+  answerLabel,
+  type AnswerField,
+} from './assessment-questions.ts';
+import {
+  LIMITS,
+  contactShape,
+  firstMessages,
+  optionalText,
+  type FieldErrors,
+  type ValidationResult,
+} from './fields.ts';
+
+export {
+  ANSWER_FIELDS,
+  ASSESSMENT_QUESTIONS,
+  answerLabel,
+  questionFor,
+} from './assessment-questions.ts';
+export type { AnswerField, AnswerOption, AssessmentQuestion } from './assessment-questions.ts';
+export { HONEYPOT_FIELD, LIMITS, FORM_ERROR_KEY } from './fields.ts';
+
+export const ASSESSMENT_FORM_TYPE = 'DIAlog Assessment';
+
+const SELECT_AN_OPTION = 'Please select an option';
+
+function answer(field: AnswerField) {
+  return z.pipe(
+    z.string({ error: SELECT_AN_OPTION }).check(
+      z.trim(),
+      z.minLength(1, SELECT_AN_OPTION),
+      z.refine(
+        (value) => value === '' || answerLabel(field, value) !== undefined,
+        'Please choose one of the listed options',
+      ),
+    ),
+    z.transform((value: string) => answerLabel(field, value) ?? value),
+  );
+}
+
+const answersShape = Object.fromEntries(ANSWER_FIELDS.map((f) => [f, answer(f)])) as Record<
+  AnswerField,
+  ReturnType<typeof answer>
+>;
+
+const answersSchema = z.object(answersShape, { error: 'Please answer the assessment questions' });
+
+export const assessmentSchema = z.object(
+  {
+    ...contactShape,
+    message: optionalText({ label: 'Comments', max: LIMITS.message, singleLine: false }),
+    formType: z.literal(ASSESSMENT_FORM_TYPE, { error: 'Unknown form type' }),
+    // Absent answers should each say 'Please select an option', so a missing object parses as {}.
+    // (The cast: prefault's value is parsed like any input, which is the point.)
+    assessmentData: z.prefault(answersSchema, {} as z.input<typeof answersSchema>),
+  },
+  { error: 'The form fields must be sent as an object' },
+);
+
+export type AssessmentSubmission = z.output<typeof assessmentSchema>;
+export type AssessmentField =
+  | 'name'
+  | 'email'
+  | 'company'
+  | 'message'
+  | 'isHuman'
+  | 'formType'
+  | 'assessmentData'
+  | AnswerField;
+
+/** Validates the assessment payload (§7's shape); answers come back as labels. */
+export function validateAssessment(
+  values: unknown,
+): ValidationResult<AssessmentSubmission, AssessmentField> {
+  const result = assessmentSchema.safeParse(values);
+  if (result.success) return { ok: true, data: result.data };
+  return { ok: false, errors: firstMessages(result.error.issues) as FieldErrors<AssessmentField> };
+}

@@ -1,0 +1,102 @@
+import path from 'node:path';
+import { build, type Metafile, type Plugin } from 'esbuild';
+
+export interface BundleResult {
+  /** Public URL of the island runtime (absent when no page uses an island). */
+  runtime?: string;
+  css: string;
+  /** Island name → public URL of its entry chunk. */
+  islands: Record<string, string>;
+  /** Public URL → the URLs it imports statically (its whole closure, itself included). */
+  closure: Record<string, string[]>;
+  /** Public URL → bytes, for every JS and CSS file written. */
+  files: Record<string, Uint8Array>;
+}
+
+const ISLAND_PREFIX = 'site-island:';
+
+/** Each island becomes an entry that exports the mount function the runtime calls. */
+function islandEntries(root: string): Plugin {
+  return {
+    name: 'island-entries',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${ISLAND_PREFIX}`) }, (args) => ({ path: args.path.slice(ISLAND_PREFIX.length), namespace: 'island' }));
+      b.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({
+        resolveDir: root,
+        loader: 'tsx',
+        contents: [
+          `import Island from ${JSON.stringify(`./islands/${args.path}.tsx`)};`,
+          `import { hydrate } from "./src/bundle/client/hydrate.tsx";`,
+          `export default (el, props, name) => hydrate(el, Island, props, name);`,
+        ].join('\n'),
+      }));
+    },
+  };
+}
+
+function publicUrl(outDir: string, file: string): string {
+  return '/' + path.relative(outDir, path.resolve(file)).split(path.sep).join('/');
+}
+
+function closures(meta: Metafile, outDir: string): Record<string, string[]> {
+  const result: Record<string, string[]> = {};
+  const walk = (file: string, seen: Set<string>) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imp of meta.outputs[file]?.imports ?? []) if (imp.kind === 'import-statement' && !imp.external) walk(imp.path, seen);
+  };
+  for (const file of Object.keys(meta.outputs)) {
+    if (!file.endsWith('.js')) continue;
+    const seen = new Set<string>();
+    walk(file, seen);
+    result[publicUrl(outDir, file)] = [...seen].map((f) => publicUrl(outDir, f));
+  }
+  return result;
+}
+
+/**
+ * esbuild, twice: the islands that pages use (code-split, so React and shared code load once),
+ * then the runtime with their chunk addresses baked in. CSS goes with the first pass.
+ */
+export async function bundle(opts: { root: string; outDir: string; islands: string[]; dev: boolean }): Promise<BundleResult> {
+  const assets = path.join(opts.outDir, 'assets');
+  const common = {
+    bundle: true, write: false, minify: true, metafile: true, format: 'esm', target: 'es2020',
+    outdir: assets, entryNames: '[name]-[hash]', chunkNames: 'chunks/[name]-[hash]', assetNames: '[name]-[hash]',
+    absWorkingDir: opts.root, logLevel: 'silent', legalComments: 'none', jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  } as const;
+
+  const main = await build({
+    ...common,
+    splitting: true,
+    entryPoints: [
+      { in: 'templates/styles/site.css', out: 'site' },
+      ...opts.islands.map((name) => ({ in: `${ISLAND_PREFIX}${name}`, out: name })),
+    ],
+    plugins: [islandEntries(opts.root)],
+  });
+  const files: Record<string, Uint8Array> = {};
+  for (const f of main.outputFiles) files[publicUrl(opts.outDir, f.path)] = f.contents;
+  const islands: Record<string, string> = {};
+  let css = '';
+  for (const [file, out] of Object.entries(main.metafile.outputs)) {
+    if (out.entryPoint?.startsWith('island:')) islands[out.entryPoint.slice('island:'.length)] = publicUrl(opts.outDir, file);
+    if (out.entryPoint === 'templates/styles/site.css' && file.endsWith('.css')) css = publicUrl(opts.outDir, file);
+  }
+
+  let runtime: string | undefined;
+  if (opts.islands.length) {
+    const rt = await build({
+      ...common,
+      entryPoints: [{ in: 'src/bundle/client/runtime.ts', out: 'runtime' }],
+      define: { ...common.define, __ISLAND_CHUNKS__: JSON.stringify(islands) },
+    });
+    for (const f of rt.outputFiles) files[publicUrl(opts.outDir, f.path)] = f.contents;
+    runtime = publicUrl(opts.outDir, rt.outputFiles[0]!.path);
+  }
+
+  const closure = closures(main.metafile, opts.outDir);
+  if (runtime) closure[runtime] = [runtime];
+  return { runtime, css, islands, closure, files };
+}

@@ -1,0 +1,88 @@
+/**
+ * The island runtime: tiny and React-free. It finds island markers and imports each island's
+ * chunk when its strategy says. Chunk addresses are baked in by the build.
+ */
+declare const __ISLAND_CHUNKS__: Record<string, string>;
+
+type Mount = (el: HTMLElement, props: unknown, name: string) => Promise<void>;
+
+const WAKE_EVENTS = ['pointerdown', 'pointerover', 'focusin', 'keydown', 'click'] as const;
+
+function pathTo(root: Element, target: Element): number[] | undefined {
+  const path: number[] = [];
+  for (let node: Element | null = target; node && node !== root; node = node.parentElement) {
+    const parent: Element | null = node.parentElement;
+    if (!parent) return undefined;
+    path.unshift(Array.prototype.indexOf.call(parent.children, node));
+  }
+  return path;
+}
+
+function atPath(root: Element, path: number[]): HTMLElement | undefined {
+  let node: Element | undefined = root;
+  for (const i of path) node = node?.children[i];
+  return node instanceof HTMLElement ? node : undefined;
+}
+
+async function wake(marker: HTMLElement): Promise<void> {
+  if (marker.dataset.state) return;
+  marker.dataset.state = 'loading';
+  const name = marker.dataset.island ?? '';
+  const url = __ISLAND_CHUNKS__[name];
+  const root = marker.querySelector<HTMLElement>(':scope > .island-root');
+  const json = marker.querySelector(':scope > script[type="application/json"]')?.textContent ?? '{}';
+  if (!url || !root) { console.error(`[island ${name}] has no chunk or root`); return; }
+  try {
+    const mod = (await import(url)) as { default: Mount };
+    await mod.default(root, JSON.parse(json), name);
+    marker.dataset.state = 'ready';
+    marker.dispatchEvent(new CustomEvent('site:hydrated', { bubbles: true }));
+  } catch (error) {
+    marker.dataset.state = 'failed';
+    console.error(`[island ${name}] could not load; keeping its server-rendered HTML`, error);
+  }
+}
+
+/** Hydrate on first focus, pointer or key, and replay a click that arrived before React did. */
+function onInteraction(marker: HTMLElement) {
+  let pendingClick: number[] | undefined;
+  let pendingFocus: number[] | undefined;
+  const root = marker.querySelector(':scope > .island-root');
+  const handler = (event: Event) => {
+    const target = event.target instanceof Element && root ? pathTo(root, event.target) : undefined;
+    if (event.type === 'click' && marker.dataset.state !== 'ready') {
+      event.preventDefault();
+      event.stopPropagation();
+      pendingClick = target;
+    } else if (event.type === 'focusin') pendingFocus = target;
+    if (marker.dataset.state) return;
+    void wake(marker).then(() => {
+      for (const type of WAKE_EVENTS) marker.removeEventListener(type, handler, true);
+      if (!root) return;
+      const focusEl = pendingFocus && atPath(root, pendingFocus);
+      if (focusEl && (document.activeElement === document.body || !document.activeElement)) focusEl.focus();
+      const clickEl = pendingClick && atPath(root, pendingClick);
+      if (clickEl) { clickEl.focus(); clickEl.click(); }
+    });
+  };
+  for (const type of WAKE_EVENTS) marker.addEventListener(type, handler, true);
+  // A click that arrives while the chunk is loading is held, then replayed once hydrated.
+}
+
+function start() {
+  const visible = 'IntersectionObserver' in window
+    ? new IntersectionObserver((entries, observer) => {
+      for (const entry of entries) if (entry.isIntersecting) { observer.unobserve(entry.target); void wake(entry.target as HTMLElement); }
+    }, { rootMargin: '200px' })
+    : undefined;
+  const idle = (fn: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 200));
+  for (const marker of document.querySelectorAll<HTMLElement>('[data-island]:not([data-state])')) {
+    const strategy = marker.dataset.hydrate;
+    if (strategy === 'load') void wake(marker);
+    else if (strategy === 'idle') idle(() => void wake(marker));
+    else if (strategy === 'visible') visible ? visible.observe(marker) : void wake(marker);
+    else onInteraction(marker);
+  }
+}
+
+start();

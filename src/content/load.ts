@@ -1,0 +1,136 @@
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import matter from 'gray-matter';
+import type { z } from 'zod';
+import { issueToWords, pathToString, ContentErrors, type ContentError } from './errors.ts';
+import { parseYaml, type ParsedYaml } from './yaml.ts';
+import { renderMarkdown, type TocEntry } from './markdown.ts';
+import { loadImages, type SiteImage } from './images.ts';
+import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
+import { pageSchemas, type PageContent } from './pages.ts';
+
+export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[]; words: number }
+export interface CaseStudy extends CaseStudyData { slug: string }
+export interface LegalPage extends LegalFrontMatter { slug: string; html: string; toc: TocEntry[] }
+
+/** Everything the site says, loaded and checked once; every page reads from this. */
+export interface Site {
+  settings: SiteSettings;
+  pages: PageContent;
+  posts: Post[];
+  caseStudies: CaseStudy[];
+  legal: Record<'privacy-policy' | 'terms-of-service', LegalPage>;
+  images: Record<string, SiteImage>;
+}
+
+const LEGAL = ['privacy-policy', 'terms-of-service'] as const;
+
+/** A hint naming a known image close to a misspelt one (same start of name), if there is one. */
+function closest(value: string, known: string[]): string {
+  const name = value.slice('/images/'.length);
+  const shared = (k: string) => { const n = k.slice('/images/'.length); let i = 0; while (i < n.length && n[i] === name[i]) i++; return i; };
+  const best = [...known].sort((a, b) => shared(b) - shared(a))[0];
+  return best && shared(best) >= 4 ? `did you mean ${best}?` : 'add the file to content/images';
+}
+
+class Collector {
+  errors: ContentError[] = [];
+  constructor(readonly root: string) {}
+
+  rel(file: string) { return path.join('content', path.relative(this.root, file)); }
+
+  async read(file: string): Promise<string | undefined> {
+    try { return await readFile(file, 'utf8'); } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      this.errors.push({ file: this.rel(file), path: '', message: code === 'ENOENT' ? 'is missing: this file is required' : `cannot be read (${code})` });
+      return undefined;
+    }
+  }
+
+  validate<S extends z.ZodType>(schema: S, parsed: ParsedYaml, file: string, images: Record<string, SiteImage>): z.infer<S> | undefined {
+    if (parsed.errors.length) { this.errors.push(...parsed.errors); return undefined; }
+    const result = schema.safeParse(parsed.data ?? {});
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        this.errors.push({ file, line: parsed.lineOf(issue.path), path: pathToString(issue.path), ...issueToWords(issue, parsed.data) });
+      }
+      return undefined;
+    }
+    this.checkImages(result.data, [], file, parsed, images);
+    return result.data;
+  }
+
+  /** Every /images/… path a content file names must be a file in content/images. */
+  private checkImages(value: unknown, at: PropertyKey[], file: string, parsed: ParsedYaml, images: Record<string, SiteImage>) {
+    if (typeof value === 'string' && value.startsWith('/images/') && !images[value]) {
+      this.errors.push({ file, line: parsed.lineOf(at), path: pathToString(at), message: `names ${value}, which is not in content/images`, hint: closest(value, Object.keys(images)) });
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) this.checkImages(v, [...at, Array.isArray(value) ? Number(k) : k], file, parsed, images);
+    }
+  }
+
+  async yaml<S extends z.ZodType>(file: string, schema: S, images: Record<string, SiteImage>) {
+    const text = await this.read(file);
+    if (text === undefined) return undefined;
+    return this.validate(schema, parseYaml(text, this.rel(file)), this.rel(file), images);
+  }
+
+  /** A markdown file: front matter checked by `schema`, body rendered once. */
+  async markdown<S extends z.ZodType>(file: string, schema: S, images: Record<string, SiteImage>) {
+    const source = await this.read(file);
+    if (source === undefined) return undefined;
+    const rel = this.rel(file);
+    const { matter: front, content } = matter(source);
+    const fm = parseYaml(front, rel, 1);
+    const data = this.validate(schema, fm, rel, images);
+    const bodyStart = source.length - content.length;
+    const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1);
+    this.errors.push(...body.errors);
+    return data === undefined ? undefined : { data, body };
+  }
+
+  async list(dir: string, ext: string): Promise<string[]> {
+    const names = await readdir(path.join(this.root, dir)).catch(() => [] as string[]);
+    return names.filter((n) => n.endsWith(ext)).sort().map((n) => path.join(this.root, dir, n));
+  }
+}
+
+/** Load content/ into a Site, or throw ContentErrors naming every bad file, field and line at once. */
+export async function loadSite(root: string): Promise<Site> {
+  const c = new Collector(root);
+  const { images, errors: imageErrors } = await loadImages(root);
+  c.errors.push(...imageErrors);
+  const settings = await c.yaml(path.join(root, 'site.yaml'), siteSchema, images);
+
+  const pages: Partial<Record<string, unknown>> = {};
+  await Promise.all(Object.entries(pageSchemas).map(async ([name, schema]) => {
+    pages[name] = await c.yaml(path.join(root, 'pages', `${name}.yaml`), schema, images);
+  }));
+
+  const posts: Post[] = [];
+  for (const file of await c.list('blog', '.md')) {
+    const doc = await c.markdown(file, postSchema, images);
+    if (doc) posts.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, words: doc.body.words });
+  }
+  posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+
+  const caseStudies: CaseStudy[] = [];
+  for (const file of await c.list('case-studies', '.yaml')) {
+    const data = await c.yaml(file, caseStudySchema, images);
+    if (data) caseStudies.push({ ...data, slug: path.basename(file, '.yaml') });
+  }
+  caseStudies.sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
+
+  const legal: Partial<Record<(typeof LEGAL)[number], LegalPage>> = {};
+  for (const slug of LEGAL) {
+    const doc = await c.markdown(path.join(root, 'pages', `${slug}.md`), legalSchema, images);
+    if (doc) legal[slug] = { ...doc.data, slug, html: doc.body.html, toc: doc.body.toc };
+  }
+
+  for (const [dir, slugs] of [['blog', posts.map((p) => p.slug)], ['case-studies', caseStudies.map((s) => s.slug)]] as const) {
+    for (const s of slugs) if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(s)) c.errors.push({ file: `content/${dir}/${s}`, path: '', message: 'has a file name that is not a URL slug', hint: 'use lower-case letters, digits and hyphens' });
+  }
+
+  if (c.errors.length || !settings) throw new ContentErrors(c.errors);
+  return Object.freeze({ settings, pages: pages as PageContent, posts, caseStudies, legal: legal as Site['legal'], images });
+}

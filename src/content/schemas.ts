@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/** Schemas of every content file. Strict objects, so a misspelt field is an error, not a silent default. */
+
+const text = z.string().trim().min(1);
+const isoDate = z
+  .string({ error: 'expected an ISO date like 2025-09-24' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected an ISO date like 2025-09-24')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'is not a real calendar date');
+const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected a slug of lower-case letters, digits and single hyphens');
+const sitePath = z.string().regex(/^\/(?!\/)[^\s]*$/, 'expected a root-relative path such as /contact');
+const href = z.union([sitePath, z.url({ protocol: /^https?$/ }), z.string().regex(/^mailto:[^\s@]+@[^\s@]+$/)], { error: 'expected a root-relative path, an http(s) address or a mailto: link' });
+/** A site image: a file under content/images, written as /images/name.ext. */
+const imagePath = z.string().regex(/^\/images\/[\w.-]+\.(svg|png|jpe?g|webp|avif)$/, 'expected an image path such as /images/hero.svg');
+
+export const link = z.strictObject({ label: text, href });
+export const image = z.strictObject({ src: imagePath, alt: z.string() });
+export const faq = z.strictObject({ question: text, answer: text });
+export const card = z.strictObject({ title: text, text: text });
+
+export const siteSchema = z.strictObject({
+  name: text,
+  description: text,
+  url: z.url({ protocol: /^https?$/ }),
+  email: z.email(),
+  location: text,
+  officeHours: text,
+  logo: imagePath.optional(),
+  /** The external DIAlog survey; empty sends 'Test Your Data Maturity' to /dialog-assessment. */
+  assessmentFormUrl: z.union([z.literal(''), z.url({ protocol: /^https$/ })]).default(''),
+  reviewsWidgetScript: z.union([z.literal(''), z.url({ protocol: /^https$/ })]).default(''),
+  tagManagerId: z.union([z.literal(''), z.string().regex(/^GTM-[A-Z0-9]+$/, 'expected a container id like GTM-ABC1234')]).default(''),
+  formEndpoint: z.union([sitePath, z.url({ protocol: /^https$/ })]).default('/api/send-contact-form'),
+  cookiePolicyVersion: z.number().int().positive().default(1),
+  author: z.strictObject({ name: text, role: text, bio: text }),
+});
+
+export const homeSchema = z.strictObject({
+  title: text,
+  description: text,
+  hero: z.strictObject({ headline: text, text: text, image }),
+  testimonials: z.strictObject({
+    heading: text,
+    items: z.array(z.strictObject({ quote: text, role: text, company: text })).length(4),
+  }),
+  cta: z.strictObject({ heading: text, text: text, assessment: card, talk: card }),
+});
+
+export const postSchema = z.strictObject({
+  title: text,
+  excerpt: text,
+  date: isoDate,
+  readingTime: z.string().regex(/^\d+ min read$/, "expected a reading time like '7 min read'").optional(),
+  categories: z.array(text).optional(),
+  image: image.optional(),
+  faq: z.array(faq).length(3, 'needs exactly three questions (they feed the FAQPage structured data)'),
+});
+
+export const caseStudySchema = z.strictObject({
+  client: text,
+  title: text,
+  subtitle: text,
+  metaTitle: text.optional(),
+  metaDescription: text.optional(),
+  aboutClient: text,
+  challenge: text,
+  solution: z.array(text).min(1),
+  results: z.array(text).min(1),
+  feedback: z.strictObject({ quote: text, author: text, role: text }).optional(),
+  whyUs: z.array(text).optional(),
+  headerImage: imagePath.optional(),
+  headerImageAlt: z.string().optional(),
+  order: z.number().int().default(100),
+});
+
+export const legalSchema = z.strictObject({
+  title: text,
+  description: text,
+  updated: text,
+});
+
+export type SiteSettings = z.infer<typeof siteSchema>;
+export type HomeContent = z.infer<typeof homeSchema>;
+export type PostFrontMatter = z.infer<typeof postSchema>;
+export type CaseStudyData = z.infer<typeof caseStudySchema>;
+export type LegalFrontMatter = z.infer<typeof legalSchema>;
+export type Link = z.infer<typeof link>;
+export type ImageRef = z.infer<typeof image>;
+export type Faq = z.infer<typeof faq>;

@@ -1,0 +1,78 @@
+/** Reading a built site: its files, its HTML pages and the routing table the build wrote beside it. */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { RoutingTable } from '../routing.ts';
+
+export interface BuiltSite {
+  /** Every file under the dir, as root-relative URL paths: '/assets/site-1a2b.css'. */
+  files: Set<string>;
+  /** The HTML files among them, with their text. */
+  html: Array<{ file: string; text: string }>;
+}
+
+async function walk(dir: string, prefix: string, into: string[]): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  await Promise.all(entries.map(async (entry) => {
+    const rel = prefix + '/' + entry.name;
+    if (entry.isDirectory()) await walk(path.join(dir, entry.name), rel, into);
+    else if (entry.isFile()) into.push(rel);
+  }));
+}
+
+export async function readBuiltSite(dir: string): Promise<BuiltSite> {
+  const files: string[] = [];
+  await walk(dir, '', files);
+  files.sort();
+  const htmlFiles = files.filter((f) => f.endsWith('.html'));
+  const html = await Promise.all(htmlFiles.map(async (file) => ({ file, text: await readFile(path.join(dir, file), 'utf8') })));
+  return { files: new Set(files), html };
+}
+
+/** The URL a page file answers: '/about/index.html' → '/about', '/index.html' → '/', '/404.html' stays. */
+export function pageUrlOf(file: string): string {
+  if (file === '/index.html') return '/';
+  if (file.endsWith('/index.html')) return file.slice(0, -'/index.html'.length);
+  return file;
+}
+
+/** Where the build writes the routing table for a dist dir: `<parent>/build/routing.json`. */
+export function routingTablePath(dir: string): string {
+  return path.join(path.dirname(path.resolve(dir)), 'build', 'routing.json');
+}
+
+/** A table from the files alone, for a dist dir without the build's routing.json. */
+export function deriveRoutingTable(files: Iterable<string>): RoutingTable {
+  const pages: string[] = [];
+  for (const file of files) if (file.endsWith('/index.html')) pages.push(pageUrlOf(file));
+  return { pages: pages.sort(), redirects: {}, fallbacks: [], notFound: '/404.html' };
+}
+
+function isRoutingTable(value: unknown): value is RoutingTable {
+  if (typeof value !== 'object' || value === null) return false;
+  const t = value as Record<string, unknown>;
+  return Array.isArray(t.pages) && t.pages.every((p) => typeof p === 'string')
+    && typeof t.redirects === 'object' && t.redirects !== null && !Array.isArray(t.redirects)
+    && Array.isArray(t.fallbacks) && typeof t.notFound === 'string';
+}
+
+export type TableSource = { table: RoutingTable; from: string } | { error: string };
+
+/** The build's routing table, or one derived from the files when the build wrote none. */
+export async function loadRoutingTable(dir: string, files: Set<string>): Promise<TableSource> {
+  const file = routingTablePath(dir);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { table: deriveRoutingTable(files), from: 'the files (no build/routing.json)' };
+    return { error: `cannot read ${file}: ${(e as Error).message}` };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { error: `${file} is not valid JSON: ${(e as Error).message}` };
+  }
+  if (!isRoutingTable(value)) return { error: `${file} is not a routing table (expected pages, redirects, fallbacks, notFound)` };
+  return { table: value, from: file };
+}

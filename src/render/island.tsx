@@ -1,0 +1,52 @@
+import { createContext, useContext, type ComponentProps, type ComponentType } from 'react';
+import { islands, type IslandName } from '../../islands/index.ts';
+
+export type HydrateStrategy = 'load' | 'idle' | 'visible' | 'interaction';
+
+/** Records, per page render, which islands were used and how, so only those are bundled and linked. */
+export class IslandCollector {
+  readonly used = new Map<IslandName, Set<HydrateStrategy>>();
+  add(name: IslandName, strategy: HydrateStrategy) {
+    const set = this.used.get(name) ?? new Set();
+    set.add(strategy);
+    this.used.set(name, set);
+  }
+}
+
+export const IslandCollectorContext = createContext<IslandCollector | null>(null);
+
+const names = new Map<ComponentType<never>, IslandName>(
+  (Object.entries(islands) as Array<[IslandName, ComponentType<never>]>).map(([name, component]) => [component, name]),
+);
+
+/** JSON that is safe inside <script>: no `</script>`, `<!--` or line separators can break out. */
+export function serializeProps(props: unknown): string {
+  return JSON.stringify(props ?? {})
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+type Props<C> = C extends ComponentType<infer P> ? P : never;
+
+/**
+ * Server-renders an island's component inside a marker that the browser runtime hydrates.
+ * The props travel as JSON beside the markup, so they must be plain data.
+ */
+export function Island<C extends ComponentType<never>>({ component, props, hydrate }: { component: C; props: Props<C> & ComponentProps<C>; hydrate: HydrateStrategy }) {
+  const collector = useContext(IslandCollectorContext);
+  const name = names.get(component);
+  if (!name) throw new Error(`<Island> was given a component that is not registered in islands/index.ts`);
+  collector?.add(name, hydrate);
+  const Component = component as ComponentType<Props<C>>;
+  return (
+    <div className="island" data-island={name} data-hydrate={hydrate}>
+      <script type="application/json" dangerouslySetInnerHTML={{ __html: serializeProps(props) }} />
+      <div className="island-root">
+        <Component {...props} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { renderToString, renderToStaticMarkup } from 'react-dom/server';
+import type { ComponentType } from 'react';
+import type { Route } from '../routes.ts';
+import type { PageMeta } from './meta.ts';
+import { SiteContext, type RenderContext } from './context.tsx';
+import { IslandCollector, IslandCollectorContext, type HydrateStrategy } from './island.tsx';
+import type { IslandName } from '../../islands/index.ts';
+
+export interface RenderedPage {
+  route: Route;
+  head: string;
+  body: string;
+  islands: Map<IslandName, Set<HydrateStrategy>>;
+}
+
+function absolute(siteUrl: string, path: string): string {
+  return new URL(path, siteUrl).href;
+}
+
+function canonicalUrl(siteUrl: string, url: string): string {
+  const abs = absolute(siteUrl, url);
+  return url === '/' ? abs : abs.replace(/\/$/, '');
+}
+
+function Head({ meta, route, ctx }: { meta: PageMeta; route: Route; ctx: RenderContext }) {
+  const { settings, images } = ctx;
+  const title = route.url === '/' ? meta.title : `${meta.title} | ${settings.name}`;
+  const canonical = canonicalUrl(settings.url, route.url);
+  const img = images[meta.image ?? '/images/og-default.png'] ?? images['/images/og-default.png'];
+  return (
+    <>
+      <title>{title}</title>
+      <meta name="description" content={meta.description} />
+      {meta.noindex ? <meta name="robots" content="noindex" /> : <link rel="canonical" href={canonical} />}
+      <meta property="og:site_name" content={settings.name} />
+      <meta property="og:locale" content="en_GB" />
+      <meta property="og:type" content={meta.type ?? 'website'} />
+      <meta property="og:title" content={meta.title} />
+      <meta property="og:description" content={meta.description} />
+      {!meta.noindex && <meta property="og:url" content={canonical} />}
+      {img && <meta property="og:image" content={absolute(settings.url, img.src)} />}
+      {img && <meta property="og:image:width" content={String(img.width)} />}
+      {img && <meta property="og:image:height" content={String(img.height)} />}
+      {meta.published && <meta property="article:published_time" content={meta.published} />}
+      <meta name="twitter:card" content={img ? 'summary_large_image' : 'summary'} />
+      <meta name="twitter:title" content={meta.title} />
+      <meta name="twitter:description" content={meta.description} />
+      {img && <meta name="twitter:image" content={absolute(settings.url, img.src)} />}
+      {meta.jsonLd?.map((data, i) => (
+        // JSON-LD is a data block, never executed; escaped so content cannot close the tag.
+        <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(data).replace(/</g, '\\u003c') }} />
+      ))}
+    </>
+  );
+}
+
+/** One route → its head tags and body markup. Pure: everything it needs comes in as arguments. */
+export function renderPage(route: Route, ctx: RenderContext, templates: Record<string, ComponentType<never>>, Layout: ComponentType<{ children: React.ReactNode }>): RenderedPage {
+  const collector = new IslandCollector();
+  const Template = templates[route.template] as ComponentType<typeof route.props> | undefined;
+  if (!Template) throw new Error(`route ${route.url} names the unknown template "${route.template}"`);
+  const body = renderToString(
+    <SiteContext.Provider value={ctx}>
+      <IslandCollectorContext.Provider value={collector}>
+        <Layout>
+          <Template {...route.props} />
+        </Layout>
+      </IslandCollectorContext.Provider>
+    </SiteContext.Provider>,
+  );
+  const head = renderToStaticMarkup(<Head meta={route.meta} route={route} ctx={ctx} />);
+  return { route, head, body, islands: collector.used };
+}

@@ -1,0 +1,11 @@
+/** Bundled fresh for every build, so `site serve` renders with the templates as they are now. */
+import { templates } from '../../templates/pages/index.ts';
+import { Layout } from '../../templates/layout/Layout.tsx';
+import { renderPage } from './page.tsx';
+import type { Route } from '../routes.ts';
+import type { RenderContext } from './context.tsx';
+import type { ComponentType } from 'react';
+
+export function render(route: Route, ctx: RenderContext) {
+  return renderPage(route, ctx, templates as unknown as Record<string, ComponentType<never>>, Layout);
+}

@@ -1,0 +1,33 @@
+import { gzipSync } from 'node:zlib';
+
+export interface SizeFigure { raw: number; gzip: number }
+
+export function sizeOf(contents: string | Uint8Array): SizeFigure {
+  const buf = typeof contents === 'string' ? Buffer.from(contents) : contents;
+  return { raw: buf.byteLength, gzip: gzipSync(buf, { level: 9 }).byteLength };
+}
+
+export const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+export interface BuildSummary {
+  pages: number;
+  html: SizeFigure;
+  css: SizeFigure;
+  js: SizeFigure;
+  /** Template name → gzip bytes of JS loaded before interaction, and of all JS it can load. */
+  jsByTemplate: Record<string, { initial: number; all: number; pages: number }>;
+  stages: Record<string, number>;
+}
+
+export function formatSummary(s: BuildSummary): string {
+  const lines = [
+    `built ${s.pages} pages`,
+    `  HTML ${kb(s.html.raw)} (${kb(s.html.gzip)} gzip)   CSS ${kb(s.css.raw)} (${kb(s.css.gzip)} gzip)   JS ${kb(s.js.raw)} (${kb(s.js.gzip)} gzip)`,
+    '  JavaScript per page type (gzip): before interaction / all it can load',
+  ];
+  const rows = Object.entries(s.jsByTemplate).sort(([a], [b]) => a.localeCompare(b));
+  const width = Math.max(...rows.map(([t]) => t.length), 8);
+  for (const [template, f] of rows) lines.push(`    ${template.padEnd(width)}  ${kb(f.initial).padStart(8)} / ${kb(f.all).padStart(8)}  (${f.pages} page${f.pages === 1 ? '' : 's'})`);
+  lines.push(`  time: ${Object.entries(s.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')}, total ${Math.round(Object.values(s.stages).reduce((a, b) => a + b, 0))} ms`);
+  return lines.join('\n');
+}

@@ -1,0 +1,41 @@
+import { useSite } from '../../src/render/context.tsx';
+import { Img } from '../components/Img.tsx';
+import { ClockIcon, MailIcon, PinIcon } from '../components/icons.tsx';
+import { FOOTER_LINKS } from './nav.ts';
+
+export function Footer() {
+  const { settings, year } = useSite();
+  return (
+    <footer className="site-footer">
+      <div className="container">
+        <div className="footer-grid">
+          <div className="footer-brand">
+            <a className="brand" href="/" aria-label={`${settings.name}, home`}>
+              {settings.logo && <Img src={settings.logo} alt="" />}
+              <span aria-hidden="true">{settings.name}</span>
+            </a>
+            <p>{settings.description}</p>
+          </div>
+          <nav id="footer-nav" aria-labelledby="footer-nav-heading" tabIndex={-1}>
+            <h2 id="footer-nav-heading">Explore</h2>
+            <ul className="footer-links">
+              {FOOTER_LINKS.map((link) => <li key={link.href}><a href={link.href}>{link.label}</a></li>)}
+            </ul>
+          </nav>
+          <div>
+            <h2>Get in touch</h2>
+            <ul className="footer-contact">
+              <li><a href={`mailto:${settings.email}`}><MailIcon /> {settings.email}</a></li>
+              <li><PinIcon /> {settings.location}</li>
+              <li><ClockIcon /> {settings.officeHours}</li>
+            </ul>
+            {settings.reviewsWidgetScript && <div id="reviews-widget" className="reviews-widget" aria-label="Client reviews" role="region" />}
+          </div>
+        </div>
+        <div className="footer-bottom">
+          <p>© {year} {settings.name}. All rights reserved.</p>
+        </div>
+      </div>
+    </footer>
+  );
+}
