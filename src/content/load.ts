@@ -7,7 +7,7 @@ import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { renderMarkdown, type TocEntry } from './markdown.ts';
 import { loadImages, type SiteImage } from './images.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
-import { pageSchemas, type PageContent } from './pages.ts';
+import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
 
 export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[]; words: number }
 export interface CaseStudy extends CaseStudyData { slug: string }
@@ -17,6 +17,7 @@ export interface LegalPage extends LegalFrontMatter { slug: string; html: string
 export interface Site {
   settings: SiteSettings;
   pages: PageContent;
+  collections: CollectionContent;
   posts: Post[];
   caseStudies: CaseStudy[];
   legal: Record<'privacy-policy' | 'terms-of-service', LegalPage>;
@@ -107,6 +108,16 @@ export async function loadSite(root: string): Promise<Site> {
     pages[name] = await c.yaml(path.join(root, 'pages', `${name}.yaml`), schema, images);
   }));
 
+  const collections: Record<string, Array<{ slug: string; order?: number }>> = {};
+  for (const [name, schema] of Object.entries(collectionSchemas) as Array<[string, z.ZodType]>) {
+    const records: Array<{ slug: string; order?: number }> = [];
+    for (const file of await c.list(name, '.yaml')) {
+      const data = await c.yaml(file, schema, images);
+      if (data) records.push({ ...(data as object), slug: path.basename(file, '.yaml') });
+    }
+    collections[name] = records.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
+  }
+
   const posts: Post[] = [];
   for (const file of await c.list('blog', '.md')) {
     const doc = await c.markdown(file, postSchema, images);
@@ -132,5 +143,5 @@ export async function loadSite(root: string): Promise<Site> {
   }
 
   if (c.errors.length || !settings) throw new ContentErrors(c.errors);
-  return Object.freeze({ settings, pages: pages as PageContent, posts, caseStudies, legal: legal as Site['legal'], images });
+  return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts, caseStudies, legal: legal as Site['legal'], images });
 }

@@ -7,3 +7,12 @@ export const pageSchemas = {
 } satisfies Record<string, z.ZodType>;
 
 export type PageContent = { [K in keyof typeof pageSchemas]: z.infer<(typeof pageSchemas)[K]> };
+
+/**
+ * Folders of YAML files, one record per file, the file name being its slug: content/<name>/<slug>.yaml.
+ * Each record may carry `order` (a number) to sort by; otherwise slugs sort alphabetically.
+ */
+export const collectionSchemas = {
+} satisfies Record<string, z.ZodType>;
+
+export type CollectionContent = { [K in keyof typeof collectionSchemas]: Array<z.infer<(typeof collectionSchemas)[K]> & { slug: string }> };

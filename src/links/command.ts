@@ -39,6 +39,7 @@ export async function checkLinksCommand(opts: CheckLinksOptions): Promise<number
     return 2;
   }
   const pages: Page[] = site.html.map(({ file, text }) => ({ url: pageUrlOf(file), file, scan: extractPage(text) }));
+  pages.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)); // report in URL order, home first
   const findings = checkSite(pages, routing.table, site.files);
   const results = opts.external ? await checkExternalUrls(findings.external.map((e) => e.url), opts.externalOptions) : undefined;
   const report = buildReport(findings, results);

@@ -1,4 +1,4 @@
-import { createContext, useContext, type ComponentProps, type ComponentType } from 'react';
+import { createContext, useContext, type ComponentType } from 'react';
 import { islands, type IslandName } from '../../islands/index.ts';
 
 export type HydrateStrategy = 'load' | 'idle' | 'visible' | 'interaction';
@@ -29,18 +29,16 @@ export function serializeProps(props: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-type Props<C> = C extends ComponentType<infer P> ? P : never;
-
 /**
  * Server-renders an island's component inside a marker that the browser runtime hydrates.
  * The props travel as JSON beside the markup, so they must be plain data.
  */
-export function Island<C extends ComponentType<never>>({ component, props, hydrate }: { component: C; props: Props<C> & ComponentProps<C>; hydrate: HydrateStrategy }) {
+export function Island<P extends object>({ component, props, hydrate }: { component: ComponentType<P>; props: P; hydrate: HydrateStrategy }) {
   const collector = useContext(IslandCollectorContext);
-  const name = names.get(component);
+  const name = names.get(component as unknown as ComponentType<never>);
   if (!name) throw new Error(`<Island> was given a component that is not registered in islands/index.ts`);
   collector?.add(name, hydrate);
-  const Component = component as ComponentType<Props<C>>;
+  const Component = component;
   return (
     <div className="island" data-island={name} data-hydrate={hydrate}>
       <script type="application/json" dangerouslySetInnerHTML={{ __html: serializeProps(props) }} />

@@ -57,13 +57,13 @@ function Head({ meta, route, ctx }: { meta: PageMeta; route: Route; ctx: RenderC
 /** One route → its head tags and body markup. Pure: everything it needs comes in as arguments. */
 export function renderPage(route: Route, ctx: RenderContext, templates: Record<string, ComponentType<never>>, Layout: ComponentType<{ children: React.ReactNode }>): RenderedPage {
   const collector = new IslandCollector();
-  const Template = templates[route.template] as ComponentType<typeof route.props> | undefined;
+  const Template = templates[route.template] as ComponentType<Record<string, unknown>> | undefined;
   if (!Template) throw new Error(`route ${route.url} names the unknown template "${route.template}"`);
   const body = renderToString(
     <SiteContext.Provider value={ctx}>
       <IslandCollectorContext.Provider value={collector}>
         <Layout>
-          <Template {...route.props} />
+          <Template {...(route.props as Record<string, unknown>)} />
         </Layout>
       </IslandCollectorContext.Provider>
     </SiteContext.Provider>,

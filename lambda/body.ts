@@ -1,0 +1,80 @@
+// Reading the request body: its kind from Content-Type, its bytes (plain or base64) under a
+// size limit, and its fields, with urlencoded form posts reshaped into the JSON payload's shape.
+import { ANSWER_FIELDS } from './schemas/assessment-questions.ts';
+import { HONEYPOT_FIELD } from './schemas/fields.ts';
+
+export type BodyKind = 'json' | 'form';
+
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024;
+
+export function bodyKind(contentType: string | undefined): BodyKind | undefined {
+  const media = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (media === 'application/json') return 'json';
+  if (media === 'application/x-www-form-urlencoded') return 'form';
+  return undefined;
+}
+
+export type DecodedBody =
+  | { ok: true; text: string }
+  | { ok: false; problem: 'too-large' | 'not-utf8' };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function decodeBody(
+  body: string | null | undefined,
+  isBase64: boolean | undefined,
+  maxBytes: number,
+): DecodedBody {
+  const raw = body ?? '';
+  // Checked on the encoded length first so an oversized body is never decoded at all.
+  const roughBytes = isBase64 ? Math.floor((raw.length * 3) / 4) : raw.length;
+  if (roughBytes > maxBytes * 4) return { ok: false, problem: 'too-large' };
+  if (!isBase64) {
+    return Buffer.byteLength(raw, 'utf8') > maxBytes ? { ok: false, problem: 'too-large' } : { ok: true, text: raw };
+  }
+  const bytes = Buffer.from(raw, 'base64');
+  if (bytes.length > maxBytes) return { ok: false, problem: 'too-large' };
+  try {
+    return { ok: true, text: utf8.decode(bytes) };
+  } catch {
+    return { ok: false, problem: 'not-utf8' };
+  }
+}
+
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const SINGLE_FIELDS = ['name', 'email', 'company', 'message', 'formType', HONEYPOT_FIELD] as const;
+
+// A ticked checkbox posts its value, 'on' unless the markup sets one.
+const TICKED = new Set(['on', 'true']);
+
+/**
+ * A form post as the JSON payload would carry it: the checkbox as a boolean and, on the
+ * assessment (recognised by its formType field), the six answers under assessmentData.
+ * Only the first value of a repeated field counts; unknown fields are dropped.
+ */
+export function formFields(text: string): Record<string, unknown> {
+  const params = new URLSearchParams(text);
+  const fields: Record<string, unknown> = {};
+  for (const name of SINGLE_FIELDS) {
+    const value = params.get(name);
+    if (value !== null) fields[name] = value;
+  }
+  const isHuman = params.get('isHuman');
+  if (isHuman !== null) fields.isHuman = TICKED.has(isHuman.toLowerCase()) ? true : isHuman;
+  if (params.has('formType')) {
+    const answers: Record<string, string> = {};
+    for (const field of ANSWER_FIELDS) {
+      const value = params.get(field);
+      if (value !== null) answers[field] = value;
+    }
+    fields.assessmentData = answers;
+  }
+  return fields;
+}

@@ -1,0 +1,68 @@
+// Maps a failed SendEmail to an answer. A throttle or a timeout is worth retrying shortly
+// (503 with Retry-After); a refused connection or any other SES error is a bad gateway (502).
+// What is logged is the error's name and code, never its message: SES messages can quote
+// the addresses involved.
+
+export type SesFailureKind = 'throttled' | 'timeout' | 'connection' | 'rejected';
+
+export interface SesFailure {
+  kind: SesFailureKind;
+  status: 502 | 503;
+  /** Seconds, for the Retry-After header of a 503. */
+  retryAfter?: number;
+  name: string;
+  code?: string;
+  httpStatusCode?: number;
+  requestId?: string;
+}
+
+export const RETRY_AFTER_SECONDS = 10;
+
+const THROTTLE_NAMES = new Set([
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequests',
+  'TooManyRequestsException',
+]);
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value ? value : undefined;
+}
+
+export function classifySesError(error: unknown): SesFailure {
+  const name = text(field(error, 'name')) ?? 'UnknownError';
+  const metadata = field(error, '$metadata');
+  const httpStatusCode = field(metadata, 'httpStatusCode');
+  const requestId = text(field(metadata, 'requestId'));
+  // Node socket errors carry `code`; SES service errors carry `Code` (the query-protocol error code).
+  const code = text(field(error, 'code')) ?? text(field(error, 'Code'));
+  const details = {
+    name,
+    ...(code ? { code } : {}),
+    ...(typeof httpStatusCode === 'number' ? { httpStatusCode } : {}),
+    ...(requestId ? { requestId } : {}),
+  };
+
+  if (THROTTLE_NAMES.has(name) || (code && THROTTLE_NAMES.has(code)) || httpStatusCode === 429) {
+    return { kind: 'throttled', status: 503, retryAfter: RETRY_AFTER_SECONDS, ...details };
+  }
+  if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
+    return { kind: 'timeout', status: 503, retryAfter: RETRY_AFTER_SECONDS, ...details };
+  }
+  if (code && CONNECTION_CODES.has(code)) return { kind: 'connection', status: 502, ...details };
+  return { kind: 'rejected', status: 502, ...details };
+}

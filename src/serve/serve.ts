@@ -1,0 +1,21 @@
+import { startServer } from './server.ts';
+
+/** `site serve`: runs until interrupted. Returns the exit code. */
+export async function serve(opts: { root: string; outDir: string; port: number; host: string; log: (s: string) => void; error: (s: string) => void }): Promise<number> {
+  let server;
+  try {
+    server = await startServer({ ...opts, log: opts.log });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    opts.error(code === 'EADDRINUSE' ? `port ${opts.port} is in use: pass --port with another number` : `could not start: ${String(error)}`);
+    return 1;
+  }
+  opts.log(`serving ${server.url}  (watching content/, templates/, islands/; Ctrl+C to stop)`);
+  await new Promise<void>((done) => {
+    const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); done(); };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.close();
+  return 0;
+}

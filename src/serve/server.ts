@@ -1,0 +1,144 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import sirv from 'sirv';
+import { watch } from 'chokidar';
+import { buildSite, type BuildResult } from '../build.ts';
+import { ContentErrors, formatContentError } from '../content/errors.ts';
+import { resolve, type RoutingTable } from '../routing.ts';
+import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
+import { buildErrorPage } from './error-page.ts';
+import { formatSummary } from '../summary.ts';
+
+export interface ServerOptions {
+  root: string;
+  outDir: string;
+  port: number;
+  host: string;
+  watch?: boolean;
+  log?: (line: string) => void;
+  /** Extra request handlers tried before the site's files, such as the form endpoint. */
+  api?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean;
+  /** Headers every answer carries (the build's security headers). */
+  headers?: () => Promise<Record<string, string>>;
+}
+
+export interface RunningServer { url: string; close(): Promise<void>; rebuild(): Promise<void>; lastBuild(): BuildResult | undefined }
+
+/** Cache policy: hashed assets never change; everything else is revalidated. */
+function cacheControl(file: string): string {
+  return file.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const log = opts.log ?? (() => {});
+  const outDir = path.resolve(opts.outDir);
+  const reload = new ReloadChannel();
+  let table: RoutingTable | undefined;
+  let result: BuildResult | undefined;
+  let failure: string[] | undefined;
+  let building: Promise<void> | undefined;
+  let again = false;
+
+  const runBuild = async () => {
+    const start = Date.now();
+    try {
+      result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG });
+      table = result.table;
+      failure = undefined;
+      log(`built ${result.summary.pages} pages in ${Date.now() - start} ms`);
+    } catch (error) {
+      failure = error instanceof ContentErrors ? error.errors.map(formatContentError) : [error instanceof Error ? error.stack ?? error.message : String(error)];
+      log(`build failed; the browser shows why:\n  ${failure.join('\n  ')}`);
+    }
+  };
+  const rebuild = async () => {
+    if (building) { again = true; return building; }
+    building = (async () => {
+      do { again = false; await runBuild(); } while (again);
+      building = undefined;
+      reload.reload();
+    })();
+    return building;
+  };
+
+  await runBuild();
+  if (result) log(formatSummary(result.summary));
+
+  const files = sirv(outDir, { dev: true, etag: true, dotfiles: false, setHeaders: (res, pathname) => res.setHeader('cache-control', cacheControl(pathname)) });
+
+  const sendFile = async (res: ServerResponse, file: string, status: number) => {
+    const body = await readFile(path.join(outDir, file)).catch(() => undefined);
+    if (!body) return false;
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+    res.end(body);
+    return true;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    for (const [k, v] of Object.entries((await opts.headers?.()) ?? {})) res.setHeader(k, v);
+    if (url.pathname === '/__site/events') return reload.connect(res);
+    if (url.pathname === '/__site/live-reload.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+      return res.end(LIVE_RELOAD_JS);
+    }
+    if (opts.api && (await opts.api(req, res))) return;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' });
+      return res.end();
+    }
+    if (failure || !table) {
+      res.removeHeader('content-security-policy');
+      res.writeHead(500, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      return res.end(buildErrorPage(failure ?? ['no build yet']));
+    }
+    const answer = resolve(url.pathname, table);
+    if (answer.kind === 'redirect') {
+      res.writeHead(answer.status, { location: answer.location + url.search });
+      return res.end();
+    }
+    if (answer.status !== 200) {
+      if (await sendFile(res, answer.file, answer.status)) return;
+    } else {
+      req.url = answer.file + url.search;
+      return files(req, res, async () => {
+        if (!(await sendFile(res, table!.notFound, 404))) { res.writeHead(404); res.end('Not found'); }
+      });
+    }
+    res.writeHead(404);
+    res.end('Not found');
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`error answering ${req.url}: ${error instanceof Error ? error.stack : String(error)}`);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((ok, fail) => { server.once('error', fail); server.listen(opts.port, opts.host, ok); });
+  const { port } = server.address() as AddressInfo;
+  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+
+  const watcher = opts.watch === false ? undefined : watch(['content', 'templates', 'islands'].map((d) => path.join(opts.root, d)), { ignoreInitial: true });
+  let timer: NodeJS.Timeout | undefined;
+  watcher?.on('all', (_event, file) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => { log(`changed: ${path.relative(opts.root, file)}`); void rebuild(); }, 80);
+  });
+
+  return {
+    url: `http://${host}:${port}`,
+    rebuild,
+    lastBuild: () => result,
+    async close() {
+      clearTimeout(timer);
+      await watcher?.close();
+      reload.close();
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
+}
