@@ -1,38 +1,21 @@
-import type { ComponentProps } from 'react';
 import type { Site } from './content/load.ts';
-import type { PageMeta } from './render/meta.ts';
 import type { RoutingTable } from './routing.ts';
-import { pageFile } from './routing.ts';
-import type { templates } from '../templates/pages/index.ts';
+import { errorPage, page, type Route } from './routes/route.ts';
+import { servicesRoutes } from './routes/services.ts';
+import { companyRoutes } from './routes/company.ts';
+import { insightsRoutes } from './routes/insights.ts';
 
-type Templates = typeof templates;
-export type TemplateName = keyof Templates;
-
-export type Route = {
-  [K in TemplateName]: {
-    url: string;
-    /** Path of the output file under dist/, with a leading slash. */
-    file: string;
-    status: 200 | 404;
-    template: K;
-    props: ComponentProps<Templates[K]>;
-    meta: PageMeta;
-  };
-}[TemplateName];
-
-function page<K extends TemplateName>(url: string, template: K, props: ComponentProps<Templates[K]>, meta: PageMeta): Route {
-  return { url, file: pageFile(url), status: 200, template, props, meta } as Route;
-}
+export type { Route, TemplateName } from './routes/route.ts';
 
 /** Every URL of the site: a pure function of the content. Build, sitemap, serve and the CDN read this list. */
 export function routes(site: Site): Route[] {
-  const { pages } = site;
+  const { home } = site.pages;
   return [
-    page('/', 'home', { content: pages.home }, { title: pages.home.title, description: pages.home.description, image: pages.home.hero.image.src }),
-    {
-      url: '/404', file: '/404.html', status: 404, template: 'notFound', props: {},
-      meta: { title: 'Page not found', description: "The page you're looking for doesn't exist or has been moved.", noindex: true },
-    },
+    page('/', 'home', { content: home }, { title: home.title, description: home.description, image: home.hero.image.src }),
+    ...companyRoutes(site),
+    ...servicesRoutes(site),
+    ...insightsRoutes(site),
+    errorPage('/404', '/404.html', 'notFound', {}, { title: 'Page not found', description: "The page you're looking for doesn't exist or has been moved." }),
   ];
 }
 

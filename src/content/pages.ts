@@ -1,9 +1,15 @@
 import type { z } from 'zod';
 import { homeSchema } from './schemas.ts';
+import { servicesCollections, servicesPages } from './services-schema.ts';
+import { companyCollections, companyPages } from './company-schema.ts';
+import { insightsCollections, insightsPages } from './insights-schema.ts';
 
 /** The YAML page files under content/pages/, each with its schema. Adding a page's copy starts here. */
 export const pageSchemas = {
   home: homeSchema,
+  ...servicesPages,
+  ...companyPages,
+  ...insightsPages,
 } satisfies Record<string, z.ZodType>;
 
 export type PageContent = { [K in keyof typeof pageSchemas]: z.infer<(typeof pageSchemas)[K]> };
@@ -13,6 +19,9 @@ export type PageContent = { [K in keyof typeof pageSchemas]: z.infer<(typeof pag
  * Each record may carry `order` (a number) to sort by; otherwise slugs sort alphabetically.
  */
 export const collectionSchemas = {
+  ...servicesCollections,
+  ...companyCollections,
+  ...insightsCollections,
 } satisfies Record<string, z.ZodType>;
 
 export type CollectionContent = { [K in keyof typeof collectionSchemas]: Array<z.infer<(typeof collectionSchemas)[K]> & { slug: string }> };

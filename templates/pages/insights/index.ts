@@ -1,0 +1,2 @@
+/** The insights page templates, by the name their routes give. */
+export const insightsTemplates = {};

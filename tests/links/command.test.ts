@@ -1,0 +1,152 @@
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLinksCommand } from '../../src/links/command.ts';
+import type { Report } from '../../src/links/report.ts';
+
+const fixtures = fileURLToPath(new URL('../fixtures/links/', import.meta.url));
+let tmp: string;
+let dist: string;
+
+/** Runs the command and returns its exit code, its report lines and its error lines. */
+async function run(dir: string, flags: { external?: boolean; json?: boolean } = {}, fetchStub?: typeof fetch) {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  const code = await checkLinksCommand({
+    dir, external: flags.external ?? false, json: flags.json ?? false,
+    out: (l) => lines.push(l), err: (l) => errors.push(l),
+    ...(fetchStub && { externalOptions: { fetch: fetchStub } }),
+  });
+  return { code, lines, errors };
+}
+
+beforeAll(async () => {
+  // The build writes routing.json to build/ beside dist/; build/ is git-ignored, so assemble it here.
+  tmp = await mkdtemp(path.join(tmpdir(), 'check-links-'));
+  dist = path.join(tmp, 'dist');
+  await cp(path.join(fixtures, 'broken'), dist, { recursive: true });
+  await mkdir(path.join(tmp, 'build'));
+  await cp(path.join(fixtures, 'routing.json'), path.join(tmp, 'build', 'routing.json'));
+});
+
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('site check-links on a broken site', () => {
+  it('prints every broken link with its page and why, the layout link once, and exits 1', async () => {
+    const { code, lines, errors } = await run(dist);
+    expect(errors).toEqual([]);
+    expect(lines).toEqual([
+      'in the layout (on all 7 pages): /privacy → 404 (no page)',
+      '/: /about#history → no element with id "history" on /about',
+      '/: /servces → 404 (no page)',
+      '/: https://example.com/nope → 404 (no page)',
+      '/: /images/hero-2x.jpg → 404 (no file /images/hero-2x.jpg)',
+      "/about: /blog/ → trailing slash: the site's URLs have none",
+      '/about: ../blog → relative URL; use root-relative /blog',
+      '/about: #faq → no element with id "faq" on /about',
+      '/blog: /assets/old.css → 404 (no file /assets/old.css)',
+      '/blog: /assets/missing.png → 404 (no file /assets/missing.png)',
+      '/blog: javascript:void(0) → javascript: URL (unsafe; use a button)',
+      '/blog: /blog/no-such-post → 302 to /blog (no such page)',
+      '/blog: /assets/gone.js → 404 (no file /assets/gone.js)',
+      '/blog/hello: /case-studies/unknown → 404 (no page)',
+      '/about: duplicate id "dup" (2 elements)',
+      'checked 7 pages, 94 internal links, 1 external link (not fetched); 14 broken, 1 duplicate id',
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('passes what is sound: good fragments, the redirect, mailto/tel, data:, the form, comments and JSON', async () => {
+    const text = (await run(dist)).lines.join('\n');
+    for (const fine of ['/about#team', '/blog/hello#intro', '/services/analytics-and-reporting', 'https://example.com/about', 'mailto:', 'tel:', 'data:', '/api/send-contact-form', '/in-a-comment', '/in-json', '#top', '/blog/feed.xml', '/images/poster.jpg']) {
+      expect(text).not.toContain(fine);
+    }
+  });
+
+  it('prints one JSON object for CI', async () => {
+    const { code, lines } = await run(dist, { json: true });
+    expect(code).toBe(1);
+    expect(lines).toHaveLength(1);
+    const report = JSON.parse(lines[0]!) as Report;
+    expect(report.pages).toBe(7);
+    expect(report.internal).toBe(94);
+    expect(report.external).toEqual([{ url: 'https://example.org/partner', pages: 1 }]);
+    expect(report.grouped).toEqual([{ link: '/privacy', reason: '404 (no page)', kind: 'not-found', pages: 7 }]);
+    expect(report.broken).toHaveLength(13);
+    expect(report.broken).toContainEqual({ page: '/blog', link: '/assets/gone.js', reason: '404 (no file /assets/gone.js)', kind: 'missing-file' });
+    expect(report.duplicateIds).toEqual([{ page: '/about', id: 'dup', count: 2 }]);
+  });
+
+  it('fetches external links only with --external, and reports the failures', async () => {
+    const asked: string[] = [];
+    const stub = (async (url: string | URL | Request, init?: RequestInit) => {
+      asked.push(`${init?.method} ${String(url)}`);
+      return new Response(null, { status: 404 });
+    }) as typeof fetch;
+    const { code, lines } = await run(dist, { external: true }, stub);
+    expect(code).toBe(1);
+    expect(asked).toEqual(['HEAD https://example.org/partner', 'GET https://example.org/partner']);
+    expect(lines).toContain('/: https://example.org/partner → 404 (external)');
+    expect(lines.at(-1)).toBe('checked 7 pages, 94 internal links, 1 external link (fetched, 1 failed); 15 broken, 1 duplicate id');
+  });
+
+  it('derives the routing from the files when the build wrote no routing.json', async () => {
+    // tests/fixtures/links/build/routing.json does not exist: no redirects, no fallbacks.
+    const { lines } = await run(path.join(fixtures, 'broken'));
+    expect(lines).toContain('/: /services/analytics-and-reporting → 404 (no page)');
+    expect(lines).toContain('/blog: /blog/no-such-post → 404 (no page)');
+  });
+});
+
+describe('site check-links exit codes', () => {
+  it('exits 0 on a sound site', async () => {
+    const { code, lines } = await run(path.join(fixtures, 'clean'));
+    expect(lines).toEqual(['checked 4 pages, 40 internal links, 0 external links (not fetched); 0 broken']);
+    expect(code).toBe(0);
+  });
+
+  it('exits 2 when the dir is missing or holds no pages', async () => {
+    const missing = await run(path.join(tmp, 'no-such-dir'));
+    expect(missing.code).toBe(2);
+    expect(missing.errors[0]).toMatch(/no-such-dir is not a directory/);
+    await mkdir(path.join(tmp, 'empty'));
+    expect((await run(path.join(tmp, 'empty'))).code).toBe(2);
+  });
+
+  it('exits 2 on a routing.json that is not a routing table', async () => {
+    const site = path.join(tmp, 'bad-routing');
+    await cp(path.join(fixtures, 'clean'), path.join(site, 'dist'), { recursive: true });
+    await mkdir(path.join(site, 'build'));
+    await writeFile(path.join(site, 'build', 'routing.json'), '{"pages": "/"}');
+    const { code, errors } = await run(path.join(site, 'dist'));
+    expect(code).toBe(2);
+    expect(errors[0]).toMatch(/routing\.json is not a routing table/);
+  });
+});
+
+describe('site check-links speed', () => {
+  it('checks a 40-page site well under a second', async () => {
+    const site = path.join(tmp, 'big', 'dist'); // its own parent: no build/routing.json, so the table is derived
+    const urls = Array.from({ length: 40 }, (_, i) => (i === 0 ? '/' : `/page-${i}`));
+    const nav = urls.map((u) => `<a href="${u}">${u}</a>`).join('');
+    for (const url of urls) {
+      const body = Array.from({ length: 40 }, (_, j) => `<section id="s${j}"><h2>S${j}</h2><p>${'text '.repeat(200)}<a href="${urls[(j * 7) % 40]}#s${j}">x</a></p></section>`).join('');
+      const html = `<!doctype html><html><head><link rel="canonical" href="https://example.com${url}"><link rel="stylesheet" href="/assets/site.css"></head><body><nav>${nav}</nav><main>${body}</main><footer>${nav}</footer></body></html>`;
+      const file = path.join(site, url === '/' ? 'index.html' : `${url}/index.html`);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, html);
+    }
+    await mkdir(path.join(site, 'assets'));
+    await writeFile(path.join(site, 'assets', 'site.css'), '');
+    const started = performance.now();
+    const { code, lines } = await run(site);
+    const ms = performance.now() - started;
+    expect(lines).toEqual(['checked 40 pages, 4880 internal links, 0 external links (not fetched); 0 broken']);
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(1000);
+  });
+});
