@@ -31,6 +31,11 @@ const FORM_TITLES: Record<FormName, string> = {
   assessment: 'DIAlog Assessment',
 };
 
+const HEADINGS: Record<FormName, string> = {
+  contact: 'New message from the website contact form',
+  assessment: 'New DIAlog Assessment from the website',
+};
+
 const NOT_GIVEN = 'Not given';
 
 function rowsFor(submission: Submission, context: MailContext): Row[] {
@@ -60,8 +65,8 @@ export function subjectFor(submission: Submission): string {
   return toHeaderText(`${FORM_TITLES[submission.form]}: ${who}`);
 }
 
-function textBody(title: string, rows: readonly Row[]): string {
-  const lines = [`New ${title} submission`, ''];
+function textBody(heading: string, rows: readonly Row[]): string {
+  const lines = [heading, ''];
   for (const row of rows) {
     if (row.multiline) lines.push(`${row.label}:`, row.value, '');
     else lines.push(`${row.label}: ${row.value}`);
@@ -69,7 +74,7 @@ function textBody(title: string, rows: readonly Row[]): string {
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-function htmlBody(title: string, rows: readonly Row[]): string {
+function htmlBody(heading: string, rows: readonly Row[]): string {
   const cells = rows
     .map((row) => {
       const style = row.multiline ? ' style="white-space:pre-wrap"' : '';
@@ -79,16 +84,16 @@ function htmlBody(title: string, rows: readonly Row[]): string {
   return [
     '<!doctype html>',
     '<html lang="en-GB"><head><meta charset="utf-8">',
-    `<title>${escapeHtml(title)}</title></head>`,
+    `<title>${escapeHtml(heading)}</title></head>`,
     '<body style="font-family:sans-serif;line-height:1.4">',
-    `<h1 style="font-size:18px">New ${escapeHtml(title)} submission</h1>`,
+    `<h1 style="font-size:18px">${escapeHtml(heading)}</h1>`,
     `<table>\n${cells}\n</table>`,
     '</body></html>',
   ].join('\n');
 }
 
 export function composeEmail(submission: Submission, context: MailContext): SendEmailCommandInput {
-  const title = FORM_TITLES[submission.form];
+  const heading = HEADINGS[submission.form];
   const rows = rowsFor(submission, context);
   return {
     Source: context.mailFrom,
@@ -97,8 +102,8 @@ export function composeEmail(submission: Submission, context: MailContext): Send
     Message: {
       Subject: { Data: subjectFor(submission), Charset: 'UTF-8' },
       Body: {
-        Text: { Data: textBody(title, rows), Charset: 'UTF-8' },
-        Html: { Data: htmlBody(title, rows), Charset: 'UTF-8' },
+        Text: { Data: textBody(heading, rows), Charset: 'UTF-8' },
+        Html: { Data: htmlBody(heading, rows), Charset: 'UTF-8' },
       },
     },
   };

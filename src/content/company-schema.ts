@@ -1,7 +1,93 @@
 import { z } from 'zod';
+import { card, image } from './schemas.ts';
+
+const text = z.string().trim().min(1);
+const meta = { title: text, description: text };
+const hero = z.strictObject({ eyebrow: text, heading: text, text });
+const block = z.strictObject({ heading: text, text });
+const lead = z.strictObject({ heading: text, lead: text });
+
+/**
+ * A fixed list of cards whose titles the spec names, in the spec's order: a misnamed,
+ * missing or extra item is a content error rather than a page that quietly drifts from the spec.
+ */
+function named<const T extends readonly [string, ...string[]], S extends z.ZodRawShape>(titles: T, shape: S) {
+  const item = (title: string) => z.strictObject({ title: z.literal(title, { error: `expected the title '${title}'` }), ...shape });
+  return z.tuple(titles.map(item) as unknown as [ReturnType<typeof item>, ...ReturnType<typeof item>[]]);
+}
+
+export const VALUES = ['Owning the Outcome', 'Staying Open', 'Keeping It Clear', 'Making Things Better'] as const;
+export const STAGES = ['Unearth', 'Reveal', 'Build', 'Achieve'] as const;
+export const DIALOG_STEPS = ['Assessment', 'Analysis', 'Action Plan'] as const;
+export const DIALOG_ASPECTS = ['Advocate', 'Translator', 'Monitor', 'Enabler', 'Interpreter', 'Strategist'] as const;
+
+export const aboutSchema = z.strictObject({
+  ...meta,
+  hero,
+  purpose: z.strictObject({ heading: text, paragraphs: z.array(text).min(1), image }),
+  vision: block,
+  mission: block,
+  values: z.strictObject({ heading: text, lead: text, items: named(VALUES, { text }) }),
+  methodology: z.strictObject({
+    heading: text,
+    lead: text,
+    stages: named(STAGES, { summary: text, happens: text, outcome: text }),
+  }),
+  cta: block,
+});
+
+export const dialogSchema = z.strictObject({
+  ...meta,
+  hero: z.strictObject({ eyebrow: text, heading: text, text, image }),
+  challenges: z.strictObject({ heading: text, lead: text, items: z.array(card).min(3).max(6) }),
+  about: z.strictObject({ heading: text, paragraphs: z.array(text).min(1), points: z.array(text).min(1) }),
+  steps: z.strictObject({ heading: text, lead: text, items: named(DIALOG_STEPS, { text }) }),
+  aspects: z.strictObject({ heading: text, lead: text, items: named(DIALOG_ASPECTS, { question: text, text }) }),
+  businessCase: z.strictObject({
+    heading: text,
+    lead: text,
+    figures: z.array(z.strictObject({ figure: text, text })).min(2).max(6),
+    note: text,
+  }),
+  testimonials: z.strictObject({
+    heading: text,
+    items: z.array(z.strictObject({ quote: text, role: text })).length(7, 'needs exactly seven quotes (SPEC §9)'),
+  }),
+  cta: block,
+});
+
+export const testimonialsSchema = z.strictObject({
+  ...meta,
+  title: z.literal('Client Success Stories', { error: "expected the title 'Client Success Stories'" }),
+  hero: z.strictObject({ eyebrow: text, text }),
+  testimonials: z.strictObject({
+    heading: text,
+    lead: text,
+    items: z.array(z.strictObject({ quote: text, role: text, organisation: text })).min(3).max(4),
+  }),
+  caseStudies: lead,
+  cta: block,
+});
+
+export const caseStudiesPageSchema = z.strictObject({
+  ...meta,
+  hero,
+  list: lead,
+  cta: block,
+});
+
+export type AboutContent = z.infer<typeof aboutSchema>;
+export type DialogContent = z.infer<typeof dialogSchema>;
+export type TestimonialsContent = z.infer<typeof testimonialsSchema>;
+export type CaseStudiesPageContent = z.infer<typeof caseStudiesPageSchema>;
 
 /** YAML files under content/pages/ for the company pages: file name → schema. */
-export const companyPages = {} satisfies Record<string, z.ZodType>;
+export const companyPages = {
+  about: aboutSchema,
+  dialog: dialogSchema,
+  testimonials: testimonialsSchema,
+  'case-studies': caseStudiesPageSchema,
+} satisfies Record<string, z.ZodType>;
 
 /** Folders content/<name>/*.yaml for the company pages: folder name → schema of one file. */
 export const companyCollections = {} satisfies Record<string, z.ZodType>;

@@ -2,9 +2,9 @@
 import type { RoutingTable } from '../routing.ts';
 import type { ExtractedLink, PageScan } from './extract.ts';
 import { resolveTarget, type Target } from './target.ts';
-import type { ExternalLink, Findings, Page, Problem, ProblemKind } from './types.ts';
+import type { DuplicateId, ExternalLink, Findings, Page, Problem, ProblemKind } from './types.ts';
 
-// Stands in for the site's origin on pages without a canonical URL; never fetched.
+// Stands in for the site's origin when no page has a canonical URL; never fetched.
 const PLACEHOLDER_ORIGIN = 'https://site.invalid';
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
 
@@ -17,13 +17,14 @@ interface Context {
   targets: Map<string, Target>;
 }
 
-function siteOrigin(scan: PageScan): string {
-  if (scan.canonical === undefined) return PLACEHOLDER_ORIGIN;
+/** The origin of the page's canonical URL, if it has a usable one. */
+function canonicalOrigin(scan: PageScan): string | undefined {
+  if (scan.canonical === undefined) return undefined;
   try {
     const url = new URL(scan.canonical);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : PLACEHOLDER_ORIGIN;
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
   } catch {
-    return PLACEHOLDER_ORIGIN;
+    return undefined;
   }
 }
 
@@ -99,10 +100,12 @@ export function checkSite(pages: Page[], table: RoutingTable, files: Set<string>
   const problems: Problem[] = [];
   const external = new Map<string, ExternalLink>();
   const linkPages = new Map<string, number>();
-  const duplicateIds = [];
+  const duplicateIds: DuplicateId[] = [];
   let internal = 0;
+  // Pages without a canonical URL (the not-found pages) take the site's origin from the others.
+  const siteOrigin = pages.map((p) => canonicalOrigin(p.scan)).find((o) => o !== undefined) ?? PLACEHOLDER_ORIGIN;
   for (const page of pages) {
-    const origin = siteOrigin(page.scan);
+    const origin = canonicalOrigin(page.scan) ?? siteOrigin;
     const seen = new Set<string>();
     for (const link of page.scan.links) {
       const v = verdict(link, page, origin, ctx);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
 import type { Route } from '../routes.ts';
 import type { RenderContext } from './context.tsx';
@@ -24,7 +25,8 @@ export async function loadRenderer(root: string): Promise<Renderer> {
   });
   const dir = path.join(root, '.site-cache');
   await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `render-${process.pid}-${++generation}.mjs`);
+  // Unique per call: worker threads share a pid, and each rebuild needs a fresh module.
+  const file = path.join(dir, `render-${process.pid}-${++generation}-${randomUUID().slice(0, 8)}.mjs`);
   await writeFile(file, result.outputFiles[0]!.contents);
   try {
     const mod = (await import(pathToFileURL(file).href)) as { render: Renderer };

@@ -10,6 +10,7 @@ import { resolve, type RoutingTable } from '../routing.ts';
 import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
 import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../summary.ts';
+import { metaDirFor } from '../write.ts';
 
 export interface ServerOptions {
   root: string;
@@ -17,6 +18,8 @@ export interface ServerOptions {
   port: number;
   host: string;
   watch?: boolean;
+  /** Serve an existing build (its routing table beside it) instead of building first. */
+  prebuilt?: boolean;
   log?: (line: string) => void;
   /** Extra request handlers tried before the site's files, such as the form endpoint. */
   api?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean;
@@ -63,8 +66,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     return building;
   };
 
-  await runBuild();
-  if (result) log(formatSummary(result.summary));
+  if (opts.prebuilt) table = JSON.parse(await readFile(path.join(metaDirFor(outDir), 'routing.json'), 'utf8')) as RoutingTable;
+  else {
+    await runBuild();
+    if (result) log(formatSummary(result.summary));
+  }
 
   const files = sirv(outDir, { dev: true, etag: true, dotfiles: false, setHeaders: (res, pathname) => res.setHeader('cache-control', cacheControl(pathname)) });
 

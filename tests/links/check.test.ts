@@ -85,3 +85,12 @@ describe('layout grouping', () => {
     expect(inLayout(1, 1)).toBe(false);
   });
 });
+
+describe('the site origin', () => {
+  it('comes from the other pages for a page without a canonical URL', () => {
+    const pages = [page('/', '<a href="/about">a</a>'), page('/about', '<a href="https://example.com/gone">g</a><a href="https://example.com/blog">b</a>', false)];
+    const findings = checkSite(pages, table, files);
+    expect(findings.problems.map((p) => `${p.page}: ${p.link} → ${p.reason}`)).toEqual(['/about: https://example.com/gone → 404 (no page)']);
+    expect(findings.external).toEqual([]);
+  });
+});

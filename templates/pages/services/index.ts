@@ -1,2 +1,8 @@
+import { ServicesOverviewPage } from './ServicesOverview.tsx';
+import { ServicePage } from './ServicePage.tsx';
+
 /** The services page templates, by the name their routes give. */
-export const servicesTemplates = {};
+export const servicesTemplates = {
+  servicesOverview: ServicesOverviewPage,
+  servicePage: ServicePage,
+};

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { DESKTOP, PHONE, collectConsole, launchBrowser, startSite } from './helpers.ts';
+
+let site: Awaited<ReturnType<typeof startSite>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+describe('home page', () => {
+  it('shows the hero, both calls to action, testimonials and the two cards', async () => {
+    const page = await browser.newPage({ viewport: DESKTOP });
+    const seen = collectConsole(page);
+    const res = await page.goto(`${site.url}/`);
+    expect(res?.status()).toBe(200);
+    await expect(page.title()).resolves.toContain("We're a Data Agency Built for Ambitious UK Organisations");
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe("We're a Data Agency Built for Ambitious UK Organisations");
+    expect(await page.getByRole('img', { name: 'Data analytics chart being analysed' }).count()).toBe(1);
+    const hero = page.locator('.hero');
+    expect(await hero.getByRole('link', { name: 'Test Your Data Maturity' }).getAttribute('href')).toBe('/dialog-assessment');
+    expect(await hero.getByRole('link', { name: "Let's Talk Data" }).getAttribute('href')).toBe('/contact');
+    expect(await page.locator('#testimonials blockquote').count()).toBe(4);
+    const cards = page.locator('#next-steps .cta-card');
+    expect(await cards.count()).toBe(2);
+    expect(await cards.nth(0).getByRole('heading').textContent()).toBe('Test Your Data Maturity');
+    expect(await cards.nth(1).getByRole('link', { name: "Let's Talk Data" }).getAttribute('href')).toBe('/contact');
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('has the document metadata every page needs', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${site.url}/`);
+    expect(await page.locator('html').getAttribute('lang')).toBe('en-GB');
+    expect(await page.locator('meta[name="description"]').getAttribute('content')).toMatch(/\w{20,}/);
+    expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe('https://www.example.com/');
+    for (const prop of ['og:title', 'og:description', 'og:image', 'og:url']) {
+      expect(await page.locator(`meta[property="${prop}"]`).count(), prop).toBe(1);
+    }
+    expect(await page.locator('meta[name="twitter:card"]').getAttribute('content')).toBe('summary_large_image');
+    // Images carry their size so nothing shifts as they load.
+    for (const img of await page.locator('img').all()) {
+      expect(await img.getAttribute('width')).toMatch(/^\d+$/);
+      expect(await img.getAttribute('height')).toMatch(/^\d+$/);
+    }
+    await page.close();
+  });
+
+  it('shows the footer with its links, contact details and the current year', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${site.url}/`);
+    const footer = page.locator('footer');
+    const labels = await footer.locator('#footer-nav a').allTextContents();
+    expect(labels).toEqual(['Home', 'About', 'Explore DIAlog', 'Services', 'Our Work', 'Insights', 'Contact', 'Privacy Policy', 'Terms of Service']);
+    expect(await footer.getByRole('link', { name: /hello@example\.com/ }).getAttribute('href')).toBe('mailto:hello@example.com');
+    await expect(footer.textContent()).resolves.toContain('Dundee, United Kingdom');
+    await expect(footer.textContent()).resolves.toContain(`© ${new Date().getFullYear()}`);
+    await page.close();
+  });
+});
+
+describe('navigation', () => {
+  it('shows the links in order at 1366 px, with no menu button', async () => {
+    const page = await browser.newPage({ viewport: DESKTOP });
+    await page.goto(`${site.url}/about`);
+    const nav = page.getByRole('navigation', { name: 'Main', exact: true });
+    expect(await nav.locator('.nav-links a').allTextContents()).toEqual(['About', 'DIAlog', 'Services', 'Our Work', 'Insights', "Let's Talk Data"]);
+    expect(await nav.getByRole('link', { name: 'About' }).getAttribute('aria-current')).toBe('page');
+    expect(await page.locator('.menu-toggle').isVisible()).toBe(false);
+    expect(await page.getByRole('link', { name: 'Northlight Data, home' }).first().getAttribute('href')).toBe('/');
+    await page.close();
+  });
+
+  it('opens the menu at 375 px on the first click, and closes it by button, overlay and Escape', async () => {
+    const page = await browser.newPage({ viewport: PHONE });
+    await page.goto(`${site.url}/`);
+    expect(await page.locator('.nav-links').isVisible()).toBe(false);
+    const toggle = page.locator('.menu-toggle');
+    const dialog = page.getByRole('dialog');
+
+    // The first click loads the island and must still open the menu (the click is replayed).
+    await toggle.click();
+    await dialog.waitFor();
+    expect(await dialog.getByRole('link').allTextContents()).toEqual(['About', 'DIAlog', 'Services', 'Our Work', 'Insights', "Let's Talk Data"]);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Close menu');
+    await expect(page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).resolves.toBe('true');
+
+    await page.getByRole('button', { name: 'Close menu' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Menu');
+
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await dialog.waitFor();
+    await page.mouse.click(10, 300); // the overlay, left of the panel
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Menu' }).press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Menu');
+    await page.close();
+  });
+
+  it('keeps Tab inside the open menu', async () => {
+    const page = await browser.newPage({ viewport: PHONE });
+    await page.goto(`${site.url}/`);
+    await page.locator('.menu-toggle').click();
+    await page.getByRole('dialog').waitFor();
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
+    }
+    await page.close();
+  });
+
+  it('without JavaScript, the menu button is a link to the footer navigation', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
+    const page = await context.newPage();
+    await page.goto(`${site.url}/`);
+    const toggle = page.getByRole('link', { name: 'Menu' });
+    expect(await toggle.getAttribute('href')).toBe('#footer-nav');
+    await toggle.click();
+    expect(page.url()).toMatch(/#footer-nav$/);
+    await context.close();
+  });
+});
+
+describe('not-found page', () => {
+  it('answers 404 with the page, a way home, and logs the missing path', async () => {
+    const page = await browser.newPage();
+    const seen = collectConsole(page);
+    const res = await page.goto(`${site.url}/no/such/page`);
+    expect(res?.status()).toBe(404);
+    await expect(page.locator('main').textContent()).resolves.toContain("The page you're looking for doesn't exist or has been moved.");
+    await expect(page.locator('.not-found__code').textContent()).resolves.toBe('404');
+    expect(await page.getByRole('link', { name: 'Return to Home' }).getAttribute('href')).toBe('/');
+    expect(seen.messages.some((m) => m.includes('/no/such/page'))).toBe(true);
+    await page.close();
+  });
+
+  it('redirects a trailing slash to the canonical URL', async () => {
+    const res = await fetch(`${site.url}/about/`, { redirect: 'manual' });
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe('/about');
+  });
+});

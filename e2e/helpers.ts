@@ -1,0 +1,31 @@
+import { inject } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startServer, type RunningServer } from '../src/serve/server.ts';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The shared production build (made once in global-setup), served on a free loopback port. */
+export async function startSite(): Promise<RunningServer & { dir: string }> {
+  const dir = inject('distDir');
+  const server = await startServer({ root: process.cwd(), outDir: dir, port: 0, host: '127.0.0.1', watch: false, prebuilt: true });
+  return Object.assign(server, { dir });
+}
+
+/** Debian's Chromium, never a downloaded browser; flags keep it off the (closed) network. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export const PHONE = { width: 375, height: 667 } as const;
+export const DESKTOP = { width: 1366, height: 768 } as const;
+
+/** Console messages and page errors seen while a test ran, to assert a clean page. */
+export function collectConsole(page: Page): { errors: string[]; messages: string[] } {
+  const seen = { errors: [] as string[], messages: [] as string[] };
+  page.on('console', (m) => { seen.messages.push(`${m.type()}: ${m.text()}`); if (m.type() === 'error') seen.errors.push(m.text()); });
+  page.on('pageerror', (e) => seen.errors.push(e.message));
+  return seen;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['e2e/**/*.test.ts'],
+    globalSetup: ['e2e/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Two cores: one browser per worker at most.
+    maxWorkers: 2,
+    fileParallelism: true,
+  },
+});

@@ -1,0 +1,41 @@
+import type { ServicesOverviewContent } from '../../../src/content/services-schema.ts';
+import type { ServiceCard as Card } from '../../../src/routes/services.ts';
+import { ButtonLink, AssessmentButton } from '../../components/links.tsx';
+import { Section } from '../../components/Section.tsx';
+import { ServiceCard } from '../../components/ServiceCard.tsx';
+import { StageList } from './StageList.tsx';
+
+export function ServicesOverviewPage({ content, services }: { content: ServicesOverviewContent; services: Card[] }) {
+  const { hero, list, method, closing } = content;
+  return (
+    <>
+      <section className="page-hero" aria-labelledby="services-hero-heading">
+        <div className="container">
+          <p className="eyebrow">{hero.eyebrow}</p>
+          <h1 id="services-hero-heading">{hero.heading}</h1>
+          <p>{hero.text}</p>
+          <div className="button-row">
+            <ButtonLink href="/contact">Book a Free Consultation</ButtonLink>
+            <AssessmentButton variant="ghost" />
+          </div>
+        </div>
+      </section>
+
+      <Section id="services-list" heading={list.heading} lead={list.lead}>
+        <ul className="grid grid--3 service-cards">
+          {services.map((s) => <ServiceCard key={s.slug} href={`/services/${s.slug}`} name={s.name} heading={s.heading} summary={s.summary} />)}
+        </ul>
+      </Section>
+
+      <Section id="how-we-work" tone="alt" heading={method.heading} lead={method.lead}>
+        <StageList stages={method.stages} />
+      </Section>
+
+      <Section id="services-next-step" tone="dark" heading={closing.heading} lead={closing.text}>
+        <div className="button-row">
+          <ButtonLink href="/contact">Book a Free Consultation</ButtonLink>
+        </div>
+      </Section>
+    </>
+  );
+}
