@@ -1,4 +1,7 @@
 import MobileMenu from './mobile-menu.tsx';
+import Carousel from './carousel.tsx';
+import CookieConsent from './cookie-consent.tsx';
+import CookieSettings from './cookie-settings.tsx';
 
 /**
  * Every island, by the name its chunk and marker carry. The name is the file's name in islands/,
@@ -6,6 +9,14 @@ import MobileMenu from './mobile-menu.tsx';
  */
 export const islands = {
   'mobile-menu': MobileMenu,
+  carousel: Carousel,
+  'cookie-consent': CookieConsent,
+  'cookie-settings': CookieSettings,
 };
 
 export type IslandName = keyof typeof islands;
+
+/** Islands that are plain modules (islands/<name>.ts, default export `(root, props) => void`), no React. */
+export const scriptIslands = ['post-card-toast', 'reviews-widget'] as const;
+
+export type ScriptIslandName = (typeof scriptIslands)[number];

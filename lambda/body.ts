@@ -78,3 +78,19 @@ export function formFields(text: string): Record<string, unknown> {
   }
   return fields;
 }
+
+export type BodyProblem = 'too-large' | 'not-utf8' | 'malformed-json';
+
+/** The request's fields, from either kind of body, or what stopped them being read. */
+export function readPayload(
+  body: string | null | undefined,
+  isBase64: boolean | undefined,
+  kind: BodyKind,
+  maxBytes: number,
+): { ok: true; payload: unknown } | { ok: false; problem: BodyProblem } {
+  const decoded = decodeBody(body, isBase64, maxBytes);
+  if (!decoded.ok) return decoded;
+  if (kind === 'form') return { ok: true, payload: formFields(decoded.text) };
+  const parsed = parseJson(decoded.text);
+  return parsed.ok ? { ok: true, payload: parsed.value } : { ok: false, problem: 'malformed-json' };
+}

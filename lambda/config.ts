@@ -54,7 +54,10 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): H
   const region = get('AWS_REGION');
 
   const allowedOrigins: string[] = [];
-  for (const item of get('ALLOWED_ORIGINS').split(',').filter((s) => s.trim())) {
+  const originList = get('ALLOWED_ORIGINS');
+  const items = originList.split(',').filter((s) => s.trim());
+  if (originList && items.length === 0) problems.push('ALLOWED_ORIGINS lists no origins');
+  for (const item of items) {
     const origin = toOrigin(item);
     if (origin) allowedOrigins.push(origin);
     else problems.push(`ALLOWED_ORIGINS entry is not an origin like https://example.com: '${item.trim()}'`);

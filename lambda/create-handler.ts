@@ -1,9 +1,9 @@
 // The send-contact-form handler, built from explicit parts so the Lambda entry, `site serve`
 // and the tests all run the same code with their own configuration and SES client.
 import { SendEmailCommand } from '@aws-sdk/client-ses';
-import { bodyKind, decodeBody, DEFAULT_MAX_BODY_BYTES, formFields, parseJson, type BodyKind } from './body.ts';
+import { bodyKind, DEFAULT_MAX_BODY_BYTES, readPayload, type BodyKind, type BodyProblem } from './body.ts';
 import type { HandlerConfig } from './config.ts';
-import { composeEmail, type Submission } from './email.ts';
+import { composeEmail } from './email.ts';
 import { header, type HttpEvent, type HttpHandler, type HttpResult } from './event.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { backPath, corsHeaders, isAllowedOrigin, requestOrigin } from './origin.ts';
@@ -25,6 +25,12 @@ export interface HandlerOptions {
 }
 
 const FORM_PAGES: Record<FormName, string> = { contact: '/contact', assessment: '/dialog-assessment' };
+
+const BODY_FAILURES: Record<BodyProblem, Failure> = {
+  'too-large': FAILURES.tooLarge,
+  'not-utf8': FAILURES.notUtf8,
+  'malformed-json': FAILURES.malformedJson,
+};
 
 /** What one request came to, for the answer and its log line. */
 interface Outcome {
@@ -88,17 +94,9 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
 
   if (!allowed) return fail(FAILURES.forbidden);
   if (!kind) return fail(FAILURES.unsupported);
-  const decoded = decodeBody(event.body, event.isBase64Encoded, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-  if (!decoded.ok) return fail(decoded.problem === 'too-large' ? FAILURES.tooLarge : FAILURES.notUtf8);
-
-  let payload: unknown;
-  if (kind === 'json') {
-    const parsed = parseJson(decoded.text);
-    if (!parsed.ok) return fail(FAILURES.malformedJson);
-    payload = parsed.value;
-  } else {
-    payload = formFields(decoded.text);
-  }
+  const read = readPayload(event.body, event.isBase64Encoded, kind, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  if (!read.ok) return fail(BODY_FAILURES[read.problem]);
+  const { payload } = read;
 
   const succeed = (form: FormName, extra: Partial<Outcome> = {}): Outcome => ({
     result: kind === 'json' ? jsonAnswer(200, { ok: true }, headers) : redirectAnswer(options.successPath ?? '/thank-you', headers),
@@ -131,5 +129,3 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
   }
   return succeed(checked.form);
 }
-
-export type { Submission };

@@ -28,6 +28,10 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
+    // A client that hangs up mid-body may give neither 'end' nor 'error'; don't wait forever.
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('Client closed the connection before the body ended'));
+    });
   });
 }
 

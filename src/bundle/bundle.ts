@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { build, type Metafile, type Plugin } from 'esbuild';
 
 export interface BundleResult {
@@ -24,11 +25,15 @@ function islandEntries(root: string): Plugin {
       b.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({
         resolveDir: root,
         loader: 'tsx',
-        contents: [
-          `import Island from ${JSON.stringify(`./islands/${args.path}.tsx`)};`,
-          `import { hydrate } from "./src/bundle/client/hydrate.tsx";`,
-          `export default (el, props, name) => hydrate(el, Island, props, name);`,
-        ].join('\n'),
+        // A .tsx island is a React component to hydrate; a .ts island is a plain module whose
+        // default export mounts itself, so pages that only need a few lines of script load no React.
+        contents: existsSync(path.join(root, 'islands', `${args.path}.tsx`))
+          ? [
+            `import Island from ${JSON.stringify(`./islands/${args.path}.tsx`)};`,
+            `import { hydrate } from "./src/bundle/client/hydrate.tsx";`,
+            `export default (el, props, name) => hydrate(el, Island, props, name);`,
+          ].join('\n')
+          : `export { default } from ${JSON.stringify(`./islands/${args.path}.ts`)};`,
       }));
     },
   };

@@ -11,9 +11,16 @@ const lead = z.strictObject({ heading: text, lead: text });
  * A fixed list of cards whose titles the spec names, in the spec's order: a misnamed,
  * missing or extra item is a content error rather than a page that quietly drifts from the spec.
  */
-function named<const T extends readonly [string, ...string[]], S extends z.ZodRawShape>(titles: T, shape: S) {
-  const item = (title: string) => z.strictObject({ title: z.literal(title, { error: `expected the title '${title}'` }), ...shape });
-  return z.tuple(titles.map(item) as unknown as [ReturnType<typeof item>, ...ReturnType<typeof item>[]]);
+function named<S extends z.ZodRawShape>(titles: readonly string[], shape: S) {
+  return z
+    .array(z.strictObject({ title: text, ...shape }))
+    .length(titles.length)
+    .superRefine((items, ctx) => {
+      titles.forEach((title, i) => {
+        const item = items[i] as { title: string } | undefined;
+        if (item && item.title !== title) ctx.addIssue({ code: 'custom', path: [i, 'title'], message: `expected the title '${title}' (SPEC §2), got "${item.title}"` });
+      });
+    });
 }
 
 export const VALUES = ['Owning the Outcome', 'Staying Open', 'Keeping It Clear', 'Making Things Better'] as const;

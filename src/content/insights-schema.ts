@@ -1,7 +1,55 @@
 import { z } from 'zod';
+import { card, image } from './schemas.ts';
+
+const text = z.string().trim().min(1);
+/** Search results show about 155 characters; shorter than 120 wastes the space. */
+const description = text.min(120, 'should be at least 120 characters for search results').max(160, 'should be at most 160 characters, or search engines cut it');
+const meta = { title: text, description };
+const hero = z.strictObject({ eyebrow: text, heading: text, text });
+
+export const blogPageSchema = z.strictObject({
+  ...meta,
+  hero,
+  /** The label of the link to the Atom feed under the intro. */
+  feedLink: text,
+});
+
+export const contactPageSchema = z.strictObject({
+  ...meta,
+  hero,
+  form: z.strictObject({ heading: text, lead: text }),
+  details: z.strictObject({ heading: text, text }),
+});
+
+export const assessmentPageSchema = z.strictObject({
+  ...meta,
+  eyebrow: text,
+  /** States the limited availability (SPEC §2). */
+  intro: text,
+  image,
+  questionsLead: text,
+  contactLead: text,
+});
+
+export const thankYouPageSchema = z.strictObject({
+  ...meta,
+  hero,
+  next: z.strictObject({ heading: text, steps: z.array(card).min(2).max(4) }),
+  links: z.strictObject({ heading: text, text }),
+});
 
 /** YAML files under content/pages/ for the insights pages: file name → schema. */
-export const insightsPages = {} satisfies Record<string, z.ZodType>;
+export const insightsPages = {
+  blog: blogPageSchema,
+  contact: contactPageSchema,
+  'dialog-assessment': assessmentPageSchema,
+  'thank-you': thankYouPageSchema,
+} satisfies Record<string, z.ZodType>;
 
 /** Folders content/<name>/*.yaml for the insights pages: folder name → schema of one file. */
 export const insightsCollections = {} satisfies Record<string, z.ZodType>;
+
+export type BlogPageContent = z.infer<typeof blogPageSchema>;
+export type ContactPageContent = z.infer<typeof contactPageSchema>;
+export type AssessmentPageContent = z.infer<typeof assessmentPageSchema>;
+export type ThankYouPageContent = z.infer<typeof thankYouPageSchema>;

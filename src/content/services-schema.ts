@@ -67,6 +67,7 @@ export const serviceSchema = z.strictObject({
   faq: z.strictObject({ heading: text, items: z.array(faq).length(5, 'needs exactly five questions') }),
   /** The embedded form's heading, as the spec words it per page. */
   contactHeading: z.enum(['Get in Touch', 'Or Get in Touch Directly']).default('Get in Touch'),
+  contactLead: text.optional(),
 });
 
 export const servicesOverviewSchema = z.strictObject({

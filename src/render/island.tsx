@@ -1,12 +1,13 @@
 import { createContext, useContext, type ComponentType } from 'react';
-import { islands, type IslandName } from '../../islands/index.ts';
+import { islands, type IslandName, type ScriptIslandName } from '../../islands/index.ts';
+import type { ReactNode } from 'react';
 
 export type HydrateStrategy = 'load' | 'idle' | 'visible' | 'interaction';
 
 /** Records, per page render, which islands were used and how, so only those are bundled and linked. */
 export class IslandCollector {
-  readonly used = new Map<IslandName, Set<HydrateStrategy>>();
-  add(name: IslandName, strategy: HydrateStrategy) {
+  readonly used = new Map<IslandName | ScriptIslandName, Set<HydrateStrategy>>();
+  add(name: IslandName | ScriptIslandName, strategy: HydrateStrategy) {
     const set = this.used.get(name) ?? new Set();
     set.add(strategy);
     this.used.set(name, set);
@@ -45,6 +46,20 @@ export function Island<P extends object>({ component, props, hydrate }: { compon
       <div className="island-root">
         <Component {...props} />
       </div>
+    </div>
+  );
+}
+
+/**
+ * A React-free island: the server renders `children` as they are, and in the browser the plain
+ * module islands/<name>.ts is imported when the strategy says and given the marker's root.
+ */
+export function ScriptIsland({ name, props, hydrate, children }: { name: ScriptIslandName; props?: object; hydrate: HydrateStrategy; children?: ReactNode }) {
+  useContext(IslandCollectorContext)?.add(name, hydrate);
+  return (
+    <div className="island" data-island={name} data-hydrate={hydrate}>
+      <script type="application/json" dangerouslySetInnerHTML={{ __html: serializeProps(props ?? {}) }} />
+      <div className="island-root">{children}</div>
     </div>
   );
 }

@@ -4,13 +4,13 @@ import type { Route } from '../routes.ts';
 import type { PageMeta } from './meta.ts';
 import { SiteContext, type RenderContext } from './context.tsx';
 import { IslandCollector, IslandCollectorContext, type HydrateStrategy } from './island.tsx';
-import type { IslandName } from '../../islands/index.ts';
+import type { IslandName, ScriptIslandName } from '../../islands/index.ts';
 
 export interface RenderedPage {
   route: Route;
   head: string;
   body: string;
-  islands: Map<IslandName, Set<HydrateStrategy>>;
+  islands: Map<IslandName | ScriptIslandName, Set<HydrateStrategy>>;
 }
 
 function absolute(siteUrl: string, path: string): string {

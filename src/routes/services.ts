@@ -10,7 +10,7 @@ export type Service = ServiceContent & { slug: string };
 export interface CaseStudyTeaser { slug: string; client: string; title: string; subtitle: string; image?: { src: string; alt: string } }
 
 /** A card on /services. */
-export interface ServiceCard { slug: string; name: string; heading: string; summary: string }
+export interface ServiceCard { slug: string; name: string; summary: string }
 
 export const servicePath = (slug: string) => `/services/${slug}`;
 
@@ -56,7 +56,7 @@ export function caseStudyTeaser(service: Service, site: Pick<Site, 'caseStudies'
 export function servicesRoutes(site: Site): Route[] {
   const overview = site.pages.services;
   const services: Service[] = site.collections.services;
-  const cards: ServiceCard[] = services.map((s) => ({ slug: s.slug, name: s.name, heading: s.hero.heading, summary: s.summary }));
+  const cards: ServiceCard[] = services.map((s) => ({ slug: s.slug, name: s.name, summary: s.summary }));
   return [
     page('/services', 'servicesOverview', { content: overview, services: cards }, { title: overview.title, description: overview.description }),
     ...services.map((service) => page(servicePath(service.slug), 'servicePage', { service, caseStudy: caseStudyTeaser(service, site) }, {

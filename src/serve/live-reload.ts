@@ -3,6 +3,27 @@ import type { ServerResponse } from 'node:http';
 /** The browser side: reload on a rebuild. Served as a file, so the CSP needs no exception for it. */
 export const LIVE_RELOAD_JS = `const source = new EventSource('/__site/events');
 source.addEventListener('reload', () => location.reload());
+
+// An island that throws keeps its server HTML; in development it also says so, loudly.
+window.addEventListener('site:island-error', (event) => {
+  const { name, error } = event.detail;
+  const box = document.createElement('div');
+  box.setAttribute('role', 'alert');
+  box.style.cssText = 'position:fixed;inset:1rem;z-index:2147483647;overflow:auto;background:#fff;color:#450a0a;border:3px solid #b91c1c;border-radius:.5rem;padding:1.25rem;font:14px/1.5 system-ui,sans-serif;box-shadow:0 10px 40px rgb(0 0 0/.3)';
+  const title = document.createElement('h2');
+  title.textContent = 'Unexpected Application Error!';
+  const message = document.createElement('p');
+  message.textContent = 'Island "' + name + '": ' + (error && error.message ? error.message : String(error));
+  const stack = document.createElement('pre');
+  stack.style.whiteSpace = 'pre-wrap';
+  stack.textContent = error && error.stack ? error.stack : '';
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.textContent = 'Dismiss';
+  close.addEventListener('click', () => box.remove());
+  box.append(title, message, stack, close);
+  document.body.append(box);
+});
 `;
 
 export const LIVE_RELOAD_TAG = '<script type="module" src="/__site/live-reload.js"></script>';

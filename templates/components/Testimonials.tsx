@@ -1,17 +1,7 @@
-/** Client quotes as a list of figures. The carousel island enhances this; the content is here first. */
-export interface Quote { quote: string; attribution: string }
+import { Island } from '../../src/render/island.tsx';
+import Carousel, { type CarouselItem } from '../../islands/carousel.tsx';
 
-export function Testimonials({ items }: { items: Quote[]; label: string }) {
-  return (
-    <ul className="carousel__track">
-      {items.map((item, i) => (
-        <li key={i} className="card">
-          <figure className="quote">
-            <blockquote><p>{item.quote}</p></blockquote>
-            <figcaption>{item.attribution}</figcaption>
-          </figure>
-        </li>
-      ))}
-    </ul>
-  );
+/** Client quotes: a carousel once visible, every quote readable in the HTML before that. */
+export function Testimonials({ items, label }: { items: CarouselItem[]; label: string }) {
+  return <Island component={Carousel} hydrate="visible" props={{ items, label }} />;
 }

@@ -2,6 +2,8 @@ import { useSite } from '../../src/render/context.tsx';
 import { Img } from '../components/Img.tsx';
 import { ClockIcon, MailIcon, PinIcon } from '../components/icons.tsx';
 import { FOOTER_LINKS } from './nav.ts';
+import { Island, ScriptIsland } from '../../src/render/island.tsx';
+import CookieSettings from '../../islands/cookie-settings.tsx';
 
 export function Footer() {
   const { settings, year } = useSite();
@@ -29,11 +31,16 @@ export function Footer() {
               <li><PinIcon /> {settings.location}</li>
               <li><ClockIcon /> {settings.officeHours}</li>
             </ul>
-            {settings.reviewsWidgetScript && <div id="reviews-widget" className="reviews-widget" aria-label="Client reviews" role="region" />}
+            {settings.reviewsWidgetScript && (
+              <ScriptIsland name="reviews-widget" hydrate="visible" props={{ src: settings.reviewsWidgetScript }}>
+                <div data-reviews-widget className="reviews-widget" />
+              </ScriptIsland>
+            )}
           </div>
         </div>
         <div className="footer-bottom">
           <p>© {year} {settings.name}. All rights reserved.</p>
+          <Island component={CookieSettings} hydrate="interaction" props={{ version: settings.cookiePolicyVersion, policyHref: '/privacy-policy' }} />
         </div>
       </div>
     </footer>

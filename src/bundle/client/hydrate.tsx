@@ -1,4 +1,4 @@
-import { Component, type ComponentType, type ReactNode } from 'react';
+import { Component, useEffect, type ComponentType, type ReactNode } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 
 class Boundary extends Component<{ onError: (error: unknown) => void; children: ReactNode }, { failed: boolean }> {
@@ -24,9 +24,34 @@ export function hydrate<P extends object>(el: HTMLElement, component: ComponentT
     });
   };
   const C = component as ComponentType<P>;
-  root = hydrateRoot(el, <Boundary onError={fail}><C {...props} /></Boundary>, {
-    onRecoverableError: (error) => console.warn(`[island ${name}] recovered from`, error),
+  return new Promise((done) => {
+    // Resolve once React has committed, run the island's effects and re-rendered for them
+    // (a link that becomes a button, say), so a replayed click reaches the final element.
+    const committed = () => void settled(el).then(done);
+    root = hydrateRoot(el, <Boundary onError={fail}><Committed onCommit={committed}><C {...props} /></Committed></Boundary>, {
+      onRecoverableError: (error) => console.warn(`[island ${name}] recovered from`, error),
+    });
   });
-  // Resolve once React has committed and run the island's effects, so replayed events reach it.
-  return new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+}
+
+function Committed({ onCommit, children }: { onCommit: () => void; children: ReactNode }) {
+  // A parent's effect runs after its children's, so this fires once the island's have.
+  useEffect(() => onCommit(), []);
+  return children;
+}
+
+/** Resolves when a task passes with no DOM change under `el` (bounded, in case it never calms). */
+function settled(el: HTMLElement): Promise<void> {
+  return new Promise((done) => {
+    let changed = true;
+    let ticks = 0;
+    const observer = new MutationObserver(() => { changed = true; });
+    observer.observe(el, { subtree: true, childList: true, attributes: true, characterData: true });
+    const tick = () => {
+      if (!changed || ticks++ > 20) { observer.disconnect(); done(); return; }
+      changed = false;
+      setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+  });
 }

@@ -4,9 +4,10 @@
  */
 declare const __ISLAND_CHUNKS__: Record<string, string>;
 
-type Mount = (el: HTMLElement, props: unknown, name: string) => Promise<void>;
+type Mount = (el: HTMLElement, props: unknown, name: string) => Promise<void> | void;
 
 const WAKE_EVENTS = ['pointerdown', 'pointerover', 'focusin', 'keydown', 'click'] as const;
+const INTERACTIVE = 'a[href], button, input, select, textarea, summary, label, [role="button"], [tabindex]';
 
 function pathTo(root: Element, target: Element): number[] | undefined {
   const path: number[] = [];
@@ -49,7 +50,9 @@ function onInteraction(marker: HTMLElement) {
   let pendingFocus: number[] | undefined;
   const root = marker.querySelector(':scope > .island-root');
   const handler = (event: Event) => {
-    const target = event.target instanceof Element && root ? pathTo(root, event.target) : undefined;
+    // Replay on the control, not on the icon or text inside it that the pointer happened to hit.
+    const hit = event.target instanceof Element ? event.target.closest(INTERACTIVE) ?? event.target : undefined;
+    const target = hit && root ? pathTo(root, hit) : undefined;
     if (event.type === 'click' && marker.dataset.state !== 'ready') {
       event.preventDefault();
       event.stopPropagation();

@@ -9,7 +9,7 @@ export function ServicesOverviewPage({ content, services }: { content: ServicesO
   const { hero, list, method, closing } = content;
   return (
     <>
-      <section className="page-hero" aria-labelledby="services-hero-heading">
+      <section className="page-hero services-hero" aria-labelledby="services-hero-heading">
         <div className="container">
           <p className="eyebrow">{hero.eyebrow}</p>
           <h1 id="services-hero-heading">{hero.heading}</h1>
@@ -23,7 +23,7 @@ export function ServicesOverviewPage({ content, services }: { content: ServicesO
 
       <Section id="services-list" heading={list.heading} lead={list.lead}>
         <ul className="grid grid--3 service-cards">
-          {services.map((s) => <ServiceCard key={s.slug} href={`/services/${s.slug}`} name={s.name} heading={s.heading} summary={s.summary} />)}
+          {services.map((s) => <ServiceCard key={s.slug} href={`/services/${s.slug}`} name={s.name} summary={s.summary} />)}
         </ul>
       </Section>
 

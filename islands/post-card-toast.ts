@@ -1,0 +1,9 @@
+import { toast } from './shared/toast.ts';
+
+/** Clicking an article card says it is opening, without holding up the navigation. */
+export default function mount(root: HTMLElement): void {
+  root.addEventListener('click', (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href^="/blog/"]') : null;
+    if (link && link.closest('[data-post-card]')) toast({ title: 'Opening article', description: 'Loading the full article' });
+  });
+}

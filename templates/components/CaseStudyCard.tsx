@@ -1,0 +1,30 @@
+import type { CaseStudySummary } from '../../src/routes/company.ts';
+import { Img } from './Img.tsx';
+
+/** A case study as a card: the whole card links to it; the link's text names the client for screen readers. */
+export function CaseStudyCard({ study }: { study: CaseStudySummary }) {
+  return (
+    <article className="card card--link case-card">
+      {study.image && (
+        <div className="card__media">
+          <Img src={study.image.src} alt={study.image.alt} sizes="(min-width: 1024px) 22rem, (min-width: 640px) 45vw, 90vw" />
+        </div>
+      )}
+      <p className="case-card__client">{study.client}</p>
+      <h3>{study.title}</h3>
+      <p className="clamp-3">{study.subtitle}</p>
+      <a className="card__link stretched" href={study.href}>
+        Read Case Study<span className="visually-hidden"> about {study.client}</span>
+      </a>
+    </article>
+  );
+}
+
+/** Case-study cards in the site's grid: one column small, two medium, three large. */
+export function CaseStudyGrid({ studies }: { studies: CaseStudySummary[] }) {
+  return (
+    <ul className="grid grid--3 case-grid">
+      {studies.map((study) => <li key={study.slug}><CaseStudyCard study={study} /></li>)}
+    </ul>
+  );
+}

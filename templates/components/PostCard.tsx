@@ -1,0 +1,44 @@
+import { formatDate } from '../../src/content/blog-select.ts';
+import type { PostSummary } from '../../src/routes/insights.ts';
+import { Img } from './Img.tsx';
+
+const PLACEHOLDER = '/images/blog-placeholder.svg';
+export const DEFAULT_READING_TIME = '5 min read';
+export const DEFAULT_CATEGORIES = ['Data'];
+
+/** The date, reading time and category tags of a post, with the spec's defaults. */
+export function PostMeta({ post, className = '' }: { post: PostSummary; className?: string }) {
+  const categories = post.categories?.length ? post.categories : DEFAULT_CATEGORIES;
+  return (
+    <>
+      <p className={`meta-line ${className}`.trim()}>
+        <time dateTime={post.date}>{formatDate(post.date)}</time>
+        <span aria-hidden="true">·</span>
+        <span>{post.readingTime ?? DEFAULT_READING_TIME}</span>
+      </p>
+      <ul className="tags">
+        {categories.map((c) => <li key={c} className="tag">{c}</li>)}
+      </ul>
+    </>
+  );
+}
+
+/**
+ * A post in a grid: the whole card opens the article (the title link is stretched), and
+ * 'Read More' names its article for screen readers. data-post-card is the toast island's hook.
+ */
+export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const href = `/blog/${post.slug}`;
+  return (
+    <article className="card card--link post-card" data-post-card>
+      <div className="card__media">
+        {post.image ? <Img src={post.image.src} alt={post.image.alt} /> : <Img src={PLACEHOLDER} alt="" />}
+      </div>
+      <PostMeta post={post} />
+      <Heading className="post-card__title"><a className="stretched" href={href}>{post.title}</a></Heading>
+      <p className="clamp-3">{post.excerpt}</p>
+      <a className="card__link post-card__more" href={href}>Read More<span className="visually-hidden"> about {post.title}</span></a>
+    </article>
+  );
+}

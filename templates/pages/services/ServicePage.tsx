@@ -1,0 +1,21 @@
+import type { Service, CaseStudyTeaser as Teaser } from '../../../src/routes/services.ts';
+import { ContactForm } from '../../components/ContactForm.tsx';
+import { Faq } from '../../components/Faq.tsx';
+import { Approach, AssessmentPromo, Benefits, CaseStudyTeaser, Challenge, ServiceHero, Tools } from './ServiceSections.tsx';
+
+/** One service: hero, challenge, the four stages, benefits, tools, a case study, questions, then the form. */
+export function ServicePage({ service, caseStudy }: { service: Service; caseStudy: Teaser }) {
+  return (
+    <>
+      <ServiceHero hero={service.hero} />
+      <Challenge challenge={service.challenge} />
+      <Approach approach={service.approach} timelines={service.timelines} />
+      <Benefits benefits={service.benefits} />
+      <Tools tools={service.tools} />
+      <CaseStudyTeaser copy={service.caseStudy} study={caseStudy} />
+      <Faq id="faq" heading={service.faq.heading} items={service.faq.items} tone="alt" />
+      {service.assessment && <AssessmentPromo assessment={service.assessment} />}
+      <ContactForm heading={service.contactHeading} idPrefix="service-contact" lead={service.contactLead} />
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readConfig } from '../../lambda/config.ts';
+
+const env = {
+  MAIL_TO: 'leads@example.co.uk',
+  MAIL_FROM: 'Website <website@example.co.uk>',
+  ALLOWED_ORIGINS: 'https://www.example.co.uk, https://Example.co.uk/ ,',
+  AWS_REGION: 'eu-west-2',
+};
+
+describe('readConfig', () => {
+  it('reads and normalises the environment', () => {
+    expect(readConfig(env)).toEqual({
+      mailTo: 'leads@example.co.uk',
+      mailFrom: 'Website <website@example.co.uk>',
+      allowedOrigins: ['https://www.example.co.uk', 'https://example.co.uk'],
+      region: 'eu-west-2',
+    });
+  });
+
+  it('takes an optional local SES endpoint', () => {
+    expect(readConfig({ ...env, SES_ENDPOINT: 'http://127.0.0.1:8005' }).sesEndpoint).toBe('http://127.0.0.1:8005');
+  });
+
+  it('reports every problem at once', () => {
+    let caught: unknown;
+    try {
+      readConfig({ MAIL_FROM: 'not an address', ALLOWED_ORIGINS: 'https://ok.example, https://bad.example/path, nope' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).problems).toEqual([
+      'MAIL_TO is not set',
+      "MAIL_FROM is not an e-mail address: 'not an address'",
+      'AWS_REGION is not set',
+      "ALLOWED_ORIGINS entry is not an origin like https://example.com: 'https://bad.example/path'",
+      "ALLOWED_ORIGINS entry is not an origin like https://example.com: 'nope'",
+    ]);
+  });
+
+  it('refuses an empty origin list', () => {
+    expect(() => readConfig({ ...env, ALLOWED_ORIGINS: ' , ' })).toThrow(/ALLOWED_ORIGINS/);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { composeEmail, subjectFor } from '../../lambda/email.ts';
+import { escapeHtml, toHeaderText } from '../../lambda/escape.ts';
+
+const context = {
+  mailTo: 'leads@example.co.uk',
+  mailFrom: 'website@example.co.uk',
+  receivedAt: new Date('2025-09-24T09:30:00.000Z'),
+  source: 'https://www.example.co.uk/contact',
+};
+
+const contact = (name: string, company?: string) => ({
+  form: 'contact' as const,
+  data: { name, email: 'jo@example.co.uk', message: 'Hi', isHuman: true as const, ...(company === undefined ? {} : { company }) },
+});
+
+describe('escaping', () => {
+  it('escapes the five HTML-significant characters', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  });
+
+  it('makes header text one line: controls removed, runs collapsed, length capped', () => {
+    expect(toHeaderText('Jo\u0000\u0007 \tBloggs\u2028Bcc: x')).toBe('Jo Bloggs Bcc: x');
+    expect(toHeaderText('x'.repeat(300))).toHaveLength(200);
+  });
+});
+
+describe('composeEmail', () => {
+  it('names the form and the sender in the subject, without control characters', () => {
+    expect(subjectFor(contact('Jo\u0001Bloggs', 'Acme\u007f Ltd'))).toBe('Contact form: Jo Bloggs (Acme Ltd)');
+    expect(subjectFor(contact('Jo', ''))).toBe('Contact form: Jo');
+  });
+
+  it('addresses the mail to the inbox, from the sender, replying to the visitor', () => {
+    const mail = composeEmail(contact('Jo'), context);
+    expect(mail.Source).toBe('website@example.co.uk');
+    expect(mail.Destination?.ToAddresses).toEqual(['leads@example.co.uk']);
+    expect(mail.ReplyToAddresses).toEqual(['jo@example.co.uk']);
+    expect(mail.Message?.Subject?.Charset).toBe('UTF-8');
+    expect(mail.Message?.Body?.Text?.Data).toContain('Organisation: Not given');
+    expect(mail.Message?.Body?.Html?.Data).toContain('<html lang="en-GB">');
+  });
+
+  it('escapes the source and timestamp rows too', () => {
+    const mail = composeEmail(contact('Jo'), { ...context, source: 'https://x.example/"><b>' });
+    expect(mail.Message?.Body?.Html?.Data).toContain('https://x.example/&quot;&gt;&lt;b&gt;');
+  });
+});

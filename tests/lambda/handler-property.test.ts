@@ -1,0 +1,119 @@
+// Property: whatever JSON (or urlencoded text) arrives, the handler answers with a 2xx/3xx or
+// 400 (never throws, never 500) and e-mails exactly when the schema accepts and no honeypot is set.
+import fc from 'fast-check';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHandler } from '../../lambda/create-handler.ts';
+import type { HttpHandler } from '../../lambda/event.ts';
+import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
+import { silentLogger } from '../../lambda/log.ts';
+import type { MailSender } from '../../lambda/ses-client.ts';
+import { isSpam, validateSubmission } from '../../lambda/submission.ts';
+import { clearStore, event, jsonPost, sesClientFor, storedEmails, testConfig } from './support.ts';
+
+let ses: LocalSes;
+let handler: HttpHandler;
+/** Sends attempted through the real client; the store is checked against it once per property. */
+let sends = 0;
+
+beforeAll(async () => {
+  ses = await startLocalSes();
+  const client = sesClientFor(ses.endpoint);
+  const counting: MailSender = {
+    send: (command) => {
+      sends += 1;
+      return client.send(command);
+    },
+  };
+  handler = createHandler({ ses: counting, config: testConfig(), log: silentLogger });
+});
+beforeEach(async () => {
+  await clearStore(ses);
+  sends = 0;
+});
+afterAll(() => ses.close());
+
+const junk = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ unit: 'binary', maxLength: 40 }));
+
+/** Mostly a valid value, sometimes a plausible mistake, sometimes anything at all. */
+function field<T>(valid: readonly T[], invalid: readonly unknown[]): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...valid) },
+    { weight: 1, arbitrary: fc.constantFrom(...invalid) },
+    { weight: 1, arbitrary: junk },
+  );
+}
+
+// Near-valid payloads, so the property is exercised on both sides of the schema.
+const contactish = fc.record(
+  {
+    name: field(['Morag', '  Jo  ', 'Ailsa Nic a\u2019 Phi'], ['Jo\nBcc', '', ' ']),
+    email: field(['jo@example.co.uk', 'a.b+c@d-e.scot'], ['jo@example', 'jo@ex.co.uk\r\nx', '']),
+    company: field(['Acme', '', 'R&D <Ltd>'], ['A\rB']),
+    message: field(['Hello', '<script>x</script>', 'line\nline'], [' ', '']),
+    isHuman: field([true], [false, 'on', 'true']),
+    website: fc.constantFrom('', '', '', 'http://spam.example', '  '),
+  },
+  { requiredKeys: [] },
+);
+const answers = fc.record(
+  {
+    dataApproach: field(['not_sure', 'Not sure'], ['nope', '']),
+    dataChallenges: field(['other', 'Something else'], ['Other ']),
+    dataCulture: field(['some_teams'], ['some teams']),
+    dataOwnership: field(['leadership'], [null]),
+    organisationType: field(['sme', 'Public sector'], ['SME']),
+    timeframe: field(['exploring'], ['soon']),
+  },
+  { requiredKeys: [] },
+);
+const assessmentish = fc
+  .tuple(contactish, answers, field(['DIAlog Assessment'], ['Contact', '']))
+  .map(([contact, assessmentData, formType]) => ({ ...contact, formType, assessmentData }));
+
+const anyJson: fc.Arbitrary<unknown> = fc.oneof(
+  fc.jsonValue(),
+  fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })),
+  fc.anything({ maxDepth: 2 }).map((value) => JSON.parse(JSON.stringify(value) ?? 'null') as unknown),
+  { weight: 3, arbitrary: contactish },
+  { weight: 3, arbitrary: assessmentish },
+);
+
+describe('the handler on arbitrary input', () => {
+  it('never fails and e-mails only what the schema accepts', async () => {
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(anyJson, async (value) => {
+        const before = sends;
+        const result = await handler(jsonPost(value));
+
+        const shouldSend = validateSubmission(value).ok && !isSpam(value);
+        expect([200, 400]).toContain(result.statusCode);
+        expect(result.statusCode === 200).toBe(shouldSend || isSpam(value));
+        expect(sends - before).toBe(shouldSend ? 1 : 0);
+        if (shouldSend) accepted += 1;
+      }),
+      { numRuns: 250 },
+    );
+    // The generators must reach the accepting side for the property to mean much, and every
+    // send must have reached the SES server.
+    expect(accepted).toBeGreaterThan(5);
+    expect(await storedEmails(ses)).toHaveLength(accepted);
+  });
+
+  it('never fails on arbitrary text sent as JSON or as a form post', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ unit: 'binary', maxLength: 200 }),
+        fc.constantFrom('application/json', 'application/x-www-form-urlencoded'),
+        fc.boolean(),
+        async (body, contentType, base64) => {
+          const before = sends;
+          const result = await handler(event(body, { contentType, base64 }));
+          expect([200, 303, 400]).toContain(result.statusCode);
+          if (result.statusCode === 400) expect(sends).toBe(before);
+        },
+      ),
+      { numRuns: 250 },
+    );
+  });
+});
