@@ -1,5 +1,6 @@
 // An SES-compatible server (aws-ses-v2-local) inside this process on 127.0.0.1, for
 // `site serve`, the tests and the benchmark. Its web viewer lists every e-mail it received.
+// The package keeps its store in a module-level variable: servers started in one process share it.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as sesLocal from 'aws-ses-v2-local';
