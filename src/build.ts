@@ -12,6 +12,7 @@ import { DistWriter, metaDirFor, writeMeta } from './write.ts';
 import { viewerRequestFunction, viewerResponseFunction } from './routing-function.ts';
 import { sizeOf, type BuildSummary } from './summary.ts';
 import type { RoutingTable } from './routing.ts';
+import { HEADERS_FILE, securityHeaders } from './headers.ts';
 
 export interface BuildOptions {
   /** The project folder holding content/, templates/ and islands/. */
@@ -69,6 +70,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const writer = new DistWriter(outDir);
   const summary: BuildSummary = { pages: pages.length, html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, stages };
   const metaDir = metaDirFor(outDir);
+  const scripts = inlineScripts(site.settings);
   await timed(stages, 'write', async () => {
     await writer.clean();
     const jsSize = new Map<string, number>();
@@ -80,7 +82,6 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
       if (file.endsWith('.js')) jsSize.set(file, size.gzip);
     }
     for (const image of Object.values(site.images)) await writer.copy(path.join(root, image.file), image.src);
-    const scripts = inlineScripts(site.settings);
     for (const page of pages) {
       const { eager, every, preload } = pageScripts(page, assets);
       const html = documentHtml(page, {
@@ -103,6 +104,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
       'routing.json': JSON.stringify(table, null, 2) + '\n',
       'cloudfront/viewer-request.js': await viewerRequestFunction(root, table),
       'cloudfront/viewer-response.js': viewerResponseFunction(),
+      [HEADERS_FILE]: JSON.stringify(securityHeaders(site.settings, scripts), null, 2) + '\n',
     });
   });
   return { site, routes, table, summary, metaDir };

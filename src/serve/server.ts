@@ -11,6 +11,7 @@ import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts
 import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../summary.ts';
 import { metaDirFor } from '../write.ts';
+import { HEADERS_FILE } from '../headers.ts';
 
 export interface ServerOptions {
   root: string;
@@ -23,8 +24,6 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Extra request handlers tried before the site's files, such as the form endpoint. */
   api?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean;
-  /** Headers every answer carries (the build's security headers). */
-  headers?: () => Promise<Record<string, string>>;
 }
 
 export interface RunningServer { url: string; close(): Promise<void>; rebuild(): Promise<void>; lastBuild(): BuildResult | undefined }
@@ -43,6 +42,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let failure: string[] | undefined;
   let building: Promise<void> | undefined;
   let again = false;
+  // The build's security headers, sent exactly as the CDN sends them; re-read after each build.
+  let headers: Record<string, string> = {};
+  const readHeaders = async () => {
+    headers = JSON.parse(await readFile(path.join(metaDirFor(outDir), HEADERS_FILE), 'utf8').catch(() => '{}')) as Record<string, string>;
+  };
 
   const runBuild = async () => {
     const start = Date.now();
@@ -50,6 +54,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG });
       table = result.table;
       failure = undefined;
+      await readHeaders();
       log(`built ${result.summary.pages} pages in ${Date.now() - start} ms`);
     } catch (error) {
       failure = error instanceof ContentErrors ? error.errors.map(formatContentError) : [error instanceof Error ? error.stack ?? error.message : String(error)];
@@ -66,8 +71,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     return building;
   };
 
-  if (opts.prebuilt) table = JSON.parse(await readFile(path.join(metaDirFor(outDir), 'routing.json'), 'utf8')) as RoutingTable;
-  else {
+  if (opts.prebuilt) {
+    table = JSON.parse(await readFile(path.join(metaDirFor(outDir), 'routing.json'), 'utf8')) as RoutingTable;
+    await readHeaders();
+  } else {
     await runBuild();
     if (result) log(formatSummary(result.summary));
   }
@@ -84,7 +91,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    for (const [k, v] of Object.entries((await opts.headers?.()) ?? {})) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     if (url.pathname === '/__site/events') return reload.connect(res);
     if (url.pathname === '/__site/live-reload.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
