@@ -35,7 +35,7 @@ const itemHeadings = async (page: Page, selector: string) =>
   (await page.locator(`${selector} li h3`).allTextContents()).map((t) => t.replace(/^(Stage|Step) \d: /, ''));
 
 /** Open a page, check its status, single h1 and heading order; return it with the console it logged. */
-async function open(url: string, viewport = DESKTOP, status = 200) {
+async function open(url: string, viewport: { width: number; height: number } = DESKTOP, status = 200) {
   const page = await browser.newPage({ viewport });
   const seen = collectConsole(page);
   const res = await page.goto(`${site.url}${url}`);

@@ -136,22 +136,31 @@ describe('service pages', () => {
     await page.close();
   });
 
-  it('opens one question at a time and lets an open one close', async () => {
+  it('opens one question at a time and lets an open one close (APG accordion once used)', async () => {
     const page = await browser.newPage({ viewport: PHONE });
     await page.goto(`${site.url}/services/data-cleaning`);
-    const items = page.locator('#faq details');
-    const summaries = page.locator('#faq summary');
-    const open = () => items.evaluateAll((ds) => ds.map((d) => (d as HTMLDetailsElement).open));
-    expect(await open()).toEqual([false, false, false, false, false]);
-    await summaries.nth(0).click();
-    await expect.poll(open).toEqual([true, false, false, false, false]);
-    expect(await items.nth(0).locator('.faq__a').isVisible()).toBe(true);
-    await summaries.nth(2).click();
-    await expect.poll(open).toEqual([false, false, true, false, false]);
-    await summaries.nth(2).click();
-    await expect.poll(open).toEqual([false, false, false, false, false]);
-    // Each question is a comfortable target (needs templates/styles/services.css in the bundle).
-    for (const summary of await summaries.all()) expect((await summary.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+    // Before any script: native disclosures, every answer in the HTML.
+    expect(await page.locator('#faq details').count()).toBe(5);
+    expect(await page.locator('#faq .faq__a').count()).toBe(5);
+    // The first click wakes the accordion and is not lost.
+    await page.locator('#faq summary').nth(0).click();
+    const buttons = page.locator('#faq .faq__button');
+    const expanded = () => buttons.evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-expanded') === 'true'));
+    await expect.poll(expanded).toEqual([true, false, false, false, false]);
+    const first = buttons.nth(0);
+    expect(await page.locator(`#${await first.getAttribute('aria-controls')}`).isVisible()).toBe(true);
+    expect(await first.evaluate((b) => b.parentElement?.tagName)).toBe('H3');
+    await buttons.nth(2).click();
+    await expect.poll(expanded).toEqual([false, false, true, false, false]);
+    await buttons.nth(2).click();
+    await expect.poll(expanded).toEqual([false, false, false, false, false]);
+    // Keyboard: Enter and Space work on the focused button.
+    await buttons.nth(1).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(expanded).toEqual([false, true, false, false, false]);
+    await page.keyboard.press('Space');
+    await expect.poll(expanded).toEqual([false, false, false, false, false]);
+    for (const button of await buttons.all()) expect((await button.boundingBox())?.height).toBeGreaterThanOrEqual(44);
     await page.close();
   });
 

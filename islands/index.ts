@@ -1,5 +1,6 @@
 import MobileMenu from './mobile-menu.tsx';
 import Carousel from './carousel.tsx';
+import Accordion from './accordion.tsx';
 import CookieConsent from './cookie-consent.tsx';
 import CookieSettings from './cookie-settings.tsx';
 
@@ -10,6 +11,7 @@ import CookieSettings from './cookie-settings.tsx';
 export const islands = {
   'mobile-menu': MobileMenu,
   carousel: Carousel,
+  accordion: Accordion,
   'cookie-consent': CookieConsent,
   'cookie-settings': CookieSettings,
 };

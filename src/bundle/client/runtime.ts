@@ -64,7 +64,9 @@ function onInteraction(marker: HTMLElement) {
       if (!root) return;
       const focusEl = pendingFocus && atPath(root, pendingFocus);
       if (focusEl && (document.activeElement === document.body || !document.activeElement)) focusEl.focus();
-      const clickEl = pendingClick && atPath(root, pendingClick);
+      // The control may have changed shape when hydrated (a <summary> becomes a heading's button).
+      const at = pendingClick && atPath(root, pendingClick);
+      const clickEl = at && !at.matches(INTERACTIVE) ? at.querySelector<HTMLElement>(INTERACTIVE) ?? at : at;
       if (clickEl) { clickEl.focus(); clickEl.click(); }
     });
   };
