@@ -5,9 +5,9 @@ import { startServer, type RunningServer } from '../src/serve/server.ts';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The shared production build (made once in global-setup), served on a free loopback port. */
-export async function startSite(): Promise<RunningServer & { dir: string }> {
+export async function startSite(opts: { forms?: boolean } = {}): Promise<RunningServer & { dir: string }> {
   const dir = inject('distDir');
-  const server = await startServer({ root: process.cwd(), outDir: dir, port: 0, host: '127.0.0.1', watch: false, prebuilt: true });
+  const server = await startServer({ root: process.cwd(), outDir: dir, port: 0, host: '127.0.0.1', watch: false, prebuilt: true, forms: opts.forms });
   return Object.assign(server, { dir });
 }
 

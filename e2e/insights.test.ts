@@ -25,7 +25,7 @@ const NEWEST_FIRST = [
 ];
 const COMING_SOON = "This article's full content will be coming soon.";
 
-async function open(path: string, viewport = DESKTOP): Promise<Page> {
+async function open(path: string, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
   const page = await browser.newPage({ viewport });
   const res = await page.goto(`${site.url}${path}`);
   expect(res?.status(), path).toBe(200);

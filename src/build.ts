@@ -13,12 +13,14 @@ import { viewerRequestFunction, viewerResponseFunction } from './routing-functio
 import { sizeOf, type BuildSummary } from './summary.ts';
 import type { RoutingTable } from './routing.ts';
 import { HEADERS_FILE, securityHeaders } from './headers.ts';
+import { applyOverrides, type SettingsOverrides } from './config.ts';
 
 export interface BuildOptions {
   /** The project folder holding content/, templates/ and islands/. */
   root: string;
   outDir: string;
-  siteUrl?: string;
+  /** Settings that win over content/site.yaml (from flags and the environment). */
+  overrides?: SettingsOverrides;
   /** The build's clock, passed in so every stage below is repeatable. */
   now?: Date;
   /** Tags `site serve` adds to every page's head. */
@@ -55,7 +57,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const outDir = path.resolve(opts.outDir);
 
   const loaded = await timed(stages, 'load', () => loadSite(path.join(root, 'content')));
-  const site: Site = opts.siteUrl ? { ...loaded, settings: { ...loaded.settings, url: opts.siteUrl } } : loaded;
+  const site: Site = opts.overrides ? { ...loaded, settings: applyOverrides(loaded.settings, opts.overrides) } : loaded;
   const routes = routeTable(site);
   const table = routingTable(routes);
 

@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildSite } from './build.ts';
 import { ContentErrors, formatContentError } from './content/errors.ts';
 import { formatSummary } from './summary.ts';
+import { overridesFromEnv } from './config.ts';
 
 /** Exit codes: 0 success, 1 a failure the user can fix, 2 a usage error. */
 export async function main(argv: string[], io: { out: (s: string) => void; err: (s: string) => void } = { out: (s) => console.log(s), err: (s) => console.error(s) }): Promise<number> {
@@ -30,7 +31,8 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--site-url <url>', 'the public URL, for canonical links and the sitemap', url)
     .action(async (opts: { out: string; siteUrl?: string }) => {
       try {
-        const result = await buildSite({ root: program.opts().root, outDir: opts.out, siteUrl: opts.siteUrl });
+        const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}) };
+        const result = await buildSite({ root: program.opts().root, outDir: opts.out, overrides });
         io.out(formatSummary(result.summary));
         io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), result.metaDir)}/ (routing table, CloudFront functions)`);
       } catch (error) {

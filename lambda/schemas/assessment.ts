@@ -28,13 +28,17 @@ export const ASSESSMENT_FORM_TYPE = 'DIAlog Assessment';
 
 const SELECT_AN_OPTION = 'Please select an option';
 
+/** The value of each dropdown's placeholder: never empty (SPEC §5), and never a valid answer. */
+export const UNANSWERED = 'unanswered';
+
 function answer(field: AnswerField) {
   return z.pipe(
     z.string({ error: SELECT_AN_OPTION }).check(
       z.trim(),
       z.minLength(1, SELECT_AN_OPTION),
+      z.refine((value) => value !== UNANSWERED, SELECT_AN_OPTION),
       z.refine(
-        (value) => value === '' || answerLabel(field, value) !== undefined,
+        (value) => value === '' || value === UNANSWERED || answerLabel(field, value) !== undefined,
         'Please choose one of the listed options',
       ),
     ),

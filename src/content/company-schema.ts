@@ -81,6 +81,8 @@ export const caseStudiesPageSchema = z.strictObject({
   hero,
   list: lead,
   cta: block,
+  /** The closing call to action of every case-study page. */
+  studyCta: block,
 });
 
 export type AboutContent = z.infer<typeof aboutSchema>;

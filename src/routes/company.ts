@@ -73,7 +73,7 @@ export function companyRoutes(site: Site): Route[] {
     page('/dialog', 'dialog', { content: dialog }, { title: dialog.title, description: dialog.description, image: dialog.hero.image.src }),
     page('/testimonials', 'testimonials', { content: testimonials, caseStudies }, { title: testimonials.title, description: testimonials.description }),
     page('/case-studies', 'caseStudies', { content: list, caseStudies }, { title: list.title, description: list.description }),
-    ...site.caseStudies.map((study) => page(caseStudyUrl(study.slug), 'caseStudy', { study }, caseStudyMeta(study, site.settings))),
+    ...site.caseStudies.map((study) => page(caseStudyUrl(study.slug), 'caseStudy', { study, cta: list.studyCta }, caseStudyMeta(study, site.settings))),
     errorPage('/case-studies/404', '/case-studies/404.html', 'caseStudyNotFound', {}, {
       title: 'Case Study Not Found',
       description: "The case study you're looking for doesn't exist or has been moved.",

@@ -4,13 +4,14 @@ import { startServer } from './server.ts';
 export async function serve(opts: { root: string; outDir: string; port: number; host: string; log: (s: string) => void; error: (s: string) => void }): Promise<number> {
   let server;
   try {
-    server = await startServer({ ...opts, log: opts.log });
+    server = await startServer({ ...opts, log: opts.log, forms: true, formLog: (entry) => opts.log(`form: ${JSON.stringify(entry)}`) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     opts.error(code === 'EADDRINUSE' ? `port ${opts.port} is in use: pass --port with another number` : `could not start: ${String(error)}`);
     return 1;
   }
   opts.log(`serving ${server.url}  (watching content/, templates/, islands/; Ctrl+C to stop)`);
+  if (server.forms) opts.log(`forms post to the local handler; every e-mail they send is shown at ${server.forms.mailViewerUrl}`);
   await new Promise<void>((done) => {
     const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); done(); };
     process.on('SIGINT', stop);

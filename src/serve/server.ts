@@ -12,6 +12,8 @@ import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../summary.ts';
 import { metaDirFor } from '../write.ts';
 import { HEADERS_FILE } from '../headers.ts';
+import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
+import type { Logger } from '../../lambda/log.ts';
 
 export interface ServerOptions {
   root: string;
@@ -22,11 +24,25 @@ export interface ServerOptions {
   /** Serve an existing build (its routing table beside it) instead of building first. */
   prebuilt?: boolean;
   log?: (line: string) => void;
-  /** Extra request handlers tried before the site's files, such as the form endpoint. */
-  api?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean> | boolean;
+  /** Run the form endpoint (the production handler, sending to a local SES server) at its path. */
+  forms?: boolean;
+  /** Where the form handler's JSON log lines go (default: quiet). */
+  formLog?: Logger;
 }
 
-export interface RunningServer { url: string; close(): Promise<void>; rebuild(): Promise<void>; lastBuild(): BuildResult | undefined }
+export interface RunningServer {
+  url: string;
+  /** The local form backend, when `forms` is on: its mail viewer, and a way to stop its SES server. */
+  forms?: LocalFormBackend;
+  close(): Promise<void>;
+  rebuild(): Promise<void>;
+  lastBuild(): BuildResult | undefined;
+}
+
+/** The path of a same-origin form endpoint; an absolute URL is served elsewhere. */
+function endpointPath(endpoint: string): string | undefined {
+  return endpoint.startsWith('/') ? endpoint : undefined;
+}
 
 /** Cache policy: hashed assets never change; everything else is revalidated. */
 function cacheControl(file: string): string {
@@ -38,6 +54,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const outDir = path.resolve(opts.outDir);
   const reload = new ReloadChannel();
   let table: RoutingTable | undefined;
+  let formPath = '/api/send-contact-form';
   let result: BuildResult | undefined;
   let failure: string[] | undefined;
   let building: Promise<void> | undefined;
@@ -53,6 +70,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     try {
       result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG });
       table = result.table;
+      formPath = endpointPath(result.site.settings.formEndpoint) ?? formPath;
       failure = undefined;
       await readHeaders();
       log(`built ${result.summary.pages} pages in ${Date.now() - start} ms`);
@@ -97,7 +115,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
       return res.end(LIVE_RELOAD_JS);
     }
-    if (opts.api && (await opts.api(req, res))) return;
+    if (forms && url.pathname === formPath) return forms.listener(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' });
       return res.end();
@@ -134,6 +152,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await new Promise<void>((ok, fail) => { server.once('error', fail); server.listen(opts.port, opts.host, ok); });
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  // Same-origin posts only: the browser's Origin is serve's own, under either loopback name.
+  const forms = opts.forms
+    ? await startLocalFormBackend({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`], log: opts.formLog ?? (() => {}) })
+    : undefined;
 
   const watcher = opts.watch === false ? undefined : watch(['content', 'templates', 'islands'].map((d) => path.join(opts.root, d)), { ignoreInitial: true });
   let timer: NodeJS.Timeout | undefined;
@@ -144,12 +166,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   return {
     url: `http://${host}:${port}`,
+    forms,
     rebuild,
     lastBuild: () => result,
     async close() {
       clearTimeout(timer);
       await watcher?.close();
       reload.close();
+      await forms?.close().catch(() => {});
       server.closeAllConnections();
       await new Promise<void>((ok) => server.close(() => ok()));
     },

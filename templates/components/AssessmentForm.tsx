@@ -1,11 +1,11 @@
-import { ASSESSMENT_FORM_TYPE, ASSESSMENT_QUESTIONS, LIMITS } from '../../lambda/schemas/assessment.ts';
+import { ASSESSMENT_FORM_TYPE, ASSESSMENT_QUESTIONS, LIMITS, UNANSWERED } from '../../lambda/schemas/assessment.ts';
 import type { AssessmentPageContent } from '../../src/content/insights-schema.ts';
 import { useSite } from '../../src/render/context.tsx';
 import { Img } from './Img.tsx';
 import { HumanCheckbox, Honeypot, RequiredNote, SelectField, TextArea, TextField } from './formFields.tsx';
 
-/** Value of each dropdown's prompt option: never empty (SPEC §5), and never a real answer code. */
-export const UNANSWERED = 'unanswered';
+/** Value of each dropdown's prompt option (owned by the schema, which refuses it with 'Please select an option'). */
+export { UNANSWERED };
 
 export interface AssessmentFormMarkupProps {
   idPrefix: string;

@@ -16,7 +16,7 @@ function Part({ id, heading, children }: { id: string; heading: string; children
 }
 
 /** One case study: the spec's sections in order; feedback and 'Why Us' only when the file has them. */
-export function CaseStudyPage({ study }: { study: CaseStudy }) {
+export function CaseStudyPage({ study, cta }: { study: CaseStudy; cta: { heading: string; text: string } }) {
   return (
     <>
       <PageHero id="case-study-heading" eyebrow={study.client} heading={study.title} text={study.subtitle}
@@ -59,8 +59,8 @@ export function CaseStudyPage({ study }: { study: CaseStudy }) {
         <div className="container">
           <header className="section-head">
             <p className="eyebrow">Next steps</p>
-            <h2 id="case-study-next-heading">Could We Help You Too?</h2>
-            <p>See where your own organisation stands with our data maturity assessment, or tell us about the challenge you are facing.</p>
+            <h2 id="case-study-next-heading">{cta.heading}</h2>
+            <p>{cta.text}</p>
           </header>
           <div className="button-row">
             <AssessmentButton />

@@ -75,7 +75,7 @@ export function DialogPage({ content }: { content: DialogContent }) {
       </Section>
 
       <Section id="dialog-testimonials" tone="alt" eyebrow="Client voices" heading={testimonials.heading}>
-        <Testimonials label={testimonials.heading} items={testimonials.items.map((t) => ({ quote: t.quote, attribution: t.role }))} />
+        <Testimonials label="DIAlog client quotes" items={testimonials.items.map((t) => ({ quote: t.quote, attribution: t.role }))} />
       </Section>
 
       <Section id="dialog-next-steps" tone="dark" eyebrow="Get started" heading={cta.heading} lead={cta.text}>

@@ -14,7 +14,7 @@ export function TestimonialsPage({ content, caseStudies }: { content: Testimonia
       <PageHero id="work-hero-heading" eyebrow={hero.eyebrow} heading={content.title} text={hero.text} />
 
       <Section id="client-testimonials" eyebrow="Client voices" heading={testimonials.heading} lead={testimonials.lead}>
-        <Testimonials label={testimonials.heading} items={testimonials.items.map((t) => ({ quote: t.quote, attribution: `${t.role}, ${t.organisation}` }))} />
+        <Testimonials label="Client quotes" items={testimonials.items.map((t) => ({ quote: t.quote, attribution: `${t.role}, ${t.organisation}` }))} />
       </Section>
 
       <Section id="case-studies" tone="alt" eyebrow="In detail" heading={content.caseStudies.heading} lead={content.caseStudies.lead}>
