@@ -81,7 +81,8 @@ class Collector {
     const source = await this.read(file);
     if (source === undefined) return undefined;
     const rel = this.rel(file);
-    const { matter: front, content } = matter(source);
+    // Options defeat gray-matter's cache, whose entries lose `.matter` on a second parse (serve's rebuilds).
+    const { matter: front, content } = matter(source, {});
     const fm = parseYaml(front, rel, 1);
     const data = this.validate(schema, fm, rel, images);
     const bodyStart = source.length - content.length;

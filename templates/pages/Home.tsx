@@ -21,7 +21,7 @@ export function HomePage({ content }: { content: HomeContent }) {
       </section>
 
       <Section id="testimonials" eyebrow="Client voices" heading={testimonials.heading}>
-        <Testimonials label={testimonials.heading} items={testimonials.items.map((t) => ({ quote: t.quote, attribution: `${t.role}, ${t.company}` }))} />
+        <Testimonials label="Client quotes" items={testimonials.items.map((t) => ({ quote: t.quote, attribution: `${t.role}, ${t.company}` }))} />
       </Section>
 
       <Section id="next-steps" tone="alt" heading={cta.heading} lead={cta.text}>
