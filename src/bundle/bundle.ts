@@ -39,11 +39,12 @@ function islandEntries(root: string): Plugin {
   };
 }
 
-function publicUrl(outDir: string, file: string): string {
-  return '/' + path.relative(outDir, path.resolve(file)).split(path.sep).join('/');
+/** esbuild names outputs absolute (outputFiles) or relative to the project (metafile). */
+function publicUrl(root: string, outDir: string, file: string): string {
+  return '/' + path.relative(outDir, path.resolve(root, file)).split(path.sep).join('/');
 }
 
-function closures(meta: Metafile, outDir: string): Record<string, string[]> {
+function closures(meta: Metafile, root: string, outDir: string): Record<string, string[]> {
   const result: Record<string, string[]> = {};
   const walk = (file: string, seen: Set<string>) => {
     if (seen.has(file)) return;
@@ -54,7 +55,7 @@ function closures(meta: Metafile, outDir: string): Record<string, string[]> {
     if (!file.endsWith('.js')) continue;
     const seen = new Set<string>();
     walk(file, seen);
-    result[publicUrl(outDir, file)] = [...seen].map((f) => publicUrl(outDir, f));
+    result[publicUrl(root, outDir, file)] = [...seen].map((f) => publicUrl(root, outDir, f));
   }
   return result;
 }
@@ -82,12 +83,12 @@ export async function bundle(opts: { root: string; outDir: string; islands: stri
     plugins: [islandEntries(opts.root)],
   });
   const files: Record<string, Uint8Array> = {};
-  for (const f of main.outputFiles) files[publicUrl(opts.outDir, f.path)] = f.contents;
+  for (const f of main.outputFiles) files[publicUrl(opts.root, opts.outDir, f.path)] = f.contents;
   const islands: Record<string, string> = {};
   let css = '';
   for (const [file, out] of Object.entries(main.metafile.outputs)) {
-    if (out.entryPoint?.startsWith('island:')) islands[out.entryPoint.slice('island:'.length)] = publicUrl(opts.outDir, file);
-    if (out.entryPoint === 'templates/styles/site.css' && file.endsWith('.css')) css = publicUrl(opts.outDir, file);
+    if (out.entryPoint?.startsWith('island:')) islands[out.entryPoint.slice('island:'.length)] = publicUrl(opts.root, opts.outDir, file);
+    if (out.entryPoint === 'templates/styles/site.css' && file.endsWith('.css')) css = publicUrl(opts.root, opts.outDir, file);
   }
 
   let runtime: string | undefined;
@@ -97,11 +98,11 @@ export async function bundle(opts: { root: string; outDir: string; islands: stri
       entryPoints: [{ in: 'src/bundle/client/runtime.ts', out: 'runtime' }],
       define: { ...common.define, __ISLAND_CHUNKS__: JSON.stringify(islands) },
     });
-    for (const f of rt.outputFiles) files[publicUrl(opts.outDir, f.path)] = f.contents;
-    runtime = publicUrl(opts.outDir, rt.outputFiles[0]!.path);
+    for (const f of rt.outputFiles) files[publicUrl(opts.root, opts.outDir, f.path)] = f.contents;
+    runtime = publicUrl(opts.root, opts.outDir, rt.outputFiles[0]!.path);
   }
 
-  const closure = closures(main.metafile, opts.outDir);
+  const closure = closures(main.metafile, opts.root, opts.outDir);
   if (runtime) closure[runtime] = [runtime];
   return { runtime, css, islands, closure, files };
 }
