@@ -83,7 +83,8 @@ class Collector {
     const rel = this.rel(file);
     // Options defeat gray-matter's cache, whose entries lose `.matter` on a second parse (serve's rebuilds).
     const { matter: front, content } = matter(source, {});
-    const fm = parseYaml(front, rel, 1);
+    // Lines before the front matter's text (the opening '---'), so errors point at the file's own lines.
+    const fm = parseYaml(front, rel, source.slice(0, Math.max(0, source.indexOf(front))).split('\n').length - 1);
     const data = this.validate(schema, fm, rel, images);
     const bodyStart = source.length - content.length;
     const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1);

@@ -6,7 +6,8 @@ const text = z.string().trim().min(1);
 const isoDate = z
   .string({ error: 'expected an ISO date like 2025-09-24' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected an ISO date like 2025-09-24')
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'is not a real calendar date');
+  // Only a well-formed date is checked against the calendar, so a bad one gets one message, not two.
+  .refine((s) => !/^\d{4}-\d{2}-\d{2}$/.test(s) || (!Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)), 'is not a real calendar date');
 const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected a slug of lower-case letters, digits and single hyphens');
 const sitePath = z.string().regex(/^\/(?!\/)[^\s]*$/, 'expected a root-relative path such as /contact');
 const href = z.union([sitePath, z.url({ protocol: /^https?$/ }), z.string().regex(/^mailto:[^\s@]+@[^\s@]+$/)], { error: 'expected a root-relative path, an http(s) address or a mailto: link' });
