@@ -25,10 +25,14 @@ export default function Carousel({ label, items }: CarouselProps) {
   const [index, setIndex] = useState(0);
   const [enabled, setEnabled] = useState(false);
   const track = useRef<HTMLDivElement>(null);
+  // While the buttons scroll the row, its scroll events must not pull the index back mid-way.
+  const scrolling = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => setEnabled(true), []);
 
   const show = useCallback((i: number) => {
     setIndex(i);
+    clearTimeout(scrolling.current);
+    scrolling.current = setTimeout(() => { scrolling.current = undefined; }, 700);
     const el = track.current;
     const slide = el?.children[i] as HTMLElement | undefined;
     if (el && slide) el.scrollTo({ left: slide.offsetLeft - el.offsetLeft, behavior: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
@@ -40,7 +44,11 @@ export default function Carousel({ label, items }: CarouselProps) {
     const el = track.current;
     if (!el) return;
     let frame = 0;
-    const onScroll = () => { cancelAnimationFrame(frame); frame = requestAnimationFrame(() => setIndex(slideAt(el.scrollLeft, el.clientWidth, items.length))); };
+    const onScroll = () => {
+      if (scrolling.current) return;
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => setIndex(slideAt(el.scrollLeft, el.clientWidth, items.length)));
+    };
     el.addEventListener('scroll', onScroll, { passive: true });
     return () => { el.removeEventListener('scroll', onScroll); cancelAnimationFrame(frame); };
   }, [items.length]);
@@ -74,10 +82,17 @@ export default function Carousel({ label, items }: CarouselProps) {
 
 export function CarouselControls() {
   const { index, count, enabled, go } = useCarousel();
+  const prev = useRef<HTMLButtonElement>(null);
+  const next = useRef<HTMLButtonElement>(null);
+  // A button that becomes disabled while focused would drop focus to the page: hand it over.
+  useEffect(() => {
+    if (document.activeElement === prev.current && prev.current?.disabled) next.current?.focus();
+    if (document.activeElement === next.current && next.current?.disabled) prev.current?.focus();
+  }, [index]);
   return (
     <div className="carousel__controls">
-      <button type="button" className="icon-button" aria-label="Previous testimonial" disabled={!enabled || !canMove(index, count, -1)} onClick={() => go(-1)}><ArrowLeft /></button>
-      <button type="button" className="icon-button" aria-label="Next testimonial" disabled={!enabled || !canMove(index, count, 1)} onClick={() => go(1)}><ArrowRight /></button>
+      <button ref={prev} type="button" className="icon-button" aria-label="Previous testimonial" disabled={!enabled || !canMove(index, count, -1)} onClick={() => go(-1)}><ArrowLeft /></button>
+      <button ref={next} type="button" className="icon-button" aria-label="Next testimonial" disabled={!enabled || !canMove(index, count, 1)} onClick={() => go(1)}><ArrowRight /></button>
       <p className="carousel__status" aria-live="polite" aria-atomic="true">{index + 1} of {count}</p>
     </div>
   );

@@ -3,6 +3,8 @@ import Carousel from './carousel.tsx';
 import Accordion from './accordion.tsx';
 import CookieConsent from './cookie-consent.tsx';
 import CookieSettings from './cookie-settings.tsx';
+import ContactForm from './contact-form.tsx';
+import AssessmentForm from './assessment-form.tsx';
 
 /**
  * Every island, by the name its chunk and marker carry. The name is the file's name in islands/,
@@ -14,6 +16,8 @@ export const islands = {
   accordion: Accordion,
   'cookie-consent': CookieConsent,
   'cookie-settings': CookieSettings,
+  'contact-form': ContactForm,
+  'assessment-form': AssessmentForm,
 };
 
 export type IslandName = keyof typeof islands;

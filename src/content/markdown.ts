@@ -21,9 +21,9 @@ function plainText(node: RootContent | PhrasingContent | Root): string {
 interface DirectiveNode { type: 'containerDirective' | 'leafDirective' | 'textDirective'; name: string; attributes?: Record<string, string | null | undefined>; children: RootContent[]; data?: Record<string, unknown>; position?: { start: { line: number } } }
 
 /** Container directives authors may use, each turned into one element. */
-const CONTAINERS: Record<string, { tag: string; className: string; heading?: string }> = {
-  fix: { tag: 'aside', className: 'fix-box', heading: 'How to Fix It' },
-  note: { tag: 'aside', className: 'note-box' },
+const CONTAINERS: Record<string, { tag: string; className: string; heading?: string; role?: string }> = {
+  fix: { tag: 'div', className: 'fix-box', heading: 'How to Fix It', role: 'note' },
+  note: { tag: 'div', className: 'note-box' },
   sign: { tag: 'section', className: 'warning-sign' },
 };
 
@@ -53,7 +53,7 @@ function sitePlugin(file: string, lineOffset: number, out: { toc: TocEntry[]; wo
         if (!spec) {
           out.errors.push({ file, line, path: 'body', message: `uses the unknown directive :::${directive.name}`, hint: `known directives: ${Object.keys(CONTAINERS).map((k) => `:::${k}`).join(', ')}` });
         } else {
-          directive.data = { hName: spec.tag, hProperties: { className: [spec.className] } };
+          directive.data = { hName: spec.tag, hProperties: { className: [spec.className], ...(spec.role ? { role: spec.role } : {}) } };
           if (spec.heading) directive.children.unshift({ type: 'paragraph', data: { hName: 'p', hProperties: { className: ['box-title'] } }, children: [{ type: 'strong', children: [{ type: 'text', value: spec.heading }] }] } as RootContent);
         }
       } else if (directive.type === 'textDirective') {

@@ -75,17 +75,28 @@ function onInteraction(marker: HTMLElement) {
 }
 
 function start() {
+  // Markers are display: contents and have no box to intersect: watch the island's first element.
+  const watched = new Map<Element, HTMLElement>();
   const visible = 'IntersectionObserver' in window
     ? new IntersectionObserver((entries, observer) => {
-      for (const entry of entries) if (entry.isIntersecting) { observer.unobserve(entry.target); void wake(entry.target as HTMLElement); }
+      for (const entry of entries) {
+        const marker = watched.get(entry.target);
+        if (entry.isIntersecting && marker) { observer.unobserve(entry.target); void wake(marker); }
+      }
     }, { rootMargin: '200px' })
     : undefined;
+  const watch = (marker: HTMLElement) => {
+    const box = marker.querySelector(':scope > .island-root > *');
+    if (!visible || !box) return void wake(marker);
+    watched.set(box, marker);
+    visible.observe(box);
+  };
   const idle = (fn: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 200));
   for (const marker of document.querySelectorAll<HTMLElement>('[data-island]:not([data-state])')) {
     const strategy = marker.dataset.hydrate;
     if (strategy === 'load') void wake(marker);
     else if (strategy === 'idle') idle(() => void wake(marker));
-    else if (strategy === 'visible') visible ? visible.observe(marker) : void wake(marker);
+    else if (strategy === 'visible') watch(marker);
     else onInteraction(marker);
   }
 }

@@ -5,7 +5,7 @@ export function CaseStudyNotFoundPage() {
       <p className="not-found__code" aria-hidden="true">404</p>
       <h1 id="case-study-not-found-heading">Case Study Not Found</h1>
       <p>The case study you're looking for doesn't exist or has been moved.</p>
-      <div className="button-row" style={{ justifyContent: 'center' }}>
+      <div className="button-row button-row--center">
         <a className="button button--secondary" href="/testimonials">Back to Testimonials</a>
       </div>
     </section>

@@ -1,3 +1,4 @@
+import { ScriptIsland } from '../../../src/render/island.tsx';
 import type { BlogPageContent } from '../../../src/content/insights-schema.ts';
 import type { PostSummary } from '../../../src/routes/insights.ts';
 import { PostCard } from '../../components/PostCard.tsx';
@@ -25,9 +26,11 @@ export function BlogListPage({ content, posts, current, pages }: BlogListProps) 
           <h2 id="articles-heading" className="visually-hidden">
             {paged ? `Articles, page ${current} of ${pages.length}` : 'Articles'}
           </h2>
-          <ul className="grid grid--3 post-grid">
-            {posts.map((post) => <li key={post.slug}><PostCard post={post} headingLevel={3} /></li>)}
-          </ul>
+          <ScriptIsland name="post-card-toast" hydrate="interaction">
+            <ul className="grid grid--3 post-grid">
+              {posts.map((post) => <li key={post.slug}><PostCard post={post} headingLevel={3} /></li>)}
+            </ul>
+          </ScriptIsland>
           <Pagination pages={pages} current={current} />
         </div>
       </section>

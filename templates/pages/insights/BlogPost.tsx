@@ -1,3 +1,4 @@
+import { ScriptIsland } from '../../../src/render/island.tsx';
 import type { TocEntry } from '../../../src/content/markdown.ts';
 import type { Faq as FaqData } from '../../../src/content/schemas.ts';
 import type { PostSummary, shareLinks } from '../../../src/routes/insights.ts';
@@ -84,9 +85,11 @@ export function BlogPostPage({ post, related, share }: BlogPostProps) {
       </article>
       {related.length > 0 && (
         <Section id="continue-reading" heading="Continue Reading" tone="alt">
-          <ul className="grid grid--2 post-grid">
-            {related.map((p) => <li key={p.slug}><PostCard post={p} headingLevel={3} /></li>)}
-          </ul>
+          <ScriptIsland name="post-card-toast" hydrate="interaction">
+            <ul className="grid grid--2 post-grid">
+              {related.map((p) => <li key={p.slug}><PostCard post={p} headingLevel={3} /></li>)}
+            </ul>
+          </ScriptIsland>
         </Section>
       )}
     </>

@@ -1,0 +1,60 @@
+// What the infrastructure takes from the build: the CloudFront Functions and the security headers
+// that `site build` writes to build/, and the Lambda bundle that lambda/build.ts writes to
+// build/lambda/. Reading them here, rather than regenerating them, keeps one source for each:
+// what `site serve` ran and the tests checked is exactly what is deployed.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** CloudFront Functions allow 10 KB of code. */
+export const FUNCTION_SIZE_LIMIT = 10 * 1024;
+
+export interface BuildOutputs {
+  viewerRequestPath: string;
+  viewerResponsePath: string;
+  /** Header name (lower case) → value, exactly as `site serve` sends them. */
+  headers: Record<string, string>;
+  /** Folder holding index.mjs, the Lambda's handler module. */
+  lambdaDir: string;
+}
+
+export class BuildOutputsError extends Error {
+  constructor(problems: readonly string[]) {
+    super(`The build outputs the infrastructure needs are missing or unusable:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'BuildOutputsError';
+  }
+}
+
+export function readBuildOutputs(buildDir: string): BuildOutputs {
+  const problems: string[] = [];
+  const file = (relative: string, how: string): string => {
+    const full = path.join(buildDir, relative);
+    if (!existsSync(full)) problems.push(`${full} does not exist: run ${how} first`);
+    return full;
+  };
+  const siteBuild = '`npx site build --site-url https://<your domain>`';
+  const viewerRequestPath = file('cloudfront/viewer-request.js', siteBuild);
+  const viewerResponsePath = file('cloudfront/viewer-response.js', siteBuild);
+  const headersPath = file('headers.json', siteBuild);
+  const lambdaDir = path.join(buildDir, 'lambda');
+  file('lambda/index.mjs', '`npm run build:lambda`');
+
+  for (const fn of [viewerRequestPath, viewerResponsePath]) {
+    if (existsSync(fn) && statSync(fn).size >= FUNCTION_SIZE_LIMIT) {
+      problems.push(`${fn} is ${statSync(fn).size} bytes: CloudFront Functions must be under ${FUNCTION_SIZE_LIMIT} bytes`);
+    }
+  }
+
+  let headers: Record<string, string> = {};
+  if (existsSync(headersPath)) {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(headersPath, 'utf8'));
+      if (!parsed || typeof parsed !== 'object' || Object.values(parsed).some((v) => typeof v !== 'string')) throw new Error('not an object of strings');
+      headers = Object.fromEntries(Object.entries(parsed as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
+    } catch (error) {
+      problems.push(`${headersPath} is not a JSON object of header names to values (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+
+  if (problems.length > 0) throw new BuildOutputsError(problems);
+  return { viewerRequestPath, viewerResponsePath, headers, lambdaDir };
+}

@@ -1,0 +1,180 @@
+// The deployment's settings: each from CDK context (`-c name=value`) or, failing that, from an
+// environment variable, so a CI job can use variables and a person can type flags. Every problem
+// is reported at once, naming both ways to set the value, so a first synth fails only once.
+
+export interface SiteSettings {
+  /** The site's host name, e.g. www.example.co.uk. */
+  domainName: string;
+  /** ACM certificate for domainName; CloudFront only takes certificates from us-east-1. */
+  certificateArn: string;
+  mailTo: string;
+  mailFrom: string;
+  /** Region of the bucket, the form Lambda and SES (the Lambda sends through SES in its own region). */
+  region: string;
+  /** The SES identity the Lambda may send as: a verified domain or address. */
+  sesIdentity: string;
+  allowedOrigins: string[];
+  /** Create the us-east-1 WAF stack (the web ACL with the rate-based rules). */
+  waf: boolean;
+  /** Requests from one IP to /api/* allowed per 5 minutes before WAF blocks it. */
+  wafApiRateLimit: number;
+  /** Requests from one IP to the whole site allowed per 5 minutes before WAF blocks it. */
+  wafSiteRateLimit: number;
+  /** ARN of a CloudFront-scoped (us-east-1) WAF web ACL to attach to the distribution. */
+  webAclArn?: string;
+  /** Reserved concurrency of the form Lambda; undefined leaves it unreserved. */
+  reservedConcurrency?: number;
+  logRetentionDays: number;
+  priceClass: '100' | '200' | 'All';
+  /** AWS account to deploy to; the CDK CLI sets CDK_DEFAULT_ACCOUNT from the credentials in use. */
+  account?: string;
+}
+
+interface SettingSpec {
+  key: keyof SiteSettings;
+  env: string;
+  what: string;
+}
+
+/** Context key, environment variable and meaning of each setting, for errors and the README. */
+export const SETTINGS: readonly SettingSpec[] = [
+  { key: 'domainName', env: 'SITE_DOMAIN', what: 'the host name visitors use, e.g. www.example.co.uk' },
+  { key: 'certificateArn', env: 'SITE_CERTIFICATE_ARN', what: 'ARN of an ACM certificate for that name, issued in us-east-1' },
+  { key: 'mailTo', env: 'SITE_MAIL_TO', what: 'the inbox that receives the form e-mails' },
+  { key: 'mailFrom', env: 'SITE_MAIL_FROM', what: "the SES-verified sender, 'address' or 'Name <address>'" },
+  { key: 'region', env: 'SITE_REGION', what: 'region of the bucket, the form Lambda and SES (default eu-west-2)' },
+  { key: 'sesIdentity', env: 'SITE_SES_IDENTITY', what: "the verified SES identity to send as (default: the sender's domain)" },
+  { key: 'allowedOrigins', env: 'SITE_ALLOWED_ORIGINS', what: 'comma-separated origins allowed to post the forms (default https://<domain>)' },
+  { key: 'waf', env: 'SITE_WAF', what: "'on' to define the us-east-1 WAF stack (default off)" },
+  { key: 'wafApiRateLimit', env: 'SITE_WAF_API_RATE_LIMIT', what: 'requests per IP per 5 minutes to /api/* (default 100)' },
+  { key: 'wafSiteRateLimit', env: 'SITE_WAF_SITE_RATE_LIMIT', what: 'requests per IP per 5 minutes to the whole site (default 2000)' },
+  { key: 'webAclArn', env: 'SITE_WEB_ACL_ARN', what: 'the WebAclArn output of the SiteWaf stack, to attach it' },
+  { key: 'reservedConcurrency', env: 'SITE_RESERVED_CONCURRENCY', what: "reserved concurrency of the form Lambda (default 5; 'off' for none)" },
+  { key: 'logRetentionDays', env: 'SITE_LOG_RETENTION_DAYS', what: 'days to keep the form Lambda logs (default 90)' },
+  { key: 'priceClass', env: 'SITE_PRICE_CLASS', what: "CloudFront price class: 100, 200 or All (default 100: Europe and North America)" },
+];
+
+export class SettingsError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`The deployment settings are incomplete:\n${problems.map((p) => `  - ${p}`).join('\n')}\n` +
+      'Set each with `-c name=value` on the cdk command line or with the environment variable named; see README.md, Deploy.');
+    this.name = 'SettingsError';
+  }
+}
+
+// CloudWatch Logs accepts only these retention periods.
+const RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
+const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const ADDRESS = /^[^\s@<>,]+@([^\s@<>,]+\.[^\s@<>,]+)$/;
+const NAMED = /^[^<>\r\n]*<([^<>\s]+)>$/;
+const CERTIFICATE = /^arn:aws:acm:([a-z0-9-]+):\d{12}:certificate\/[0-9a-f-]+$/;
+const WEB_ACL = /^arn:aws:wafv2:([a-z0-9-]+):\d{12}:global\/webacl\/[\w-]+\/[0-9a-f-]+$/;
+const REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
+
+/** The address inside 'Name <address>', or the value itself. */
+function bareAddress(mailbox: string): string {
+  return NAMED.exec(mailbox)?.[1] ?? mailbox;
+}
+
+function describe(spec: SettingSpec): string {
+  return `${spec.key} (-c ${spec.key}=… or ${spec.env})`;
+}
+
+/**
+ * Reads and checks every setting. `lookup` answers a context key (CDK context wins) and `env`
+ * the environment; both may be empty, in which case the defaults apply and the required ones fail.
+ */
+export function readSettings(
+  context: (key: string) => unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): SiteSettings {
+  const problems: string[] = [];
+  const spec = (key: keyof SiteSettings) => SETTINGS.find((s) => s.key === key)!;
+  const raw = (key: keyof SiteSettings): string | undefined => {
+    const fromContext = context(key);
+    const value = fromContext !== undefined && fromContext !== null ? String(fromContext) : env[spec(key).env];
+    const trimmed = value?.trim();
+    return trimmed ? trimmed : undefined;
+  };
+  const required = (key: keyof SiteSettings): string => {
+    const value = raw(key);
+    if (value === undefined) problems.push(`${describe(spec(key))} is missing: ${spec(key).what}`);
+    return value ?? '';
+  };
+  const invalid = (key: keyof SiteSettings, value: string, expected: string) =>
+    problems.push(`${describe(spec(key))} is '${value}': expected ${expected}`);
+  const whole = (key: keyof SiteSettings, fallback: number, min: number): number => {
+    const value = raw(key);
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) invalid(key, value, `a whole number of at least ${min}`);
+    return n;
+  };
+
+  const domainName = required('domainName').toLowerCase();
+  if (domainName && !HOST.test(domainName)) invalid('domainName', domainName, 'a host name such as www.example.co.uk');
+
+  const certificateArn = required('certificateArn');
+  const certificate = CERTIFICATE.exec(certificateArn);
+  if (certificateArn && !certificate) invalid('certificateArn', certificateArn, 'an ACM certificate ARN, arn:aws:acm:us-east-1:<account>:certificate/<id>');
+  else if (certificate && certificate[1] !== 'us-east-1') {
+    problems.push(`${describe(spec('certificateArn'))} is in ${certificate[1]}: CloudFront only accepts certificates issued in us-east-1`);
+  }
+
+  const mailTo = required('mailTo');
+  if (mailTo && !ADDRESS.test(mailTo)) invalid('mailTo', mailTo, 'an e-mail address');
+  const mailFrom = required('mailFrom');
+  const fromAddress = ADDRESS.exec(bareAddress(mailFrom));
+  if (mailFrom && !fromAddress) invalid('mailFrom', mailFrom, "an e-mail address or 'Name <address>'");
+
+  const region = raw('region') ?? 'eu-west-2';
+  if (!REGION.test(region)) invalid('region', region, 'an AWS region such as eu-west-2');
+
+  const sesIdentity = raw('sesIdentity') ?? fromAddress?.[1] ?? '';
+  if (sesIdentity && !HOST.test(sesIdentity.toLowerCase()) && !ADDRESS.test(sesIdentity)) {
+    invalid('sesIdentity', sesIdentity, 'a domain or e-mail address verified in SES');
+  }
+
+  const originList = raw('allowedOrigins') ?? (domainName ? `https://${domainName}` : '');
+  const allowedOrigins: string[] = [];
+  for (const item of originList.split(',').map((s) => s.trim()).filter(Boolean)) {
+    try {
+      const url = new URL(item);
+      if (url.protocol !== 'https:' || url.pathname !== '/' || url.search || url.hash) throw new Error('not an origin');
+      allowedOrigins.push(url.origin);
+    } catch {
+      invalid('allowedOrigins', item, 'an https origin such as https://www.example.co.uk');
+    }
+  }
+
+  const wafValue = (raw('waf') ?? 'off').toLowerCase();
+  if (!['on', 'off', 'true', 'false'].includes(wafValue)) invalid('waf', wafValue, "'on' or 'off'");
+  const waf = wafValue === 'on' || wafValue === 'true';
+  // WAF's smallest rate limit is 10 requests per evaluation window.
+  const wafApiRateLimit = whole('wafApiRateLimit', 100, 10);
+  const wafSiteRateLimit = whole('wafSiteRateLimit', 2000, 10);
+
+  const webAclArn = raw('webAclArn');
+  const webAcl = webAclArn ? WEB_ACL.exec(webAclArn) : null;
+  if (webAclArn && !webAcl) invalid('webAclArn', webAclArn, 'a CloudFront web ACL ARN, arn:aws:wafv2:us-east-1:<account>:global/webacl/<name>/<id>');
+  else if (webAcl && webAcl[1] !== 'us-east-1') problems.push(`${describe(spec('webAclArn'))} is in ${webAcl[1]}: a web ACL for CloudFront lives in us-east-1`);
+
+  const concurrency = raw('reservedConcurrency');
+  const reservedConcurrency = concurrency?.toLowerCase() === 'off' ? undefined : whole('reservedConcurrency', 5, 1);
+
+  const logRetentionDays = whole('logRetentionDays', 90, 1);
+  if (!RETENTION_DAYS.includes(logRetentionDays)) invalid('logRetentionDays', String(logRetentionDays), `one of ${RETENTION_DAYS.join(', ')}`);
+
+  const priceClass = raw('priceClass') ?? '100';
+  if (priceClass !== '100' && priceClass !== '200' && priceClass !== 'All') invalid('priceClass', priceClass, '100, 200 or All');
+
+  if (problems.length > 0) throw new SettingsError(problems);
+  const account = env.CDK_DEFAULT_ACCOUNT?.trim() || undefined;
+  return {
+    domainName, certificateArn, mailTo, mailFrom, region, sesIdentity, allowedOrigins, waf, wafApiRateLimit, wafSiteRateLimit,
+    logRetentionDays, priceClass: priceClass as SiteSettings['priceClass'],
+    ...(webAclArn ? { webAclArn } : {}),
+    ...(reservedConcurrency !== undefined ? { reservedConcurrency } : {}),
+    ...(account ? { account } : {}),
+  };
+}

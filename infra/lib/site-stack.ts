@@ -1,0 +1,146 @@
+// The site: a private bucket, the CloudFront distribution in front of it with the routing
+// functions and security headers the build emitted, and the form handler behind /api/*.
+import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  CachedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HttpVersion,
+  OriginRequestPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import type { BuildOutputs } from './build-outputs.ts';
+import { FormBackend } from './form-backend.ts';
+import { headersPolicyParts } from './headers-policy.ts';
+import type { SiteSettings } from './settings.ts';
+
+export interface SiteStackProps extends StackProps {
+  settings: SiteSettings;
+  build: BuildOutputs;
+}
+
+const PRICE_CLASSES = { '100': PriceClass.PRICE_CLASS_100, '200': PriceClass.PRICE_CLASS_200, All: PriceClass.PRICE_CLASS_ALL } as const;
+
+export class SiteStack extends Stack {
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+
+  constructor(scope: Construct, id: string, props: SiteStackProps) {
+    super(scope, id, props);
+    const { settings, build } = props;
+
+    // Reached only through CloudFront: no public access, no website hosting, TLS only.
+    this.bucket = new Bucket(this, 'Content', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+    });
+
+    const viewerRequest = new CloudFrontFunction(this, 'ViewerRequest', {
+      comment: 'Pretty URLs, redirects and not-found routing, emitted from src/routing.ts',
+      code: FunctionCode.fromFile({ filePath: build.viewerRequestPath }),
+      runtime: FunctionRuntime.JS_2_0,
+    });
+    const viewerResponse = new CloudFrontFunction(this, 'ViewerResponse', {
+      comment: 'Gives routed not-found pages their 404 status',
+      code: FunctionCode.fromFile({ filePath: build.viewerResponsePath }),
+      runtime: FunctionRuntime.JS_2_0,
+    });
+
+    const headers = headersPolicyParts(build.headers);
+    const headersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'The security headers of build/headers.json, as site serve sends them',
+      securityHeadersBehavior: headers.securityHeadersBehavior,
+      ...(headers.customHeaders.length ? { customHeadersBehavior: { customHeaders: headers.customHeaders } } : {}),
+      // The content hash `site deploy` stores with each object is for the deploy, not for visitors.
+      removeHeaders: ['x-amz-meta-sha256'],
+    });
+
+    // HTML is sent to browsers with max-age=0 (always revalidated); the edge may keep it a day
+    // because `site deploy` invalidates every path it changes. Hashed assets keep their year.
+    const cachePolicy = new CachePolicy(this, 'EdgeCache', {
+      comment: 'Edge caches at least a day; site deploy invalidates what changes',
+      minTtl: Duration.days(1),
+      defaultTtl: Duration.days(1),
+      maxTtl: Duration.days(365),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+
+    const forms = new FormBackend(this, 'Forms', { settings, lambdaDir: build.lambdaDir });
+
+    this.distribution = new Distribution(this, 'Cdn', {
+      comment: settings.domainName,
+      domainNames: [settings.domainName],
+      certificate: Certificate.fromCertificateArn(this, 'Certificate', settings.certificateArn),
+      minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      enableIpv6: true,
+      priceClass: PRICE_CLASSES[settings.priceClass],
+      ...(settings.webAclArn ? { webAclId: settings.webAclArn } : {}),
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        cachedMethods: CachedMethods.CACHE_GET_HEAD,
+        compress: true,
+        cachePolicy,
+        responseHeadersPolicy: headersPolicy,
+        functionAssociations: [
+          { function: viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST },
+          { function: viewerResponse, eventType: FunctionEventType.VIEWER_RESPONSE },
+        ],
+      },
+      additionalBehaviors: {
+        // No routing functions here: the path goes to the handler as posted.
+        '/api/*': {
+          origin: forms.origin,
+          // A POST redirected from http would lose its body, so http is refused instead.
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          // Origin and Referer reach the handler's origin check; Host must be the Function URL's own.
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: headersPolicy,
+          compress: true,
+        },
+      },
+      // A private bucket answers 403 for a missing key, so 403 and 404 both become the not-found
+      // page with status 404. Paths the routing knows are not found are answered by the functions.
+      errorResponses: [403, 404].map((httpStatus) => ({
+        httpStatus,
+        responseHttpStatus: 404,
+        responsePagePath: '/404.html',
+        ttl: Duration.minutes(1),
+      })),
+    });
+
+    if (settings.waf && !settings.webAclArn) {
+      Annotations.of(this).addWarningV2('site:waf-not-attached',
+        'waf is on but webAclArn is not set: deploy the SiteWaf stack, then deploy this one with -c webAclArn=<its WebAclArn output>.');
+    }
+
+    new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
+    new CfnOutput(this, 'DistributionId', { value: this.distribution.distributionId });
+    new CfnOutput(this, 'DistributionDomainName', {
+      value: this.distribution.distributionDomainName,
+      description: `Point ${settings.domainName} here (a CNAME, or a Route 53 alias)`,
+    });
+    new CfnOutput(this, 'DeployCommand', {
+      value: `npx site deploy --bucket ${this.bucket.bucketName} --distribution-id ${this.distribution.distributionId} --region ${this.region}`,
+    });
+  }
+}

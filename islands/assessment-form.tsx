@@ -1,0 +1,121 @@
+import type { ChangeEvent, FormEvent } from 'react';
+import { ASSESSMENT_FORM_TYPE, ASSESSMENT_QUESTIONS, LIMITS, UNANSWERED } from '../lambda/schemas/assessment.ts';
+import { trackFormSubmit } from './shared/analytics.ts';
+import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, SelectField, Spinner, TextArea, TextField } from './shared/form-fields.tsx';
+import { useFormIsland } from './shared/form-island.ts';
+import { assessmentValues, toAssessmentPayload } from './shared/form-payload.ts';
+import { sendForm } from './shared/form-send.ts';
+import { errorSummary, type FieldName } from './shared/form-state.ts';
+import { toast } from './shared/toast.ts';
+
+export interface AssessmentFormProps {
+  idPrefix: string;
+  action: string;
+  questionsLead: string;
+  contactLead: string;
+}
+
+/** SPEC §4: after a successful assessment the page moves to / this long after the toast. */
+export const HOME_REDIRECT_MS = 3000;
+
+/** The fields in page order (the six questions first), with the names the error summary uses. */
+export const ASSESSMENT_FIELDS: readonly FieldName[] = [
+  ...ASSESSMENT_QUESTIONS.map((q, i) => ({ name: q.field, label: `Question ${i + 1}` })),
+  { name: 'name', label: 'Name' },
+  { name: 'email', label: 'Email' },
+  { name: 'company', label: 'Organisation' },
+  { name: 'message', label: 'Comments' },
+  { name: 'isHuman', label: 'Human confirmation' },
+];
+const ORDER = ASSESSMENT_FIELDS.map((f) => f.name);
+
+const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/**
+ * The DIAlog assessment (/dialog-assessment): six questions, then the contact details. The first
+ * render is the static form that posts without script; hydrated, it checks every answer and field,
+ * posts §7's payload (answers as labels), thanks the visitor, clears the form and goes home.
+ */
+export default function AssessmentForm({ idPrefix, action, questionsLead, contactLead }: AssessmentFormProps) {
+  const { state, dispatch, submitRef, inFlight } = useFormIsland(idPrefix, ORDER);
+  const submitting = state.status === 'submitting';
+  const error = (name: string) => state.errors[name];
+  const q = `${idPrefix}-questions`;
+  const c = `${idPrefix}-contact`;
+
+  const onChange = (event: ChangeEvent<HTMLFormElement>) => {
+    const name = (event.target as { name?: unknown }).name;
+    if (typeof name !== 'string' || !Object.hasOwn(state.errors, name)) return;
+    const checked = toAssessmentPayload(assessmentValues(new FormData(event.currentTarget)), { timestamp: '', source: '' });
+    dispatch({ type: 'checked', field: name, error: checked.ok ? undefined : checked.errors[name] });
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (inFlight.current) return;
+    const form = event.currentTarget;
+    const checked = toAssessmentPayload(assessmentValues(new FormData(form)), { timestamp: new Date().toISOString(), source: window.location.origin });
+    if (!checked.ok) { dispatch({ type: 'invalid', errors: checked.errors }); return; }
+    inFlight.current = true;
+    dispatch({ type: 'submit' });
+    const outcome = await sendForm(action, checked.payload, ORDER);
+    inFlight.current = false;
+    if (outcome.kind === 'refused') { dispatch({ type: 'invalid', errors: outcome.errors }); return; }
+    if (outcome.kind === 'failed') {
+      console.error('Failed to send message', outcome.reason);
+      toast({ title: 'Error', description: 'Failed to send your assessment. Please try again.', variant: 'destructive' });
+      dispatch({ type: 'failed' });
+      return;
+    }
+    dispatch({ type: 'sent' });
+    // Uncontrolled fields: reset() empties them and puts each dropdown back on its prompt.
+    form.reset();
+    toast({ title: 'Assessment Submitted!', description: "Thanks! Your organisation details have been sent. We'll be in touch soon." });
+    const { email, company } = checked.payload;
+    await Promise.all([trackFormSubmit(window as Window & { dataLayer?: unknown[] }, { form: 'assessment', email, organisation: company }), delay(HOME_REDIRECT_MS)]);
+    window.location.assign('/');
+  };
+
+  return (
+    <form className="form assessment-form" method="post" action={action} noValidate data-form="assessment" aria-busy={submitting || undefined} onSubmit={onSubmit} onChange={onChange}>
+      <input type="hidden" name="formType" value={ASSESSMENT_FORM_TYPE} />
+      <section className="form-card" aria-labelledby={`${q}-heading`}>
+        <h2 id={`${q}-heading`}>Assessment Questions</h2>
+        <p className="form-card__lead">{questionsLead}</p>
+        <RequiredNote />
+        <div className="assessment-form__questions">
+          {ASSESSMENT_QUESTIONS.map((question) => (
+            <SelectField
+              key={question.field}
+              idPrefix={idPrefix}
+              name={question.field}
+              label={question.question}
+              placeholder={question.placeholder}
+              placeholderValue={UNANSWERED}
+              options={question.options.map((o) => ({ value: o.code, label: o.label }))}
+              error={error(question.field)}
+            />
+          ))}
+        </div>
+      </section>
+      <section className="form-card" aria-labelledby={`${c}-heading`}>
+        <h2 id={`${c}-heading`}>Your Contact Information</h2>
+        <p className="form-card__lead">{contactLead}</p>
+        <div className="form__row">
+          <TextField idPrefix={idPrefix} name="name" label="Name" required maxLength={LIMITS.name} autoComplete="name" error={error('name')} />
+          <TextField idPrefix={idPrefix} name="email" label="Email" type="email" required maxLength={LIMITS.email} autoComplete="email" error={error('email')} />
+        </div>
+        <TextField idPrefix={idPrefix} name="company" label="Organisation" maxLength={LIMITS.company} autoComplete="organization" error={error('company')} />
+        <TextArea idPrefix={idPrefix} name="message" label="Comments" maxLength={LIMITS.message} rows={4} error={error('message')} />
+        <HumanCheckbox idPrefix={idPrefix} error={error('isHuman')} />
+        <Honeypot idPrefix={idPrefix} />
+        <ErrorSummary id={`${idPrefix}-summary`} text={errorSummary(ASSESSMENT_FIELDS, state.errors)} />
+        <div className="form__actions">
+          <button ref={submitRef} type="submit" className="button button--secondary form__submit" disabled={state.status !== 'idle'}>
+            {submitting ? <><Spinner />Submitting...</> : 'Submit Assessment'}
+          </button>
+        </div>
+      </section>
+    </form>
+  );
+}

@@ -1,0 +1,77 @@
+import type { ChangeEvent, FormEvent } from 'react';
+import { LIMITS } from '../lambda/schemas/contact.ts';
+import { trackFormSubmit } from './shared/analytics.ts';
+import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, TextArea, TextField } from './shared/form-fields.tsx';
+import { useFormIsland } from './shared/form-island.ts';
+import { contactValues, toContactPayload } from './shared/form-payload.ts';
+import { sendForm } from './shared/form-send.ts';
+import { errorSummary, type FieldName } from './shared/form-state.ts';
+import { toast } from './shared/toast.ts';
+
+export interface ContactFormProps { idPrefix: string; action: string }
+
+/** The fields in page order, with the names the error summary uses for them. */
+export const CONTACT_FIELDS: readonly FieldName[] = [
+  { name: 'name', label: 'Name' },
+  { name: 'email', label: 'Email' },
+  { name: 'company', label: 'Organisation' },
+  { name: 'message', label: 'Message' },
+  { name: 'isHuman', label: 'Human confirmation' },
+];
+const ORDER = CONTACT_FIELDS.map((f) => f.name);
+
+/**
+ * The contact form (/contact, and embedded on every service page). Its first render is the static
+ * form, which without script posts to the endpoint and gets a redirect; hydrated, it checks the
+ * fields here with the handler's own schema, posts JSON, and goes to /thank-you once sent.
+ */
+export default function ContactForm({ idPrefix, action }: ContactFormProps) {
+  const { state, dispatch, submitRef, inFlight } = useFormIsland(idPrefix, ORDER);
+  const busy = state.status !== 'idle';
+  const error = (name: string) => state.errors[name];
+
+  const onChange = (event: ChangeEvent<HTMLFormElement>) => {
+    const name = (event.target as { name?: unknown }).name;
+    if (typeof name !== 'string' || !Object.hasOwn(state.errors, name)) return;
+    const checked = toContactPayload(contactValues(new FormData(event.currentTarget)), { timestamp: '', source: '' });
+    dispatch({ type: 'checked', field: name, error: checked.ok ? undefined : checked.errors[name] });
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (inFlight.current) return;
+    const checked = toContactPayload(contactValues(new FormData(event.currentTarget)), { timestamp: new Date().toISOString(), source: window.location.origin });
+    if (!checked.ok) { dispatch({ type: 'invalid', errors: checked.errors }); return; }
+    inFlight.current = true;
+    dispatch({ type: 'submit' });
+    const outcome = await sendForm(action, checked.payload, ORDER);
+    inFlight.current = false;
+    if (outcome.kind === 'refused') { dispatch({ type: 'invalid', errors: outcome.errors }); return; }
+    if (outcome.kind === 'failed') {
+      console.error('Failed to send message', outcome.reason);
+      toast({ title: 'Error', description: 'Failed to send your message. Please try again.', variant: 'destructive' });
+      dispatch({ type: 'failed' });
+      return;
+    }
+    dispatch({ type: 'sent' });
+    // Waits for the tag manager's callback (at most 2 s), or not at all without one.
+    await trackFormSubmit(window as Window & { dataLayer?: unknown[] }, { form: 'contact', email: checked.payload.email, organisation: checked.payload.company });
+    window.location.assign('/thank-you');
+  };
+
+  return (
+    <form className="form" method="post" action={action} noValidate data-form="contact" aria-labelledby={`${idPrefix}-heading`} aria-busy={state.status === 'submitting' || undefined} onSubmit={onSubmit} onChange={onChange}>
+      <RequiredNote />
+      <TextField idPrefix={idPrefix} name="name" label="Name" required maxLength={LIMITS.name} autoComplete="name" error={error('name')} />
+      <TextField idPrefix={idPrefix} name="email" label="Email" type="email" required maxLength={LIMITS.email} autoComplete="email" error={error('email')} />
+      <TextField idPrefix={idPrefix} name="company" label="Organisation" maxLength={LIMITS.company} autoComplete="organization" error={error('company')} />
+      <TextArea idPrefix={idPrefix} name="message" label="How can we help?" required maxLength={LIMITS.message} rows={6} error={error('message')} />
+      <HumanCheckbox idPrefix={idPrefix} error={error('isHuman')} />
+      <Honeypot idPrefix={idPrefix} />
+      <ErrorSummary id={`${idPrefix}-summary`} text={errorSummary(CONTACT_FIELDS, state.errors)} />
+      <div className="form__actions">
+        <button ref={submitRef} type="submit" className="button button--secondary form__submit" disabled={busy}>{busy ? 'Sending...' : 'Send Message'}</button>
+      </div>
+    </form>
+  );
+}
