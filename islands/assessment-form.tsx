@@ -52,7 +52,7 @@ export default function AssessmentForm({ idPrefix, action, questionsLead, contac
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (inFlight.current) return;
+    if (inFlight.current || state.status !== 'idle') return;
     const form = event.currentTarget;
     const checked = toAssessmentPayload(assessmentValues(new FormData(form)), { timestamp: new Date().toISOString(), source: window.location.origin });
     if (!checked.ok) { dispatch({ type: 'invalid', errors: checked.errors }); return; }

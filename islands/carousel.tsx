@@ -81,7 +81,7 @@ export default function Carousel({ label, items }: CarouselProps) {
 }
 
 export function CarouselControls() {
-  const { index, count, enabled, go } = useCarousel();
+  const { index, count, go } = useCarousel();
   const prev = useRef<HTMLButtonElement>(null);
   const next = useRef<HTMLButtonElement>(null);
   // A button that becomes disabled while focused would drop focus to the page: hand it over.
@@ -91,8 +91,8 @@ export function CarouselControls() {
   }, [index]);
   return (
     <div className="carousel__controls">
-      <button ref={prev} type="button" className="icon-button" aria-label="Previous testimonial" disabled={!enabled || !canMove(index, count, -1)} onClick={() => go(-1)}><ArrowLeft /></button>
-      <button ref={next} type="button" className="icon-button" aria-label="Next testimonial" disabled={!enabled || !canMove(index, count, 1)} onClick={() => go(1)}><ArrowRight /></button>
+      <button ref={prev} type="button" className="icon-button" aria-label="Previous testimonial" disabled={!canMove(index, count, -1)} onClick={() => go(-1)}><ArrowLeft /></button>
+      <button ref={next} type="button" className="icon-button" aria-label="Next testimonial" disabled={!canMove(index, count, 1)} onClick={() => go(1)}><ArrowRight /></button>
       <p className="carousel__status" aria-live="polite" aria-atomic="true">{index + 1} of {count}</p>
     </div>
   );

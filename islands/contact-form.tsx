@@ -39,7 +39,7 @@ export default function ContactForm({ idPrefix, action }: ContactFormProps) {
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (inFlight.current) return;
+    if (inFlight.current || state.status !== 'idle') return;
     const checked = toContactPayload(contactValues(new FormData(event.currentTarget)), { timestamp: new Date().toISOString(), source: window.location.origin });
     if (!checked.ok) { dispatch({ type: 'invalid', errors: checked.errors }); return; }
     inFlight.current = true;

@@ -14,6 +14,7 @@ import { sizeOf, type BuildSummary } from './summary.ts';
 import type { RoutingTable } from './routing.ts';
 import { HEADERS_FILE, securityHeaders } from './headers.ts';
 import { applyOverrides, type SettingsOverrides } from './config.ts';
+import { BudgetError, checkBudgets, loadBudgets, markupFigures, type Budgets } from '../quality/budgets.ts';
 
 export interface BuildOptions {
   /** The project folder holding content/, templates/ and islands/. */
@@ -25,6 +26,8 @@ export interface BuildOptions {
   now?: Date;
   /** Tags `site serve` adds to every page's head. */
   extraHead?: string;
+  /** The page budgets to hold the build to; by default the project's budgets.json (none if it has none). */
+  budgets?: Budgets | false;
 }
 
 export interface BuildResult { site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string }
@@ -70,18 +73,20 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const assets = await timed(stages, 'bundle', () => bundle({ root, outDir, islands: used, dev: false }));
 
   const writer = new DistWriter(outDir);
-  const summary: BuildSummary = { pages: pages.length, html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, stages };
+  const summary: BuildSummary = { pages: pages.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, stages };
   const metaDir = metaDirFor(outDir);
   const scripts = inlineScripts(site.settings);
   await timed(stages, 'write', async () => {
     await writer.clean();
     const jsSize = new Map<string, number>();
+    let cssGzip = 0;
     for (const [file, contents] of Object.entries(assets.files)) {
       await writer.write(file, contents);
       const size = sizeOf(contents);
       const bucket = file.endsWith('.css') ? summary.css : summary.js;
       bucket.raw += size.raw; bucket.gzip += size.gzip;
       if (file.endsWith('.js')) jsSize.set(file, size.gzip);
+      if (file === assets.css) cssGzip = size.gzip;
     }
     for (const image of Object.values(site.images)) await writer.copy(path.join(root, image.file), image.src);
     for (const page of pages) {
@@ -97,6 +102,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
       const sum = (set: Set<string>) => [...set].reduce((n, f) => n + (jsSize.get(f) ?? 0), 0);
       const row = (summary.jsByTemplate[page.route.template] ??= { initial: 0, all: 0, pages: 0 });
       row.initial = Math.max(row.initial, sum(eager)); row.all = Math.max(row.all, sum(every)); row.pages++;
+      summary.perPage.push({ url: page.route.url, html: size.gzip, css: cssGzip, jsInitial: sum(eager), jsAll: sum(every), ...markupFigures(html) });
     }
     await writer.write('/sitemap.xml', sitemapXml(site, routes));
     await writer.write('/robots.txt', robotsTxt(site));
@@ -109,5 +115,12 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
       [HEADERS_FILE]: JSON.stringify(securityHeaders(site.settings, scripts), null, 2) + '\n',
     });
   });
+  // Checked after the write stage, so that an over-budget build leaves its pages to inspect.
+  const budgets = opts.budgets === false ? undefined : opts.budgets ?? await loadBudgets(root);
+  if (budgets) {
+    const over = checkBudgets(summary.perPage, budgets);
+    if (over.length) throw new BudgetError(over, summary.perPage);
+    summary.budgetsChecked = true;
+  }
   return { site, routes, table, summary, metaDir };
 }

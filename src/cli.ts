@@ -4,6 +4,7 @@ import { buildSite } from './build.ts';
 import { ContentErrors, formatContentError } from './content/errors.ts';
 import { formatSummary } from './summary.ts';
 import { overridesFromEnv } from './config.ts';
+import { BudgetError } from '../quality/budgets.ts';
 
 /** Exit codes: 0 success, 1 a failure the user can fix, 2 a usage error. */
 export async function main(argv: string[], io: { out: (s: string) => void; err: (s: string) => void } = { out: (s) => console.log(s), err: (s) => console.error(s) }): Promise<number> {
@@ -60,6 +61,20 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
       code = await checkLinksCommand({ ...opts, out: io.out });
     });
 
+  program.command('deploy')
+    .description('upload the build to S3 (only what changed), delete stale files, invalidate CloudFront')
+    .option('--dir <dir>', 'the built site', 'dist')
+    .option('--bucket <name>', 'the S3 bucket (or SITE_BUCKET)')
+    .option('--distribution-id <id>', 'the CloudFront distribution to invalidate (or SITE_DISTRIBUTION_ID)')
+    .option('--region <region>', 'the bucket region (or SITE_REGION, AWS_REGION; default eu-west-2)')
+    .option('--prefix <prefix>', 'a key prefix inside the bucket (or SITE_DEPLOY_PREFIX)')
+    .option('--dry-run', 'print the plan and change nothing', false)
+    .option('--force', 'upload every file, even unchanged ones (to rewrite their headers)', false)
+    .action(async (opts: import('./deploy/command.ts').DeployFlags) => {
+      const { deployCommand } = await import('./deploy/command.ts');
+      code = await deployCommand(opts, io);
+    });
+
   try {
     await program.parseAsync(argv);
   } catch (error) {
@@ -75,6 +90,7 @@ export function reportBuildError(error: unknown, err: (s: string) => void): numb
     err(`build stopped: ${error.errors.length} content error${error.errors.length === 1 ? '' : 's'} in ${new Set(error.errors.map((e) => e.file)).size} file(s)`);
     return 1;
   }
+  if (error instanceof BudgetError) { for (const line of error.lines) err(line); return 1; }
   err(`build failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
   return 1;
 }

@@ -9,8 +9,24 @@ export function sizeOf(contents: string | Uint8Array): SizeFigure {
 
 export const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
+/** One page's figures, gzip bytes, for the budgets in budgets.json. */
+export interface PageFigures {
+  url: string;
+  html: number;
+  css: number;
+  /** JavaScript loaded before the visitor interacts (the runtime, islands hydrated at load or idle). */
+  jsInitial: number;
+  /** All JavaScript the page can load. */
+  jsAll: number;
+  renderBlockingScripts: number;
+  imagesWithoutSize: number;
+}
+
 export interface BuildSummary {
   pages: number;
+  perPage: PageFigures[];
+  /** Set when budgets.json was checked (and every page was within it). */
+  budgetsChecked?: boolean;
   html: SizeFigure;
   css: SizeFigure;
   js: SizeFigure;
@@ -28,6 +44,7 @@ export function formatSummary(s: BuildSummary): string {
   const rows = Object.entries(s.jsByTemplate).sort(([a], [b]) => a.localeCompare(b));
   const width = Math.max(...rows.map(([t]) => t.length), 8);
   for (const [template, f] of rows) lines.push(`    ${template.padEnd(width)}  ${kb(f.initial).padStart(8)} / ${kb(f.all).padStart(8)}  (${f.pages} page${f.pages === 1 ? '' : 's'})`);
+  if (s.budgetsChecked) lines.push(`  budgets.json: every page within budget (largest per page, gzip: JS ${kb(Math.max(...s.perPage.map((p) => p.jsAll)))}, CSS ${kb(Math.max(...s.perPage.map((p) => p.css)))}, HTML ${kb(Math.max(...s.perPage.map((p) => p.html)))})`);
   lines.push(`  time: ${Object.entries(s.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')}, total ${Math.round(Object.values(s.stages).reduce((a, b) => a + b, 0))} ms`);
   return lines.join('\n');
 }

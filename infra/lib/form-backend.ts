@@ -69,10 +69,11 @@ export class FormBackend extends Construct {
       ...(settings.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: settings.reservedConcurrency } : {}),
     });
 
-    // Least privilege: send, and only as the one verified identity.
+    // Least privilege: send, and only as the verified identity (in the SES sandbox SES also checks
+    // the recipient's identity, which is why more than one may be listed).
     this.handler.addToRolePolicy(new PolicyStatement({
       actions: ['ses:SendEmail'],
-      resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: settings.sesIdentity })],
+      resources: settings.sesIdentity.map((identity) => Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
     }));
 
     const url = this.handler.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });

@@ -11,8 +11,8 @@ export interface SiteSettings {
   mailFrom: string;
   /** Region of the bucket, the form Lambda and SES (the Lambda sends through SES in its own region). */
   region: string;
-  /** The SES identity the Lambda may send as: a verified domain or address. */
-  sesIdentity: string;
+  /** The SES identities the Lambda may send as (verified domains or addresses); usually one. */
+  sesIdentity: string[];
   allowedOrigins: string[];
   /** Create the us-east-1 WAF stack (the web ACL with the rate-based rules). */
   waf: boolean;
@@ -43,7 +43,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'mailTo', env: 'SITE_MAIL_TO', what: 'the inbox that receives the form e-mails' },
   { key: 'mailFrom', env: 'SITE_MAIL_FROM', what: "the SES-verified sender, 'address' or 'Name <address>'" },
   { key: 'region', env: 'SITE_REGION', what: 'region of the bucket, the form Lambda and SES (default eu-west-2)' },
-  { key: 'sesIdentity', env: 'SITE_SES_IDENTITY', what: "the verified SES identity to send as (default: the sender's domain)" },
+  { key: 'sesIdentity', env: 'SITE_SES_IDENTITY', what: "the verified SES identity to send as (default: the sender's domain); comma-separated for more" },
   { key: 'allowedOrigins', env: 'SITE_ALLOWED_ORIGINS', what: 'comma-separated origins allowed to post the forms (default https://<domain>)' },
   { key: 'waf', env: 'SITE_WAF', what: "'on' to define the us-east-1 WAF stack (default off)" },
   { key: 'wafApiRateLimit', env: 'SITE_WAF_API_RATE_LIMIT', what: 'requests per IP per 5 minutes to /api/* (default 100)' },
@@ -130,9 +130,9 @@ export function readSettings(
   const region = raw('region') ?? 'eu-west-2';
   if (!REGION.test(region)) invalid('region', region, 'an AWS region such as eu-west-2');
 
-  const sesIdentity = raw('sesIdentity') ?? fromAddress?.[1] ?? '';
-  if (sesIdentity && !HOST.test(sesIdentity.toLowerCase()) && !ADDRESS.test(sesIdentity)) {
-    invalid('sesIdentity', sesIdentity, 'a domain or e-mail address verified in SES');
+  const sesIdentity = (raw('sesIdentity') ?? fromAddress?.[1] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const identity of sesIdentity) {
+    if (!HOST.test(identity.toLowerCase()) && !ADDRESS.test(identity)) invalid('sesIdentity', identity, 'a domain or e-mail address verified in SES');
   }
 
   const originList = raw('allowedOrigins') ?? (domainName ? `https://${domainName}` : '');

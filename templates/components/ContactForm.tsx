@@ -26,7 +26,7 @@ export function ContactForm({ heading, idPrefix, lead, aside, tone, hydrate }: {
         <div className="form-card">
           <h2 id={`${idPrefix}-heading`}>{heading}</h2>
           {lead && <p className="form-card__lead">{lead}</p>}
-          <Island component={ContactFormIsland} props={{ idPrefix, action: settings.formEndpoint }} hydrate={hydrate ?? (aside ? 'idle' : 'visible')} />
+          <Island component={ContactFormIsland} props={{ idPrefix, action: settings.formEndpoint }} hydrate={hydrate ?? 'visible'} />
         </div>
         {aside}
       </div>

@@ -36,6 +36,7 @@ export function ContactPage({ content }: { content: ContactPageContent }) {
         <p>{content.hero.text}</p>
       </PageHero>
       <ContactForm
+        hydrate="idle"
         heading={content.form.heading}
         idPrefix="contact"
         lead={content.form.lead}

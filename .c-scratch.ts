@@ -1,0 +1,11 @@
+import { startServer } from './src/serve/server.ts';
+import { launchChromium } from './quality/browser.ts';
+import { axeReport } from './quality/axe.ts';
+import { sweep } from './quality/sweep.ts';
+import { formatGate } from './quality/report.ts';
+const server = await startServer({ root: process.cwd(), outDir: '/tmp/q6/dist', port: 0, host: '127.0.0.1', watch: false, prebuilt: true });
+const browser = await launchChromium();
+const t = Date.now();
+const v = await sweep({ browser, origin: server.url, consentVersion: 1, slotRatio: 2, targets: (process.argv[2] ?? '/,/blog/what-is-data,/about,/dialog-assessment').split(',').map((url) => ({ url, status: 200, label: url })), states: [] });
+console.log(formatGate(axeReport(v)).join('\n'), Date.now() - t);
+await browser.close(); await server.close();

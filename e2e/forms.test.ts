@@ -1,0 +1,421 @@
+// The contact and assessment forms end to end in Chromium: the islands, the real handler, and the
+// e-mail it hands to the local SES server, read back from that server's store.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { ASSESSMENT_QUESTIONS } from '../lambda/schemas/assessment.ts';
+import { DESKTOP, PHONE, collectConsole, launchBrowser, startSite } from './helpers.ts';
+import { axe } from './axe.ts';
+
+type Site = Awaited<ReturnType<typeof startSite>>;
+let site: Site;
+let browser: Browser;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([startSite({ forms: true }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+interface StoredEmail { subject: string; replyTo: string[]; destination: { to: string[] }; body: { text?: string; html?: string } }
+
+/** The e-mail whose Reply-To is `address`, once the local SES server has it (addresses are unique per test). */
+async function emailFrom(address: string): Promise<StoredEmail> {
+  let found: StoredEmail | undefined;
+  await expect.poll(async () => {
+    const store = (await (await fetch(`${site.forms!.sesEndpoint}/store`)).json()) as { emails: StoredEmail[] };
+    found = store.emails.find((e) => e.replyTo.includes(address));
+    return found !== undefined;
+  }, { timeout: 5000 }).toBe(true);
+  return found!;
+}
+
+async function emailsFrom(address: string): Promise<number> {
+  const store = (await (await fetch(`${site.forms!.sesEndpoint}/store`)).json()) as { emails: StoredEmail[] };
+  return store.emails.filter((e) => e.replyTo.includes(address)).length;
+}
+
+let counter = 0;
+const uniqueAddress = (who: string) => `${who}.${Date.now()}.${++counter}@example.org`;
+
+/** Opens a page and waits for the form's island to hydrate (so the test drives the island, not the plain post). */
+async function openForm(url: string, island: 'contact-form' | 'assessment-form', viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  await page.goto(url);
+  // The marker itself has no box (display: contents); its form does.
+  await page.locator(`[data-island="${island}"] form`).scrollIntoViewIfNeeded();
+  await page.locator(`[data-island="${island}"][data-state="ready"]`).waitFor({ state: 'attached' });
+  return page;
+}
+
+/** Records every data-layer event in sessionStorage, so it can be read after the page has moved on. */
+async function recordDataLayer(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { dataLayer: unknown[] };
+    const layer: unknown[] = (w.dataLayer = w.dataLayer ?? []);
+    const push = layer.push.bind(layer);
+    layer.push = (...items: unknown[]) => {
+      const events = items.filter((i) => i && typeof i === 'object' && 'event' in i);
+      sessionStorage.setItem('events', JSON.stringify([...JSON.parse(sessionStorage.getItem('events') ?? '[]') as unknown[], ...events]));
+      return push(...items);
+    };
+  });
+}
+
+/** Holds each post to the endpoint back for a moment, so the busy state can be seen; counts them. */
+async function slowEndpoint(page: Page, ms = 400): Promise<{ posts: number }> {
+  const seen = { posts: 0 };
+  await page.route('**/api/send-contact-form', async (route) => {
+    seen.posts += 1;
+    await new Promise((r) => setTimeout(r, ms));
+    await route.continue();
+  });
+  return seen;
+}
+
+async function fillContact(form: Locator, v: { name: string; email: string; company: string; message: string }) {
+  await form.getByRole('textbox', { name: 'Name' }).fill(v.name);
+  await form.getByRole('textbox', { name: 'Email' }).fill(v.email);
+  await form.getByRole('textbox', { name: /^Organisation/ }).fill(v.company);
+  await form.getByRole('textbox', { name: 'How can we help?' }).fill(v.message);
+  await form.getByRole('checkbox', { name: /I confirm I am a human/ }).check();
+}
+
+async function answerAll(form: Locator) {
+  for (const [i, q] of ASSESSMENT_QUESTIONS.entries()) {
+    await form.getByRole('combobox', { name: q.question }).selectOption(q.options[i % q.options.length]!.code);
+  }
+}
+
+/** The message under a control, found the way assistive technology finds it. */
+async function describedError(control: Locator): Promise<{ invalid: string | null; message: string | null }> {
+  const invalid = await control.getAttribute('aria-invalid');
+  const id = await control.getAttribute('aria-describedby');
+  const message = id ? await control.page().locator(`[id="${id}"]`).textContent() : null;
+  return { invalid, message };
+}
+
+const focusedName = (page: Page) => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name ?? null);
+
+describe('contact form', () => {
+  it('on /contact: busy while sending, then /thank-you, the form_submit event, and the e-mail with the typed values', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.setViewportSize(DESKTOP);
+    await recordDataLayer(page);
+    const seen = collectConsole(page);
+    await page.goto(`${site.url}/contact`);
+    await page.locator('[data-island="contact-form"][data-state="ready"]').waitFor({ state: 'attached' });
+    const endpoint = await slowEndpoint(page);
+    const form = page.locator('form[data-form="contact"]');
+    const values = { name: 'Morag Campbell', email: uniqueAddress('morag'), company: 'Tayside Widgets Ltd', message: 'Our reports disagree with each other.\nCan you help?' };
+    await fillContact(form, values);
+    await form.getByRole('button', { name: 'Send Message' }).click();
+
+    const busy = form.getByRole('button', { name: 'Sending...' });
+    await busy.waitFor();
+    expect(await busy.isDisabled()).toBe(true);
+    await page.waitForURL(`${site.url}/thank-you`);
+    expect(endpoint.posts).toBe(1);
+
+    const events = JSON.parse(await page.evaluate(() => sessionStorage.getItem('events') ?? '[]')) as Array<Record<string, unknown>>;
+    expect(events).toContainEqual({ event: 'form_submit', form_name: 'contact', email: values.email, organisation: values.company });
+
+    const mail = await emailFrom(values.email);
+    expect(mail.subject).toBe('Contact form: Morag Campbell (Tayside Widgets Ltd)');
+    expect(mail.body.text).toContain(`Email: ${values.email}`);
+    expect(mail.body.text).toContain(values.message);
+    expect(mail.body.text).toContain(`Source: ${site.url}`);
+    expect(mail.body.html).toContain('Our reports disagree with each other.');
+    expect(seen.errors).toEqual([]);
+    expect(seen.messages.filter((m) => m.includes('[island'))).toEqual([]);
+    await context.close();
+  });
+
+  it('on a service page: the embedded form wakes when scrolled to and sends too', async () => {
+    const page = await openForm(`${site.url}/services/data-cleaning`, 'contact-form');
+    const form = page.locator('#service-contact form');
+    const values = { name: 'Iain Fraser', email: uniqueAddress('iain'), company: 'Fife Foods', message: 'We have three customer lists.' };
+    await fillContact(form, values);
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await page.waitForURL(`${site.url}/thank-you`);
+    const mail = await emailFrom(values.email);
+    expect(mail.subject).toBe('Contact form: Iain Fraser (Fife Foods)');
+    expect(mail.body.text).toContain('We have three customer lists.');
+    await page.close();
+  });
+
+  it('shows each message of §5 under its field, in red, focuses the first invalid field and sends nothing', async () => {
+    const page = await openForm(`${site.url}/contact`, 'contact-form');
+    const endpoint = await slowEndpoint(page, 0);
+    const form = page.locator('form[data-form="contact"]');
+    const name = form.getByRole('textbox', { name: 'Name' });
+    const email = form.getByRole('textbox', { name: 'Email' });
+    const message = form.getByRole('textbox', { name: 'How can we help?' });
+    const human = form.getByRole('checkbox', { name: /I confirm I am a human/ });
+    const send = form.getByRole('button', { name: 'Send Message' });
+
+    await send.click();
+    expect(await focusedName(page)).toBe('name');
+    expect(await describedError(name)).toEqual({ invalid: 'true', message: 'Name is required' });
+    expect(await describedError(email)).toEqual({ invalid: 'true', message: 'Email is required' });
+    expect(await describedError(message)).toEqual({ invalid: 'true', message: 'Message is required' });
+    expect(await describedError(human)).toEqual({ invalid: 'true', message: 'Please confirm you are human' });
+    expect(await describedError(form.getByRole('textbox', { name: /^Organisation/ }))).toEqual({ invalid: null, message: null });
+    // Red text under the field; the polite summary names the four fields.
+    const colour = await form.locator('#contact-name-error').evaluate((el) => getComputedStyle(el).color);
+    expect(colour).toMatch(/^rgb\((1[5-9]\d|2\d\d), \d{1,2}, \d{1,2}\)$/);
+    expect(await form.getByRole('status').textContent()).toBe('4 fields need attention: Name, Email, Message, Human confirmation.');
+    expect(await axe(page, 'form[data-form="contact"]')).toEqual([]);
+
+    await name.fill('Morag');
+    expect(await describedError(name)).toEqual({ invalid: null, message: null });
+    await email.fill('morag@example');
+    await message.fill('Hello');
+    await human.check();
+    await send.click();
+    expect(await focusedName(page)).toBe('email');
+    expect(await describedError(email)).toEqual({ invalid: 'true', message: 'Email is invalid' });
+    expect(await form.locator('[aria-invalid="true"]').count()).toBe(1);
+    expect(endpoint.posts).toBe(0);
+    await page.close();
+  });
+
+  it('keeps what was typed before the island woke', async () => {
+    const page = await browser.newPage({ viewport: DESKTOP });
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    await page.route(/\/assets\/contact-form-[^/]+\.js$/, async (route) => { await held; await route.continue(); });
+    await page.goto(`${site.url}/contact`);
+    const form = page.locator('form[data-form="contact"]');
+    await form.getByRole('textbox', { name: 'Name' }).fill('Typed early');
+    await form.getByRole('textbox', { name: 'How can we help?' }).fill('Before hydration');
+    release();
+    await page.locator('[data-island="contact-form"][data-state="ready"]').waitFor({ state: 'attached' });
+    expect(await form.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Typed early');
+    expect(await form.getByRole('textbox', { name: 'How can we help?' }).inputValue()).toBe('Before hydration');
+    // And the island, not a plain post, now answers the submit.
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    expect(await describedError(form.getByRole('textbox', { name: 'Email' }))).toEqual({ invalid: 'true', message: 'Email is required' });
+    expect(page.url()).toBe(`${site.url}/contact`);
+    await page.close();
+  });
+
+  it("shows the handler's field messages from a 400 like its own", async () => {
+    const page = await openForm(`${site.url}/contact`, 'contact-form');
+    await page.route('**/api/send-contact-form', (route) => route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ ok: false, errors: { email: 'Email is invalid' } }) }));
+    const form = page.locator('form[data-form="contact"]');
+    await fillContact(form, { name: 'Morag', email: uniqueAddress('refused'), company: '', message: 'Hello' });
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await form.locator('[aria-invalid="true"]').waitFor();
+    expect(await describedError(form.getByRole('textbox', { name: 'Email' }))).toEqual({ invalid: 'true', message: 'Email is invalid' });
+    expect(await focusedName(page)).toBe('email');
+    expect(await form.getByRole('button', { name: 'Send Message' }).isEnabled()).toBe(true);
+    await page.close();
+  });
+
+  it('keeps its size when it hydrates (no layout shift)', async () => {
+    const plain = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
+    const still = await plain.newPage();
+    await still.goto(`${site.url}/contact`);
+    const before = (await still.locator('form[data-form="contact"]').boundingBox())!;
+    const page = await openForm(`${site.url}/contact`, 'contact-form', PHONE);
+    const after = (await page.locator('form[data-form="contact"]').boundingBox())!;
+    expect({ width: after.width, height: after.height }).toEqual({ width: before.width, height: before.height });
+    await plain.close();
+    await page.close();
+  });
+});
+
+describe('assessment form', () => {
+  it("shows 'Submitting...' with a spinner, then the toast, clears the fields and goes to / after 3 s", async () => {
+    const page = await openForm(`${site.url}/dialog-assessment`, 'assessment-form');
+    const seen = collectConsole(page);
+    await slowEndpoint(page);
+    const form = page.locator('form[data-form="assessment"]');
+    const address = uniqueAddress('eilidh');
+    await answerAll(form);
+    await form.getByRole('textbox', { name: 'Name' }).fill('Eilidh Ross');
+    await form.getByRole('textbox', { name: 'Email' }).fill(address);
+    await form.getByRole('textbox', { name: /^Organisation/ }).fill('Highland Care');
+    await form.getByRole('textbox', { name: /^Comments/ }).fill('Keen to start.');
+    await form.getByRole('checkbox', { name: /I confirm I am a human/ }).check();
+    await form.getByRole('button', { name: 'Submit Assessment' }).click();
+
+    const busy = form.getByRole('button', { name: 'Submitting...' });
+    await busy.waitFor();
+    expect(await busy.isDisabled()).toBe(true);
+    expect(await busy.locator('svg[aria-hidden="true"]').count()).toBe(1);
+    expect(await form.getAttribute('aria-busy')).toBe('true');
+
+    const toast = page.getByRole('region', { name: 'Notifications' }).locator('.toast');
+    await toast.waitFor();
+    const shownAt = Date.now();
+    expect(await toast.locator('.toast__title').textContent()).toBe('Assessment Submitted!');
+    expect(await toast.locator('.toast__text').textContent()).toBe("Thanks! Your organisation details have been sent. We'll be in touch soon.");
+    for (const q of ASSESSMENT_QUESTIONS) expect(await form.getByRole('combobox', { name: q.question }).inputValue()).toBe('unanswered');
+    for (const box of ['Name', 'Email']) expect(await form.getByRole('textbox', { name: box }).inputValue()).toBe('');
+    expect(await form.getByRole('textbox', { name: /^Comments/ }).inputValue()).toBe('');
+    expect(await form.getByRole('checkbox', { name: /I confirm I am a human/ }).isChecked()).toBe(false);
+    expect(await form.getAttribute('aria-busy')).toBeNull();
+
+    await page.waitForURL(`${site.url}/`, { timeout: 6000 });
+    const waited = Date.now() - shownAt;
+    expect(waited).toBeGreaterThan(2500);
+    expect(waited).toBeLessThan(4500);
+
+    const mail = await emailFrom(address);
+    expect(mail.subject).toContain('Eilidh Ross (Highland Care)');
+    for (const [i, q] of ASSESSMENT_QUESTIONS.entries()) expect(mail.body.text).toContain(`${q.question}: ${q.options[i % q.options.length]!.label}`);
+    expect(mail.body.text).toContain('Keen to start.');
+    expect(seen.errors).toEqual([]);
+    expect(seen.messages.filter((m) => m.includes('[island'))).toEqual([]);
+    await page.close();
+  });
+
+  it("asks for an option under each dropdown and checks the contact fields with §5's messages, sending nothing", async () => {
+    const page = await openForm(`${site.url}/dialog-assessment`, 'assessment-form');
+    const endpoint = await slowEndpoint(page, 0);
+    const form = page.locator('form[data-form="assessment"]');
+    const submit = form.getByRole('button', { name: 'Submit Assessment' });
+    await submit.click();
+    expect(await focusedName(page)).toBe(ASSESSMENT_QUESTIONS[0]!.field);
+    for (const q of ASSESSMENT_QUESTIONS) {
+      expect(await describedError(form.getByRole('combobox', { name: q.question })), q.field).toEqual({ invalid: 'true', message: 'Please select an option' });
+    }
+    expect(await describedError(form.getByRole('textbox', { name: 'Name' }))).toEqual({ invalid: 'true', message: 'Name is required' });
+    expect(await describedError(form.getByRole('textbox', { name: 'Email' }))).toEqual({ invalid: 'true', message: 'Email is required' });
+    expect(await describedError(form.getByRole('checkbox', { name: /I confirm I am a human/ }))).toEqual({ invalid: 'true', message: 'Please confirm you are human' });
+    // Comments are optional here.
+    expect(await describedError(form.getByRole('textbox', { name: /^Comments/ }))).toEqual({ invalid: null, message: null });
+    expect(await axe(page, 'form[data-form="assessment"]')).toEqual([]);
+
+    await answerAll(form);
+    expect(await form.locator('select[aria-invalid="true"]').count()).toBe(0);
+    await form.getByRole('textbox', { name: 'Name' }).fill('Eilidh');
+    await form.getByRole('textbox', { name: 'Email' }).fill('eilidh@');
+    await form.getByRole('checkbox', { name: /I confirm I am a human/ }).check();
+    await submit.click();
+    expect(await focusedName(page)).toBe('email');
+    expect(await describedError(form.getByRole('textbox', { name: 'Email' }))).toEqual({ invalid: 'true', message: 'Email is invalid' });
+    expect(endpoint.posts).toBe(0);
+    await page.close();
+  });
+});
+
+describe('when the mail server is down', () => {
+  let down: Site;
+  beforeAll(async () => {
+    down = await startSite({ forms: true });
+    await down.forms!.close();
+  });
+  afterAll(async () => { await down?.close(); });
+
+  async function expectErrorToast(page: Page, text: string) {
+    const toast = page.getByRole('alert');
+    await toast.waitFor({ timeout: 15_000 });
+    expect(await toast.locator('.toast__title').textContent()).toBe('Error');
+    expect(await toast.locator('.toast__text').textContent()).toBe(text);
+  }
+
+  it('the contact form shows the error toast and keeps every value', async () => {
+    const page = await openForm(`${down.url}/contact`, 'contact-form');
+    const seen = collectConsole(page);
+    const form = page.locator('form[data-form="contact"]');
+    const values = { name: 'Morag Campbell', email: uniqueAddress('down'), company: 'Tayside Widgets Ltd', message: 'Still there?' };
+    await fillContact(form, values);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/send-contact-form')),
+      form.getByRole('button', { name: 'Send Message' }).click(),
+    ]);
+    expect(response.status()).toBe(502);
+    await expectErrorToast(page, 'Failed to send your message. Please try again.');
+    expect(await form.getByRole('button', { name: 'Send Message' }).isEnabled()).toBe(true);
+    expect(await form.getByRole('textbox', { name: 'Name' }).inputValue()).toBe(values.name);
+    expect(await form.getByRole('textbox', { name: 'Email' }).inputValue()).toBe(values.email);
+    expect(await form.getByRole('textbox', { name: /^Organisation/ }).inputValue()).toBe(values.company);
+    expect(await form.getByRole('textbox', { name: 'How can we help?' }).inputValue()).toBe(values.message);
+    expect(await form.getByRole('checkbox', { name: /I confirm I am a human/ }).isChecked()).toBe(true);
+    expect(seen.errors.some((e) => e.startsWith('Failed to send message'))).toBe(true);
+    expect(page.url()).toBe(`${down.url}/contact`);
+    await page.close();
+  });
+
+  it('the assessment shows its error toast and keeps the answers', async () => {
+    const page = await openForm(`${down.url}/dialog-assessment`, 'assessment-form');
+    const seen = collectConsole(page);
+    const form = page.locator('form[data-form="assessment"]');
+    await answerAll(form);
+    await form.getByRole('textbox', { name: 'Name' }).fill('Eilidh Ross');
+    await form.getByRole('textbox', { name: 'Email' }).fill(uniqueAddress('down'));
+    await form.getByRole('checkbox', { name: /I confirm I am a human/ }).check();
+    await form.getByRole('button', { name: 'Submit Assessment' }).click();
+    await expectErrorToast(page, 'Failed to send your assessment. Please try again.');
+    expect(await form.getByRole('button', { name: 'Submit Assessment' }).isEnabled()).toBe(true);
+    for (const [i, q] of ASSESSMENT_QUESTIONS.entries()) expect(await form.getByRole('combobox', { name: q.question }).inputValue()).toBe(q.options[i % q.options.length]!.code);
+    expect(await form.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Eilidh Ross');
+    expect(seen.errors.some((e) => e.startsWith('Failed to send message'))).toBe(true);
+    await page.close();
+  });
+});
+
+describe('without JavaScript', () => {
+  let context: BrowserContext;
+  beforeAll(async () => { context = await browser.newContext({ javaScriptEnabled: false, viewport: DESKTOP }); });
+  afterAll(async () => { await context?.close(); });
+
+  it('the contact form posts, the handler redirects to /thank-you, and the e-mail is sent', async () => {
+    const page = await context.newPage();
+    await page.goto(`${site.url}/contact`);
+    const form = page.locator('form[data-form="contact"]');
+    const address = uniqueAddress('nojs');
+    await fillContact(form, { name: 'Callum Reid', email: address, company: 'Angus Arts', message: 'No script here.' });
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/send-contact-form')),
+      form.getByRole('button', { name: 'Send Message' }).click(),
+    ]);
+    expect(response.status()).toBe(303);
+    await page.waitForURL(`${site.url}/thank-you`);
+    const mail = await emailFrom(address);
+    expect(mail.subject).toBe('Contact form: Callum Reid (Angus Arts)');
+    expect(mail.body.text).toContain('No script here.');
+    await page.close();
+  });
+
+  it('the assessment posts its answers and lands on /thank-you', async () => {
+    const page = await context.newPage();
+    await page.goto(`${site.url}/dialog-assessment`);
+    const form = page.locator('form[data-form="assessment"]');
+    const address = uniqueAddress('nojs-assessment');
+    await answerAll(form);
+    await form.getByRole('textbox', { name: 'Name' }).fill('Callum Reid');
+    await form.getByRole('textbox', { name: 'Email' }).fill(address);
+    await form.getByRole('checkbox', { name: /I confirm I am a human/ }).check();
+    await form.getByRole('button', { name: 'Submit Assessment' }).click();
+    await page.waitForURL(`${site.url}/thank-you`);
+    const mail = await emailFrom(address);
+    expect(mail.body.text).toContain(`${ASSESSMENT_QUESTIONS[0]!.question}: ${ASSESSMENT_QUESTIONS[0]!.options[0]!.label}`);
+    await page.close();
+  });
+
+  it('an invalid post gets the handler’s page listing each problem, with a way back, and no e-mail', async () => {
+    const page = await context.newPage();
+    await page.goto(`${site.url}/contact`);
+    const form = page.locator('form[data-form="contact"]');
+    const address = 'not-an-address';
+    await form.getByRole('textbox', { name: 'Email' }).fill(address);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/send-contact-form')),
+      form.getByRole('button', { name: 'Send Message' }).click(),
+    ]);
+    expect(response.status()).toBe(400);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('There is a problem with the form');
+    const problems = await page.getByRole('listitem').allTextContents();
+    expect(problems).toEqual(expect.arrayContaining(['Name: Name is required', 'Email: Email is invalid', 'Message: Message is required', 'Human confirmation: Please confirm you are human']));
+    await page.getByRole('link', { name: 'Go back to the form' }).click();
+    await page.waitForURL(`${site.url}/contact`);
+    expect(await emailsFrom(address)).toBe(0);
+    await page.close();
+  });
+});

@@ -1,0 +1,74 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Viewport { width: number; height: number }
+export const PHONE: Viewport = { width: 375, height: 667 };
+export const DESKTOP: Viewport = { width: 1366, height: 768 };
+export const VIEWPORTS = [PHONE, DESKTOP] as const;
+export const vp = (v: Viewport) => `${v.width}`;
+
+/** Debian's Chromium, never a downloaded browser; the flags keep it off the network. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** Runs `work` over the items, `concurrency` at a time, keeping the results in the items' order. */
+export async function pool<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}
+
+/** What a page said that a clean page never says: CSP violations and console errors. */
+export interface PageNoise { csp: string[]; consoleErrors: string[] }
+
+declare global { interface Window { __cspViolations?: string[] } }
+
+/**
+ * A fresh context (empty storage: a first visit, unless `storage` says otherwise) whose pages
+ * record every `securitypolicyviolation` and console error. The recorder is an init script,
+ * which the page's CSP does not govern.
+ */
+export async function newContext(browser: Browser, viewport: Viewport, storage?: Record<string, string>): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport });
+  // tsx compiles with esbuild's keepNames, which wraps named functions in __name(); the functions
+  // handed to page.evaluate carry those calls into the page, so the page needs the helper too.
+  await context.addInitScript('globalThis.__name ??= (fn) => fn;');
+  await context.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__cspViolations!.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'}${e.sourceFile ? ` (${e.sourceFile}:${e.lineNumber})` : ''}`);
+    });
+  });
+  if (storage) {
+    await context.addInitScript((entries: Record<string, string>) => {
+      try { for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v); } catch { /* about:blank has no storage */ }
+    }, storage);
+  }
+  return context;
+}
+
+/** Start listening before navigation; read once done. A 404 page's own status line is expected. */
+export function listen(page: Page, expectStatus = 200): () => Promise<PageNoise> {
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    const text = m.text();
+    const from = m.location().url;
+    const own404 = expectStatus === 404 && /status of 404/.test(text) && from === page.url();
+    if (!own404) consoleErrors.push(from && from !== page.url() && !text.includes(from) ? `${text} (${from})` : text);
+  });
+  page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
+  return async () => ({ csp: await page.evaluate(() => window.__cspViolations ?? []).catch(() => []), consoleErrors });
+}

@@ -1,0 +1,93 @@
+/**
+ * Every quality gate over a fresh production build, each printing a compact table (page, figure,
+ * limit) as it finishes, then one last line that says what failed.
+ *
+ * Order: the build (page budgets), html-validate, check-links; then one Chromium for axe, the
+ * browser budgets and the CSP watch; then Lighthouse alone, so that its timings have both cores.
+ */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer, type RunningServer } from '../src/serve/server.ts';
+import { axeReport } from './axe.ts';
+import { launchChromium, vp } from './browser.ts';
+import { buildGate } from './build-gate.ts';
+import { BUDGETS_FILE, loadBudgets } from './budgets.ts';
+import { fetchHeaders, headersReport, readHeadersFile } from './headers.ts';
+import { htmlGate } from './html.ts';
+import { lighthouseReport, runLighthouse } from './lighthouse.ts';
+import { linksGate } from './links.ts';
+import { OPEN_STATES } from './open-states.ts';
+import { crashed, formatGate, verdict, type GateReport } from './report.ts';
+import { readRoutingTable, targets } from './routes.ts';
+import { runtimeReport } from './runtime.ts';
+import { sweep } from './sweep.ts';
+
+export const GATES = ['budgets', 'html', 'links', 'axe', 'runtime', 'headers', 'lighthouse'] as const;
+export type Gate = (typeof GATES)[number];
+
+export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (line: string) => void }): Promise<{ reports: GateReport[]; ok: boolean }> {
+  const started = Date.now();
+  const reports: GateReport[] = [];
+  const emit = (report: GateReport, since: number) => {
+    report.summary += ` [${((Date.now() - since) / 1000).toFixed(1)} s]`;
+    reports.push(report);
+    for (const line of formatGate(report)) opts.out(line);
+  };
+  const gate = async (name: string, fn: () => Promise<GateReport>) => {
+    const since = Date.now();
+    let report: GateReport;
+    try { report = await fn(); } catch (error) { report = crashed(name, error); }
+    emit(report, since);
+  };
+
+  const budgets = await loadBudgets(opts.root);
+  if (!budgets) throw new Error(`${BUDGETS_FILE} is missing from ${opts.root}: the page budgets live there`);
+  const work = await mkdtemp(path.join(os.tmpdir(), 'site-check-'));
+  const dir = path.join(work, 'dist');
+  let server: RunningServer | undefined;
+  try {
+    const since = Date.now();
+    const built = await buildGate({ root: opts.root, outDir: dir, budgets });
+    if (opts.gates.has('budgets')) emit(built.report, since);
+    const consentVersion = built.result?.site.settings.cookiePolicyVersion ?? 1;
+
+    if (opts.gates.has('html')) await gate('html', () => htmlGate({ dir, root: opts.root }));
+    if (opts.gates.has('links')) await gate('links', () => linksGate({ dir }));
+
+    const table = await readRoutingTable(dir);
+    const pages = targets(table);
+    server = await startServer({ root: opts.root, outDir: dir, port: 0, host: '127.0.0.1', watch: false, prebuilt: true });
+    const origin = server.url;
+
+    const wantsBrowser = opts.gates.has('axe') || opts.gates.has('runtime') || opts.gates.has('headers');
+    if (wantsBrowser) {
+      const since = Date.now();
+      const browser = await launchChromium();
+      try {
+        const views = await sweep({ browser, origin, targets: pages, states: OPEN_STATES, consentVersion, slotRatio: budgets.images.maxPixelsPerSlotPixel });
+        if (opts.gates.has('axe')) emit(axeReport(views), since);
+        if (opts.gates.has('runtime')) emit(runtimeReport(views, budgets), since);
+        if (opts.gates.has('headers')) {
+          await gate('headers', async () => {
+            const css = (await readdir(path.join(dir, 'assets'))).filter((f) => f.endsWith('.css')).map((f) => `/assets/${f}`);
+            const answers = await fetchHeaders(origin, pages, [...css, ...Object.keys(table.redirects).slice(0, 1), '/about/']);
+            const noise = views.map((v) => ({ label: v.label, viewport: Number(vp(v.viewport)), noise: v.noise }));
+            return headersReport({ expected: await readHeadersFile(dir), answers, noise, labels: new Map(pages.map((p) => [p.url, p.label])) });
+          });
+        }
+      } finally {
+        await browser.close();
+      }
+    }
+
+    if (opts.gates.has('lighthouse')) {
+      await gate('lighthouse', async () => lighthouseReport(await runLighthouse({ origin, pages: budgets.lighthouse.pages, runs: budgets.lighthouse.runs }), budgets.lighthouse));
+    }
+  } finally {
+    await server?.close();
+    await rm(work, { recursive: true, force: true });
+  }
+  opts.out(verdict(reports, (Date.now() - started) / 1000));
+  return { reports, ok: reports.every((r) => r.failures.length === 0) };
+}

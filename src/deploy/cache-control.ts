@@ -1,0 +1,18 @@
+// The Cache-Control each file is stored with. A file whose name carries its content hash never
+// changes under that name, so browsers may keep it a year without asking; everything else (the
+// HTML above all, whose URLs never change) must be revalidated so a deploy shows at once.
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'public, max-age=0, must-revalidate';
+
+// esbuild names bundles name-XXXXXXXX.js (8 base32 characters); images are name-<10 hex>.ext.
+const HASHED_NAME = /-[A-Za-z0-9]{8,}\.[A-Za-z0-9]+$/;
+
+/** Whether a key (relative to the site root, no leading slash) is a content-hashed asset. */
+export function isHashedAsset(key: string): boolean {
+  return key.startsWith('assets/') && HASHED_NAME.test(key.slice(key.lastIndexOf('/') + 1));
+}
+
+export function cacheControl(key: string): string {
+  return isHashedAsset(key) ? IMMUTABLE : REVALIDATE;
+}

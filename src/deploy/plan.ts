@@ -1,0 +1,59 @@
+// What a deploy will do, decided from the files and the bucket listing alone (no I/O), so the
+// dry run prints exactly what the real run then does.
+import type { LocalFile } from './local-files.ts';
+
+export interface RemoteObject {
+  key: string;
+  size: number;
+  /** ETag without quotes. */
+  etag: string;
+  /** The sha256 from the object's metadata, when it had to be read (the ETag was not an MD5). */
+  sha256?: string;
+}
+
+export type UploadReason = 'new' | 'changed' | 'forced';
+
+export interface Upload {
+  file: LocalFile;
+  reason: UploadReason;
+}
+
+export interface DeployPlan {
+  /** In upload order: everything else before the HTML that refers to it. */
+  uploads: Upload[];
+  unchanged: LocalFile[];
+  /** Keys in the bucket (under the prefix) that the build no longer has. Deleted last. */
+  deletes: string[];
+}
+
+const PLAIN_MD5 = /^[0-9a-f]{32}$/;
+
+/** Whether an ETag can be compared with a file's MD5 (one-part upload, no KMS encryption). */
+export function etagIsMd5(etag: string): boolean {
+  return PLAIN_MD5.test(etag);
+}
+
+export function sameContent(file: LocalFile, remote: RemoteObject): boolean {
+  if (remote.size !== file.size) return false;
+  if (etagIsMd5(remote.etag)) return remote.etag === file.md5;
+  return remote.sha256 === file.sha256;
+}
+
+const isHtml = (key: string) => key.endsWith('.html');
+
+export function planDeploy(files: readonly LocalFile[], remote: ReadonlyMap<string, RemoteObject>, options: { force?: boolean } = {}): DeployPlan {
+  const uploads: Upload[] = [];
+  const unchanged: LocalFile[] = [];
+  for (const file of files) {
+    const existing = remote.get(file.key);
+    if (!existing) uploads.push({ file, reason: 'new' });
+    else if (options.force) uploads.push({ file, reason: 'forced' });
+    else if (!sameContent(file, existing)) uploads.push({ file, reason: 'changed' });
+    else unchanged.push(file);
+  }
+  // A page must never arrive before the assets it links to, so HTML goes last (stable otherwise).
+  uploads.sort((a, b) => Number(isHtml(a.file.key)) - Number(isHtml(b.file.key)));
+  const local = new Set(files.map((f) => f.key));
+  const deletes = [...remote.keys()].filter((key) => !local.has(key)).sort();
+  return { uploads, unchanged, deletes };
+}

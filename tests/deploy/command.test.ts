@@ -1,0 +1,102 @@
+// `site deploy` as a person runs it: settings from flags or the environment, what it prints, and
+// its exit codes.
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { main } from '../../src/cli.ts';
+import { cloudFrontInvalidator } from '../../src/deploy/cdn.ts';
+import { deployCommand, resolveDeploySettings, type DeployFlags } from '../../src/deploy/command.ts';
+import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
+import { startLocalS3, type LocalS3 } from './local-s3.ts';
+
+let s3: LocalS3;
+let cdn: FakeCloudFront;
+let dist: string;
+
+beforeAll(async () => {
+  s3 = await startLocalS3(['site']);
+  cdn = await startFakeCloudFront();
+  dist = await mkdtemp(path.join(tmpdir(), 'site-deploy-cli-'));
+  const files: Record<string, string> = {
+    'index.html': '<!doctype html><title>Home</title>',
+    '404.html': '<!doctype html><title>Not found</title>',
+    'about/index.html': '<!doctype html><title>About</title>',
+    'assets/site-7NOAKD3I.css': 'body{}',
+  };
+  for (const [key, body] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dist, key)), { recursive: true });
+    await writeFile(path.join(dist, key), body);
+  }
+});
+afterAll(async () => {
+  await s3.close();
+  await cdn.close();
+  await rm(dist, { recursive: true, force: true });
+});
+
+const flags = (extra: Partial<DeployFlags> = {}): DeployFlags => ({ dir: dist, dryRun: false, force: false, ...extra });
+const capture = () => {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (s: string) => out.push(s), err: (s: string) => err.push(s) }, out, err };
+};
+
+describe('deploy settings', () => {
+  test('flags win over the environment, which wins over the defaults', () => {
+    const env = { SITE_BUCKET: 'env-bucket', SITE_DISTRIBUTION_ID: 'EENV', SITE_REGION: 'eu-west-1', SITE_DEPLOY_PREFIX: 'staging' };
+    expect(resolveDeploySettings(flags({ bucket: 'flag-bucket', region: 'us-east-2' }), env)).toMatchObject({
+      bucket: 'flag-bucket', distributionId: 'EENV', region: 'us-east-2', prefix: 'staging/',
+    });
+    expect(resolveDeploySettings(flags({ bucket: 'b' }), { AWS_REGION: 'eu-central-1' })).toMatchObject({ region: 'eu-central-1', prefix: '' });
+    expect(resolveDeploySettings(flags({ bucket: 'b' }), {})).toMatchObject({ region: 'eu-west-2' });
+  });
+
+  test('without a bucket it is a usage error (exit 2) that says how to give one', async () => {
+    vi.stubEnv('SITE_BUCKET', '');
+    try {
+      const { io, err } = capture();
+      expect(await main(['node', 'site', 'deploy', '--dir', dist], io)).toBe(2);
+      expect(err.join('\n')).toMatch(/--bucket <name> or set SITE_BUCKET/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe('deployCommand output', () => {
+  const clients = () => ({ s3: s3.client, cdn: cloudFrontInvalidator(cdn.client) });
+
+  test('a dry run lists each planned upload with its headers and the paths it would invalidate', async () => {
+    const { io, out } = capture();
+    expect(await deployCommand(flags({ bucket: 'site', distributionId: 'EDIST', dryRun: true }), io, {}, clients())).toBe(0);
+    const text = out.join('\n');
+    expect(text).toMatch(/^Dry run, nothing will be changed: .* → s3:\/\/site\/ \(eu-west-2\)/);
+    expect(text).toMatch(/4 files in the build: 4 to upload \(4 new, .*\), 0 unchanged, 0 stale objects to delete/);
+    expect(text).toContain('would upload  new      assets/site-7NOAKD3I.css  (6 B, text/css; charset=utf-8, public, max-age=31536000, immutable)');
+    expect(text).toContain('would upload  new      about/index.html');
+    expect(text).toContain('would invalidate  / /404.html /about /about/index.html /index.html');
+    expect(cdn.requests).toHaveLength(0);
+  });
+
+  test('a real run shows progress, the invalidation, and then finds nothing left to do', async () => {
+    const first = capture();
+    expect(await deployCommand(flags({ bucket: 'site', distributionId: 'EDIST' }), first.io, {}, clients())).toBe(0);
+    const text = first.out.join('\n');
+    expect(text).toContain('uploaded 4/4 files');
+    expect(text).toMatch(/invalidation I1FAKE on EDIST: /);
+    expect(text).toContain('Deployed.');
+
+    const second = capture();
+    expect(await deployCommand(flags({ bucket: 'site', distributionId: 'EDIST' }), second.io, {}, clients())).toBe(0);
+    expect(second.out.join('\n')).toContain('Already up to date.');
+    expect(second.out.join('\n')).toContain('no invalidation');
+  });
+
+  test('an S3 failure is reported in one line with exit 1', async () => {
+    const { io, err } = capture();
+    expect(await deployCommand(flags({ bucket: 'no-such-bucket' }), io, {}, clients())).toBe(1);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/^site deploy failed: NoSuchBucket \(HTTP 404\)/);
+  });
+});

@@ -1,0 +1,200 @@
+// `site deploy` against s3rver through the real S3 client, with CloudFront's invalidation API
+// faked on 127.0.0.1: a first deploy, one changed page, a removed page, and a dry run.
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cloudFrontInvalidator } from '../../src/deploy/cdn.ts';
+import { deploy, DeployError } from '../../src/deploy/deploy.ts';
+import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
+import { startLocalS3, type LocalS3 } from './local-s3.ts';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'public, max-age=0, must-revalidate';
+const page = (title: string, assets: string[]) =>
+  `<!doctype html><html lang="en-GB"><title>${title}</title>${assets.map((a) => `<script type="module" src="/${a}"></script>`).join('')}<h1>${title}</h1></html>\n`;
+
+/** A small build: pages with pretty URLs, hashed assets, and the unhashed files every build has. */
+const FIRST: Record<string, string> = {
+  'index.html': page('Home', ['assets/runtime-AB12CD34.js']),
+  '404.html': page('Page not found', []),
+  'about/index.html': page('About', ['assets/runtime-AB12CD34.js', 'assets/about-EF56GH78.js']),
+  'blog/index.html': page('Insights', []),
+  'blog/what-is-data/index.html': page('What is data?', []),
+  'blog/feed.xml': '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>Insights</title></feed>\n',
+  'assets/runtime-AB12CD34.js': 'export const run = 1;\n',
+  'assets/about-EF56GH78.js': 'export const about = 1;\n',
+  'assets/site-7NOAKD3I.css': 'body{margin:0}\n',
+  'assets/images/logo-65b7ea6382.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>\n',
+  'robots.txt': 'User-agent: *\nAllow: /\n',
+  'sitemap.xml': '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n',
+};
+
+const EXPECTED_HEADERS: Record<string, [string, string]> = {
+  'index.html': ['text/html; charset=utf-8', REVALIDATE],
+  '404.html': ['text/html; charset=utf-8', REVALIDATE],
+  'about/index.html': ['text/html; charset=utf-8', REVALIDATE],
+  'blog/index.html': ['text/html; charset=utf-8', REVALIDATE],
+  'blog/what-is-data/index.html': ['text/html; charset=utf-8', REVALIDATE],
+  'blog/feed.xml': ['application/atom+xml; charset=utf-8', REVALIDATE],
+  'assets/runtime-AB12CD34.js': ['text/javascript; charset=utf-8', IMMUTABLE],
+  'assets/about-EF56GH78.js': ['text/javascript; charset=utf-8', IMMUTABLE],
+  'assets/site-7NOAKD3I.css': ['text/css; charset=utf-8', IMMUTABLE],
+  'assets/images/logo-65b7ea6382.svg': ['image/svg+xml', IMMUTABLE],
+  'robots.txt': ['text/plain; charset=utf-8', REVALIDATE],
+  'sitemap.xml': ['application/xml; charset=utf-8', REVALIDATE],
+};
+
+let s3: LocalS3;
+let cdn: FakeCloudFront;
+let work: string;
+
+async function writeBuild(dir: string, files: Record<string, string>) {
+  await rm(dir, { recursive: true, force: true });
+  for (const [key, body] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, key)), { recursive: true });
+    await writeFile(path.join(dir, key), body);
+  }
+}
+
+async function bucketContents(bucket: string): Promise<Record<string, string>> {
+  const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: bucket }));
+  const out: Record<string, string> = {};
+  for (const item of listed.Contents ?? []) {
+    const got = await s3.client.send(new GetObjectCommand({ Bucket: bucket, Key: item.Key! }));
+    out[item.Key!] = await got.Body!.transformToString();
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  s3 = await startLocalS3(['site', 'dry', 'prefixed']);
+  cdn = await startFakeCloudFront();
+  work = await mkdtemp(path.join(tmpdir(), 'site-deploy-'));
+});
+afterAll(async () => {
+  await s3.close();
+  await cdn.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('site deploy to an S3-compatible bucket', () => {
+  const dist = () => path.join(work, 'dist');
+  const run = (extra: Partial<Parameters<typeof deploy>[0]> = {}) =>
+    deploy({ dir: dist(), bucket: 'site', distributionId: 'EDFDVBD6EXAMPLE', s3: s3.client, cdn: cloudFrontInvalidator(cdn.client), ...extra });
+
+  test('the first deploy uploads every file with its Content-Type and Cache-Control', async () => {
+    await writeBuild(dist(), FIRST);
+    const result = await run();
+
+    expect(result.plan.uploads.map((u) => u.reason)).toEqual(Object.keys(FIRST).map(() => 'new'));
+    expect(await bucketContents('site')).toEqual(FIRST);
+    for (const [key, [type, cache]] of Object.entries(EXPECTED_HEADERS)) {
+      const head = await s3.client.send(new HeadObjectCommand({ Bucket: 'site', Key: key }));
+      expect([key, head.ContentType, head.CacheControl]).toEqual([key, type, cache]);
+      expect(head.Metadata?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+    // Every page was new to the edge; hashed assets need no invalidation.
+    expect(cdn.requests.at(-1)?.distributionId).toBe('EDFDVBD6EXAMPLE');
+    expect(cdn.requests.at(-1)?.paths).toEqual(result.invalidation.paths);
+    expect(result.invalidation.paths).toContain('/about');
+    expect(result.invalidation.paths).not.toContain('/assets/runtime-AB12CD34.js');
+  });
+
+  test('HTML is uploaded after the assets it links to', async () => {
+    const result = await run({ force: true });
+    const keys = result.plan.uploads.map((u) => u.file.key);
+    const firstHtml = keys.findIndex((k) => k.endsWith('.html'));
+    expect(keys.slice(firstHtml).every((k) => k.endsWith('.html'))).toBe(true);
+    expect(keys.slice(0, firstHtml)).toContain('assets/about-EF56GH78.js');
+  });
+
+  test('a second deploy with one changed page uploads only it and its new asset, and invalidates only it', async () => {
+    const before = cdn.requests.length;
+    const changed = { ...FIRST, 'about/index.html': page('About us', ['assets/runtime-AB12CD34.js', 'assets/about-QR90ST12.js']), 'assets/about-QR90ST12.js': 'export const about = 2;\n' };
+    delete (changed as Record<string, string>)['assets/about-EF56GH78.js'];
+    await writeBuild(dist(), changed);
+
+    const result = await run();
+    expect(result.plan.uploads.map((u) => [u.file.key, u.reason])).toEqual([
+      ['assets/about-QR90ST12.js', 'new'],
+      ['about/index.html', 'changed'],
+    ]);
+    expect(result.plan.deletes).toEqual(['assets/about-EF56GH78.js']);
+    expect(await bucketContents('site')).toEqual(changed);
+    expect(cdn.requests.length).toBe(before + 1);
+    expect(cdn.requests.at(-1)?.paths).toEqual(['/about', '/about/index.html']);
+  });
+
+  test('a page removed from the build is deleted from the bucket and invalidated', async () => {
+    const current = await bucketContents('site');
+    const next = { ...current };
+    delete next['blog/what-is-data/index.html'];
+    await writeBuild(dist(), next);
+
+    const result = await run();
+    expect(result.plan.uploads).toEqual([]);
+    expect(result.plan.deletes).toEqual(['blog/what-is-data/index.html']);
+    expect(Object.keys(await bucketContents('site')).sort()).toEqual(Object.keys(next).sort());
+    expect(cdn.requests.at(-1)?.paths).toEqual(['/blog/what-is-data', '/blog/what-is-data/index.html']);
+  });
+
+  test('an unchanged build uploads, deletes and invalidates nothing', async () => {
+    const before = cdn.requests.length;
+    const result = await run();
+    expect(result.plan.uploads).toEqual([]);
+    expect(result.plan.deletes).toEqual([]);
+    expect(result.invalidation.paths).toEqual([]);
+    expect(cdn.requests.length).toBe(before);
+  });
+
+  test('--dry-run plans against the bucket and changes nothing', async () => {
+    await writeBuild(dist(), FIRST);
+    await run({ bucket: 'dry' });
+    await writeBuild(dist(), { ...FIRST, 'index.html': page('Home, new', []), 'contact/index.html': page('Contact', []) });
+    const stored = await bucketContents('dry');
+    const requests = cdn.requests.length;
+
+    const result = await run({ bucket: 'dry', dryRun: true });
+    expect(result.dryRun).toBe(true);
+    expect(result.plan.uploads.map((u) => [u.file.key, u.reason])).toEqual([['contact/index.html', 'new'], ['index.html', 'changed']]);
+    expect(result.invalidation.paths).toEqual(['/', '/contact', '/contact/index.html', '/index.html']);
+    expect(await bucketContents('dry')).toEqual(stored);
+    expect(cdn.requests.length).toBe(requests);
+  });
+
+  test('a prefix keeps the deploy, and its deletions, inside that folder of the bucket', async () => {
+    await writeBuild(dist(), FIRST);
+    await run({ bucket: 'prefixed', prefix: '/staging/' });
+    await run({ bucket: 'prefixed', prefix: 'preview' });
+    const keys = Object.keys(await bucketContents('prefixed')).sort();
+    expect(keys).toEqual([...Object.keys(FIRST).map((k) => `staging/${k}`), ...Object.keys(FIRST).map((k) => `preview/${k}`)].sort());
+
+    await writeBuild(dist(), { ...FIRST, 'robots.txt': 'User-agent: *\nDisallow: /\n' });
+    const result = await run({ bucket: 'prefixed', prefix: 'preview' });
+    expect(result.plan.uploads.map((u) => u.file.key)).toEqual(['robots.txt']);
+    expect(result.plan.deletes).toEqual([]);
+    expect(cdn.requests.at(-1)?.paths).toEqual(['/robots.txt']);
+  });
+
+  test('a folder that is not a build is refused before anything is listed or deleted', async () => {
+    const empty = path.join(work, 'empty');
+    await mkdir(empty, { recursive: true });
+    const before = await bucketContents('site');
+    await expect(run({ dir: empty })).rejects.toThrow(DeployError);
+    await expect(run({ dir: empty })).rejects.toThrow(/index\.html is missing/);
+    expect(await bucketContents('site')).toEqual(before);
+  });
+
+  test('the uploaded bytes are the built bytes, binary included', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 255, 128, 10, 13]);
+    await writeBuild(dist(), FIRST);
+    await writeFile(path.join(dist(), 'assets/images/og-5e4ce06203.png'), png);
+    await run();
+    const got = await s3.client.send(new GetObjectCommand({ Bucket: 'site', Key: 'assets/images/og-5e4ce06203.png' }));
+    expect(Buffer.from(await got.Body!.transformToByteArray()).equals(png)).toBe(true);
+    expect(got.ContentType).toBe('image/png');
+    expect(await readFile(path.join(dist(), 'assets/images/og-5e4ce06203.png'))).toEqual(png);
+  });
+});

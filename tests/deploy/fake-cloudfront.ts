@@ -1,0 +1,55 @@
+// A stand-in for CloudFront's CreateInvalidation on 127.0.0.1 (REST XML, as the real API), so the
+// deploy's invalidation goes through the real @aws-sdk/client-cloudfront without an AWS account.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
+
+export interface InvalidationRequest {
+  distributionId: string;
+  paths: string[];
+  callerReference: string;
+}
+
+export interface FakeCloudFront {
+  client: CloudFrontClient;
+  requests: InvalidationRequest[];
+  close(): Promise<void>;
+}
+
+const NS = 'http://cloudfront.amazonaws.com/doc/2020-05-31/';
+const texts = (xml: string, tag: string) => [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, 'g'))].map((m) => m[1]!);
+
+export async function startFakeCloudFront(): Promise<FakeCloudFront> {
+  const requests: InvalidationRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const match = /^\/2020-05-31\/distribution\/([^/]+)\/invalidation$/.exec(req.url ?? '');
+      if (req.method !== 'POST' || !match) {
+        res.writeHead(404, { 'content-type': 'text/xml' }).end(`<ErrorResponse xmlns="${NS}"><Error><Type>Sender</Type><Code>NotFound</Code><Message>not faked</Message></Error></ErrorResponse>`);
+        return;
+      }
+      const body = Buffer.concat(chunks).toString('utf8');
+      const id = `I${requests.length + 1}FAKE`;
+      requests.push({ distributionId: decodeURIComponent(match[1]!), paths: texts(body, 'Path'), callerReference: texts(body, 'CallerReference')[0] ?? '' });
+      res.writeHead(201, { 'content-type': 'text/xml', location: `https://cloudfront.amazonaws.com${req.url}/${id}` });
+      res.end(`<?xml version="1.0" encoding="UTF-8"?><Invalidation xmlns="${NS}"><Id>${id}</Id><Status>InProgress</Status><CreateTime>2025-01-01T00:00:00Z</CreateTime>${body.replace(/^<\?xml[^>]*\?>/, '').replace(/ xmlns="[^"]*"/, '')}</Invalidation>`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const client = new CloudFrontClient({
+    endpoint: `http://127.0.0.1:${port}`,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'FAKE', secretAccessKey: 'FAKE' },
+  });
+  return {
+    client,
+    requests,
+    close: async () => {
+      client.destroy();
+      await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+    },
+  };
+}

@@ -1,0 +1,186 @@
+// The CloudFront Functions the build emits, run as CloudFront runs them: plain scripts (no
+// modules, no require) under 10 KB, called with CloudFront's event shape. Their answers, with S3
+// and the distribution's error responses emulated around them, must be site serve's answers.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import vm from 'node:vm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildSite } from '../../src/build.ts';
+import { resolve, type RoutingTable } from '../../src/routing.ts';
+import { startServer, type RunningServer } from '../../src/serve/server.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SIZE_LIMIT = 10 * 1024;
+
+interface Value { value: string; multiValue?: Array<{ value: string }> }
+interface CfRequest { method: string; uri: string; querystring: Record<string, Value>; headers: Record<string, Value>; cookies: Record<string, Value> }
+interface CfResponse { statusCode: number; statusDescription?: string; headers: Record<string, Value> }
+type Handler = (event: unknown) => CfRequest | CfResponse;
+
+let work: string;
+let dist: string;
+let table: RoutingTable;
+let source: { request: string; response: string };
+let viewerRequest: Handler;
+let viewerResponse: Handler;
+let serve: RunningServer;
+
+/** Loads a function the way CloudFront does: one classic script, nothing global but the language. */
+function load(code: string, file: string): Handler {
+  const context = vm.createContext({});
+  new vm.Script(code, { filename: file }).runInContext(context);
+  const handler = (context as { handler?: unknown }).handler;
+  if (typeof handler !== 'function') throw new Error(`${file} defines no handler function`);
+  return handler as Handler;
+}
+
+/** CloudFront's querystring object: one field per name, repeats in multiValue, values as sent. */
+function querystring(search: string): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const pair of search.replace(/^\?/, '').split('&').filter(Boolean)) {
+    const eq = pair.indexOf('=');
+    const [name, value] = eq === -1 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    const existing = out[name];
+    if (!existing) out[name] = { value };
+    else out[name] = { value: existing.value, multiValue: [...(existing.multiValue ?? [{ value: existing.value }]), { value }] };
+  }
+  return out;
+}
+
+interface Answer { status: number; location?: string; body?: string }
+
+/** The distribution: viewer request → S3 through OAC (403 for a missing key) → error responses → viewer response. */
+async function cdn(target: string): Promise<Answer> {
+  const q = target.indexOf('?');
+  const request: CfRequest = {
+    method: 'GET',
+    uri: q === -1 ? target : target.slice(0, q),
+    querystring: querystring(q === -1 ? '' : target.slice(q)),
+    headers: { host: { value: 'www.example.com' } },
+    cookies: {},
+  };
+  const event = { version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '192.0.2.1' }, request };
+  const out = viewerRequest(event);
+  if ('statusCode' in out) return { status: out.statusCode, location: out.headers.location?.value };
+  const file = path.join(dist, decodeURIComponent(out.uri));
+  if (!existsSync(file)) {
+    // CloudFront runs no function on an origin error; the error response gives 404.html its 404.
+    return { status: 404, body: await readFile(path.join(dist, '404.html'), 'utf8') };
+  }
+  const response = viewerResponse({ version: '1.0', context: { eventType: 'viewer-response' }, request: out, response: { statusCode: 200, statusDescription: 'OK', headers: {} } }) as CfResponse;
+  return { status: response.statusCode, body: await readFile(file, 'utf8') };
+}
+
+/** `site serve`'s answer, asked with the raw path (a URL object would tidy '//' away). */
+function served(target: string): Promise<Answer> {
+  const { port, hostname } = new URL(serve.url);
+  return new Promise((ok, fail) => {
+    http.get({ host: hostname, port, path: target }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400) ok({ status, location: res.headers.location });
+        else ok({ status, body: Buffer.concat(chunks).toString('utf8') });
+      });
+    }).on('error', fail);
+  });
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'site-cf-functions-'));
+  dist = path.join(work, 'dist');
+  await buildSite({ root: ROOT, outDir: dist });
+  table = JSON.parse(await readFile(path.join(work, 'build/routing.json'), 'utf8')) as RoutingTable;
+  source = {
+    request: await readFile(path.join(work, 'build/cloudfront/viewer-request.js'), 'utf8'),
+    response: await readFile(path.join(work, 'build/cloudfront/viewer-response.js'), 'utf8'),
+  };
+  viewerRequest = load(source.request, 'viewer-request.js');
+  viewerResponse = load(source.response, 'viewer-response.js');
+  serve = await startServer({ root: ROOT, outDir: dist, port: 0, host: '127.0.0.1', watch: false, prebuilt: true });
+}, 60_000);
+
+afterAll(async () => {
+  await serve?.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('the emitted functions fit CloudFront Functions (JavaScript runtime 2.0)', () => {
+  test.each(['request', 'response'] as const)('viewer-%s.js is under 10 KB and uses no modules', (which) => {
+    const code = source[which];
+    expect(Buffer.byteLength(code, 'utf8')).toBeLessThan(SIZE_LIMIT);
+    // A classic script: an import or export statement would not even parse here.
+    expect(() => new vm.Script(code)).not.toThrow();
+    expect(code).not.toMatch(/\brequire\s*\(|\bimport\s*\(|\bmodule\.exports\b|\bprocess\./);
+  });
+
+  test('the request function carries the build routing table', () => {
+    const match = /var TABLE = (\{.*\});/.exec(source.request);
+    expect(JSON.parse(match![1]!)).toEqual(table);
+  });
+});
+
+// Kinds of URL the spec's routing distinguishes; each page of the build is added below.
+const TABLE_OF_URLS = [
+  '/', '/index.html', '/about', '/about/', '/about//', '/about/index.html', '/about/?a=1&b=2', '/about/?tag=a&tag=b&flag',
+  '//evil.example/', '/services/', '/blog/', '/blog/page/2', '/blog/page/2/',
+  '/services/analytics-and-reporting', '/services/analytics-and-reporting?utm_source=mail',
+  '/blog/no-such-article', '/blog/no-such-article?ref=x', '/blog/no/such/thing',
+  '/case-studies/no-such-client', '/case-studies/no-such-client/', '/case-studies/',
+  '/no-such-page', '/no/such/page', '/favicon.ico', '/assets/no-such-file.js', '/robots.txt', '/sitemap.xml', '/404.html',
+];
+
+describe('the functions route as site serve does', () => {
+  test('every URL in the table gets the same status, redirect and page from the CDN as from site serve', async () => {
+    // serve reads '//host/' as a protocol-relative URL (its home page), so that one is compared with resolve() below.
+    const urls = [...TABLE_OF_URLS.filter((u) => !u.startsWith('//')), ...table.pages, ...table.pages.filter((p) => p !== '/').map((p) => `${p}/`)];
+    const digest = (a: Answer) => ({ ...a, body: a.body === undefined ? undefined : createHash('sha256').update(a.body).digest('hex').slice(0, 12) });
+    for (const url of urls) {
+      const [fromCdn, fromServe] = await Promise.all([cdn(url), served(url)]);
+      expect({ url, ...digest(fromCdn) }).toEqual({ url, ...digest(fromServe) });
+    }
+  });
+
+  test('the viewer-request answers are src/routing.ts resolve() answers, query string kept on redirects', () => {
+    for (const url of TABLE_OF_URLS) {
+      const q = url.indexOf('?');
+      const pathname = q === -1 ? url : url.slice(0, q);
+      const search = q === -1 ? '' : url.slice(q);
+      const expected = resolve(pathname, table);
+      const out = viewerRequest({ request: { method: 'GET', uri: pathname, querystring: querystring(search), headers: {}, cookies: {} } });
+      if (expected.kind === 'redirect') {
+        expect({ url, status: (out as CfResponse).statusCode, location: (out as CfResponse).headers.location?.value })
+          .toEqual({ url, status: expected.status, location: expected.location + search });
+      } else {
+        const req = out as CfRequest;
+        expect({ url, uri: req.uri, marked: req.headers['x-site-status']?.value })
+          .toEqual({ url, uri: expected.file, marked: expected.status === 200 ? undefined : String(expected.status) });
+      }
+    }
+  });
+
+  test('spot checks of the spec routing', async () => {
+    expect(await cdn('/about/?a=1&b=2')).toEqual({ status: 301, location: '/about?a=1&b=2' });
+    expect(await cdn('/blog/no-such-article')).toEqual({ status: 302, location: '/blog' });
+    expect(await cdn('/services/analytics-and-reporting')).toEqual({ status: 301, location: '/services/data-visualisation' });
+    expect(await cdn('//evil.example/')).toEqual({ status: 301, location: '/evil.example' });
+    const caseStudy = await cdn('/case-studies/no-such-client');
+    expect(caseStudy.status).toBe(404);
+    expect(caseStudy.body).toBe(await readFile(path.join(dist, 'case-studies/404.html'), 'utf8'));
+    expect((await cdn('/no-such-page')).status).toBe(404);
+    expect((await cdn('/about')).status).toBe(200);
+  });
+
+  test('the response function leaves unmarked answers, and answers S3 did not give 200, alone', () => {
+    const respond = (marked: string | undefined, statusCode: number) =>
+      (viewerResponse({ request: { uri: '/x', headers: marked ? { 'x-site-status': { value: marked } } : {} }, response: { statusCode, headers: {} } }) as CfResponse).statusCode;
+    expect(respond(undefined, 200)).toBe(200);
+    expect(respond('404', 200)).toBe(404);
+    expect(respond('404', 304)).toBe(304);
+  });
+});

@@ -1,0 +1,113 @@
+// The deployment settings and the header mapping, without synthesising anything.
+import { describe, expect, test } from 'vitest';
+import { headersPolicyParts } from '../../infra/lib/headers-policy.ts';
+import { readSettings, SettingsError } from '../../infra/lib/settings.ts';
+
+const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
+const REQUIRED = { domainName: 'www.example.co.uk', certificateArn: CERT, mailTo: 'leads@example.co.uk', mailFrom: 'Website <web@example.co.uk>' };
+const fromContext = (values: Record<string, unknown>) => (key: string) => values[key];
+
+function problems(context: Record<string, unknown>, env: Record<string, string> = {}): string[] {
+  try {
+    readSettings(fromContext(context), env);
+  } catch (error) {
+    if (error instanceof SettingsError) return [...error.problems];
+    throw error;
+  }
+  return [];
+}
+
+describe('readSettings', () => {
+  test('the required settings missing are reported together, each with its flag and variable', () => {
+    const found = problems({});
+    expect(found).toHaveLength(4);
+    expect(found[0]).toMatch(/^domainName \(-c domainName=… or SITE_DOMAIN\) is missing/);
+    expect(found.join('\n')).toMatch(/certificateArn .*SITE_CERTIFICATE_ARN.*us-east-1/);
+    expect(found.join('\n')).toMatch(/mailTo .*SITE_MAIL_TO/);
+    expect(found.join('\n')).toMatch(/mailFrom .*SITE_MAIL_FROM/);
+    expect(() => readSettings(fromContext({}), {})).toThrow(/Set each with `-c name=value`/);
+  });
+
+  test('defaults: eu-west-2, the sender domain as SES identity, the site origin allowed, WAF off, 5 reserved, 90 days of logs', () => {
+    expect(readSettings(fromContext(REQUIRED), {})).toEqual({
+      ...REQUIRED,
+      region: 'eu-west-2',
+      sesIdentity: ['example.co.uk'],
+      allowedOrigins: ['https://www.example.co.uk'],
+      waf: false,
+      wafApiRateLimit: 100,
+      wafSiteRateLimit: 2000,
+      reservedConcurrency: 5,
+      logRetentionDays: 90,
+      priceClass: '100',
+    });
+  });
+
+  test('the environment supplies what the context does not; the context wins', () => {
+    const env = {
+      SITE_DOMAIN: 'site.example.org', SITE_CERTIFICATE_ARN: CERT, SITE_MAIL_TO: 'a@example.org', SITE_MAIL_FROM: 'b@mail.example.org',
+      SITE_REGION: 'eu-west-1', SITE_RESERVED_CONCURRENCY: 'off', SITE_WAF: 'on', CDK_DEFAULT_ACCOUNT: '123456789012',
+    };
+    const settings = readSettings(fromContext({ domainName: 'www.example.net' }), env);
+    expect(settings).toMatchObject({
+      domainName: 'www.example.net', region: 'eu-west-1', sesIdentity: ['mail.example.org'], waf: true,
+      allowedOrigins: ['https://www.example.net'], account: '123456789012',
+    });
+    expect(settings.reservedConcurrency).toBeUndefined();
+  });
+
+  test('a certificate or web ACL outside us-east-1 is refused: CloudFront only uses those', () => {
+    expect(problems({ ...REQUIRED, certificateArn: CERT.replace('us-east-1', 'eu-west-2') })).toEqual([
+      expect.stringMatching(/certificateArn .* is in eu-west-2: CloudFront only accepts certificates issued in us-east-1/),
+    ]);
+    expect(problems({ ...REQUIRED, webAclArn: 'arn:aws:wafv2:eu-west-2:123456789012:global/webacl/site/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' })).toEqual([
+      expect.stringMatching(/webAclArn .* is in eu-west-2/),
+    ]);
+  });
+
+  test('malformed values are named with what was expected', () => {
+    const found = problems({
+      ...REQUIRED, domainName: 'https://www.example.co.uk/', mailTo: 'nobody', allowedOrigins: 'http://www.example.co.uk, https://ok.example.com',
+      logRetentionDays: '45', priceClass: '50', wafApiRateLimit: '5', region: 'London',
+    });
+    expect(found.join('\n')).toMatch(/domainName .*'https:\/\/www\.example\.co\.uk\/': expected a host name/);
+    expect(found.join('\n')).toMatch(/mailTo .*'nobody': expected an e-mail address/);
+    expect(found.join('\n')).toMatch(/allowedOrigins .*'http:\/\/www\.example\.co\.uk': expected an https origin/);
+    expect(found.join('\n')).toMatch(/logRetentionDays .*'45'/);
+    expect(found.join('\n')).toMatch(/priceClass .*'50'/);
+    expect(found.join('\n')).toMatch(/wafApiRateLimit .*'5': expected a whole number of at least 10/);
+    expect(found.join('\n')).toMatch(/region .*'London'/);
+    expect(found).toHaveLength(7);
+  });
+});
+
+describe('headersPolicyParts', () => {
+  const headers = {
+    'content-security-policy': "default-src 'self'; form-action 'self'",
+    'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+  };
+
+  test('security headers become typed fields, the rest custom headers that override the origin', () => {
+    const parts = headersPolicyParts(headers);
+    expect(parts.securityHeadersBehavior.contentSecurityPolicy).toEqual({ contentSecurityPolicy: headers['content-security-policy'], override: true });
+    expect(parts.securityHeadersBehavior.strictTransportSecurity).toMatchObject({ includeSubdomains: true, preload: true, override: true });
+    expect(parts.securityHeadersBehavior.strictTransportSecurity?.accessControlMaxAge.toSeconds()).toBe(63072000);
+    expect(parts.securityHeadersBehavior.frameOptions).toEqual({ frameOption: 'DENY', override: true });
+    expect(parts.customHeaders).toEqual([{ header: 'cross-origin-opener-policy', value: 'same-origin', override: true }]);
+  });
+
+  test('values CloudFront cannot send as written are refused, not changed', () => {
+    expect(() => headersPolicyParts({ ...headers, 'x-frame-options': 'ALLOW-FROM https://a.example' })).toThrow(/x-frame-options/);
+    expect(() => headersPolicyParts({ ...headers, 'strict-transport-security': 'max-age=60; includeSubDomains; bogus' })).toThrow(/strict-transport-security/);
+    expect(() => headersPolicyParts({ ...headers, 'referrer-policy': 'no-referrer, strict-origin' })).toThrow(/referrer-policy/);
+    expect(() => headersPolicyParts({ ...headers, 'content-security-policy': `default-src 'self'; script-src ${"'sha256-x' ".repeat(200)}` })).toThrow(/at most 1783/);
+  });
+
+  test("a CSP whose form-action does not allow 'self' is refused: the forms post to /api/* on the site's origin", () => {
+    expect(() => headersPolicyParts({ ...headers, 'content-security-policy': "default-src 'self'; form-action https://forms.example" })).toThrow(/form-action/);
+  });
+});

@@ -1,0 +1,291 @@
+// CDK assertions on the synthesised stacks, built from a fresh `site build` and Lambda bundle, as
+// `cdk synth` builds them (infra/lib/define-app.ts), and `cdk synth` itself, offline.
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { App } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildLambda } from '../../lambda/build.ts';
+import { buildSite } from '../../src/build.ts';
+import { BuildOutputsError } from '../../infra/lib/build-outputs.ts';
+import { defineApp, type DefinedApp } from '../../infra/lib/define-app.ts';
+import { formActionSources } from '../../infra/lib/headers-policy.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
+const WEB_ACL = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/site/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
+const SETTINGS = { domainName: 'www.example.co.uk', certificateArn: CERT, mailTo: 'leads@example.co.uk', mailFrom: 'Website <web@example.co.uk>' };
+const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+
+let work: string;
+let buildDir: string;
+let headers: Record<string, string>;
+
+function synth(context: Record<string, unknown> = {}): DefinedApp & { app: App } {
+  const app = new App({ context: { ...SETTINGS, buildDir, ...context } });
+  return { app, ...defineApp(app, {}) };
+}
+
+type Resource = { Type: string; Properties: Record<string, any> };
+const resources = (template: Template, type: string) => Object.values(template.findResources(type)) as Resource[];
+const only = (template: Template, type: string) => {
+  const found = resources(template, type);
+  expect(found, type).toHaveLength(1);
+  return found[0]!;
+};
+
+/** The headers a synthesised response-headers policy sends, written as CloudFront writes them. */
+function headersFromPolicy(config: Record<string, any>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const s = config.SecurityHeadersConfig ?? {};
+  if (s.ContentSecurityPolicy) out['content-security-policy'] = s.ContentSecurityPolicy.ContentSecurityPolicy;
+  if (s.StrictTransportSecurity) {
+    const h = s.StrictTransportSecurity;
+    out['strict-transport-security'] = [`max-age=${h.AccessControlMaxAgeSec}`, ...(h.IncludeSubdomains ? ['includeSubDomains'] : []), ...(h.Preload ? ['preload'] : [])].join('; ');
+  }
+  if (s.ContentTypeOptions) out['x-content-type-options'] = 'nosniff';
+  if (s.FrameOptions) out['x-frame-options'] = s.FrameOptions.FrameOption;
+  if (s.ReferrerPolicy) out['referrer-policy'] = s.ReferrerPolicy.ReferrerPolicy;
+  for (const item of config.CustomHeadersConfig?.Items ?? []) out[String(item.Header).toLowerCase()] = item.Value;
+  return out;
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'site-infra-'));
+  await buildSite({ root: ROOT, outDir: path.join(work, 'dist') });
+  buildDir = path.join(work, 'build');
+  await buildLambda({ outDir: path.join(buildDir, 'lambda') });
+  headers = JSON.parse(await readFile(path.join(buildDir, 'headers.json'), 'utf8')) as Record<string, string>;
+}, 60_000);
+afterAll(async () => { await rm(work, { recursive: true, force: true }); });
+
+// Synthesis copies and hashes the Lambda asset: seconds normally, more on a loaded CI machine.
+describe('the Site stack', { timeout: 60_000 }, () => {
+  let template: Template;
+  let defined: ReturnType<typeof synth>;
+  beforeAll(() => {
+    defined = synth();
+    template = Template.fromStack(defined.site);
+  }, 60_000);
+
+  test('holds exactly these resources: no custom-resource Lambdas, nothing public', () => {
+    const counts: Record<string, number> = {};
+    for (const r of Object.values(template.toJSON().Resources as Record<string, Resource>)) counts[r.Type] = (counts[r.Type] ?? 0) + 1;
+    expect(counts).toEqual({
+      'AWS::S3::Bucket': 1,
+      'AWS::S3::BucketPolicy': 1,
+      'AWS::CloudFront::OriginAccessControl': 1,
+      'AWS::CloudFront::Function': 2,
+      'AWS::CloudFront::ResponseHeadersPolicy': 1,
+      'AWS::CloudFront::CachePolicy': 1,
+      'AWS::CloudFront::Distribution': 1,
+      'AWS::SecretsManager::Secret': 1,
+      'AWS::Logs::LogGroup': 1,
+      'AWS::IAM::Role': 1,
+      'AWS::IAM::Policy': 1,
+      'AWS::Lambda::Function': 1,
+      'AWS::Lambda::Url': 1,
+      'AWS::Lambda::Permission': 2,
+    });
+  });
+
+  test('the bucket is private: all public access blocked, no website hosting, readable only by this distribution', () => {
+    const bucket = only(template, 'AWS::S3::Bucket');
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.Properties.WebsiteConfiguration).toBeUndefined();
+    const statements = only(template, 'AWS::S3::BucketPolicy').Properties.PolicyDocument.Statement as Array<Record<string, any>>;
+    const allows = statements.filter((s) => s.Effect === 'Allow');
+    expect(allows).toHaveLength(1);
+    expect(allows[0]).toMatchObject({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject', Condition: { StringEquals: { 'AWS:SourceArn': expect.anything() } } });
+    // Plain http to the bucket is refused.
+    expect(statements).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+  });
+
+  test('CloudFront reaches the bucket through origin access control (signed), not an origin access identity', () => {
+    expect(only(template, 'AWS::CloudFront::OriginAccessControl').Properties.OriginAccessControlConfig).toMatchObject({
+      OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4',
+    });
+    const origins = only(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig.Origins as Array<Record<string, any>>;
+    const s3Origin = origins.find((o) => o.S3OriginConfig)!;
+    expect(s3Origin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/OriginAccessControl/), 'Id'] });
+    expect(s3Origin.S3OriginConfig.OriginAccessIdentity).toBe('');
+  });
+
+  test('the routing functions are the build files, on cloudfront-js-2.0, attached to the default behaviour', async () => {
+    const code = {
+      request: await readFile(path.join(buildDir, 'cloudfront/viewer-request.js'), 'utf8'),
+      response: await readFile(path.join(buildDir, 'cloudfront/viewer-response.js'), 'utf8'),
+    };
+    const functions = template.findResources('AWS::CloudFront::Function') as Record<string, Resource>;
+    const byCode = Object.fromEntries(Object.entries(functions).map(([id, r]) => [r.Properties.FunctionCode, { id, runtime: r.Properties.FunctionConfig.Runtime, publish: r.Properties.AutoPublish }]));
+    expect(byCode[code.request]).toMatchObject({ runtime: 'cloudfront-js-2.0', publish: true });
+    expect(byCode[code.response]).toMatchObject({ runtime: 'cloudfront-js-2.0', publish: true });
+
+    const config = only(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig;
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [byCode[code.request]!.id, 'FunctionARN'] } },
+      { EventType: 'viewer-response', FunctionARN: { 'Fn::GetAtt': [byCode[code.response]!.id, 'FunctionARN'] } },
+    ]);
+  });
+
+  test('a missing object (S3 answers 403 or 404) is the not-found page with status 404', () => {
+    const config = only(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig;
+    expect(config.CustomErrorResponses).toEqual([403, 404].map((code) => ({ ErrorCode: code, ResponseCode: 404, ResponsePagePath: '/404.html', ErrorCachingMinTTL: 60 })));
+  });
+
+  test('the response-headers policy sends exactly the headers of build/headers.json, on every behaviour', () => {
+    const policy = only(template, 'AWS::CloudFront::ResponseHeadersPolicy').Properties.ResponseHeadersPolicyConfig;
+    expect(headersFromPolicy(policy)).toEqual(headers);
+    for (const item of policy.CustomHeadersConfig?.Items ?? []) expect(item.Override).toBe(true);
+    const config = only(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig;
+    const ref = { Ref: Object.keys(template.findResources('AWS::CloudFront::ResponseHeadersPolicy'))[0] };
+    expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual(ref);
+    expect(config.CacheBehaviors.map((b: Record<string, unknown>) => b.ResponseHeadersPolicyId)).toEqual([ref]);
+  });
+
+  test("the CSP lets the forms post to /api/* on the site's own origin", () => {
+    expect(formActionSources(headers['content-security-policy']!)).toContain("'self'");
+  });
+
+  test('HTTPS only, TLS 1.2+, HTTP/2 and HTTP/3, compression, the domain and its us-east-1 certificate', () => {
+    const config = only(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig;
+    expect(config).toMatchObject({
+      Aliases: ['www.example.co.uk'],
+      HttpVersion: 'http2and3',
+      Enabled: true,
+      ViewerCertificate: { AcmCertificateArn: CERT, SslSupportMethod: 'sni-only', MinimumProtocolVersion: 'TLSv1.2_2021' },
+      DefaultCacheBehavior: { ViewerProtocolPolicy: 'redirect-to-https', Compress: true, AllowedMethods: ['GET', 'HEAD'] },
+    });
+    expect(config.CacheBehaviors[0]).toMatchObject({ ViewerProtocolPolicy: 'https-only', Compress: true });
+    expect(config.WebACLId).toBeUndefined();
+  });
+
+  test('/api/* goes uncached, with every method, to the form Lambda URL, with the secret origin header and no routing functions', () => {
+    const config = only(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig;
+    expect(config.CacheBehaviors).toHaveLength(1);
+    const api = config.CacheBehaviors[0];
+    expect(api).toMatchObject({ PathPattern: '/api/*', CachePolicyId: CACHING_DISABLED, OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER });
+    expect([...api.AllowedMethods].sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+    expect(api.FunctionAssociations).toBeUndefined();
+
+    const origin = (config.Origins as Array<Record<string, any>>).find((o) => o.Id === api.TargetOriginId)!;
+    const urlId = Object.keys(template.findResources('AWS::Lambda::Url'))[0];
+    expect(JSON.stringify(origin.DomainName)).toContain(urlId);
+    expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
+    // The header's value is resolved from Secrets Manager at deploy time: never a literal in the template.
+    const secretId = Object.keys(template.findResources('AWS::SecretsManager::Secret'))[0];
+    expect(origin.OriginCustomHeaders).toEqual([{ HeaderName: 'x-origin-verify', HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] } }]);
+    expect(only(template, 'AWS::Lambda::Url').Properties.AuthType).toBe('NONE');
+  });
+
+  test('the form Lambda: nodejs22.x, the esbuild bundle, its environment, reserved concurrency and logs kept 90 days', async () => {
+    const fn = only(template, 'AWS::Lambda::Function').Properties;
+    expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Handler: 'index.handler', Timeout: 15, ReservedConcurrentExecutions: 5 });
+    expect(fn.Environment.Variables).toMatchObject({
+      MAIL_TO: 'leads@example.co.uk',
+      MAIL_FROM: 'Website <web@example.co.uk>',
+      ALLOWED_ORIGINS: 'https://www.example.co.uk',
+      ORIGIN_VERIFY_SECRET: { 'Fn::Join': ['', [expect.stringContaining('{{resolve:secretsmanager:'), expect.anything(), expect.any(String)]] },
+    });
+    const logGroupId = Object.keys(template.findResources('AWS::Logs::LogGroup'))[0];
+    expect(fn.LoggingConfig).toEqual({ LogGroup: { Ref: logGroupId } });
+    expect(only(template, 'AWS::Logs::LogGroup').Properties.RetentionInDays).toBe(90);
+
+    // The code asset is the build/lambda folder: the bundle, without the zip beside it.
+    const assembly = defined.app.synth();
+    const assetDir = path.join(assembly.directory, `asset.${String(fn.Code.S3Key).replace(/\.zip$/, '')}`);
+    expect(readdirSync(assetDir)).toEqual(['index.mjs']);
+    expect(await readFile(path.join(assetDir, 'index.mjs'))).toEqual(await readFile(path.join(buildDir, 'lambda/index.mjs')));
+  });
+
+  test('the Lambda may only send e-mail, and only as the SES identity', () => {
+    const statements = resources(template, 'AWS::IAM::Policy').flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, any>>);
+    expect(statements).toEqual([{
+      Effect: 'Allow',
+      Action: 'ses:SendEmail',
+      Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:eu-west-2:', { Ref: 'AWS::AccountId' }, ':identity/example.co.uk']] },
+    }]);
+    const role = only(template, 'AWS::IAM::Role').Properties;
+    // Besides that, only the managed policy that lets it write its own logs.
+    expect(JSON.stringify(role.ManagedPolicyArns)).toContain('service-role/AWSLambdaBasicExecutionRole');
+    expect(role.ManagedPolicyArns).toHaveLength(1);
+  });
+
+  test('synthesises offline: no context lookups, no WAF stack unless asked', () => {
+    const assembly = defined.app.synth();
+    expect(assembly.manifest.missing ?? []).toEqual([]);
+    expect(defined.waf).toBeUndefined();
+    expect(defined.site.region).toBe('eu-west-2');
+  });
+});
+
+describe('settings that change the stacks', { timeout: 60_000 }, () => {
+  test('waf on: a us-east-1 stack with a CloudFront-scoped web ACL, rate-limiting /api/* per IP', () => {
+    const { waf, site } = synth({ waf: 'on', wafApiRateLimit: '50' });
+    expect(waf!.region).toBe('us-east-1');
+    const acl = only(Template.fromStack(waf!), 'AWS::WAFv2::WebACL').Properties;
+    expect(acl.Scope).toBe('CLOUDFRONT');
+    expect(acl.DefaultAction).toEqual({ Allow: {} });
+    const api = (acl.Rules as Array<Record<string, any>>).find((r) => r.Name === 'api-rate-limit')!;
+    expect(api.Action).toEqual({ Block: {} });
+    expect(api.Statement.RateBasedStatement).toMatchObject({
+      Limit: 50, AggregateKeyType: 'IP', EvaluationWindowSec: 300,
+      ScopeDownStatement: { ByteMatchStatement: { SearchString: '/api/', PositionalConstraint: 'STARTS_WITH', FieldToMatch: { UriPath: {} } } },
+    });
+    Template.fromStack(waf!).hasOutput('WebAclArn', {});
+    // Until its ARN is given, the site stack says the ACL is not attached.
+    Annotations.fromStack(site).hasWarning('/Site', Match.stringLikeRegexp('webAclArn is not set'));
+  });
+
+  test('webAclArn attaches the web ACL to the distribution', () => {
+    const { site } = synth({ waf: 'on', webAclArn: WEB_ACL });
+    expect(only(Template.fromStack(site), 'AWS::CloudFront::Distribution').Properties.DistributionConfig.WebACLId).toBe(WEB_ACL);
+    expect(Annotations.fromStack(site).findWarning('*', Match.anyValue())).toEqual([]);
+  });
+
+  test("reservedConcurrency 'off' leaves the Lambda unreserved; region and sesIdentity move the SES permission", () => {
+    const { site } = synth({ reservedConcurrency: 'off', region: 'eu-west-1', sesIdentity: 'web@example.co.uk, leads@example.co.uk' });
+    const template = Template.fromStack(site);
+    expect(only(template, 'AWS::Lambda::Function').Properties.ReservedConcurrentExecutions).toBeUndefined();
+    const [statement] = only(template, 'AWS::IAM::Policy').Properties.PolicyDocument.Statement;
+    expect(statement.Action).toBe('ses:SendEmail');
+    expect(JSON.stringify(statement.Resource)).toMatch(/:ses:eu-west-1:.*:identity\/web@example\.co\.uk.*:ses:eu-west-1:.*:identity\/leads@example\.co\.uk/);
+  });
+
+  test('missing build outputs are named, with the command that makes them', () => {
+    const app = new App({ context: { ...SETTINGS, buildDir: path.join(work, 'nowhere') } });
+    expect(() => defineApp(app, {})).toThrow(BuildOutputsError);
+    expect(() => defineApp(new App({ context: { ...SETTINGS, buildDir: path.join(work, 'nowhere') } }), {}))
+      .toThrow(/viewer-request\.js does not exist: run `npx site build[\s\S]*headers\.json[\s\S]*lambda\/index\.mjs does not exist: run `npm run build:lambda`/);
+  });
+});
+
+describe('cdk synth', () => {
+  test('`npx cdk synth --no-notices` in infra/ writes both templates, offline, from the settings in the environment', async () => {
+    const out = path.join(work, 'cdk.out');
+    const env = {
+      ...process.env,
+      SITE_DOMAIN: 'www.example.co.uk', SITE_CERTIFICATE_ARN: CERT, SITE_MAIL_TO: 'leads@example.co.uk', SITE_MAIL_FROM: 'web@example.co.uk',
+      SITE_WAF: 'on', SITE_BUILD_DIR: buildDir, CDK_DISABLE_VERSION_CHECK: '1',
+    };
+    const { stdout } = await promisify(execFile)('npx', ['cdk', 'synth', '--no-notices', '--quiet', '-o', out], { cwd: path.join(ROOT, 'infra'), env });
+    expect(stdout).not.toMatch(/error/i);
+    expect(existsSync(path.join(out, 'Site.template.json'))).toBe(true);
+    const site = JSON.parse(await readFile(path.join(out, 'Site.template.json'), 'utf8')) as { Resources: Record<string, Resource> };
+    expect(Object.values(site.Resources).filter((r) => r.Type === 'AWS::CloudFront::Distribution')).toHaveLength(1);
+    const waf = JSON.parse(await readFile(path.join(out, 'SiteWaf.template.json'), 'utf8')) as { Resources: Record<string, Resource> };
+    expect(Object.values(waf.Resources).map((r) => r.Type)).toContain('AWS::WAFv2::WebACL');
+  }, 120_000);
+
+  test('without settings it stops with the list of what to set', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, SITE_BUILD_DIR: buildDir, CDK_DISABLE_VERSION_CHECK: '1' };
+    for (const name of ['SITE_DOMAIN', 'SITE_CERTIFICATE_ARN', 'SITE_MAIL_TO', 'SITE_MAIL_FROM']) delete env[name];
+    const run = promisify(execFile)('npx', ['tsx', 'bin/app.ts'], { cwd: path.join(ROOT, 'infra'), env });
+    await expect(run).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/The deployment settings are incomplete:\n {2}- domainName/) });
+  }, 60_000);
+});

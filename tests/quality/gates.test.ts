@@ -1,0 +1,101 @@
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/serve/server.ts';
+import { axeReport } from '../../quality/axe.ts';
+import { launchChromium } from '../../quality/browser.ts';
+import { parseBudgets, type Budgets } from '../../quality/budgets.ts';
+import { fetchHeaders, headersReport, readHeadersFile } from '../../quality/headers.ts';
+import { htmlGate } from '../../quality/html.ts';
+import { linksGate } from '../../quality/links.ts';
+import type { GateReport } from '../../quality/report.ts';
+import { readRoutingTable, targets } from '../../quality/routes.ts';
+import { runtimeReport } from '../../quality/runtime.ts';
+import { sweep, type PageView } from '../../quality/sweep.ts';
+import { writeBrokenSite } from './broken-site.ts';
+
+const root = process.cwd();
+let dist: string;
+let budgets: Budgets;
+
+/** The failures a gate reported about one page (its URL or its file). */
+const about = (report: GateReport, page: string) => report.failures.filter((f) => f.startsWith(`${page}:`) || f.startsWith(`${page} @`) || f.startsWith(`${page.slice(1)}/index.html:`));
+
+beforeAll(async () => {
+  dist = await writeBrokenSite();
+  budgets = parseBudgets(await readFile(path.join(root, 'budgets.json'), 'utf8'));
+});
+
+afterAll(async () => {
+  await rm(path.dirname(dist), { recursive: true, force: true });
+});
+
+describe('html gate (html-validate with the project config)', () => {
+  it('fails on a missing alt and on invalid nesting, naming file, line and rule, and passes the clean page', async () => {
+    const report = await htmlGate({ dir: dist, root });
+    expect(about(report, '/missing-alt').join('\n')).toMatch(/missing-alt\/index\.html:\d+:\d+ <img> is missing required "alt" attribute \(wcag\/h37\)/);
+    expect(about(report, '/bad-nesting').join('\n')).toMatch(/<p> is implicitly closed by adjacent <div>/);
+    expect(report.failures.filter((f) => f.startsWith('index.html'))).toEqual([]);
+    expect(report.rows).toContainEqual(['missing-alt/index.html', '1', '0']);
+  });
+});
+
+describe('links gate (site check-links)', () => {
+  it('fails on the broken link, naming the page and the target', async () => {
+    const report = await linksGate({ dir: dist });
+    expect(report.failures).toEqual(['/broken-link: /no-such-page → 404 (no page)']);
+    expect(report.rows).toContainEqual(['/broken-link', '1']);
+  });
+});
+
+describe('browser gates on the broken site, served by site serve', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let views: PageView[];
+
+  beforeAll(async () => {
+    server = await startServer({ root, outDir: dist, port: 0, host: '127.0.0.1', watch: false, prebuilt: true });
+    browser = await launchChromium();
+    views = await sweep({ browser, origin: server.url, targets: targets(await readRoutingTable(dist)), states: [], consentVersion: 1, slotRatio: budgets.images.maxPixelsPerSlotPixel });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('visits every page and the 404 page at both viewports', () => {
+    expect(views.map((v) => `${v.label}@${v.viewport.width}`)).toContain('404 (/404.html)@375');
+    expect(views).toHaveLength(9 * 2); // eight pages and one unknown address
+    expect(views.filter((v) => v.error)).toEqual([]);
+  });
+
+  it('axe: reports the missing alt and the faint text over a gradient (measured in pixels), nothing on the clean page', () => {
+    const report = axeReport(views);
+    expect(about(report, '/missing-alt').join('\n')).toMatch(/image-alt \(critical\)/);
+    expect(about(report, '/faint').join('\n')).toMatch(/color-contrast \(measured in pixels\) .*: [\d.]+:1 against its background, needs 4\.5:1/);
+    expect(about(report, '/')).toEqual([]);
+  });
+
+  it('budgets: reports the script over budget before interaction, and the image too wide for its slot', () => {
+    const report = runtimeReport(views, budgets);
+    expect(about(report, '/big-script')).toEqual([
+      expect.stringMatching(/^\/big-script @375: JS before interaction \d+\.\d KB > 10 KB \(\/assets\/big\.js\)$/),
+      expect.stringMatching(/^\/big-script @1366: JS before interaction/),
+    ]);
+    expect(about(report, '/wide-image').join('\n')).toMatch(/image \/assets\/wide\.png is 1600 px wide for a 100 px slot/);
+    expect(about(report, '/')).toEqual([]);
+  });
+
+  it('headers: every answer carries build/headers.json, and the inline script is reported as a CSP violation', async () => {
+    const pages = targets(await readRoutingTable(dist));
+    const answers = await fetchHeaders(server.url, pages, ['/assets/site.css']);
+    const report = headersReport({ expected: await readHeadersFile(dist), answers, noise: views.map((v) => ({ label: v.label, viewport: v.viewport.width, noise: v.noise })), labels: new Map(pages.map((p) => [p.url, p.label])) });
+    const inline = about(report, '/inline-script').join('\n');
+    expect(inline).toMatch(/CSP violation: script-src-elem blocked inline/);
+    expect(inline).toMatch(/console error: .*Content Security Policy/);
+    expect(report.failures.filter((f) => !f.startsWith('/inline-script'))).toEqual([]);
+    expect(report.rows).toContainEqual(['/', 'all', '0', '0']);
+  });
+});
