@@ -11,6 +11,11 @@ export interface HandlerConfig {
   region: string;
   /** Only for a local SES-compatible server. */
   sesEndpoint?: string;
+  /**
+   * The secret CloudFront sends in `x-origin-verify` on every /api/* request. When set, a request
+   * without it did not come through the distribution (and its WAF rule) and is refused.
+   */
+  originSecret?: string;
 }
 
 export class ConfigError extends Error {
@@ -66,6 +71,9 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): H
   const sesEndpoint = env.SES_ENDPOINT?.trim() || undefined;
   if (sesEndpoint && !URL.canParse(sesEndpoint)) problems.push(`SES_ENDPOINT is not a URL: '${sesEndpoint}'`);
 
+  const originSecret = env.ORIGIN_VERIFY_SECRET?.trim() || undefined;
+  if (originSecret && originSecret.length < 16) problems.push('ORIGIN_VERIFY_SECRET is too short to be a secret (16 characters at least)');
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { mailTo, mailFrom, allowedOrigins, region, ...(sesEndpoint ? { sesEndpoint } : {}) };
+  return { mailTo, mailFrom, allowedOrigins, region, ...(sesEndpoint ? { sesEndpoint } : {}), ...(originSecret ? { originSecret } : {}) };
 }

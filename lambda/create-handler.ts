@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 // The send-contact-form handler, built from explicit parts so the Lambda entry, `site serve`
 // and the tests all run the same code with their own configuration and SES client.
 import { SendEmailCommand } from '@aws-sdk/client-ses';
@@ -42,6 +43,9 @@ interface Outcome {
   invalidFields?: string[];
 }
 
+/** The header CloudFront adds to /api/* requests (infra/lib/form-backend.ts sets it). */
+export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+
 export function createHandler(options: HandlerOptions): HttpHandler {
   const log = options.log ?? jsonLogger;
   return async (event) => {
@@ -72,8 +76,19 @@ export function createHandler(options: HandlerOptions): HttpHandler {
   };
 }
 
+/** Constant-time comparison of the origin secret, so its value cannot be guessed a byte at a time. */
+export function hasOriginSecret(event: HttpEvent, secret: string): boolean {
+  const sent = header(event, ORIGIN_VERIFY_HEADER) ?? '';
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(sent), digest(secret));
+}
+
 async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): Promise<Outcome> {
   const { config } = options;
+  // Before anything else, OPTIONS included: a request that bypassed CloudFront is not answered.
+  if (config.originSecret && !hasOriginSecret(event, config.originSecret)) {
+    return { result: jsonAnswer(403, { ok: false, error: 'Forbidden' }), reason: 'origin-secret' };
+  }
   const method = (event.requestContext?.http?.method ?? '').toUpperCase();
   const origin = requestOrigin(event);
   const allowed = isAllowedOrigin(origin, config.allowedOrigins);

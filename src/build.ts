@@ -111,7 +111,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     await writeMeta(metaDir, {
       'routing.json': JSON.stringify(table, null, 2) + '\n',
       'cloudfront/viewer-request.js': await viewerRequestFunction(root, table),
-      'cloudfront/viewer-response.js': viewerResponseFunction(),
+      'cloudfront/viewer-response.js': await viewerResponseFunction(root, table),
       [HEADERS_FILE]: JSON.stringify(securityHeaders(site.settings, scripts), null, 2) + '\n',
     });
   });

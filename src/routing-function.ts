@@ -10,16 +10,18 @@ export const FUNCTION_SIZE_LIMIT = 10 * 1024;
  * JavaScript runtime 2.0 (no modules), with the build's routing table inlined. A page answered
  * with a non-200 status is marked for the viewer-response function, which sets that status.
  */
-export async function viewerRequestFunction(root: string, table: RoutingTable): Promise<string> {
+/** src/routing.ts as a CloudFront-compatible script defining `routing.resolve`, plus the table. */
+async function routingScript(root: string, table: RoutingTable): Promise<string> {
   const result = await build({
     absWorkingDir: root,
     entryPoints: [path.join(root, 'src/routing.ts')],
     bundle: true, write: false, format: 'iife', globalName: 'routing', target: 'es2019', minify: true, logLevel: 'silent',
   });
-  const lib = result.outputFiles[0]!.text.trim();
-  return `${lib}
-var TABLE = ${JSON.stringify(table)};
-function query(qs) {
+  return `${result.outputFiles[0]!.text.trim()}\nvar TABLE = ${JSON.stringify(table)};\n`;
+}
+
+export async function viewerRequestFunction(root: string, table: RoutingTable): Promise<string> {
+  return `${await routingScript(root, table)}function query(qs) {
   var parts = [];
   for (var key in qs) {
     var v = qs[key];
@@ -45,14 +47,23 @@ function handler(event) {
 `;
 }
 
-/** The viewer-response function: gives the status that routing decided to pages S3 answers with 200. */
-export function viewerResponseFunction(): string {
-  return `function handler(event) {
-  var marked = event.request.headers['x-site-status'];
+/**
+ * The viewer-response function: gives pages that routing answers with an error status (the 404
+ * page, the unknown-case-study page) that status, where S3 answered 200. It reads the marker the
+ * request function set and, should CloudFront not pass it on, works the status out again from
+ * the URI, whether it sees the visitor's URI or the rewritten file.
+ */
+export async function viewerResponseFunction(root: string, table: RoutingTable): Promise<string> {
+  return `${await routingScript(root, table)}function handler(event) {
+  var request = event.request;
   var response = event.response;
-  if (marked && response.statusCode === 200) {
-    response.statusCode = Number(marked.value);
-    response.statusDescription = marked.value === '404' ? 'Not Found' : 'Error';
+  if (response.statusCode !== 200) return response;
+  var marked = request.headers['x-site-status'];
+  var answer = routing.resolve(request.uri, TABLE);
+  var status = marked ? Number(marked.value) : answer.kind === 'file' ? answer.status : 200;
+  if (status !== 200) {
+    response.statusCode = status;
+    response.statusDescription = status === 404 ? 'Not Found' : 'Error';
   }
   return response;
 }

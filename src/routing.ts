@@ -32,6 +32,13 @@ export function resolve(path: string, table: RoutingTable): Resolution {
   else if (clean === '/index.html') clean = '/';
   if (clean !== path) return { kind: 'redirect', location: clean, status: 301 };
 
+  // The error pages' own files answer with their status too, however they are reached.
+  if (path === table.notFound) return { kind: 'file', file: path, status: 404 };
+  for (var j = 0; j < table.fallbacks.length; j++) {
+    var e = table.fallbacks[j]!;
+    if (e.file && path === e.file) return { kind: 'file', file: path, status: e.status };
+  }
+
   var redirect = table.redirects[path];
   if (redirect) return { kind: 'redirect', location: redirect.to, status: redirect.status };
   if (table.pages.indexOf(path) !== -1) return { kind: 'file', file: pageFile(path), status: 200 };

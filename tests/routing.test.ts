@@ -45,6 +45,11 @@ describe('resolve', () => {
     expect(resolve('/case-studies/nobody', table)).toEqual({ kind: 'file', file: '/case-studies/404.html', status: 404 });
   });
 
+  it('answers the error pages\' own files with their status', () => {
+    expect(resolve('/404.html', table)).toEqual({ kind: 'file', file: '/404.html', status: 404 });
+    expect(resolve('/case-studies/404.html', table)).toEqual({ kind: 'file', file: '/case-studies/404.html', status: 404 });
+  });
+
   it('answers any other unknown path with 404.html and 404', () => {
     expect(resolve('/nowhere', table)).toEqual({ kind: 'file', file: '/404.html', status: 404 });
     expect(resolve('/services/unknown', table)).toEqual({ kind: 'file', file: '/404.html', status: 404 });

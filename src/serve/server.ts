@@ -108,7 +108,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    // Split by hand: new URL('//evil.example/', base) would read the path as a host.
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    const url = { pathname: q === -1 ? raw : raw.slice(0, q), search: q === -1 ? '' : raw.slice(q) };
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     if (url.pathname === '/__site/events') return reload.connect(res);
     if (url.pathname === '/__site/live-reload.js') {

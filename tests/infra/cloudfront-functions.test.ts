@@ -137,8 +137,7 @@ const TABLE_OF_URLS = [
 
 describe('the functions route as site serve does', () => {
   test('every URL in the table gets the same status, redirect and page from the CDN as from site serve', async () => {
-    // serve reads '//host/' as a protocol-relative URL (its home page), so that one is compared with resolve() below.
-    const urls = [...TABLE_OF_URLS.filter((u) => !u.startsWith('//')), ...table.pages, ...table.pages.filter((p) => p !== '/').map((p) => `${p}/`)];
+    const urls = [...TABLE_OF_URLS, ...table.pages, ...table.pages.filter((p) => p !== '/').map((p) => `${p}/`)];
     const digest = (a: Answer) => ({ ...a, body: a.body === undefined ? undefined : createHash('sha256').update(a.body).digest('hex').slice(0, 12) });
     for (const url of urls) {
       const [fromCdn, fromServe] = await Promise.all([cdn(url), served(url)]);
@@ -176,11 +175,16 @@ describe('the functions route as site serve does', () => {
     expect((await cdn('/about')).status).toBe(200);
   });
 
-  test('the response function leaves unmarked answers, and answers S3 did not give 200, alone', () => {
-    const respond = (marked: string | undefined, statusCode: number) =>
-      (viewerResponse({ request: { uri: '/x', headers: marked ? { 'x-site-status': { value: marked } } : {} }, response: { statusCode, headers: {} } }) as CfResponse).statusCode;
+  test('the response function gives error pages their status, and leaves pages and non-200 answers alone', () => {
+    const respond = (marked: string | undefined, statusCode: number, uri = '/about/index.html') =>
+      (viewerResponse({ request: { uri, headers: marked ? { 'x-site-status': { value: marked } } : {} }, response: { statusCode, headers: {} } }) as CfResponse).statusCode;
     expect(respond(undefined, 200)).toBe(200);
     expect(respond('404', 200)).toBe(404);
     expect(respond('404', 304)).toBe(304);
+    // Should CloudFront not pass the marker on, the status is worked out from the URI it sees.
+    expect(respond(undefined, 200, '/404.html')).toBe(404);
+    expect(respond(undefined, 200, '/case-studies/404.html')).toBe(404);
+    expect(respond(undefined, 200, '/no-such-page')).toBe(404);
+    expect(respond(undefined, 200, '/about')).toBe(200);
   });
 });

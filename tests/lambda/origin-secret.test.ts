@@ -1,0 +1,46 @@
+// Behind CloudFront, the Lambda's own URL is public: only requests carrying the distribution's
+// secret header may reach the form, so WAF and the CDN cannot be bypassed.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHandler, ORIGIN_VERIFY_HEADER } from '../../lambda/create-handler.ts';
+import { readConfig } from '../../lambda/config.ts';
+import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
+import { clearStore, jsonPost, memoryLogger, sesClientFor, storedEmails, testConfig, validContact } from './support.ts';
+
+const SECRET = 'a-long-random-secret-value-1234';
+let ses: LocalSes;
+
+beforeAll(async () => { ses = await startLocalSes(); });
+afterAll(() => ses.close());
+beforeEach(() => clearStore(ses));
+
+const handler = () => createHandler({ ses: sesClientFor(ses.endpoint), config: testConfig({ originSecret: SECRET }), log: memoryLogger() });
+
+describe('origin secret', () => {
+  it('refuses a post without the secret header and sends nothing', async () => {
+    const res = await handler()(jsonPost(validContact()));
+    expect(res.statusCode).toBe(403);
+    expect(await storedEmails(ses)).toHaveLength(0);
+  });
+
+  it('refuses a wrong secret, and a preflight without it', async () => {
+    const wrong = jsonPost(validContact());
+    wrong.headers = { ...wrong.headers, [ORIGIN_VERIFY_HEADER]: `${SECRET}x` };
+    expect((await handler()(wrong)).statusCode).toBe(403);
+    const preflight = jsonPost(undefined, { method: 'OPTIONS' });
+    expect((await handler()(preflight)).statusCode).toBe(403);
+  });
+
+  it('accepts a post that came through CloudFront with the secret', async () => {
+    const ok = jsonPost(validContact());
+    ok.headers = { ...ok.headers, [ORIGIN_VERIFY_HEADER]: SECRET };
+    expect((await handler()(ok)).statusCode).toBe(200);
+    expect(await storedEmails(ses)).toHaveLength(1);
+  });
+
+  it('reads the secret from ORIGIN_VERIFY_SECRET and refuses one too short to be secret', () => {
+    const env = { MAIL_TO: 'leads@example.com', MAIL_FROM: 'site@example.com', ALLOWED_ORIGINS: 'https://www.example.com', AWS_REGION: 'eu-west-2' };
+    expect(readConfig({ ...env, ORIGIN_VERIFY_SECRET: SECRET }).originSecret).toBe(SECRET);
+    expect(readConfig(env).originSecret).toBeUndefined();
+    expect(() => readConfig({ ...env, ORIGIN_VERIFY_SECRET: 'short' })).toThrow(/ORIGIN_VERIFY_SECRET is too short/);
+  });
+});

@@ -1,0 +1,36 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/serve/server.ts';
+import { lighthouseReport, runLighthouse, type LighthousePage } from '../../quality/lighthouse.ts';
+import { writeBrokenSite } from './broken-site.ts';
+
+const limits = { pages: ['/', '/missing-alt'], runs: 1, minScores: { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 }, maxTotalBlockingTimeMs: 100 };
+
+describe('Lighthouse gate on the broken site', () => {
+  let dist: string;
+  let server: RunningServer;
+  let pages: LighthousePage[];
+
+  beforeAll(async () => {
+    dist = await writeBrokenSite();
+    server = await startServer({ root: process.cwd(), outDir: dist, port: 0, host: '127.0.0.1', watch: false, prebuilt: true });
+    pages = await runLighthouse({ origin: server.url, pages: limits.pages, runs: limits.runs });
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.close();
+    if (dist) await rm(path.dirname(dist), { recursive: true, force: true });
+  });
+
+  it('fails the page with the missing alt on accessibility, naming the audit, and records LCP, TBT and CLS', () => {
+    const report = lighthouseReport(pages, limits);
+    const missing = report.failures.filter((f) => f.startsWith('/missing-alt:'));
+    expect(missing).toContainEqual(expect.stringMatching(/^\/missing-alt: accessibility \d+ < 100 \(median of 1; points lost on accessibility: image-alt/));
+    expect(report.failures.filter((f) => f.startsWith('/:'))).toEqual([]);
+    const home = pages.find((p) => p.url === '/')!;
+    expect(home.median.scores.accessibility).toBe(100);
+    expect(home.median.lcpMs).toBeGreaterThan(0);
+    expect(Number.isFinite(home.median.tbtMs) && Number.isFinite(home.median.cls)).toBe(true);
+  });
+});
