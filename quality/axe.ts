@@ -47,6 +47,6 @@ export function axeReport(views: PageView[]): GateReport {
     rows: [['(limit: violating elements)', '0', '0'], ...labels.map((l) => [l, cell(l, VIEWPORTS[0].width), cell(l, VIEWPORTS[1].width)])],
     failures,
     warnings,
-    summary: `axe: ${views.filter((v) => !v.error).length} of ${views.length} views checked, ${sum((v) => v.violations.length)} violations; ${sum((v) => v.contrast.checked)} texts over gradients or images measured in pixels (${sum((v) => v.contrast.failing.length)} too faint), ${warnings.length} left for review`,
+    summary: `axe: ${views.filter((v) => !v.error).length} of ${views.length} views checked, ${sum((v) => v.violations.length)} violations; ${sum((v) => v.contrast.checked)} texts over gradients or images measured in pixels (${sum((v) => v.contrast.failing.length)} too faint, ${sum((v) => v.contrast.covered)} under an open dialog skipped), ${warnings.length} left for review`,
   };
 }

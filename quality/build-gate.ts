@@ -8,7 +8,7 @@ import type { GateReport } from './report.ts';
  * budgets.json and tabulate every page's figures. An over-budget build still writes its pages, so
  * the other gates can run on them.
  */
-export async function buildGate(opts: { root: string; outDir: string; budgets: Budgets }): Promise<{ report: GateReport; result?: BuildResult; built: boolean }> {
+export async function buildGate(opts: { root: string; outDir: string; budgets: Budgets }): Promise<{ report: GateReport; result?: BuildResult }> {
   let result: BuildResult | undefined;
   let pages: PageFigures[];
   let failures: string[] = [];
@@ -20,7 +20,7 @@ export async function buildGate(opts: { root: string; outDir: string; budgets: B
     pages = error.pages;
     failures = error.findings.map((f) => `${f.page}: ${f.figure} ${f.value} > ${f.limit}`);
   }
-  return { report: budgetReport(pages, opts.budgets, failures), result, built: true };
+  return { report: budgetReport(pages, opts.budgets, failures), result };
 }
 
 export function budgetReport(pages: PageFigures[], budgets: Budgets, failures: string[]): GateReport {

@@ -3,9 +3,9 @@ import type { Result } from 'axe-core';
 
 /**
  * Colour contrast where axe cannot decide: text over a gradient, an image or a pseudo-element.
- * We measure what the visitor sees instead: hide the text, photograph its box, and hold the text
- * colour against the lightest and the darkest background pixel. The worse of the two must meet
- * the ratio axe expected (4.5:1, or 3:1 for large text).
+ * We measure what the visitor sees instead: hide the text, photograph where its lines are, and
+ * hold the text colour against the lightest and the darkest background pixel there. The worse of
+ * the two must meet the ratio axe expected (4.5:1, or 3:1 for large text).
  */
 export interface ContrastFinding { target: string; ratio: number; expected: number }
 
@@ -34,12 +34,13 @@ export function undecidedNodes(incomplete: Result[]): Array<{ selector: string; 
 }
 
 interface Box { x: number; y: number; width: number; height: number }
-interface Prepared { selector: string; color: string; boxes: Box[] }
+/** `covered`: under something fixed (an open dialog's backdrop): not text the visitor reads now. */
+interface Prepared { selector: string; color: string; boxes: Box[]; covered: boolean }
 
 /**
- * Runs in the page: hides the text of every element to measure (and anything fixed that could
- * cover it), loads lazy images, and returns where each element's text is, in page coordinates.
- * The view ends after this, so nothing is restored.
+ * Runs in the page: hides the text of every element to measure (and anything fixed or sticky
+ * that could cover it), loads lazy images, and returns where each element's text is, in page
+ * coordinates. The view ends after this, so nothing is restored.
  */
 async function prepare(selectors: string[]): Promise<Prepared[]> {
   const found = selectors.map((selector) => ({ selector, el: document.querySelector(selector) })).filter((f): f is { selector: string; el: HTMLElement } => f.el instanceof HTMLElement);
@@ -63,7 +64,12 @@ async function prepare(selectors: string[]): Promise<Prepared[]> {
       const x = Math.ceil(b.left + scrollX), y = Math.ceil(b.top + scrollY);
       return { x, y, width: Math.floor(b.right + scrollX) - x, height: Math.floor(b.bottom + scrollY) - y };
     }).filter((b) => b.width >= 1 && b.height >= 1);
-    return { selector, color: getComputedStyle(el).color, boxes };
+    const first = rects.find((b) => b.width >= 1 && b.height >= 1);
+    const hit = first && document.elementFromPoint(first.left + first.width / 2, first.top + first.height / 2);
+    let fixed = false;
+    for (let n: Element | null = hit ?? null; n && !fixed; n = n.parentElement) fixed = getComputedStyle(n).position === 'fixed';
+    const covered = Boolean(hit && hit !== el && !el.contains(hit) && !hit.contains(el) && fixed);
+    return { selector, color: getComputedStyle(el).color, boxes, covered };
   });
   for (const { el } of found) {
     for (const n of [el, ...el.querySelectorAll<HTMLElement>('*')]) {
@@ -72,7 +78,8 @@ async function prepare(selectors: string[]): Promise<Prepared[]> {
     }
   }
   for (const e of document.querySelectorAll<HTMLElement>('body *')) {
-    if (getComputedStyle(e).position === 'fixed' && !found.some(({ el }) => e.contains(el))) e.style.setProperty('visibility', 'hidden', 'important');
+    // A fixed or sticky bar (the header, the cookie bar) would cover a text once scrolled to it.
+    if (['fixed', 'sticky'].includes(getComputedStyle(e).position) && !found.some(({ el }) => e.contains(el))) e.style.setProperty('visibility', 'hidden', 'important');
   }
   for (const img of document.images) img.loading = 'eager';
   await Promise.all([...document.images].map((img) => img.decode().catch(() => undefined)));
@@ -121,32 +128,55 @@ export function textOver(fg: { rgb: Rgb; alpha: number }, bg: Rgb): number {
   return contrastRatio(luminance(mix), luminance(bg));
 }
 
+/** Runs in the page: scrolls (instantly) and says where the page really is. */
+function scrollToY(y: number): number {
+  window.scrollTo({ top: y, left: 0, behavior: 'instant' });
+  return window.scrollY;
+}
+
 /**
- * Photographs the page once with the undecided texts hidden and returns those whose worst
- * background pixel fails. Call it last in a view: it leaves the page altered.
+ * Photographs the undecided texts' backgrounds with the texts hidden, a viewport at a time (a
+ * full-page capture resizes the viewport, which moves anything sized in vh), and returns those
+ * whose worst background pixel fails. Call it last in a view: it leaves the page altered.
  */
-export async function pixelContrast(page: Page, incomplete: Result[]): Promise<{ checked: number; failing: ContrastFinding[]; unreadable: string[] }> {
-  const nodes = undecidedNodes(incomplete);
-  if (!nodes.length) return { checked: 0, failing: [], unreadable: [] };
-  const prepared = await page.evaluate(prepare, nodes.map((n) => n.selector));
-  // One photograph of just the part of the page that holds them (most are in the hero).
-  const all = prepared.flatMap((p) => p.boxes);
-  const clip = all.length ? { x: Math.min(...all.map((b) => b.x)), y: Math.min(...all.map((b) => b.y)), width: 0, height: 0 } : undefined;
-  if (clip) { clip.width = Math.max(...all.map((b) => b.x + b.width)) - clip.x; clip.height = Math.max(...all.map((b) => b.y + b.height)) - clip.y; }
-  const shot = clip ? await page.screenshot({ fullPage: true, clip, animations: 'disabled', caret: 'hide' }) : undefined;
-  const shifted = prepared.map((p) => p.boxes.map((b) => ({ ...b, x: b.x - clip!.x, y: b.y - clip!.y })));
-  const found = shot ? await page.evaluate(extremes, [`data:image/png;base64,${shot.toString('base64')}`, shifted] as [string, Box[][]]) : [];
+export async function pixelContrast(page: Page, incomplete: Result[]): Promise<{ checked: number; covered: number; failing: ContrastFinding[]; unreadable: string[] }> {
+  const all = undecidedNodes(incomplete);
+  if (!all.length) return { checked: 0, covered: 0, failing: [], unreadable: [] };
+  const measured = await page.evaluate(prepare, all.map((n) => n.selector));
+  const prepared = measured.filter((p) => !p.covered);
+  const nodes = all.filter((n) => prepared.some((p) => p.selector === n.selector) || !measured.some((p) => p.selector === n.selector));
+  const viewport = page.viewportSize() ?? { width: 1366, height: 768 };
+  const backgrounds = new Map<string, { dark: Rgb; light: Rgb }>();
+  // Texts in page order, in runs that fit one screen; each run is one photograph.
+  const pending = prepared.filter((p) => p.boxes.length).sort((a, b) => Math.min(...a.boxes.map((x) => x.y)) - Math.min(...b.boxes.map((x) => x.y)));
+  while (pending.length) {
+    const top = Math.min(...pending[0]!.boxes.map((b) => b.y));
+    const run = pending.filter((p) => Math.max(...p.boxes.map((b) => b.y + b.height)) <= top + viewport.height);
+    if (!run.length) { pending.shift(); continue; } // taller than the screen: left for review
+    for (const p of run) pending.splice(pending.indexOf(p), 1);
+    const scrolled = await page.evaluate(scrollToY, top);
+    const boxes = run.map((p) => p.boxes.map((b) => ({ ...b, y: b.y - scrolled })));
+    const inRun = boxes.flat();
+    // A page that cannot scroll there (a modal locks it) leaves those texts for review.
+    if (inRun.some((b) => b.y < 0 || b.y + b.height > viewport.height)) continue;
+    const clip = { x: Math.min(...inRun.map((b) => b.x)), y: Math.min(...inRun.map((b) => b.y)), width: 0, height: 0 };
+    clip.width = Math.max(...inRun.map((b) => b.x + b.width)) - clip.x;
+    clip.height = Math.max(...inRun.map((b) => b.y + b.height)) - clip.y;
+    const shot = await page.screenshot({ clip, animations: 'disabled', caret: 'hide' });
+    const shifted = boxes.map((list) => list.map((b) => ({ ...b, x: b.x - clip.x, y: b.y - clip.y })));
+    const found = await page.evaluate(extremes, [`data:image/png;base64,${shot.toString('base64')}`, shifted] as [string, Box[][]]);
+    run.forEach((p, i) => { if (found[i]) backgrounds.set(p.selector, found[i]!); });
+  }
   const failing: ContrastFinding[] = [];
   const unreadable: string[] = [];
   let checked = 0;
   for (const { selector, expected } of nodes) {
-    const i = prepared.findIndex((p) => p.selector === selector);
-    const fg = i >= 0 ? parseColor(prepared[i]!.color) : undefined;
-    const bg = i >= 0 ? found[i] : undefined;
+    const fg = parseColor(prepared.find((p) => p.selector === selector)?.color ?? '');
+    const bg = backgrounds.get(selector);
     if (!fg || !bg) { unreadable.push(selector); continue; }
     checked++;
     const ratio = Math.min(textOver(fg, bg.dark), textOver(fg, bg.light));
     if (ratio < expected) failing.push({ target: selector, ratio: Math.floor(ratio * 100) / 100, expected });
   }
-  return { checked, failing, unreadable };
+  return { checked, covered: measured.length - prepared.length, failing, unreadable };
 }

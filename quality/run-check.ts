@@ -48,8 +48,9 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
   let server: RunningServer | undefined;
   try {
     const since = Date.now();
-    const built = await buildGate({ root: opts.root, outDir: dir, budgets });
-    if (opts.gates.has('budgets')) emit(built.report, since);
+    const built = await buildGate({ root: opts.root, outDir: dir, budgets }).catch((error: unknown) => ({ report: crashed('build', error), result: undefined, failed: true }));
+    if (opts.gates.has('budgets') || 'failed' in built) emit(built.report, since);
+    if ('failed' in built) return finish(); // every other gate needs the build
     const consentVersion = built.result?.site.settings.cookiePolicyVersion ?? 1;
 
     if (opts.gates.has('html')) await gate('html', () => htmlGate({ dir, root: opts.root }));
@@ -65,13 +66,17 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
       const since = Date.now();
       const browser = await launchChromium();
       try {
-        const views = await sweep({ browser, origin, targets: pages, states: OPEN_STATES, consentVersion, slotRatio: budgets.images.maxPixelsPerSlotPixel });
+        const views = await sweep({ browser, origin, targets: pages, states: OPEN_STATES, consentVersion, slotRatio: budgets.images.maxPixelsPerSlotPixel })
+          .catch((error: unknown) => { emit(crashed('browser sweep (axe, runtime, headers)', error), since); return undefined; });
+        if (!views) return finish();
         if (opts.gates.has('axe')) emit(axeReport(views), since);
         if (opts.gates.has('runtime')) emit(runtimeReport(views, budgets), since);
         if (opts.gates.has('headers')) {
           await gate('headers', async () => {
             const css = (await readdir(path.join(dir, 'assets'))).filter((f) => f.endsWith('.css')).map((f) => `/assets/${f}`);
-            const answers = await fetchHeaders(origin, pages, [...css, ...Object.keys(table.redirects).slice(0, 1), '/about/']);
+            // Assets, a redirect and a trailing-slash answer carry the headers too.
+            const extra = [...css, ...Object.keys(table.redirects).slice(0, 1), ...pages.filter((p) => p.url !== '/' && p.status === 200).slice(0, 1).map((p) => `${p.url}/`)];
+            const answers = await fetchHeaders(origin, pages, extra);
             const noise = views.map((v) => ({ label: v.label, viewport: Number(vp(v.viewport)), noise: v.noise }));
             return headersReport({ expected: await readHeadersFile(dir), answers, noise, labels: new Map(pages.map((p) => [p.url, p.label])) });
           });
@@ -88,6 +93,10 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
     await server?.close();
     await rm(work, { recursive: true, force: true });
   }
-  opts.out(verdict(reports, (Date.now() - started) / 1000));
-  return { reports, ok: reports.every((r) => r.failures.length === 0) };
+  return finish();
+
+  function finish() {
+    opts.out(verdict(reports, (Date.now() - started) / 1000));
+    return { reports, ok: reports.every((r) => r.failures.length === 0) };
+  }
 }

@@ -23,8 +23,8 @@ export interface PageView {
   violations: Result[];
   /** Contrast checks axe could not decide and no photograph settled: listed as warnings. */
   incomplete: Result[];
-  /** Text over gradients and images, measured in pixels (contrast.ts). */
-  contrast: { checked: number; failing: ContrastFinding[] };
+  /** Text over gradients and images, measured in pixels (contrast.ts); `covered`: under an open dialog. */
+  contrast: { checked: number; covered: number; failing: ContrastFinding[] };
   noise: PageNoise;
   /** Set when the page or its state could not be reached or checked. */
   error?: string;
@@ -49,7 +49,7 @@ async function visit(browser: Browser, origin: string, job: Job, consent: string
   });
   const view: PageView = {
     label: job.label, url: job.url, viewport: job.viewport, state: job.state?.name, jsBeforeInteraction: 0, scripts: [],
-    images: { checked: 0, oversized: [] }, violations: [], incomplete: [], contrast: { checked: 0, failing: [] }, noise: { csp: [], consoleErrors: [] },
+    images: { checked: 0, oversized: [] }, violations: [], incomplete: [], contrast: { checked: 0, covered: 0, failing: [] }, noise: { csp: [], consoleErrors: [] },
   };
   try {
     const response = await page.goto(origin + job.url, { waitUntil: 'load' });
@@ -69,8 +69,8 @@ async function visit(browser: Browser, origin: string, job: Job, consent: string
     view.violations = axe.violations;
     const undecided = axe.incomplete.filter((r) => r.id === 'color-contrast');
     const pixels = await pixelContrast(page, undecided);
-    view.contrast = { checked: pixels.checked, failing: pixels.failing };
-    // What a photograph could not settle stays a warning, node by node.
+    view.contrast = { checked: pixels.checked, covered: pixels.covered, failing: pixels.failing };
+    // What a photograph could not settle stays a warning, node by node; covered text is not read.
     const settled = new Set(undecidedNodes(undecided).map((n) => n.selector).filter((s) => !pixels.unreadable.includes(s)));
     view.incomplete = undecided
       .map((r) => ({ ...r, nodes: r.nodes.filter((n) => !(n.target.length === 1 && settled.has(String(n.target[0])))) }))

@@ -1,4 +1,4 @@
-import { Component, useEffect, type ComponentType, type ReactNode } from 'react';
+import { Component, startTransition, useEffect, type ComponentType, type ReactNode } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 
 class Boundary extends Component<{ onError: (error: unknown) => void; children: ReactNode }, { failed: boolean }> {
@@ -28,8 +28,12 @@ export function hydrate<P extends object>(el: HTMLElement, component: ComponentT
     // Resolve once React has committed, run the island's effects and re-rendered for them
     // (a link that becomes a button, say), so a replayed click reaches the final element.
     const committed = () => void settled(el).then(done);
-    root = hydrateRoot(el, <Boundary onError={fail}><Committed onCommit={committed}><C {...props} /></Committed></Boundary>, {
-      onRecoverableError: (error) => console.warn(`[island ${name}] recovered from`, error),
+    // As a transition, hydration yields to the browser every few milliseconds instead of
+    // running as one long task (Total Blocking Time, budgets.json).
+    startTransition(() => {
+      root = hydrateRoot(el, <Boundary onError={fail}><Committed onCommit={committed}><C {...props} /></Committed></Boundary>, {
+        onRecoverableError: (error) => console.warn(`[island ${name}] recovered from`, error),
+      });
     });
   });
 }

@@ -35,6 +35,9 @@ async function wake(marker: HTMLElement): Promise<void> {
   if (!url || !root) { console.error(`[island ${name}] has no chunk or root`); return; }
   try {
     const mod = (await import(url)) as { default: Mount };
+    // Evaluating the chunk (React, the first time) and hydrating are two tasks, not one long one
+    // that blocks input: the gap roughly halves Total Blocking Time on the forms' pages.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     await mod.default(root, JSON.parse(json), name);
     marker.dataset.state = 'ready';
     marker.dispatchEvent(new CustomEvent('site:hydrated', { bubbles: true }));
