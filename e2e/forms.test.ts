@@ -45,6 +45,8 @@ async function openForm(url: string, island: 'contact-form' | 'assessment-form',
   await page.goto(url);
   // The marker itself has no box (display: contents); its form does.
   await page.locator(`[data-island="${island}"] form`).scrollIntoViewIfNeeded();
+  // The forms wake on first interaction (or when scrolled into view on service pages): focus one.
+  await page.locator(`[data-island="${island}"] form`).getByRole('textbox').first().focus();
   await page.locator(`[data-island="${island}"][data-state="ready"]`).waitFor({ state: 'attached' });
   return page;
 }
@@ -106,6 +108,7 @@ describe('contact form', () => {
     await recordDataLayer(page);
     const seen = collectConsole(page);
     await page.goto(`${site.url}/contact`);
+    await page.locator('form[data-form="contact"]').getByRole('textbox').first().focus();
     await page.locator('[data-island="contact-form"][data-state="ready"]').waitFor({ state: 'attached' });
     const endpoint = await slowEndpoint(page);
     const form = page.locator('form[data-form="contact"]');

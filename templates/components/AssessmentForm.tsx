@@ -27,7 +27,7 @@ export function AssessmentForm({ content, idPrefix = 'assessment' }: { content: 
           <Island
             component={AssessmentFormIsland}
             props={{ idPrefix, action: settings.formEndpoint, questionsLead: content.questionsLead, contactLead: content.contactLead }}
-            hydrate="idle"
+            hydrate="interaction"
           />
         </div>
       </div>

@@ -17,7 +17,7 @@ export function ContactForm({ heading, idPrefix, lead, aside, tone, hydrate }: {
    * When the form's island wakes. Default: `idle` for the page's own form (the one with the
    * contact details beside it, on /contact), `visible` for a form embedded lower on a page.
    */
-  hydrate?: Extract<HydrateStrategy, 'idle' | 'visible'>;
+  hydrate?: Extract<HydrateStrategy, 'idle' | 'visible' | 'interaction'>;
 }) {
   const { settings } = useSite();
   return (

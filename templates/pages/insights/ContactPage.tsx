@@ -36,7 +36,7 @@ export function ContactPage({ content }: { content: ContactPageContent }) {
         <p>{content.hero.text}</p>
       </PageHero>
       <ContactForm
-        hydrate="idle"
+        hydrate="interaction"
         heading={content.form.heading}
         idPrefix="contact"
         lead={content.form.lead}
