@@ -1,10 +1,8 @@
-import type { ChangeEvent, FormEvent } from 'react';
 import { ASSESSMENT_FORM_TYPE, ASSESSMENT_QUESTIONS, LIMITS, UNANSWERED } from '../lambda/schemas/assessment.ts';
 import { trackFormSubmit } from './shared/analytics.ts';
 import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, SelectField, Spinner, TextArea, TextField } from './shared/form-fields.tsx';
-import { useFormIsland } from './shared/form-island.ts';
+import { useFormFlow, useFormIsland } from './shared/form-island.ts';
 import { assessmentValues, toAssessmentPayload } from './shared/form-payload.ts';
-import { sendForm } from './shared/form-send.ts';
 import { errorSummary, type FieldName } from './shared/form-state.ts';
 import { toast } from './shared/toast.ts';
 
@@ -37,44 +35,25 @@ const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
  * posts §7's payload (answers as labels), thanks the visitor, clears the form and goes home.
  */
 export default function AssessmentForm({ idPrefix, action, questionsLead, contactLead }: AssessmentFormProps) {
-  const { state, dispatch, submitRef, inFlight } = useFormIsland(idPrefix, ORDER);
+  const island = useFormIsland(idPrefix, ORDER);
+  const { state, submitRef } = island;
   const submitting = state.status === 'submitting';
   const error = (name: string) => state.errors[name];
   const q = `${idPrefix}-questions`;
   const c = `${idPrefix}-contact`;
 
-  const onChange = (event: ChangeEvent<HTMLFormElement>) => {
-    const name = (event.target as { name?: unknown }).name;
-    if (typeof name !== 'string' || !Object.hasOwn(state.errors, name)) return;
-    const checked = toAssessmentPayload(assessmentValues(new FormData(event.currentTarget)), { timestamp: '', source: '' });
-    dispatch({ type: 'checked', field: name, error: checked.ok ? undefined : checked.errors[name] });
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (inFlight.current || state.status !== 'idle') return;
-    const form = event.currentTarget;
-    const checked = toAssessmentPayload(assessmentValues(new FormData(form)), { timestamp: new Date().toISOString(), source: window.location.origin });
-    if (!checked.ok) { dispatch({ type: 'invalid', errors: checked.errors }); return; }
-    inFlight.current = true;
-    dispatch({ type: 'submit' });
-    const outcome = await sendForm(action, checked.payload, ORDER);
-    inFlight.current = false;
-    if (outcome.kind === 'refused') { dispatch({ type: 'invalid', errors: outcome.errors }); return; }
-    if (outcome.kind === 'failed') {
-      console.error('Failed to send message', outcome.reason);
-      toast({ title: 'Error', description: 'Failed to send your assessment. Please try again.', variant: 'destructive' });
-      dispatch({ type: 'failed' });
-      return;
-    }
-    dispatch({ type: 'sent' });
-    // Uncontrolled fields: reset() empties them and puts each dropdown back on its prompt.
-    form.reset();
-    toast({ title: 'Assessment Submitted!', description: "Thanks! Your organisation details have been sent. We'll be in touch soon." });
-    const { email, company } = checked.payload;
-    await Promise.all([trackFormSubmit(window as Window & { dataLayer?: unknown[] }, { form: 'assessment', email, organisation: company }), delay(HOME_REDIRECT_MS)]);
-    window.location.assign('/');
-  };
+  const { onChange, onSubmit } = useFormFlow(island, {
+    action, order: ORDER,
+    check: (entries, context) => toAssessmentPayload(assessmentValues(entries), context),
+    failure: 'Failed to send your assessment. Please try again.',
+    async sent(payload, form) {
+      // Uncontrolled fields: reset() empties them and puts each dropdown back on its prompt.
+      form.reset();
+      toast({ title: 'Assessment Submitted!', description: "Thanks! Your organisation details have been sent. We'll be in touch soon." });
+      await Promise.all([trackFormSubmit(window as Window & { dataLayer?: unknown[] }, { form: 'assessment', email: payload.email, organisation: payload.company }), delay(HOME_REDIRECT_MS)]);
+      window.location.assign('/');
+    },
+  });
 
   return (
     <form className="form assessment-form" method="post" action={action} noValidate data-form="assessment" aria-busy={submitting || undefined} onSubmit={onSubmit} onChange={onChange}>

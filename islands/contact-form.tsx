@@ -1,12 +1,9 @@
-import type { ChangeEvent, FormEvent } from 'react';
 import { LIMITS } from '../lambda/schemas/contact.ts';
 import { trackFormSubmit } from './shared/analytics.ts';
 import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, TextArea, TextField } from './shared/form-fields.tsx';
-import { useFormIsland } from './shared/form-island.ts';
+import { useFormFlow, useFormIsland } from './shared/form-island.ts';
 import { contactValues, toContactPayload } from './shared/form-payload.ts';
-import { sendForm } from './shared/form-send.ts';
 import { errorSummary, type FieldName } from './shared/form-state.ts';
-import { toast } from './shared/toast.ts';
 
 export interface ContactFormProps { idPrefix: string; action: string }
 
@@ -26,38 +23,21 @@ const ORDER = CONTACT_FIELDS.map((f) => f.name);
  * fields here with the handler's own schema, posts JSON, and goes to /thank-you once sent.
  */
 export default function ContactForm({ idPrefix, action }: ContactFormProps) {
-  const { state, dispatch, submitRef, inFlight } = useFormIsland(idPrefix, ORDER);
+  const island = useFormIsland(idPrefix, ORDER);
+  const { state, submitRef } = island;
   const busy = state.status !== 'idle';
   const error = (name: string) => state.errors[name];
 
-  const onChange = (event: ChangeEvent<HTMLFormElement>) => {
-    const name = (event.target as { name?: unknown }).name;
-    if (typeof name !== 'string' || !Object.hasOwn(state.errors, name)) return;
-    const checked = toContactPayload(contactValues(new FormData(event.currentTarget)), { timestamp: '', source: '' });
-    dispatch({ type: 'checked', field: name, error: checked.ok ? undefined : checked.errors[name] });
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (inFlight.current || state.status !== 'idle') return;
-    const checked = toContactPayload(contactValues(new FormData(event.currentTarget)), { timestamp: new Date().toISOString(), source: window.location.origin });
-    if (!checked.ok) { dispatch({ type: 'invalid', errors: checked.errors }); return; }
-    inFlight.current = true;
-    dispatch({ type: 'submit' });
-    const outcome = await sendForm(action, checked.payload, ORDER);
-    inFlight.current = false;
-    if (outcome.kind === 'refused') { dispatch({ type: 'invalid', errors: outcome.errors }); return; }
-    if (outcome.kind === 'failed') {
-      console.error('Failed to send message', outcome.reason);
-      toast({ title: 'Error', description: 'Failed to send your message. Please try again.', variant: 'destructive' });
-      dispatch({ type: 'failed' });
-      return;
-    }
-    dispatch({ type: 'sent' });
-    // Waits for the tag manager's callback (at most 2 s), or not at all without one.
-    await trackFormSubmit(window as Window & { dataLayer?: unknown[] }, { form: 'contact', email: checked.payload.email, organisation: checked.payload.company });
-    window.location.assign('/thank-you');
-  };
+  const { onChange, onSubmit } = useFormFlow(island, {
+    action, order: ORDER,
+    check: (entries, context) => toContactPayload(contactValues(entries), context),
+    failure: 'Failed to send your message. Please try again.',
+    async sent(payload) {
+      // Waits for the tag manager's callback (at most 2 s), or not at all without one.
+      await trackFormSubmit(window as Window & { dataLayer?: unknown[] }, { form: 'contact', email: payload.email, organisation: payload.company });
+      window.location.assign('/thank-you');
+    },
+  });
 
   return (
     <form className="form" method="post" action={action} noValidate data-form="contact" aria-labelledby={`${idPrefix}-heading`} aria-busy={state.status === 'submitting' || undefined} onSubmit={onSubmit} onChange={onChange}>

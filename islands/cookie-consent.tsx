@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { CookieDialog } from './shared/CookieDialog.tsx';
+import { ConsentPreferences } from './shared/CookieDialog.tsx';
 import { useConsent } from './shared/use-consent.ts';
 
 export interface CookieConsentProps { version: number; policyHref: string }
@@ -32,13 +32,7 @@ export default function CookieConsent({ version, policyHref }: CookieConsentProp
           </div>
         </div>
       </section>
-      {state.dialog && (
-        <CookieDialog
-          draft={state.draft} policyHref={policyHref}
-          onToggle={(category) => act({ type: 'toggle', category })}
-          onSave={() => act({ type: 'save' })} onCancel={() => act({ type: 'cancel' })}
-        />
-      )}
+      <ConsentPreferences state={state} act={act} policyHref={policyHref} />
     </>
   );
 }

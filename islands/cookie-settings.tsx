@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { CookieDialog } from './shared/CookieDialog.tsx';
+import { ConsentPreferences } from './shared/CookieDialog.tsx';
 import { useConsent } from './shared/use-consent.ts';
 
 export interface CookieSettingsProps { version: number; policyHref: string }
@@ -23,13 +23,7 @@ export default function CookieSettings({ version, policyHref }: CookieSettingsPr
   return (
     <>
       <button ref={button} type="button" className="link-button" aria-haspopup="dialog" onClick={() => act({ type: 'openPreferences' })}>Cookie settings</button>
-      {state.dialog && (
-        <CookieDialog
-          draft={state.draft} policyHref={policyHref}
-          onToggle={(category) => act({ type: 'toggle', category })}
-          onSave={() => act({ type: 'save' })} onCancel={() => act({ type: 'cancel' })}
-        />
-      )}
+      <ConsentPreferences state={state} act={act} policyHref={policyHref} />
     </>
   );
 }

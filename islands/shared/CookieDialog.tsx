@@ -1,5 +1,5 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import type { ConsentChoice } from './consent.ts';
+import type { ConsentAction, ConsentChoice, ConsentState } from './consent.ts';
 import { trapTab } from './focus.ts';
 
 const CATEGORIES = [
@@ -50,5 +50,17 @@ export function CookieDialog({ draft, onToggle, onSave, onCancel, policyHref }: 
         </div>
       </div>
     </div>
+  );
+}
+
+/** The preferences dialog wired to a consent state machine: shown while `state.dialog` is true. */
+export function ConsentPreferences({ state, act, policyHref }: { state: ConsentState; act: (action: ConsentAction) => void; policyHref: string }) {
+  if (!state.dialog) return null;
+  return (
+    <CookieDialog
+      draft={state.draft} policyHref={policyHref}
+      onToggle={(category) => act({ type: 'toggle', category })}
+      onSave={() => act({ type: 'save' })} onCancel={() => act({ type: 'cancel' })}
+    />
   );
 }

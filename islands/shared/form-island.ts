@@ -1,6 +1,9 @@
-import { useEffect, useReducer, useRef, type Dispatch, type RefObject } from 'react';
+import { useEffect, useReducer, useRef, type ChangeEvent, type Dispatch, type FormEvent, type RefObject } from 'react';
 import { fieldId } from './form-fields.tsx';
 import { firstInvalidField, formReducer, initialFormState, type FormAction, type FormState } from './form-state.ts';
+import type { Checked, FormEntries, SendContext } from './form-payload.ts';
+import { sendForm } from './form-send.ts';
+import { toast } from './toast.ts';
 
 export interface FormIsland {
   state: FormState;
@@ -38,4 +41,51 @@ export function useFormIsland(idPrefix: string, order: readonly string[]): FormI
   }, [state.status]);
 
   return { state, dispatch, submitRef, inFlight };
+}
+
+export interface FormFlow<P extends object> {
+  action: string;
+  order: readonly string[];
+  /** Reads and checks the form's values with the handler's own schema. */
+  check: (entries: FormEntries, context: SendContext) => Checked<P>;
+  /** The destructive toast's text when sending fails (SPEC §8). */
+  failure: string;
+  /** What happens once the handler has accepted the payload. */
+  sent: (payload: P, form: HTMLFormElement) => Promise<void> | void;
+}
+
+/**
+ * The submit flow both forms share: re-check a field as it changes once it has shown an error;
+ * on submit check everything, send nothing when invalid, post once, show the handler's own field
+ * errors, and on failure log, toast and keep every value for a retry.
+ */
+export function useFormFlow<P extends object>(island: FormIsland, flow: FormFlow<P>) {
+  const { state, dispatch, inFlight } = island;
+  const onChange = (event: ChangeEvent<HTMLFormElement>) => {
+    const name = (event.target as { name?: unknown }).name;
+    if (typeof name !== 'string' || !Object.hasOwn(state.errors, name)) return;
+    const checked = flow.check(new FormData(event.currentTarget), { timestamp: '', source: '' });
+    dispatch({ type: 'checked', field: name, error: checked.ok ? undefined : checked.errors[name] });
+  };
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (inFlight.current || state.status !== 'idle') return;
+    const form = event.currentTarget;
+    const checked = flow.check(new FormData(form), { timestamp: new Date().toISOString(), source: window.location.origin });
+    if (!checked.ok) { dispatch({ type: 'invalid', errors: checked.errors }); return; }
+    inFlight.current = true;
+    dispatch({ type: 'submit' });
+    const outcome = await sendForm(flow.action, checked.payload, flow.order);
+    inFlight.current = false;
+    if (outcome.kind === 'refused') { dispatch({ type: 'invalid', errors: outcome.errors }); return; }
+    if (outcome.kind === 'failed') {
+      console.error('Failed to send message', outcome.reason);
+      toast({ title: 'Error', description: flow.failure, variant: 'destructive' });
+      dispatch({ type: 'failed' });
+      return;
+    }
+    dispatch({ type: 'sent' });
+    await flow.sent(checked.payload, form);
+  };
+  return { onChange, onSubmit };
 }
