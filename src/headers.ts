@@ -11,7 +11,7 @@ const origin = (url: string) => new URL(url).origin;
  * both `site serve` and the CDN's response-headers policy send exactly these. The inline scripts
  * are allowed by hash, never by 'unsafe-inline'; third-party hosts only when configured.
  */
-export function securityHeaders(settings: SiteSettings, inlineScripts: string[]): Record<string, string> {
+export function securityHeaders(settings: SiteSettings, inlineScripts: string[]) {
   const scripts = ["'self'", ...inlineScripts.map(hash)];
   const connect = ["'self'"];
   const images = ["'self'", 'data:'];
