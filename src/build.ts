@@ -70,7 +70,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   });
 
   const used = [...new Set(pages.flatMap((p) => [...p.islands.keys()]))].sort();
-  const assets = await timed(stages, 'bundle', () => bundle({ root, outDir, islands: used, dev: false }));
+  const assets = await timed(stages, 'bundle', () => bundle({ root, outDir, islands: used }));
 
   const writer = new DistWriter(outDir);
   const summary: BuildSummary = { pages: pages.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, stages };

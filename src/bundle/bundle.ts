@@ -64,7 +64,7 @@ function closures(meta: Metafile, root: string, outDir: string): Record<string, 
  * esbuild, twice: the islands that pages use (code-split, so React and shared code load once),
  * then the runtime with their chunk addresses baked in. CSS goes with the first pass.
  */
-export async function bundle(opts: { root: string; outDir: string; islands: string[]; dev: boolean }): Promise<BundleResult> {
+export async function bundle(opts: { root: string; outDir: string; islands: string[] }): Promise<BundleResult> {
   const assets = path.join(opts.outDir, 'assets');
   const common = {
     bundle: true, write: false, minify: true, metafile: true, format: 'esm', target: 'es2020',
