@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { DESKTOP, PHONE, collectConsole, launchBrowser, startSite } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE, collectConsole, useSiteAndBrowser } from './helpers.ts';
 
-let site: Awaited<ReturnType<typeof startSite>>;
-let browser: Browser;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useSiteAndBrowser();
 
 describe('home page', () => {
   it('shows the hero, both calls to action, testimonials and the two cards', async () => {
-    const page = await browser.newPage({ viewport: DESKTOP });
+    const page = await env.browser.newPage({ viewport: DESKTOP });
     const seen = collectConsole(page);
-    const res = await page.goto(`${site.url}/`);
+    const res = await page.goto(`${env.site.url}/`);
     expect(res?.status()).toBe(200);
     await expect(page.title()).resolves.toContain("We're a Data Agency Built for Ambitious UK Organisations");
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe("We're a Data Agency Built for Ambitious UK Organisations");
@@ -35,8 +25,8 @@ describe('home page', () => {
   });
 
   it('has the document metadata every page needs', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${site.url}/`);
+    const page = await env.browser.newPage();
+    await page.goto(`${env.site.url}/`);
     expect(await page.locator('html').getAttribute('lang')).toBe('en-GB');
     expect(await page.locator('meta[name="description"]').getAttribute('content')).toMatch(/^.{50,}$/);
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe('https://www.example.com/');
@@ -53,8 +43,8 @@ describe('home page', () => {
   });
 
   it('shows the footer with its links, contact details and the current year', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${site.url}/`);
+    const page = await env.browser.newPage();
+    await page.goto(`${env.site.url}/`);
     const footer = page.locator('footer');
     const labels = await footer.locator('#footer-nav a').allTextContents();
     expect(labels).toEqual(['Home', 'About', 'Explore DIAlog', 'Services', 'Our Work', 'Insights', 'Contact', 'Privacy Policy', 'Terms of Service']);
@@ -67,8 +57,8 @@ describe('home page', () => {
 
 describe('navigation', () => {
   it('shows the links in order at 1366 px, with no menu button', async () => {
-    const page = await browser.newPage({ viewport: DESKTOP });
-    await page.goto(`${site.url}/about`);
+    const page = await env.browser.newPage({ viewport: DESKTOP });
+    await page.goto(`${env.site.url}/about`);
     const nav = page.getByRole('navigation', { name: 'Main', exact: true });
     expect(await nav.locator('.nav-links a').allTextContents()).toEqual(['About', 'DIAlog', 'Services', 'Our Work', 'Insights', "Let's Talk Data"]);
     expect(await nav.getByRole('link', { name: 'About' }).getAttribute('aria-current')).toBe('page');
@@ -78,8 +68,8 @@ describe('navigation', () => {
   });
 
   it('opens the menu at 375 px on the first click, and closes it by button, overlay and Escape', async () => {
-    const page = await browser.newPage({ viewport: PHONE });
-    await page.goto(`${site.url}/`);
+    const page = await env.browser.newPage({ viewport: PHONE });
+    await page.goto(`${env.site.url}/`);
     expect(await page.locator('.nav-links').isVisible()).toBe(false);
     const toggle = page.locator('.menu-toggle');
     const dialog = page.getByRole('dialog');
@@ -109,8 +99,8 @@ describe('navigation', () => {
   });
 
   it('keeps Tab inside the open menu', async () => {
-    const page = await browser.newPage({ viewport: PHONE });
-    await page.goto(`${site.url}/`);
+    const page = await env.browser.newPage({ viewport: PHONE });
+    await page.goto(`${env.site.url}/`);
     await page.locator('.menu-toggle').click();
     await page.getByRole('dialog').waitFor();
     for (let i = 0; i < 10; i++) {
@@ -121,9 +111,9 @@ describe('navigation', () => {
   });
 
   it('without JavaScript, the menu button is a link to the footer navigation', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
+    const context = await env.browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
     const page = await context.newPage();
-    await page.goto(`${site.url}/`);
+    await page.goto(`${env.site.url}/`);
     const toggle = page.getByRole('link', { name: 'Menu' });
     expect(await toggle.getAttribute('href')).toBe('#footer-nav');
     await toggle.click();
@@ -134,9 +124,9 @@ describe('navigation', () => {
 
 describe('not-found page', () => {
   it('answers 404 with the page, a way home, and logs the missing path', async () => {
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     const seen = collectConsole(page);
-    const res = await page.goto(`${site.url}/no/such/page`);
+    const res = await page.goto(`${env.site.url}/no/such/page`);
     expect(res?.status()).toBe(404);
     await expect(page.locator('main').textContent()).resolves.toContain("The page you're looking for doesn't exist or has been moved.");
     await expect(page.locator('.not-found__code').textContent()).resolves.toBe('404');
@@ -146,7 +136,7 @@ describe('not-found page', () => {
   });
 
   it('redirects a trailing slash to the canonical URL', async () => {
-    const res = await fetch(`${site.url}/about/`, { redirect: 'manual' });
+    const res = await fetch(`${env.site.url}/about/`, { redirect: 'manual' });
     expect(res.status).toBe(301);
     expect(res.headers.get('location')).toBe('/about');
   });

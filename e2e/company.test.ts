@@ -1,19 +1,14 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { loadSite, type Site } from '../src/content/load.ts';
-import { DESKTOP, PHONE, collectConsole, launchBrowser, startSite } from './helpers.ts';
+import { DESKTOP, PHONE, collectConsole, useSiteAndBrowser } from './helpers.ts';
 
-let site: Awaited<ReturnType<typeof startSite>>;
-let browser: Browser;
+const env = useSiteAndBrowser();
 let content: Site;
 
 beforeAll(async () => {
-  [site, browser, content] = await Promise.all([startSite(), launchBrowser(), loadSite(path.resolve('content'))]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
+  content = await loadSite(path.resolve('content'));
 });
 
 const CASE_STUDIES = ['dc-thomson', 'south-of-scotland-enterprise', 'flexible-childcare-services-scotland'];
@@ -36,9 +31,9 @@ const itemHeadings = async (page: Page, selector: string) =>
 
 /** Open a page, check its status, single h1 and heading order; return it with the console it logged. */
 async function open(url: string, viewport: { width: number; height: number } = DESKTOP, status = 200) {
-  const page = await browser.newPage({ viewport });
+  const page = await env.browser.newPage({ viewport });
   const seen = collectConsole(page);
-  const res = await page.goto(`${site.url}${url}`);
+  const res = await page.goto(`${env.site.url}${url}`);
   expect(res?.status(), url).toBe(status);
   expect(await page.getByRole('heading', { level: 1 }).count(), url).toBe(1);
   expectNoSkippedLevel(await headingLevels(page));
@@ -74,8 +69,8 @@ describe('about', () => {
   });
 
   it('scrolls to the method when opened at /about#methodology', async () => {
-    const page = await browser.newPage({ viewport: PHONE });
-    await page.goto(`${site.url}/about#methodology`);
+    const page = await env.browser.newPage({ viewport: PHONE });
+    await page.goto(`${env.site.url}/about#methodology`);
     // Scrolling may be smooth: wait until the section has arrived near the top of the screen.
     await page.waitForFunction(() => {
       const top = document.getElementById('methodology')?.getBoundingClientRect().top;
@@ -152,8 +147,8 @@ describe('case-study list', () => {
   });
 
   it.each([[PHONE, 1], [{ width: 800, height: 900 }, 2], [DESKTOP, 3]] as const)('lays the grid out at %o in %i column(s)', async (viewport, columns) => {
-    const page = await browser.newPage({ viewport });
-    await page.goto(`${site.url}/case-studies`);
+    const page = await env.browser.newPage({ viewport });
+    await page.goto(`${env.site.url}/case-studies`);
     const count = await page.locator('#case-study-list ul').evaluate((ul) => getComputedStyle(ul).gridTemplateColumns.split(' ').length);
     expect(count).toBe(columns);
     await page.close();

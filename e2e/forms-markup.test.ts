@@ -1,26 +1,22 @@
 // The server-rendered forms, read with JavaScript off: complete, labelled, posting to the endpoint.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ASSESSMENT_QUESTIONS, LIMITS } from '../lambda/schemas/assessment.ts';
-import { DESKTOP, launchBrowser, startSite } from './helpers.ts';
+import { DESKTOP, useSiteAndBrowser } from './helpers.ts';
 
-let site: Awaited<ReturnType<typeof startSite>>;
-let browser: Browser;
+const env = useSiteAndBrowser();
 let context: BrowserContext;
 
 beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
-  context = await browser.newContext({ javaScriptEnabled: false, viewport: DESKTOP });
+  context = await env.browser.newContext({ javaScriptEnabled: false, viewport: DESKTOP });
 });
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await site?.close();
 });
 
 async function open(path: string): Promise<Page> {
   const page = await context.newPage();
-  const res = await page.goto(`${site.url}${path}`);
+  const res = await page.goto(`${env.site.url}${path}`);
   expect(res?.status(), path).toBe(200);
   return page;
 }

@@ -1,22 +1,13 @@
 // The contact and assessment forms end to end in Chromium: the islands, the real handler, and the
 // e-mail it hands to the local SES server, read back from that server's store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ASSESSMENT_QUESTIONS } from '../lambda/schemas/assessment.ts';
-import { DESKTOP, PHONE, collectConsole, launchBrowser, startSite } from './helpers.ts';
+import { DESKTOP, PHONE, collectConsole, startSite, useSiteAndBrowser } from './helpers.ts';
 import { axe } from './axe.ts';
 
 type Site = Awaited<ReturnType<typeof startSite>>;
-let site: Site;
-let browser: Browser;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite({ forms: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useSiteAndBrowser({ forms: true });
 
 interface StoredEmail { subject: string; replyTo: string[]; destination: { to: string[] }; body: { text?: string; html?: string } }
 
@@ -24,7 +15,7 @@ interface StoredEmail { subject: string; replyTo: string[]; destination: { to: s
 async function emailFrom(address: string): Promise<StoredEmail> {
   let found: StoredEmail | undefined;
   await expect.poll(async () => {
-    const store = (await (await fetch(`${site.forms!.sesEndpoint}/store`)).json()) as { emails: StoredEmail[] };
+    const store = (await (await fetch(`${env.site.forms!.sesEndpoint}/store`)).json()) as { emails: StoredEmail[] };
     found = store.emails.find((e) => e.replyTo.includes(address));
     return found !== undefined;
   }, { timeout: 5000 }).toBe(true);
@@ -32,7 +23,7 @@ async function emailFrom(address: string): Promise<StoredEmail> {
 }
 
 async function emailsFrom(address: string): Promise<number> {
-  const store = (await (await fetch(`${site.forms!.sesEndpoint}/store`)).json()) as { emails: StoredEmail[] };
+  const store = (await (await fetch(`${env.site.forms!.sesEndpoint}/store`)).json()) as { emails: StoredEmail[] };
   return store.emails.filter((e) => e.replyTo.includes(address)).length;
 }
 
@@ -41,7 +32,7 @@ const uniqueAddress = (who: string) => `${who}.${Date.now()}.${++counter}@exampl
 
 /** Opens a page and waits for the form's island to hydrate (so the test drives the island, not the plain post). */
 async function openForm(url: string, island: 'contact-form' | 'assessment-form', viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-  const page = await browser.newPage({ viewport });
+  const page = await env.browser.newPage({ viewport });
   await page.goto(url);
   // The marker itself has no box (display: contents); its form does.
   await page.locator(`[data-island="${island}"] form`).scrollIntoViewIfNeeded();
@@ -102,12 +93,12 @@ const focusedName = (page: Page) => page.evaluate(() => (document.activeElement 
 
 describe('contact form', () => {
   it('on /contact: busy while sending, then /thank-you, the form_submit event, and the e-mail with the typed values', async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     const page = await context.newPage();
     await page.setViewportSize(DESKTOP);
     await recordDataLayer(page);
     const seen = collectConsole(page);
-    await page.goto(`${site.url}/contact`);
+    await page.goto(`${env.site.url}/contact`);
     await page.locator('form[data-form="contact"]').getByRole('textbox').first().focus();
     await page.locator('[data-island="contact-form"][data-state="ready"]').waitFor({ state: 'attached' });
     const endpoint = await slowEndpoint(page);
@@ -119,7 +110,7 @@ describe('contact form', () => {
     const busy = form.getByRole('button', { name: 'Sending...' });
     await busy.waitFor();
     expect(await busy.isDisabled()).toBe(true);
-    await page.waitForURL(`${site.url}/thank-you`);
+    await page.waitForURL(`${env.site.url}/thank-you`);
     expect(endpoint.posts).toBe(1);
 
     const events = JSON.parse(await page.evaluate(() => sessionStorage.getItem('events') ?? '[]')) as Array<Record<string, unknown>>;
@@ -129,7 +120,7 @@ describe('contact form', () => {
     expect(mail.subject).toBe('Contact form: Morag Campbell (Tayside Widgets Ltd)');
     expect(mail.body.text).toContain(`Email: ${values.email}`);
     expect(mail.body.text).toContain(values.message);
-    expect(mail.body.text).toContain(`Source: ${site.url}`);
+    expect(mail.body.text).toContain(`Source: ${env.site.url}`);
     expect(mail.body.html).toContain('Our reports disagree with each other.');
     expect(seen.errors).toEqual([]);
     expect(seen.messages.filter((m) => m.includes('[island'))).toEqual([]);
@@ -137,12 +128,12 @@ describe('contact form', () => {
   });
 
   it('on a service page: the embedded form wakes when scrolled to and sends too', async () => {
-    const page = await openForm(`${site.url}/services/data-cleaning`, 'contact-form');
+    const page = await openForm(`${env.site.url}/services/data-cleaning`, 'contact-form');
     const form = page.locator('#service-contact form');
     const values = { name: 'Iain Fraser', email: uniqueAddress('iain'), company: 'Fife Foods', message: 'We have three customer lists.' };
     await fillContact(form, values);
     await form.getByRole('button', { name: 'Send Message' }).click();
-    await page.waitForURL(`${site.url}/thank-you`);
+    await page.waitForURL(`${env.site.url}/thank-you`);
     const mail = await emailFrom(values.email);
     expect(mail.subject).toBe('Contact form: Iain Fraser (Fife Foods)');
     expect(mail.body.text).toContain('We have three customer lists.');
@@ -150,7 +141,7 @@ describe('contact form', () => {
   });
 
   it('shows each message of §5 under its field, in red, focuses the first invalid field and sends nothing', async () => {
-    const page = await openForm(`${site.url}/contact`, 'contact-form');
+    const page = await openForm(`${env.site.url}/contact`, 'contact-form');
     const endpoint = await slowEndpoint(page, 0);
     const form = page.locator('form[data-form="contact"]');
     const name = form.getByRole('textbox', { name: 'Name' });
@@ -186,11 +177,11 @@ describe('contact form', () => {
   });
 
   it('keeps what was typed before the island woke', async () => {
-    const page = await browser.newPage({ viewport: DESKTOP });
+    const page = await env.browser.newPage({ viewport: DESKTOP });
     let release!: () => void;
     const held = new Promise<void>((r) => { release = r; });
     await page.route(/\/assets\/contact-form-[^/]+\.js$/, async (route) => { await held; await route.continue(); });
-    await page.goto(`${site.url}/contact`);
+    await page.goto(`${env.site.url}/contact`);
     const form = page.locator('form[data-form="contact"]');
     await form.getByRole('textbox', { name: 'Name' }).fill('Typed early');
     await form.getByRole('textbox', { name: 'How can we help?' }).fill('Before hydration');
@@ -201,12 +192,12 @@ describe('contact form', () => {
     // And the island, not a plain post, now answers the submit.
     await form.getByRole('button', { name: 'Send Message' }).click();
     expect(await describedError(form.getByRole('textbox', { name: 'Email' }))).toEqual({ invalid: 'true', message: 'Email is required' });
-    expect(page.url()).toBe(`${site.url}/contact`);
+    expect(page.url()).toBe(`${env.site.url}/contact`);
     await page.close();
   });
 
   it("shows the handler's field messages from a 400 like its own", async () => {
-    const page = await openForm(`${site.url}/contact`, 'contact-form');
+    const page = await openForm(`${env.site.url}/contact`, 'contact-form');
     await page.route('**/api/send-contact-form', (route) => route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ ok: false, errors: { email: 'Email is invalid' } }) }));
     const form = page.locator('form[data-form="contact"]');
     await fillContact(form, { name: 'Morag', email: uniqueAddress('refused'), company: '', message: 'Hello' });
@@ -219,11 +210,11 @@ describe('contact form', () => {
   });
 
   it('keeps its size when it hydrates (no layout shift)', async () => {
-    const plain = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
+    const plain = await env.browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
     const still = await plain.newPage();
-    await still.goto(`${site.url}/contact`);
+    await still.goto(`${env.site.url}/contact`);
     const before = (await still.locator('form[data-form="contact"]').boundingBox())!;
-    const page = await openForm(`${site.url}/contact`, 'contact-form', PHONE);
+    const page = await openForm(`${env.site.url}/contact`, 'contact-form', PHONE);
     const after = (await page.locator('form[data-form="contact"]').boundingBox())!;
     expect({ width: after.width, height: after.height }).toEqual({ width: before.width, height: before.height });
     await plain.close();
@@ -233,7 +224,7 @@ describe('contact form', () => {
 
 describe('assessment form', () => {
   it("shows 'Submitting...' with a spinner, then the toast, clears the fields and goes to / after 3 s", async () => {
-    const page = await openForm(`${site.url}/dialog-assessment`, 'assessment-form');
+    const page = await openForm(`${env.site.url}/dialog-assessment`, 'assessment-form');
     const seen = collectConsole(page);
     await slowEndpoint(page);
     const form = page.locator('form[data-form="assessment"]');
@@ -263,7 +254,7 @@ describe('assessment form', () => {
     expect(await form.getByRole('checkbox', { name: /I confirm I am a human/ }).isChecked()).toBe(false);
     expect(await form.getAttribute('aria-busy')).toBeNull();
 
-    await page.waitForURL(`${site.url}/`, { timeout: 6000 });
+    await page.waitForURL(`${env.site.url}/`, { timeout: 6000 });
     const waited = Date.now() - shownAt;
     expect(waited).toBeGreaterThan(2500);
     expect(waited).toBeLessThan(4500);
@@ -278,7 +269,7 @@ describe('assessment form', () => {
   });
 
   it("asks for an option under each dropdown and checks the contact fields with §5's messages, sending nothing", async () => {
-    const page = await openForm(`${site.url}/dialog-assessment`, 'assessment-form');
+    const page = await openForm(`${env.site.url}/dialog-assessment`, 'assessment-form');
     const endpoint = await slowEndpoint(page, 0);
     const form = page.locator('form[data-form="assessment"]');
     const submit = form.getByRole('button', { name: 'Submit Assessment' });
@@ -365,12 +356,12 @@ describe('when the mail server is down', () => {
 
 describe('without JavaScript', () => {
   let context: BrowserContext;
-  beforeAll(async () => { context = await browser.newContext({ javaScriptEnabled: false, viewport: DESKTOP }); });
+  beforeAll(async () => { context = await env.browser.newContext({ javaScriptEnabled: false, viewport: DESKTOP }); });
   afterAll(async () => { await context?.close(); });
 
   it('the contact form posts, the handler redirects to /thank-you, and the e-mail is sent', async () => {
     const page = await context.newPage();
-    await page.goto(`${site.url}/contact`);
+    await page.goto(`${env.site.url}/contact`);
     const form = page.locator('form[data-form="contact"]');
     const address = uniqueAddress('nojs');
     await fillContact(form, { name: 'Callum Reid', email: address, company: 'Angus Arts', message: 'No script here.' });
@@ -379,7 +370,7 @@ describe('without JavaScript', () => {
       form.getByRole('button', { name: 'Send Message' }).click(),
     ]);
     expect(response.status()).toBe(303);
-    await page.waitForURL(`${site.url}/thank-you`);
+    await page.waitForURL(`${env.site.url}/thank-you`);
     const mail = await emailFrom(address);
     expect(mail.subject).toBe('Contact form: Callum Reid (Angus Arts)');
     expect(mail.body.text).toContain('No script here.');
@@ -388,7 +379,7 @@ describe('without JavaScript', () => {
 
   it('the assessment posts its answers and lands on /thank-you', async () => {
     const page = await context.newPage();
-    await page.goto(`${site.url}/dialog-assessment`);
+    await page.goto(`${env.site.url}/dialog-assessment`);
     const form = page.locator('form[data-form="assessment"]');
     const address = uniqueAddress('nojs-assessment');
     await answerAll(form);
@@ -396,7 +387,7 @@ describe('without JavaScript', () => {
     await form.getByRole('textbox', { name: 'Email' }).fill(address);
     await form.getByRole('checkbox', { name: /I confirm I am a human/ }).check();
     await form.getByRole('button', { name: 'Submit Assessment' }).click();
-    await page.waitForURL(`${site.url}/thank-you`);
+    await page.waitForURL(`${env.site.url}/thank-you`);
     const mail = await emailFrom(address);
     expect(mail.body.text).toContain(`${ASSESSMENT_QUESTIONS[0]!.question}: ${ASSESSMENT_QUESTIONS[0]!.options[0]!.label}`);
     await page.close();
@@ -404,7 +395,7 @@ describe('without JavaScript', () => {
 
   it('an invalid post gets the handler’s page listing each problem, with a way back, and no e-mail', async () => {
     const page = await context.newPage();
-    await page.goto(`${site.url}/contact`);
+    await page.goto(`${env.site.url}/contact`);
     const form = page.locator('form[data-form="contact"]');
     const address = 'not-an-address';
     await form.getByRole('textbox', { name: 'Email' }).fill(address);
@@ -417,7 +408,7 @@ describe('without JavaScript', () => {
     const problems = await page.getByRole('listitem').allTextContents();
     expect(problems).toEqual(expect.arrayContaining(['Name: Name is required', 'Email: Email is invalid', 'Message: Message is required', 'Human confirmation: Please confirm you are human']));
     await page.getByRole('link', { name: 'Go back to the form' }).click();
-    await page.waitForURL(`${site.url}/contact`);
+    await page.waitForURL(`${env.site.url}/contact`);
     expect(await emailsFrom(address)).toBe(0);
     await page.close();
   });

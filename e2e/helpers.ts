@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
 
@@ -28,4 +28,23 @@ export function collectConsole(page: Page): { errors: string[]; messages: string
   page.on('console', (m) => { seen.messages.push(`${m.type()}: ${m.text()}`); if (m.type() === 'error') seen.errors.push(m.text()); });
   page.on('pageerror', (e) => seen.errors.push(e.message));
   return seen;
+}
+
+export interface SiteAndBrowser { site: RunningServer & { dir: string }; browser: Browser }
+
+/**
+ * The set-up most browser test files share: the built site served on a free port and one
+ * Chromium, started before the file's tests and stopped after. Read `env.site` and `env.browser`
+ * inside tests (they are assigned in beforeAll).
+ */
+export function useSiteAndBrowser(opts: { forms?: boolean } = {}): SiteAndBrowser {
+  const env = {} as SiteAndBrowser;
+  beforeAll(async () => {
+    [env.site, env.browser] = await Promise.all([startSite(opts), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.site?.close();
+  });
+  return env;
 }

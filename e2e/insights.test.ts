@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, PHONE, collectConsole, launchBrowser, startSite } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DESKTOP, PHONE, collectConsole, useSiteAndBrowser } from './helpers.ts';
 
-let site: Awaited<ReturnType<typeof startSite>>;
-let browser: Browser;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useSiteAndBrowser();
 
 const NEWEST_FIRST = [
   'data-transformation-before-ai-adoption',
@@ -26,8 +17,8 @@ const NEWEST_FIRST = [
 const COMING_SOON = "This article's full content will be coming soon.";
 
 async function open(path: string, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-  const page = await browser.newPage({ viewport });
-  const res = await page.goto(`${site.url}${path}`);
+  const page = await env.browser.newPage({ viewport });
+  const res = await page.goto(`${env.site.url}${path}`);
   expect(res?.status(), path).toBe(200);
   return page;
 }
@@ -65,7 +56,7 @@ describe('article list', () => {
     expect(await nav.getByRole('link', { name: 'Page 1' }).getAttribute('href')).toBe('/blog');
     expect(await nav.getByRole('link', { name: 'Page 2' }).getAttribute('aria-current')).toBeNull();
     await nav.getByRole('link', { name: 'Page 2' }).click();
-    await page.waitForURL(`${site.url}/blog/page/2`);
+    await page.waitForURL(`${env.site.url}/blog/page/2`);
     expect(await cardSlugs(page)).toEqual(NEWEST_FIRST.slice(6));
     const nav2 = page.getByRole('navigation', { name: 'Pagination' });
     expect(await nav2.getByRole('link', { name: 'Page 2' }).getAttribute('aria-current')).toBe('page');
@@ -75,16 +66,16 @@ describe('article list', () => {
   });
 
   it('has no duplicate URL for page 1', async () => {
-    const res = await fetch(`${site.url}/blog/page/1`, { redirect: 'manual' });
+    const res = await fetch(`${env.site.url}/blog/page/1`, { redirect: 'manual' });
     expect(res.status).not.toBe(200);
-    const html = await (await fetch(`${site.url}/blog`)).text();
+    const html = await (await fetch(`${env.site.url}/blog`)).text();
     expect(html).not.toContain('/blog/page/1');
   });
 
   it('opens the article when a card is clicked', async () => {
     const page = await open('/blog', PHONE);
     await page.locator('[data-post-card]').nth(1).getByRole('heading').click();
-    await page.waitForURL(`${site.url}/blog/scotland-data-transformation-readiness`);
+    await page.waitForURL(`${env.site.url}/blog/scotland-data-transformation-readiness`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Is Your Scottish Organisation Ready for Data Transformation?');
     await page.close();
   });
@@ -93,7 +84,7 @@ describe('article list', () => {
     const page = await open('/blog');
     expect(await page.locator('head link[rel="alternate"][type="application/atom+xml"]').getAttribute('href')).toBe('/blog/feed.xml');
     await page.close();
-    const feed = await fetch(`${site.url}/blog/feed.xml`);
+    const feed = await fetch(`${env.site.url}/blog/feed.xml`);
     expect(feed.status).toBe(200);
     const xml = await feed.text();
     expect(xml.match(/<entry>/g)).toHaveLength(NEWEST_FIRST.length);
@@ -195,19 +186,19 @@ describe('article page', () => {
   });
 
   it('sends an unknown article to /blog', async () => {
-    const res = await fetch(`${site.url}/blog/no-such-article`, { redirect: 'manual' });
+    const res = await fetch(`${env.site.url}/blog/no-such-article`, { redirect: 'manual' });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/blog');
-    const page = await browser.newPage();
-    await page.goto(`${site.url}/blog/no-such-article`);
+    const page = await env.browser.newPage();
+    await page.goto(`${env.site.url}/blog/no-such-article`);
     expect(new URL(page.url()).pathname).toBe('/blog');
     await page.close();
   });
 
   it('keeps headings in order on every article', async () => {
-    const page = await browser.newPage();
+    const page = await env.browser.newPage();
     for (const s of NEWEST_FIRST) {
-      await page.goto(`${site.url}/blog/${s}`);
+      await page.goto(`${env.site.url}/blog/${s}`);
       const levels = await page.locator('main :is(h1, h2, h3, h4)').evaluateAll((hs) => hs.map((h) => Number(h.tagName[1])));
       expect(levels[0], s).toBe(1);
       levels.slice(1).forEach((level, i) => expect(level - levels[i]!, `${s}: h${levels[i]} then h${level}`).toBeLessThanOrEqual(1));

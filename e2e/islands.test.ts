@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, PHONE, collectConsole, launchBrowser, startSite } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DESKTOP, PHONE, collectConsole, useSiteAndBrowser } from './helpers.ts';
 import { axe } from './axe.ts';
 
-let site: Awaited<ReturnType<typeof startSite>>;
-let browser: Browser;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useSiteAndBrowser();
 
 const layer = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify((window as unknown as { dataLayer: unknown[] }).dataLayer.filter((e) => !Array.isArray(e) && typeof e === 'object' && e && 'event' in e))) as Array<Record<string, unknown>>);
 const stored = (page: Page) => page.evaluate(() => localStorage.getItem('cookieConsent'));
@@ -20,8 +11,8 @@ const stored = (page: Page) => page.evaluate(() => localStorage.getItem('cookieC
 describe('testimonial carousels', () => {
   for (const [path, count] of [['/', 4], ['/dialog', 7]] as const) {
     it(`${path}: moves by buttons and arrow keys, and disables each button at its end`, async () => {
-      const page = await browser.newPage({ viewport: DESKTOP });
-      await page.goto(`${site.url}${path}`);
+      const page = await env.browser.newPage({ viewport: DESKTOP });
+      await page.goto(`${env.site.url}${path}`);
       const carousel = page.locator('[aria-roledescription="carousel"]').first();
       await carousel.scrollIntoViewIfNeeded();
       const prev = carousel.getByRole('button', { name: 'Previous testimonial' });
@@ -53,9 +44,9 @@ describe('testimonial carousels', () => {
   }
 
   it('without JavaScript every quote is in the page', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await env.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${site.url}/dialog`);
+    await page.goto(`${env.site.url}/dialog`);
     expect(await page.locator('[aria-roledescription="slide"] blockquote').count()).toBe(7);
     await context.close();
   });
@@ -63,10 +54,10 @@ describe('testimonial carousels', () => {
 
 describe('cookie consent', () => {
   it('shows the bar on a first visit with the consent defaults in the data layer, and nothing third-party loads', async () => {
-    const page = await browser.newPage({ viewport: PHONE });
+    const page = await env.browser.newPage({ viewport: PHONE });
     const external: string[] = [];
-    page.on('request', (r) => { if (!r.url().startsWith(site.url)) external.push(r.url()); });
-    await page.goto(`${site.url}/`);
+    page.on('request', (r) => { if (!r.url().startsWith(env.site.url)) external.push(r.url()); });
+    await page.goto(`${env.site.url}/`);
     await page.waitForLoadState('networkidle');
     expect(await page.getByRole('region', { name: 'Cookie Consent' }).isVisible()).toBe(true);
     const defaults = await page.evaluate(() => (window as unknown as { dataLayer: IArguments[] }).dataLayer.map((e) => (e && typeof e === 'object' && 'length' in e ? Array.from(e as ArrayLike<unknown>) : e)));
@@ -81,9 +72,9 @@ describe('cookie consent', () => {
   });
 
   it('Accept All works on the first click, is stored and announced, and the bar stays hidden after reload', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await env.browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await page.goto(`${site.url}/about`);
+    await page.goto(`${env.site.url}/about`);
     await page.getByRole('button', { name: 'Accept All' }).click();
     await expect.poll(() => page.getByRole('region', { name: 'Cookie Consent' }).isVisible()).toBe(false);
     const record = JSON.parse((await stored(page)) ?? '{}') as Record<string, unknown>;
@@ -102,9 +93,9 @@ describe('cookie consent', () => {
   });
 
   it('Necessary Only refuses analytics and marketing', async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${site.url}/`);
+    await page.goto(`${env.site.url}/`);
     await page.getByRole('button', { name: 'Necessary Only' }).click();
     await expect.poll(async () => JSON.parse((await stored(page)) ?? 'null')).toMatchObject({ necessary: true, analytics: false, marketing: false });
     expect(await layer(page)).toContainEqual({ event: 'consent_update', analytics_consent: false, marketing_consent: false });
@@ -112,9 +103,9 @@ describe('cookie consent', () => {
   });
 
   it('Preferences: a modal that traps focus; Cancel saves nothing, Save stores the toggles', async () => {
-    const context = await browser.newContext({ viewport: PHONE });
+    const context = await env.browser.newContext({ viewport: PHONE });
     const page = await context.newPage();
-    await page.goto(`${site.url}/services`);
+    await page.goto(`${env.site.url}/services`);
     const preferences = page.getByRole('button', { name: 'Preferences' });
     await preferences.click();
     const dialog = page.getByRole('dialog', { name: 'Cookie Preferences' });
@@ -147,9 +138,9 @@ describe('cookie consent', () => {
   });
 
   it('Escape closes the preferences without saving', async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${site.url}/`);
+    await page.goto(`${env.site.url}/`);
     await page.getByRole('button', { name: 'Preferences' }).click();
     await page.getByRole('dialog').waitFor();
     await page.keyboard.press('Escape');
@@ -159,30 +150,30 @@ describe('cookie consent', () => {
   });
 
   it('ignores a corrupted stored value: logs an error and asks again', async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     await context.addInitScript(() => localStorage.setItem('cookieConsent', '{broken'));
     const page = await context.newPage();
     const seen = collectConsole(page);
-    await page.goto(`${site.url}/`);
+    await page.goto(`${env.site.url}/`);
     expect(await page.getByRole('region', { name: 'Cookie Consent' }).isVisible()).toBe(true);
     expect(seen.errors.some((e) => e.includes('Ignoring the stored cookie preference'))).toBe(true);
     await context.close();
   });
 
   it('asks again when the stored choice answers an older cookie policy', async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     await context.addInitScript(() => localStorage.setItem('cookieConsent', JSON.stringify({ necessary: true, analytics: true, marketing: true, timestamp: '2025-01-01T00:00:00Z', version: 0 })));
     const page = await context.newPage();
-    await page.goto(`${site.url}/`);
+    await page.goto(`${env.site.url}/`);
     expect(await page.getByRole('region', { name: 'Cookie Consent' }).isVisible()).toBe(true);
     await context.close();
   });
 
   it("the footer's 'Cookie settings' reopens the preferences to withdraw consent, by keyboard alone", async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     await context.addInitScript(() => { if (!localStorage.getItem('cookieConsent')) localStorage.setItem('cookieConsent', JSON.stringify({ necessary: true, analytics: true, marketing: true, timestamp: new Date().toISOString(), version: 1 })); });
     const page = await context.newPage();
-    await page.goto(`${site.url}/contact`);
+    await page.goto(`${env.site.url}/contact`);
     expect(await page.getByRole('region', { name: 'Cookie Consent' }).isVisible()).toBe(false);
     const settings = page.locator('footer').getByText('Cookie settings');
     await settings.focus();
@@ -203,9 +194,9 @@ describe('cookie consent', () => {
   });
 
   it('without JavaScript the bar never shows and Cookie settings links to the cookie policy', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await env.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${site.url}/`);
+    await page.goto(`${env.site.url}/`);
     expect(await page.getByRole('region', { name: 'Cookie Consent' }).isVisible()).toBe(false);
     expect(await page.locator('footer').getByRole('link', { name: 'Cookie settings' }).getAttribute('href')).toBe('/privacy-policy#cookies');
     await context.close();
@@ -214,7 +205,7 @@ describe('cookie consent', () => {
 
 describe('toasts', () => {
   it("clicking an article card says 'Opening article' and still opens it", async () => {
-    const context = await browser.newContext();
+    const context = await env.browser.newContext();
     // Record every toast shown, across the navigation the click starts.
     await context.addInitScript(() => {
       document.addEventListener('DOMContentLoaded', () => {
@@ -223,18 +214,18 @@ describe('toasts', () => {
       });
     });
     const page = await context.newPage();
-    await page.goto(`${site.url}/blog`);
+    await page.goto(`${env.site.url}/blog`);
     const link = page.locator('[data-post-card] a[href^="/blog/"]').first();
     const href = await link.getAttribute('href');
     await link.click();
-    await page.waitForURL(`${site.url}${href}`);
+    await page.waitForURL(`${env.site.url}${href}`);
     expect(await page.evaluate(() => sessionStorage.getItem('toasts'))).toContain('Opening articleLoading the full article');
     await context.close();
   });
 
   it("has one holder labelled 'Notifications', bottom-right", async () => {
-    const page = await browser.newPage({ viewport: DESKTOP });
-    await page.goto(`${site.url}/`);
+    const page = await env.browser.newPage({ viewport: DESKTOP });
+    await page.goto(`${env.site.url}/`);
     const holder = page.getByRole('region', { name: 'Notifications' });
     expect(await holder.count()).toBe(1);
     const box = await holder.boundingBox();
@@ -246,10 +237,10 @@ describe('toasts', () => {
 
 describe('island failure', () => {
   it('an island whose chunk fails keeps its server HTML and the page keeps working', async () => {
-    const page = await browser.newPage({ viewport: PHONE });
+    const page = await env.browser.newPage({ viewport: PHONE });
     const seen = collectConsole(page);
     await page.route(/\/assets\/mobile-menu-[^/]+\.js$/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: 'throw new Error("broken island")' }));
-    await page.goto(`${site.url}/`);
+    await page.goto(`${env.site.url}/`);
     await page.locator('.menu-toggle').click();
     await expect.poll(() => seen.errors.some((e) => e.includes('keeping its server-rendered HTML'))).toBe(true);
     expect(await page.getByRole('link', { name: 'Menu' }).getAttribute('href')).toBe('#footer-nav');

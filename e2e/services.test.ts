@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, PHONE, collectConsole, launchBrowser, startSite } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DESKTOP, PHONE, collectConsole, useSiteAndBrowser } from './helpers.ts';
 
-let site: Awaited<ReturnType<typeof startSite>>;
-let browser: Browser;
-
-beforeAll(async () => {
-  [site, browser] = await Promise.all([startSite(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useSiteAndBrowser();
 
 const SERVICES = [
   { slug: 'data-visualisation', h1: 'Data Visualisation Services', study: null },
@@ -32,9 +23,9 @@ const sectionIds = (page: Page) => page.locator('main > section, main > * > sect
 
 describe('services overview', () => {
   it('links to the six service pages and offers a free consultation', async () => {
-    const page = await browser.newPage({ viewport: DESKTOP });
+    const page = await env.browser.newPage({ viewport: DESKTOP });
     const seen = collectConsole(page);
-    const res = await page.goto(`${site.url}/services`);
+    const res = await page.goto(`${env.site.url}/services`);
     expect(res?.status()).toBe(200);
     expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
     const cards = page.locator('#services-list li');
@@ -55,9 +46,9 @@ describe('services overview', () => {
 describe('service pages', () => {
   for (const s of SERVICES) {
     it(`${s.slug}: hero, sections in order, case study, five questions and the form`, async () => {
-      const page = await browser.newPage({ viewport: DESKTOP });
+      const page = await env.browser.newPage({ viewport: DESKTOP });
       const seen = collectConsole(page);
-      const res = await page.goto(`${site.url}/services/${s.slug}`);
+      const res = await page.goto(`${env.site.url}/services/${s.slug}`);
       expect(res?.status()).toBe(200);
       const h1 = page.getByRole('heading', { level: 1 });
       expect(await h1.count()).toBe(1);
@@ -84,7 +75,7 @@ describe('service pages', () => {
       const href = await teaser.getAttribute('href');
       if (s.study) expect(href).toBe(`/case-studies/${s.study}`);
       else expect(CASE_STUDIES.map((c) => `/case-studies/${c}`)).toContain(href);
-      expect((await page.request.get(`${site.url}${href}`)).status()).toBe(200);
+      expect((await page.request.get(`${env.site.url}${href}`)).status()).toBe(200);
 
       expect(await page.locator('#faq details').count()).toBe(5);
       const contact = page.locator('#service-contact');
@@ -111,8 +102,8 @@ describe('service pages', () => {
   }
 
   it('quotes the typical timelines on the visualisation page', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${site.url}/services/data-visualisation`);
+    const page = await env.browser.newPage();
+    await page.goto(`${env.site.url}/services/data-visualisation`);
     const text = await page.locator('main').textContent();
     expect(text).toContain('2-4 weeks');
     expect(text).toContain('2-6 months');
@@ -120,8 +111,8 @@ describe('service pages', () => {
   });
 
   it('promotes the six-dimension assessment on the literacy page', async () => {
-    const page = await browser.newPage({ viewport: PHONE });
-    await page.goto(`${site.url}/services/data-literacy`);
+    const page = await env.browser.newPage({ viewport: PHONE });
+    await page.goto(`${env.site.url}/services/data-literacy`);
     const section = page.locator('#assessment');
     const dims = (await section.locator('li h3').allTextContents()).map((t) => t.toLowerCase());
     expect(dims).toEqual(['data infrastructure', 'governance', 'skills', 'culture', 'leadership', 'value realisation']);
@@ -137,8 +128,8 @@ describe('service pages', () => {
   });
 
   it('opens one question at a time and lets an open one close (APG accordion once used)', async () => {
-    const page = await browser.newPage({ viewport: PHONE });
-    await page.goto(`${site.url}/services/data-cleaning`);
+    const page = await env.browser.newPage({ viewport: PHONE });
+    await page.goto(`${env.site.url}/services/data-cleaning`);
     // Before any script: native disclosures, every answer in the HTML.
     expect(await page.locator('#faq details').count()).toBe(5);
     expect(await page.locator('#faq .faq__a').count()).toBe(5);
@@ -165,8 +156,8 @@ describe('service pages', () => {
   });
 
   it('redirects /services/analytics-and-reporting to the visualisation page', async () => {
-    const res = await fetch(`${site.url}/services/analytics-and-reporting`, { redirect: 'manual' });
+    const res = await fetch(`${env.site.url}/services/analytics-and-reporting`, { redirect: 'manual' });
     expect(res.status).toBe(301);
-    expect(new URL(res.headers.get('location') ?? '', site.url).pathname).toBe('/services/data-visualisation');
+    expect(new URL(res.headers.get('location') ?? '', env.site.url).pathname).toBe('/services/data-visualisation');
   });
 });
