@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { PageFigures } from '../src/summary.ts';
+import { SLOT_NAMES, type SlotName } from '../src/images/slots.ts';
 
 /** The one file that holds every limit, at the project's root. */
 export const BUDGETS_FILE = 'budgets.json';
@@ -21,7 +22,13 @@ const BudgetsSchema = z.object({
   }),
   /** Pages whose forms hydrate at idle: held to the Lighthouse TBT limit instead. */
   jsBeforeInteractionExempt: z.array(z.string().startsWith('/')),
-  images: z.object({ maxPixelsPerSlotPixel: z.number().min(1) }),
+  images: z.object({
+    maxPixelsPerSlotPixel: z.number().min(1),
+    /** Bytes (images are not gzipped) of the images a page loads eagerly, at the file a first screen picks. */
+    beforeInteractionKb: kb,
+    /** Per slot, the largest file a browser may fetch for one image shown in it. */
+    largestFileKb: z.strictObject(Object.fromEntries(SLOT_NAMES.map((n) => [n, kb])) as Record<SlotName, typeof kb>),
+  }),
   lighthouse: z.object({
     pages: z.array(z.string().startsWith('/')).min(1),
     runs: z.number().int().min(1),
@@ -74,7 +81,7 @@ const KB = 1024;
 const fmtKb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 
 /** One row per figure of a page: its name, the value, the limit, and whether it is over. */
-export function pageRows(p: PageFigures, b: Budgets): Array<{ figure: string; value: string; limit: string; over: boolean }> {
+export function pageRows(p: PageFigures, b: Budgets): Array<{ figure: string; value: string; limit: string; over: boolean; detail?: string }> {
   const exempt = b.jsBeforeInteractionExempt.includes(p.url);
   const size = (figure: string, bytes: number, limitKb: number) => ({ figure, value: fmtKb(bytes), limit: `${limitKb} KB`, over: bytes > limitKb * KB });
   return [
@@ -86,12 +93,34 @@ export function pageRows(p: PageFigures, b: Budgets): Array<{ figure: string; va
     size('HTML', p.html, b.page.htmlKb),
     { figure: 'render-blocking scripts', value: String(p.renderBlockingScripts), limit: String(b.page.renderBlockingScripts), over: p.renderBlockingScripts > b.page.renderBlockingScripts },
     { figure: 'images without width/height', value: String(p.imagesWithoutSize), limit: String(b.page.imagesWithoutSize), over: p.imagesWithoutSize > b.page.imagesWithoutSize },
+    { ...size('images before interaction', p.imagesBeforeInteraction, b.images.beforeInteractionKb), detail: p.eagerImages.map((i) => `${i.src} as ${path.basename(i.url)}, ${fmtKb(i.bytes)}`).join('; ') },
+    largestImageRow(p, b),
   ];
 }
 
-/** Every figure over its limit, page by page. */
+const LARGEST = 'largest image file';
+
+/** The page's image whose largest file is nearest its slot's limit (or furthest over it). */
+function largestImageRow(p: PageFigures, b: Budgets): { figure: string; value: string; limit: string; over: boolean } {
+  const ratio = (i: PageFigures['largest'][number]) => i.bytes / (b.images.largestFileKb[i.slot] * KB);
+  const worst = [...p.largest].sort((x, y) => ratio(y) - ratio(x))[0];
+  if (!worst) return { figure: LARGEST, value: '-', limit: 'per slot', over: false };
+  return { figure: LARGEST, value: `${fmtKb(worst.bytes)} (${worst.slot})`, limit: `${b.images.largestFileKb[worst.slot]} KB`, over: ratio(worst) > 1 };
+}
+
+/** Every image of the page whose largest file is over its slot's limit, by name. */
+function imageFindings(p: PageFigures, b: Budgets): BudgetFinding[] {
+  return p.largest
+    .filter((i) => i.bytes > b.images.largestFileKb[i.slot] * KB)
+    .map((i) => ({ page: p.url, figure: `image ${i.src} (${i.slot} slot), largest file`, value: `${fmtKb(i.bytes)} (${path.basename(i.url)})`, limit: `${b.images.largestFileKb[i.slot]} KB` }));
+}
+
+/** Every figure over its limit, page by page; images by name. */
 export function checkBudgets(pages: PageFigures[], budgets: Budgets): BudgetFinding[] {
-  return pages.flatMap((p) => pageRows(p, budgets).filter((r) => r.over).map(({ figure, value, limit }) => ({ page: p.url, figure, value, limit })));
+  return pages.flatMap((p) => [
+    ...pageRows(p, budgets).filter((r) => r.over && r.figure !== LARGEST).map(({ figure, value, limit, detail }) => ({ page: p.url, figure, value: detail ? `${value} (${detail})` : value, limit })),
+    ...imageFindings(p, budgets),
+  ]);
 }
 
 /** Thrown by `site build` after writing dist/ when a page is over budget; the CLI prints the lines and exits 1. */
@@ -106,7 +135,7 @@ export class BudgetError extends Error {
     const pages = new Set(this.findings.map((f) => f.page)).size;
     return [
       ...this.findings.map((f) => `${f.page}: ${f.figure} is ${f.value}, over the budget of ${f.limit}`),
-      `build failed: ${this.findings.length} figure${this.findings.length === 1 ? '' : 's'} over budget on ${pages} page${pages === 1 ? '' : 's'} (sizes gzip; limits in ${BUDGETS_FILE}; the pages were written for inspection)`,
+      `build failed: ${this.findings.length} figure${this.findings.length === 1 ? '' : 's'} over budget on ${pages} page${pages === 1 ? '' : 's'} (sizes gzip, images as served; limits in ${BUDGETS_FILE}; the pages were written for inspection)`,
     ];
   }
 }

@@ -15,10 +15,16 @@ import type { RoutingTable } from './routing.ts';
 import { HEADERS_FILE, securityHeaders } from './headers.ts';
 import { applyOverrides, type SettingsOverrides } from './config.ts';
 import { BudgetError, checkBudgets, loadBudgets, markupFigures, type Budgets } from '../quality/budgets.ts';
+import { buildImages } from './images/produce.ts';
+import { pageImageFigures } from './images/figures.ts';
 
 export interface BuildOptions {
   /** The project folder holding content/, templates/ and islands/. */
   root: string;
+  /** The content folder, if not root/content (a test's copy, say). */
+  contentDir?: string;
+  /** The build cache (image variants); by default root/.site-cache, git-ignored. */
+  cacheDir?: string;
   outDir: string;
   /** Settings that win over content/site.yaml (from flags and the environment). */
   overrides?: SettingsOverrides;
@@ -59,7 +65,8 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const root = path.resolve(opts.root);
   const outDir = path.resolve(opts.outDir);
 
-  const loaded = await timed(stages, 'load', () => loadSite(path.join(root, 'content')));
+  const contentDir = path.resolve(opts.contentDir ?? path.join(root, 'content'));
+  const loaded = await timed(stages, 'load', () => loadSite(contentDir));
   const site: Site = opts.overrides ? { ...loaded, settings: applyOverrides(loaded.settings, opts.overrides) } : loaded;
   const routes = routeTable(site);
   const table = routingTable(routes);
@@ -69,11 +76,15 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     return routes.map((route) => render(route, { settings: site.settings, images: site.images, url: route.url, year: now.getUTCFullYear() }));
   });
 
+  const images = await timed(stages, 'images', () => buildImages({
+    images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir: path.resolve(opts.cacheDir ?? path.join(root, '.site-cache')),
+  }));
+
   const used = [...new Set(pages.flatMap((p) => [...p.islands.keys()]))].sort();
   const assets = await timed(stages, 'bundle', () => bundle({ root, outDir, islands: used }));
 
   const writer = new DistWriter(outDir);
-  const summary: BuildSummary = { pages: pages.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, stages };
+  const summary: BuildSummary = { pages: pages.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, images: images.stats, stages };
   const metaDir = metaDirFor(outDir);
   const scripts = inlineScripts(site.settings);
   await timed(stages, 'write', async () => {
@@ -88,7 +99,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
       if (file.endsWith('.js')) jsSize.set(file, size.gzip);
       if (file === assets.css) cssGzip = size.gzip;
     }
-    for (const image of Object.values(site.images)) await writer.copy(path.join(root, image.file), image.src);
+    for (const [url, file] of images.files) await writer.copy(file, url);
     for (const page of pages) {
       const { eager, every, preload } = pageScripts(page, assets);
       const html = documentHtml(page, {
@@ -102,7 +113,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
       const sum = (set: Set<string>) => [...set].reduce((n, f) => n + (jsSize.get(f) ?? 0), 0);
       const row = (summary.jsByTemplate[page.route.template] ??= { initial: 0, all: 0, pages: 0 });
       row.initial = Math.max(row.initial, sum(eager)); row.all = Math.max(row.all, sum(every)); row.pages++;
-      summary.perPage.push({ url: page.route.url, html: size.gzip, css: cssGzip, jsInitial: sum(eager), jsAll: sum(every), ...markupFigures(html) });
+      summary.perPage.push({ url: page.route.url, html: size.gzip, css: cssGzip, jsInitial: sum(eager), jsAll: sum(every), ...markupFigures(html), ...pageImageFigures(page.images, site.images, images.bytes) });
     }
     await writer.write('/sitemap.xml', sitemapXml(site, routes));
     await writer.write('/robots.txt', robotsTxt(site));

@@ -6,12 +6,14 @@ import { issueToWords, pathToString, ContentErrors, type ContentError } from './
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { renderMarkdown, type TocEntry } from './markdown.ts';
 import { loadImages, type SiteImage } from './images.ts';
+import type { ImageUse } from '../images/picture.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
 import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
 
-export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[]; words: number }
+/** `bodyImages`: the images the markdown body shows, which the page that prints the body reports as used. */
+export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[]; words: number; bodyImages: ImageUse[] }
 export interface CaseStudy extends CaseStudyData { slug: string }
-export interface LegalPage extends LegalFrontMatter { slug: string; html: string; toc: TocEntry[] }
+export interface LegalPage extends LegalFrontMatter { slug: string; html: string; toc: TocEntry[]; bodyImages: ImageUse[] }
 
 /** Everything the site says, loaded and checked once; every page reads from this. */
 export interface Site {
@@ -87,7 +89,7 @@ class Collector {
     const fm = parseYaml(front, rel, source.slice(0, Math.max(0, source.indexOf(front))).split('\n').length - 1);
     const data = this.validate(schema, fm, rel, images);
     const bodyStart = source.length - content.length;
-    const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1);
+    const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1, images);
     this.errors.push(...body.errors);
     return data === undefined ? undefined : { data, body };
   }
@@ -123,7 +125,7 @@ export async function loadSite(root: string): Promise<Site> {
   const posts: Post[] = [];
   for (const file of await c.list('blog', '.md')) {
     const doc = await c.markdown(file, postSchema, images);
-    if (doc) posts.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, words: doc.body.words });
+    if (doc) posts.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, words: doc.body.words, bodyImages: doc.body.images });
   }
   posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
 
@@ -137,7 +139,7 @@ export async function loadSite(root: string): Promise<Site> {
   const legal: Partial<Record<(typeof LEGAL)[number], LegalPage>> = {};
   for (const slug of LEGAL) {
     const doc = await c.markdown(path.join(root, 'pages', `${slug}.md`), legalSchema, images);
-    if (doc) legal[slug] = { ...doc.data, slug, html: doc.body.html, toc: doc.body.toc };
+    if (doc) legal[slug] = { ...doc.data, slug, html: doc.body.html, toc: doc.body.toc, bodyImages: doc.body.images };
   }
 
   for (const [dir, slugs] of [['blog', posts.map((p) => p.slug)], ['case-studies', caseStudies.map((s) => s.slug)]] as const) {

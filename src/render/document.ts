@@ -1,5 +1,6 @@
 import type { RenderedPage } from './page.tsx';
 import type { SiteImage } from '../content/images.ts';
+import { preloadTag } from '../images/picture.ts';
 
 export interface PageAssets {
   css: string;
@@ -23,6 +24,8 @@ export function documentHtml(page: RenderedPage, assets: PageAssets): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     ...assets.inlineScripts.map((s) => `<script>${s}</script>`),
     page.head,
+    // Before the stylesheet, so the LCP image is requested as early as the CSS.
+    page.preload ? preloadTag(page.preload) : '',
     `<link rel="stylesheet" href="${attr(assets.css)}">`,
     assets.favicon ? `<link rel="icon" href="${attr(assets.favicon.src)}" type="image/svg+xml">` : '',
     assets.feed ? `<link rel="alternate" type="application/atom+xml" href="${attr(assets.feed.href)}" title="${attr(assets.feed.title)}">` : '',

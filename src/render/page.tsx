@@ -4,6 +4,8 @@ import type { Route } from '../routes.ts';
 import type { PageMeta } from './meta.ts';
 import { SiteContext, type RenderContext } from './context.tsx';
 import { IslandCollector, IslandCollectorContext, type HydrateStrategy } from './island.tsx';
+import { ImageCollector, ImageCollectorContext } from './image-collector.ts';
+import type { ImagePreload, ImageUse } from '../images/picture.ts';
 import type { IslandName, ScriptIslandName } from '../../islands/index.ts';
 
 export interface RenderedPage {
@@ -11,6 +13,9 @@ export interface RenderedPage {
   head: string;
   body: string;
   islands: Map<IslandName | ScriptIslandName, Set<HydrateStrategy>>;
+  /** The images the page shows, and the preload of its LCP image if it has one. */
+  images: ImageUse[];
+  preload?: ImagePreload;
 }
 
 function absolute(siteUrl: string, path: string): string {
@@ -57,17 +62,20 @@ function Head({ meta, route, ctx }: { meta: PageMeta; route: Route; ctx: RenderC
 /** One route → its head tags and body markup. Pure: everything it needs comes in as arguments. */
 export function renderPage(route: Route, ctx: RenderContext, templates: Record<string, ComponentType<never>>, Layout: ComponentType<{ children: React.ReactNode }>): RenderedPage {
   const collector = new IslandCollector();
+  const imageCollector = new ImageCollector(route.url);
   const Template = templates[route.template] as ComponentType<Record<string, unknown>> | undefined;
   if (!Template) throw new Error(`route ${route.url} names the unknown template "${route.template}"`);
   const body = renderToString(
     <SiteContext.Provider value={ctx}>
       <IslandCollectorContext.Provider value={collector}>
-        <Layout>
-          <Template {...(route.props as Record<string, unknown>)} />
-        </Layout>
+        <ImageCollectorContext.Provider value={imageCollector}>
+          <Layout>
+            <Template {...(route.props as Record<string, unknown>)} />
+          </Layout>
+        </ImageCollectorContext.Provider>
       </IslandCollectorContext.Provider>
     </SiteContext.Provider>,
   );
   const head = renderToStaticMarkup(<Head meta={route.meta} route={route} ctx={ctx} />);
-  return { route, head, body, islands: collector.used };
+  return { route, head, body, islands: collector.used, images: imageCollector.uses, preload: imageCollector.preload };
 }

@@ -86,7 +86,7 @@ function postRoutes(site: Site): Route[] {
   return site.posts.map((post) => {
     const url = `/blog/${post.slug}`;
     return page(url, 'blogPost', {
-      post: { ...summary(post), html: post.html, toc: post.toc, faq: post.faq },
+      post: { ...summary(post), html: post.html, toc: post.toc, faq: post.faq, bodyImages: post.bodyImages },
       related: continueReading(site.posts, post.slug).map(summary),
       share: shareLinks(absolute(site, url), post.title),
     }, {
@@ -102,8 +102,8 @@ function postRoutes(site: Site): Route[] {
 
 function legalRoutes(site: Site): Route[] {
   return (['privacy-policy', 'terms-of-service'] as const).map((slug) => {
-    const { title, description, updated, html, toc } = site.legal[slug];
-    return page(`/${slug}`, 'legalPage', { title, updated, html, toc: toc.filter((t) => t.depth === 2) }, { title, description });
+    const { title, description, updated, html, toc, bodyImages } = site.legal[slug];
+    return page(`/${slug}`, 'legalPage', { title, updated, html, toc: toc.filter((t) => t.depth === 2), bodyImages }, { title, description });
   });
 }
 

@@ -17,7 +17,7 @@ export function AssessmentForm({ content, idPrefix = 'assessment' }: { content: 
             <p>{content.intro}</p>
           </div>
           <div className="assessment-hero__media">
-            <Img src={content.image.src} alt={content.image.alt} priority />
+            <Img src={content.image.src} alt={content.image.alt} slot="figure" priority />
           </div>
         </div>
       </section>

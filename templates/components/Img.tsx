@@ -1,20 +1,24 @@
+import { useContext } from 'react';
 import { useSite } from '../../src/render/context.tsx';
+import { ImageCollectorContext } from '../../src/render/image-collector.ts';
+import { pictureMarkup } from '../../src/images/picture.ts';
+import type { SlotName } from '../../src/images/slots.ts';
 
-/** An image from content/images, with its hashed address and intrinsic size so nothing shifts. */
-export function Img({ src, alt, className, priority = false, sizes }: { src: string; alt: string; className?: string; priority?: boolean; sizes?: string }) {
+/**
+ * An image from content/images as a responsive <picture>: AVIF and WebP sources and the fallback
+ * <img>, sized for `slot` (how wide the layout shows it). `priority` marks the page's one LCP image:
+ * eager, high priority and preloaded; every other image loads lazily.
+ */
+export function Img({ src, alt, slot, className, priority = false }: { src: string; alt: string; slot: SlotName; className?: string; priority?: boolean }) {
   const image = useSite().images[src];
   if (!image) throw new Error(`image ${src} is not in content/images`);
+  const markup = pictureMarkup(image, slot, { alt, className, priority });
+  useContext(ImageCollectorContext)?.add({ src, slot, priority }, markup.preload);
   return (
-    <img
-      src={image.src}
-      alt={alt}
-      width={image.width}
-      height={image.height}
-      className={className}
-      sizes={sizes}
-      decoding="async"
-      loading={priority ? 'eager' : 'lazy'}
-      fetchPriority={priority ? 'high' : undefined}
-    />
+    <picture>
+      {markup.sources.map((s) => <source key={s.type} type={s.type} srcSet={s.srcSet} sizes={s.sizes} />)}
+      <img {...markup.img} />
+    </picture>
   );
 }
+

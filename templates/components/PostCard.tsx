@@ -33,7 +33,7 @@ export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headin
   return (
     <article className="card card--link post-card" data-post-card>
       <div className="card__media">
-        {post.image ? <Img src={post.image.src} alt={post.image.alt} /> : <Img src={PLACEHOLDER} alt="" />}
+        {post.image ? <Img src={post.image.src} alt={post.image.alt} slot="card" /> : <Img src={PLACEHOLDER} alt="" slot="card" />}
       </div>
       <PostMeta post={post} />
       <Heading className="post-card__title"><a className="stretched" href={href}>{post.title}</a></Heading>

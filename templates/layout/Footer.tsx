@@ -13,7 +13,7 @@ export function Footer() {
         <div className="footer-grid">
           <div className="footer-brand">
             <a className="brand" href="/" aria-label={`${settings.name}, home`}>
-              {settings.logo && <Img src={settings.logo} alt="" />}
+              {settings.logo && <Img src={settings.logo} alt="" slot="icon" />}
               <span aria-hidden="true">{settings.name}</span>
             </a>
             <p>{settings.description}</p>

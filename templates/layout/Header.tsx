@@ -10,7 +10,7 @@ export function Header() {
     <header className="site-header">
       <div className="container">
         <a className="brand" href="/" aria-label={`${settings.name}, home`}>
-          {settings.logo && <Img src={settings.logo} alt="" priority />}
+          {settings.logo && <Img src={settings.logo} alt="" slot="icon" />}
           <span aria-hidden="true">{settings.name}</span>
         </a>
         <nav aria-label="Main">

@@ -1,17 +1,19 @@
 import { ScriptIsland } from '../../../src/render/island.tsx';
 import type { TocEntry } from '../../../src/content/markdown.ts';
+import type { ImageUse } from '../../../src/images/picture.ts';
 import type { Faq as FaqData } from '../../../src/content/schemas.ts';
 import type { PostSummary, shareLinks } from '../../../src/routes/insights.ts';
 import { useSite } from '../../../src/render/context.tsx';
 import { Faq } from '../../components/Faq.tsx';
 import { Img } from '../../components/Img.tsx';
 import { PostCard, PostMeta } from '../../components/PostCard.tsx';
+import { Prose } from '../../components/Prose.tsx';
 import { Section } from '../../components/Section.tsx';
 import { ArrowLeft, MailIcon } from '../../components/icons.tsx';
 import { Toc } from './Toc.tsx';
 
 export interface BlogPostProps {
-  post: PostSummary & { html: string; toc: TocEntry[]; faq: FaqData[] };
+  post: PostSummary & { html: string; toc: TocEntry[]; faq: FaqData[]; bodyImages: ImageUse[] };
   related: PostSummary[];
   share: ReturnType<typeof shareLinks>;
 }
@@ -63,12 +65,12 @@ export function BlogPostPage({ post, related, share }: BlogPostProps) {
         </header>
         <div className="container post-body">
           <div className="post-body__media">
-            <Img src={post.image?.src ?? '/images/blog-placeholder.svg'} alt={post.image?.alt ?? ''} priority />
+            <Img src={post.image?.src ?? '/images/blog-placeholder.svg'} alt={post.image?.alt ?? ''} slot="article" priority />
           </div>
           {hasBody ? (
             <div className={`post-layout${post.toc.length ? ' post-layout--toc' : ''}`}>
               {post.toc.length > 0 && <div className="post-layout__toc"><Toc id="toc-heading" heading="In this article" entries={post.toc} /></div>}
-              <div className="prose" dangerouslySetInnerHTML={{ __html: post.html }} />
+              <Prose html={post.html} images={post.bodyImages} />
             </div>
           ) : (
             <div className="prose coming-soon">

@@ -1,11 +1,13 @@
 import type { TocEntry } from '../../../src/content/markdown.ts';
+import type { ImageUse } from '../../../src/images/picture.ts';
+import { Prose } from '../../components/Prose.tsx';
 import { PageHero } from './PageHero.tsx';
 import { Toc } from './Toc.tsx';
 
-export interface LegalPageProps { title: string; updated: string; html: string; toc: TocEntry[] }
+export interface LegalPageProps { title: string; updated: string; html: string; toc: TocEntry[]; bodyImages: ImageUse[] }
 
 /** /privacy-policy and /terms-of-service: the policy with a list of its sections. */
-export function LegalPage({ title, updated, html, toc }: LegalPageProps) {
+export function LegalPage({ title, updated, html, toc, bodyImages }: LegalPageProps) {
   return (
     <>
       <PageHero id="legal-title" eyebrow="Legal" heading={title}>
@@ -14,7 +16,7 @@ export function LegalPage({ title, updated, html, toc }: LegalPageProps) {
       <div className="section">
         <div className="container legal-layout">
           {toc.length > 0 && <div className="legal-layout__toc"><Toc id="on-this-page" heading="On this page" entries={toc} /></div>}
-          <div className="prose" dangerouslySetInnerHTML={{ __html: html }} />
+          <Prose html={html} images={bodyImages} />
         </div>
       </div>
     </>

@@ -1,0 +1,122 @@
+import { access, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { SiteImage } from '../content/images.ts';
+import { reason } from '../content/images.ts';
+import { ContentErrors, type ContentError } from '../content/errors.ts';
+import { encode } from './encode.ts';
+import { EXTENSION_OF } from './formats.ts';
+import { shareFile, type Variant } from './plan.ts';
+import { variantsOf, type ImageUse } from './picture.ts';
+
+export interface ImageStats {
+  /** Raster sources turned into variants, and their bytes. */
+  sources: number;
+  sourceBytes: number;
+  /** Variants encoded by this build, and those taken from the cache. */
+  processed: number;
+  reused: number;
+  variantBytes: number;
+  /** Per source, its bytes less the largest file a browser with AVIF may fetch in its place. */
+  saved: number;
+  svgs: number;
+}
+
+export interface BuiltImages {
+  /** Public URL → the file holding it (a cached variant, or an SVG source), to copy into dist/. */
+  files: Map<string, string>;
+  /** Public URL → bytes, for the budgets. */
+  bytes: Map<string, number>;
+  stats: ImageStats;
+}
+
+interface Job { key: string; image: SiteImage; variant: Variant }
+
+/** The jobs the pages' uses call for, one per file, plus each raster's single share file (og:image, JSON-LD). */
+function jobsFor(images: Record<string, SiteImage>, uses: ImageUse[]): Job[] {
+  const jobs = new Map<string, Job>();
+  const add = (key: string, image: SiteImage, v: Variant) => { if (!jobs.has(v.url)) jobs.set(v.url, { key, image, variant: v }); };
+  for (const [key, image] of Object.entries(images)) {
+    if (image.source.format !== 'svg') add(key, image, shareFile(image));
+  }
+  for (const use of new Map(uses.map((u) => [`${u.src} ${u.slot}`, u])).values()) {
+    const image = images[use.src];
+    if (image) for (const v of variantsOf(image, use.slot)) add(use.src, image, v);
+  }
+  return [...jobs.values()];
+}
+
+/** `work` over `items`, `limit` at a time. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  }));
+}
+
+const exists = (file: string) => access(file).then(() => true, () => false);
+
+/**
+ * The image stage: every variant the pages use, from the cache when its key (source content,
+ * format, width, encoder settings) is there, else encoded and cached. A rebuild with unchanged
+ * images reads the cache and does no image work. A source that cannot be decoded is a content
+ * error naming the file.
+ */
+export async function buildImages(opts: { images: Record<string, SiteImage>; uses: ImageUse[]; contentDir: string; cacheDir: string }): Promise<BuiltImages> {
+  const dir = path.join(opts.cacheDir, 'images');
+  await mkdir(dir, { recursive: true });
+  const jobs = jobsFor(opts.images, opts.uses);
+  const files = new Map<string, string>();
+  const bytes = new Map<string, number>();
+  const cached = (j: Job) => path.join(dir, j.variant.key + EXTENSION_OF[j.variant.format]);
+  const missing: Job[] = [];
+  for (const j of jobs) {
+    if (await exists(cached(j))) files.set(j.variant.url, cached(j));
+    else missing.push(j);
+  }
+
+  // Each source is read once and dropped after its last variant; encodes run one per core.
+  const sources = new Map<string, Promise<Buffer>>();
+  const left = new Map<string, number>();
+  for (const j of missing) left.set(j.key, (left.get(j.key) ?? 0) + 1);
+  const errors = new Map<string, ContentError>();
+  await eachLimited(missing, os.availableParallelism(), async (j) => {
+    try {
+      if (errors.has(j.key)) return;
+      if (!sources.has(j.key)) sources.set(j.key, readFile(path.join(opts.contentDir, 'images', path.basename(j.key))));
+      const out = await encode(await sources.get(j.key)!, j.variant);
+      const tmp = `${cached(j)}.${process.pid}.tmp`;
+      await writeFile(tmp, out);
+      await rename(tmp, cached(j));
+      files.set(j.variant.url, cached(j));
+    } catch (error) {
+      if (!errors.has(j.key)) errors.set(j.key, { file: j.image.file, path: '', message: `cannot be decoded (${reason(error)})`, hint: 'the file may be damaged or cut short; export it again' });
+    } finally {
+      left.set(j.key, left.get(j.key)! - 1);
+      if (!left.get(j.key)) sources.delete(j.key);
+    }
+  });
+  if (errors.size) throw new ContentErrors([...errors.values()]);
+
+  for (const [url, file] of files) bytes.set(url, (await stat(file)).size);
+  const variantBytes = [...bytes.values()].reduce((a, b) => a + b, 0);
+  // SVGs go out as they are.
+  for (const [key, image] of Object.entries(opts.images)) {
+    if (image.source.format === 'svg') { files.set(image.src, path.join(opts.contentDir, 'images', path.basename(key))); bytes.set(image.src, image.bytes); }
+  }
+  const rasters = Object.entries(opts.images).filter(([, i]) => i.source.format !== 'svg');
+  const largestAvif = (key: string) => Math.max(0, ...jobs.filter((j) => j.key === key && j.variant.format === 'avif').map((j) => bytes.get(j.variant.url)!));
+  return {
+    files,
+    bytes,
+    stats: {
+      sources: rasters.length,
+      sourceBytes: rasters.reduce((n, [, i]) => n + i.bytes, 0),
+      processed: missing.length,
+      reused: jobs.length - missing.length,
+      variantBytes,
+      saved: rasters.reduce((n, [key, i]) => n + Math.max(0, i.bytes - (largestAvif(key) || bytes.get(i.src)!)), 0),
+      svgs: Object.values(opts.images).length - rasters.length,
+    },
+  };
+}
