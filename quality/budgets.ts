@@ -135,7 +135,7 @@ export class BudgetError extends Error {
     const pages = new Set(this.findings.map((f) => f.page)).size;
     return [
       ...this.findings.map((f) => `${f.page}: ${f.figure} is ${f.value}, over the budget of ${f.limit}`),
-      `build failed: ${this.findings.length} figure${this.findings.length === 1 ? '' : 's'} over budget on ${pages} page${pages === 1 ? '' : 's'} (sizes gzip, images as served; limits in ${BUDGETS_FILE}; the pages were written for inspection)`,
+      `build failed: ${this.findings.length} figure${this.findings.length === 1 ? '' : 's'} over budget on ${pages} page${pages === 1 ? '' : 's'} (sizes gzip; limits in ${BUDGETS_FILE}; the pages were written for inspection)`,
     ];
   }
 }

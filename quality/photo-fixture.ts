@@ -4,8 +4,8 @@ import sharp from 'sharp';
 
 /**
  * A photograph-like JPEG that is ours: the site's own hero chart (content/images/hero-analytics.svg)
- * enlarged to a phone camera's 4032 × 3024 and given sensor-like grain, saved at quality 90: about
- * the 4-5 MB an author's phone photo weighs. The grain is seeded, so the bytes (and the variants
+ * enlarged to a phone camera's 4032 × 3024 and given texture at several scales, saved at quality 90:
+ * about the 4-5 MB an author's phone photo weighs. The texture is seeded, so the bytes (and the variants
  * made from them, and the cache keys) are the same on every run. Never part of the public site.
  */
 export async function fixturePhoto(root: string, size = { width: 4032, height: 3024 }): Promise<Buffer> {
@@ -15,17 +15,29 @@ export async function fixturePhoto(root: string, size = { width: 4032, height: 3
   const { data, info } = await sharp(drawn).resize(size.width, size.height, { fit: 'cover' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   let seed = 0x5eed;
   const random = () => {
-    // mulberry32: small, seeded, good enough for grain.
+    // mulberry32: small, seeded, good enough for texture.
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  for (let p = 0; p < data.length; p += 3) {
-    const grain = Math.round((random() + random() - 1) * 16);
-    for (let c = p; c < p + 3; c++) data[c] = Math.min(255, Math.max(0, data[c]! + grain));
+  // Texture at several scales, as a photograph has detail at every size: colour blotches, mottling, grain.
+  const layer = async (cell: number, channels: 1 | 3) => {
+    const w = Math.ceil(size.width / cell);
+    const h = Math.ceil(size.height / cell);
+    const cells = Buffer.alloc(w * h * channels);
+    for (let i = 0; i < cells.length; i++) cells[i] = random() * 256;
+    if (cell === 1) return cells;
+    const grown = sharp(cells, { raw: { width: w, height: h, channels } }).resize(size.width, size.height, { kernel: 'cubic' });
+    return (channels === 1 ? grown.toColourspace('b-w') : grown).raw().toBuffer();
+  };
+  const [blotches, mottle, grain] = await Promise.all([layer(64, 3), layer(6, 1), layer(1, 1)]);
+  for (let p = 0, i = 0; p < size.width * size.height; p++) {
+    const luma = ((mottle[p]! - 128) * 28 + (grain[p]! - 128) * 10) / 128;
+    for (let c = 0; c < 3; c++, i++) data[i] = Math.min(255, Math.max(0, Math.round(data[i]! + luma + ((blotches[i]! - 128) * 20) / 128)));
   }
-  return sharp(data, { raw: info }).jpeg({ quality: 90 }).toBuffer();
+  // Not `raw: info`: it says `premultiplied`, which would make sharp divide by a channel that is not alpha.
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
 }
 
 /**

@@ -19,6 +19,9 @@ export interface PageView {
   /** gzip bytes of every script fetched before any interaction (and before the state was opened). */
   jsBeforeInteraction: number;
   scripts: string[];
+  /** Bytes (as served) of every image fetched before any interaction, lazy ones in view included. */
+  imagesBeforeInteraction: number;
+  imageFiles: string[];
   images: { checked: number; oversized: OversizedImage[] };
   violations: Result[];
   /** Contrast checks axe could not decide and no photograph settled: listed as warnings. */
@@ -43,12 +46,15 @@ async function visit(browser: Browser, origin: string, job: Job, consent: string
   const page = await context.newPage();
   const noise = listen(page, job.status);
   const sizes = new Map<string, Promise<number>>();
+  const imageSizes = new Map<string, Promise<number>>();
   page.on('response', (response) => {
-    if (response.request().resourceType() !== 'script' || sizes.has(response.url())) return;
+    const type = response.request().resourceType();
+    if (type === 'image' && !imageSizes.has(response.url())) imageSizes.set(response.url(), response.body().then((b) => b.byteLength, () => 0));
+    if (type !== 'script' || sizes.has(response.url())) return;
     sizes.set(response.url(), response.body().then((b) => gzipSync(b, { level: 9 }).byteLength, () => 0));
   });
   const view: PageView = {
-    label: job.label, url: job.url, viewport: job.viewport, state: job.state?.name, jsBeforeInteraction: 0, scripts: [],
+    label: job.label, url: job.url, viewport: job.viewport, state: job.state?.name, jsBeforeInteraction: 0, scripts: [], imagesBeforeInteraction: 0, imageFiles: [],
     images: { checked: 0, oversized: [] }, violations: [], incomplete: [], contrast: { checked: 0, covered: 0, failing: [] }, noise: { csp: [], consoleErrors: [] },
   };
   try {
@@ -60,6 +66,8 @@ async function visit(browser: Browser, origin: string, job: Job, consent: string
     await page.waitForLoadState('networkidle');
     view.scripts = [...sizes.keys()].map((u) => new URL(u).pathname);
     view.jsBeforeInteraction = (await Promise.all(sizes.values())).reduce((a, b) => a + b, 0);
+    view.imageFiles = [...imageSizes.keys()].map((u) => new URL(u).pathname);
+    view.imagesBeforeInteraction = (await Promise.all(imageSizes.values())).reduce((a, b) => a + b, 0);
     view.images = await page.evaluate(imageSlots, slotRatio);
     if (job.state) {
       await job.state.open(page);

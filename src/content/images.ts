@@ -40,7 +40,7 @@ type Checked = { image: Omit<SiteImage, 'src' | 'width' | 'height'> } | { error:
 async function check(dir: string, name: string, file: string): Promise<Checked> {
   const full = path.join(dir, name);
   const { size } = await stat(full);
-  if (size > MAX_IMAGE_BYTES) return { error: { message: `is ${mb(size)}, over the ${mb(MAX_IMAGE_BYTES)} limit for images`, hint: `export it smaller; ${px(MAX_IMAGE_SIDE)} px a side is the most the site takes` } };
+  if (size > MAX_IMAGE_BYTES) return { error: { message: `is ${mb(size)}, over the ${MAX_IMAGE_BYTES / 1024 / 1024} MB limit for images`, hint: `export it smaller; ${px(MAX_IMAGE_SIDE)} px a side is the most the site takes` } };
   const expected = EXTENSIONS[path.extname(name).toLowerCase()];
   if (!expected) return { error: { message: `has a type the site does not take (${path.extname(name) || 'no extension'})`, hint: 'use JPEG, PNG, WebP, AVIF or SVG' } };
   const buf = await readFile(full);

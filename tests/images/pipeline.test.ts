@@ -129,7 +129,7 @@ describe('the cache', () => {
     const again = new Map(await Promise.all((await listImages()).map(async (f) => [f, (await file(f)).length] as const)));
     expect(again).toEqual(firstFiles);
     const line = formatSummary(second.summary).split('\n').find((l) => l.startsWith('  images:'));
-    expect(line).toMatch(/^  images: 3 raster sources \([\d.]+ MB\) → \d+ files \([\d.]+ KB\): 0 processed, \d+ reused from the cache; [\d.]+ MB saved/);
+    expect(line).toMatch(/^  images: 3 raster sources \([\d.]+ MB\) → \d+ files \([\d.]+ [KM]B\): 0 processed, \d+ reused from the cache; [\d.]+ MB saved/);
   }, 120_000);
 
   it('makes again only what a changed source needs', async () => {

@@ -16,12 +16,13 @@ export const BROKEN_PAGES = {
   '/faint': '<section class="faint"><h2>Pale on pale</h2><p>Text that is too faint over its gradient.</p></section>',
   '/inline-script': '<p>An inline script the policy has no hash for.</p><script>document.title = "changed";</script>',
   '/wide-image': '<img class="thumb" src="/assets/wide.png" alt="A wide test image" width="1600" height="16">',
+  '/heavy-image': '<img src="/assets/heavy.png" alt="A heavy test image" width="300" height="300">',
 } as const;
 
 export type BrokenPage = keyof typeof BROKEN_PAGES;
 
-/** A solid-colour PNG, so the browser has a real raster file with a known width. */
-function png(width: number, height: number): Buffer {
+/** A solid-colour PNG, so the browser has a real raster file with a known width; with `noise`, random pixels that do not compress. */
+function png(width: number, height: number, noise = false): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
     const out = Buffer.alloc(body.length + 8);
@@ -33,8 +34,8 @@ function png(width: number, height: number): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0); header.writeUInt32BE(height, 4);
   header[8] = 8; header[9] = 2; // 8-bit RGB
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x40)]);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  const row = () => Buffer.concat([Buffer.from([0]), noise ? randomBytes(width * 3) : Buffer.alloc(width * 3, 0x40)]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, row)));
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
 }
 
@@ -92,6 +93,8 @@ export async function writeBrokenSite(): Promise<string> {
   await write('assets/site.css', CSS);
   await write('assets/dot.png', png(8, 8));
   await write('assets/wide.png', png(1600, 16));
+  // About 264 KB: over the 200 KB of images budgets.json allows a page before interaction.
+  await write('assets/heavy.png', png(300, 300, true));
   // Random bytes do not compress: about 40 KB gzip of script, run at once.
   await write('assets/big.js', `/* ${randomBytes(40_000).toString('base64')} */\ndocument.documentElement.dataset.big = "ran";\n`);
   const build = path.join(root, 'build');

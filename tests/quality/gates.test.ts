@@ -67,7 +67,7 @@ describe('browser gates on the broken site, served by site serve', () => {
 
   it('visits every page and the 404 page at both viewports', () => {
     expect(views.map((v) => `${v.label}@${v.viewport.width}`)).toContain('404 (/404.html)@375');
-    expect(views).toHaveLength(9 * 2); // eight pages and one unknown address
+    expect(views).toHaveLength(10 * 2); // nine pages and one unknown address
     expect(views.filter((v) => v.error)).toEqual([]);
   });
 
@@ -78,13 +78,14 @@ describe('browser gates on the broken site, served by site serve', () => {
     expect(about(report, '/')).toEqual([]);
   });
 
-  it('budgets: reports the script over budget before interaction, and the image too wide for its slot', () => {
+  it('budgets: reports the script over budget before interaction, the image too wide for its slot, and the page heavy with images', () => {
     const report = runtimeReport(views, budgets);
     expect(about(report, '/big-script')).toEqual([
       expect.stringMatching(new RegExp(`^/big-script @375: JS before interaction \\d+\\.\\d KB > ${budgets.page.jsBeforeInteractionKb} KB \\(/assets/big\\.js\\)$`)),
       expect.stringMatching(/^\/big-script @1366: JS before interaction/),
     ]);
     expect(about(report, '/wide-image').join('\n')).toMatch(/image \/assets\/wide\.png is 1600 px wide for a 100 px slot/);
+    expect(about(report, '/heavy-image')).toEqual([375, 1366].map((w) => expect.stringMatching(new RegExp(`^/heavy-image @${w}: images before interaction 2\\d\\d\\.\\d KB > ${budgets.images.beforeInteractionKb} KB \\(/assets/heavy\\.png\\)$`))));
     expect(about(report, '/')).toEqual([]);
   });
 
