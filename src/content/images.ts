@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
 import type { ContentError } from './errors.ts';
-import { EXTENSIONS, FORMAT_NAMES, sniff, type SourceFormat } from '../images/formats.ts';
+import { EXTENSIONS, FORMAT_NAMES, SOURCE_EXTENSION, sniff, type SourceFormat } from '../images/formats.ts';
 import { shareVariant } from '../images/plan.ts';
+import { mapLimited } from '../images/concurrency.ts';
 
 /** An image of content/images, keyed by the path authors write (/images/x.jpg). */
 export interface SiteImage {
@@ -35,43 +35,48 @@ function svgSize(svg: string): { width: number; height: number } | undefined {
 }
 
 type Checked = { image: Omit<SiteImage, 'src' | 'width' | 'height'> } | { error: Omit<ContentError, 'file' | 'path'> };
+type Measured = { width: number; height: number; alpha: boolean } | { error: Omit<ContentError, 'file' | 'path'> };
+
+/** Width and height upright (after EXIF orientation), and whether it has transparency. */
+async function measure(buf: Buffer, format: SourceFormat): Promise<Measured> {
+  if (format === 'svg') {
+    const size = svgSize(buf.toString('utf8'));
+    return size ? { ...size, alpha: true } : { error: { message: 'has no readable width and height', hint: 'give the <svg> a viewBox or width and height' } };
+  }
+  // sharp (libvips) is loaded only when there is a raster image: it costs the CLI's start 150 ms.
+  const { default: sharp } = await import('sharp');
+  try {
+    // The header only: enough for the size and the orientation, and for a file damaged at its start.
+    const meta = await sharp(buf).metadata();
+    return { width: meta.autoOrient.width, height: meta.autoOrient.height, alpha: meta.hasAlpha };
+  } catch (error) {
+    return { error: { message: `cannot be decoded (${reason(error)})`, hint: 'the file may be damaged or cut short; export it again' } };
+  }
+}
 
 /** One file: within the limits, its content what its name says, and readable. */
 async function check(dir: string, name: string, file: string): Promise<Checked> {
   const full = path.join(dir, name);
   const { size } = await stat(full);
   if (size > MAX_IMAGE_BYTES) return { error: { message: `is ${mb(size)}, over the ${MAX_IMAGE_BYTES / 1024 / 1024} MB limit for images`, hint: `export it smaller; ${px(MAX_IMAGE_SIDE)} px a side is the most the site takes` } };
-  const expected = EXTENSIONS[path.extname(name).toLowerCase()];
-  if (!expected) return { error: { message: `has a type the site does not take (${path.extname(name) || 'no extension'})`, hint: 'use JPEG, PNG, WebP, AVIF or SVG' } };
+  const ext = path.extname(name);
+  const expected = EXTENSIONS[ext.toLowerCase()];
+  if (!expected) return { error: { message: `has a type the site does not take (${ext || 'no extension'})`, hint: 'use JPEG, PNG, WebP, AVIF or SVG' } };
   const buf = await readFile(full);
   const actual = sniff(buf);
   if (!actual) return { error: { message: `is not a ${FORMAT_NAMES[expected]} image: its content is not any image format the site takes`, hint: 'the file may be damaged or mis-named; export it again' } };
   if (actual !== expected) {
-    const known = actual in EXTENSIONS_BY_FORMAT;
-    return { error: { message: `is a ${FORMAT_NAMES[actual]} image, but its name ends in ${path.extname(name)}`, hint: known ? `rename it ${path.basename(name, path.extname(name))}${EXTENSIONS_BY_FORMAT[actual as SourceFormat]}` : 'use JPEG, PNG, WebP, AVIF or SVG' } };
+    const rename = actual in SOURCE_EXTENSION ? `rename it ${path.basename(name, ext)}${SOURCE_EXTENSION[actual as SourceFormat]}` : 'use JPEG, PNG, WebP, AVIF or SVG';
+    return { error: { message: `is a ${FORMAT_NAMES[actual]} image, but its name ends in ${ext}`, hint: rename } };
+  }
+  const measured = await measure(buf, actual);
+  if ('error' in measured) return measured;
+  if (measured.width > MAX_IMAGE_SIDE || measured.height > MAX_IMAGE_SIDE) {
+    return { error: { message: `is ${px(measured.width)} × ${px(measured.height)} px, over the limit of ${px(MAX_IMAGE_SIDE)} px a side`, hint: 'scale it down; the widest file the site serves is 1,920 px' } };
   }
   const hash = createHash('sha256').update(buf).digest('hex');
-  let size2: { width: number; height: number; alpha: boolean } | undefined;
-  if (actual === 'svg') {
-    const s = svgSize(buf.toString('utf8'));
-    if (!s) return { error: { message: 'has no readable width and height', hint: 'give the <svg> a viewBox or width and height' } };
-    size2 = { ...s, alpha: true };
-  } else {
-    try {
-      // The header only: enough for the size, the orientation and a file cut short before its pixels.
-      const meta = await sharp(buf).metadata();
-      size2 = { width: meta.autoOrient.width, height: meta.autoOrient.height, alpha: meta.hasAlpha };
-    } catch (error) {
-      return { error: { message: `cannot be decoded (${reason(error)})`, hint: 'the file may be damaged or cut short; export it again' } };
-    }
-    if (size2.width > MAX_IMAGE_SIDE || size2.height > MAX_IMAGE_SIDE) {
-      return { error: { message: `is ${px(size2.width)} × ${px(size2.height)} px, over the limit of ${px(MAX_IMAGE_SIDE)} px a side`, hint: 'scale it down; the widest file the site serves is 1,920 px' } };
-    }
-  }
-  return { image: { file, bytes: size, source: { format: actual, width: size2.width, height: size2.height, alpha: size2.alpha, hash } } };
+  return { image: { file, bytes: size, source: { format: actual, ...measured, hash } } };
 }
-
-const EXTENSIONS_BY_FORMAT: Record<SourceFormat, string> = { jpeg: '.jpg', png: '.png', webp: '.webp', avif: '.avif', svg: '.svg' };
 
 /** A decoder's message in one line, without libvips' trailing newline. */
 export function reason(error: unknown): string {
@@ -84,7 +89,8 @@ export async function loadImages(root: string): Promise<{ images: Record<string,
   const images: Record<string, SiteImage> = {};
   const errors: ContentError[] = [];
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort();
-  const checked = await Promise.all(names.map((name) => check(dir, name, path.join('content/images', name))));
+  // A few at a time: each may be 20 MB in memory.
+  const checked = await mapLimited(names, 4, (name) => check(dir, name, path.join('content/images', name)));
   names.forEach((name, i) => {
     const result = checked[i]!;
     const file = path.join('content/images', name);

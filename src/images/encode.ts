@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { ENCODER_SETTINGS } from './encoder-settings.ts';
 import type { Variant } from './plan.ts';
 
@@ -8,6 +7,7 @@ import type { Variant } from './plan.ts';
  * IPTC stay behind; colours are converted to sRGB. A file damaged past its header fails here.
  */
 export async function encode(input: Buffer, v: Variant): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
   const pipeline = sharp(input, { autoOrient: true, failOn: 'error' }).resize({ width: v.width, height: v.height, fit: 'fill' });
   switch (v.format) {
     case 'avif': return pipeline.avif(ENCODER_SETTINGS.avif).toBuffer();

@@ -11,6 +11,9 @@ export const EXTENSIONS: Record<string, SourceFormat> = {
   '.jpg': 'jpeg', '.jpeg': 'jpeg', '.png': 'png', '.webp': 'webp', '.avif': 'avif', '.svg': 'svg',
 };
 
+/** The name ending a source of each format should have. */
+export const SOURCE_EXTENSION: Record<SourceFormat, string> = { jpeg: '.jpg', png: '.png', webp: '.webp', avif: '.avif', svg: '.svg' };
+
 export const MIME: Record<OutputFormat | 'svg', string> = {
   avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg', png: 'image/png', svg: 'image/svg+xml',
 };

@@ -5,6 +5,7 @@ import type { SiteImage } from '../content/images.ts';
 import { reason } from '../content/images.ts';
 import { ContentErrors, type ContentError } from '../content/errors.ts';
 import { encode } from './encode.ts';
+import { mapLimited } from './concurrency.ts';
 import { EXTENSION_OF } from './formats.ts';
 import { shareFile, type Variant } from './plan.ts';
 import { variantsOf, type ImageUse } from './picture.ts';
@@ -46,14 +47,6 @@ function jobsFor(images: Record<string, SiteImage>, uses: ImageUse[]): Job[] {
   return [...jobs.values()];
 }
 
-/** `work` over `items`, `limit` at a time. */
-async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
-}
-
 const exists = (file: string) => access(file).then(() => true, () => false);
 
 /**
@@ -80,17 +73,20 @@ export async function buildImages(opts: { images: Record<string, SiteImage>; use
   const left = new Map<string, number>();
   for (const j of missing) left.set(j.key, (left.get(j.key) ?? 0) + 1);
   const errors = new Map<string, ContentError>();
-  await eachLimited(missing, os.availableParallelism(), async (j) => {
+  await mapLimited(missing, os.availableParallelism(), async (j) => {
     try {
       if (errors.has(j.key)) return;
       if (!sources.has(j.key)) sources.set(j.key, readFile(path.join(opts.contentDir, 'images', path.basename(j.key))));
-      const out = await encode(await sources.get(j.key)!, j.variant);
+      const input = await sources.get(j.key)!;
+      const out = await encode(input, j.variant).catch((error: unknown) => {
+        errors.set(j.key, { file: j.image.file, path: '', message: `cannot be decoded (${reason(error)})`, hint: 'the file may be damaged or cut short; export it again' });
+      });
+      if (!out) return;
+      // Written under a temporary name, then renamed: a build stopped half-way leaves no half file.
       const tmp = `${cached(j)}.${process.pid}.tmp`;
       await writeFile(tmp, out);
       await rename(tmp, cached(j));
       files.set(j.variant.url, cached(j));
-    } catch (error) {
-      if (!errors.has(j.key)) errors.set(j.key, { file: j.image.file, path: '', message: `cannot be decoded (${reason(error)})`, hint: 'the file may be damaged or cut short; export it again' });
     } finally {
       left.set(j.key, left.get(j.key)! - 1);
       if (!left.get(j.key)) sources.delete(j.key);
