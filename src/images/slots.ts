@@ -22,8 +22,8 @@ const slots = {
   hero: { sizes: [{ width: { vw: 100 } }], widths: [480, 750, 1080, 1440, 1920] },
   /** The picture heading an article or a case study (at most 52rem). */
   article: { sizes: [{ minWidth: 832 + GUTTER, width: { px: 832 } }, { width: full }], widths: [480, 750, 832, 1080, 1664] },
-  /** An image in a markdown body: the prose column. */
-  body: { sizes: [{ minWidth: 680 + GUTTER, width: { px: 680 } }, { width: full }], widths: [480, 680, 1000, 1360] },
+  /** An image in a markdown body: the prose column, 68ch (754 px measured in Chromium). */
+  body: { sizes: [{ minWidth: 754 + GUTTER, width: { px: 754 } }, { width: full }], widths: [480, 754, 1080, 1508] },
   /** Beside text in a two-column split (page heroes, the case-study teaser). */
   figure: { sizes: [{ minWidth: CONTAINER + GUTTER, width: { px: (CONTAINER - 48) / 2 } }, { minWidth: 900, width: { vw: 50, px: -(GUTTER + 48) / 2 } }, { width: full }], widths: [400, 552, 750, 1104] },
   /** A card in the three-column grid. */

@@ -91,7 +91,7 @@ describe('an image in a markdown body', () => {
   it('gets the same responsive <picture>, lazy, at the body widths the source allows', async () => {
     const body = pictures(await page('/blog/what-is-data')).find((p) => p.img.alt === 'A sideways phone photo, turned upright')!;
     expect(body.sources.map((s) => s.type)).toEqual(['image/avif', 'image/webp']);
-    expect(body.img).toMatchObject({ width: '400', height: '600', loading: 'lazy', decoding: 'async', sizes: '(min-width: 720px) 680px, calc(100vw - 40px)' });
+    expect(body.img).toMatchObject({ width: '400', height: '600', loading: 'lazy', decoding: 'async', sizes: '(min-width: 794px) 754px, calc(100vw - 40px)' });
     // The source is 400 px wide once upright: no file is wider.
     for (const set of [...body.sources.map((s) => s.srcset!), body.img.srcset!]) expect(candidates(set).map(([, w]) => w)).toEqual([400]);
   });
