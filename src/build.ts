@@ -10,11 +10,11 @@ import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
 import { DistWriter, metaDirFor, writeMeta } from './write.ts';
 import { viewerRequestFunction, viewerResponseFunction } from './routing-function.ts';
-import { sizeOf, type BuildSummary } from './summary.ts';
+import { sizeOf, type BuildSummary } from './measure/summary.ts';
 import type { RoutingTable } from './routing.ts';
 import { HEADERS_FILE, securityHeaders } from './headers.ts';
 import { applyOverrides, type SettingsOverrides } from './config.ts';
-import { BudgetError, checkBudgets, loadBudgets, markupFigures, type Budgets } from '../quality/budgets.ts';
+import { BudgetError, checkBudgets, loadBudgets, markupFigures, type Budgets } from './measure/budgets.ts';
 
 export interface BuildOptions {
   /** The project folder holding content/, templates/ and islands/. */

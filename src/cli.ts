@@ -2,9 +2,9 @@ import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildSite } from './build.ts';
 import { ContentErrors, formatContentError } from './content/errors.ts';
-import { formatSummary } from './summary.ts';
+import { formatSummary } from './measure/summary.ts';
 import { overridesFromEnv } from './config.ts';
-import { BudgetError } from '../quality/budgets.ts';
+import { BudgetError } from './measure/budgets.ts';
 
 /** Exit codes: 0 success, 1 a failure the user can fix, 2 a usage error. */
 export async function main(argv: string[], io: { out: (s: string) => void; err: (s: string) => void } = { out: (s) => console.log(s), err: (s) => console.error(s) }): Promise<number> {

@@ -9,7 +9,7 @@ import { ContentErrors, formatContentError } from '../content/errors.ts';
 import { resolve, type RoutingTable } from '../routing.ts';
 import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
 import { buildErrorPage } from './error-page.ts';
-import { formatSummary } from '../summary.ts';
+import { formatSummary } from '../measure/summary.ts';
 import { metaDirFor } from '../write.ts';
 import { HEADERS_FILE } from '../headers.ts';
 import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';

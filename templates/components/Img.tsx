@@ -1,4 +1,4 @@
-import { useSite } from '../../src/render/context.tsx';
+import { useSite } from '../../src/page-api/site-context.tsx';
 
 /** An image from content/images, with its hashed address and intrinsic size so nothing shifts. */
 export function Img({ src, alt, className, priority = false, sizes }: { src: string; alt: string; className?: string; priority?: boolean; sizes?: string }) {

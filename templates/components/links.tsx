@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { assessmentHref, useSite } from '../../src/render/context.tsx';
+import { assessmentHref, useSite } from '../../src/page-api/site-context.tsx';
 
 type Variant = 'primary' | 'secondary' | 'ghost';
 

@@ -1,5 +1,5 @@
-import { useSite } from '../../src/render/context.tsx';
-import { Island } from '../../src/render/island.tsx';
+import { useSite } from '../../src/page-api/site-context.tsx';
+import { Island } from '../../src/page-api/island.tsx';
 import MobileMenu from '../../islands/mobile-menu.tsx';
 import { Img } from '../components/Img.tsx';
 import { NAV_CTA, NAV_LINKS, isCurrent } from './nav.ts';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { CaseStudy } from '../../../src/content/load.ts';
 import { caseStudyImageAlt } from '../../../src/routes/company.ts';
-import { ArrowLeft } from '../../components/icons.tsx';
+import { ArrowLeft } from '../../../islands/shared/icons.tsx';
 import { Img } from '../../components/Img.tsx';
 import { AssessmentButton, TalkButton } from '../../components/links.tsx';
 import { PageHero } from './PageHero.tsx';

@@ -1,4 +1,4 @@
-import { ScriptIsland } from '../../../src/render/island.tsx';
+import { ScriptIsland } from '../../../src/page-api/island.tsx';
 import type { BlogPageContent } from '../../../src/content/insights-schema.ts';
 import type { PostSummary } from '../../../src/routes/insights.ts';
 import { PostCard } from '../../components/PostCard.tsx';

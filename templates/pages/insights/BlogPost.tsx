@@ -1,13 +1,13 @@
-import { ScriptIsland } from '../../../src/render/island.tsx';
+import { ScriptIsland } from '../../../src/page-api/island.tsx';
 import type { TocEntry } from '../../../src/content/markdown.ts';
 import type { Faq as FaqData } from '../../../src/content/schemas.ts';
 import type { PostSummary, shareLinks } from '../../../src/routes/insights.ts';
-import { useSite } from '../../../src/render/context.tsx';
+import { useSite } from '../../../src/page-api/site-context.tsx';
 import { Faq } from '../../components/Faq.tsx';
 import { Img } from '../../components/Img.tsx';
 import { PostCard, PostMeta } from '../../components/PostCard.tsx';
 import { Section } from '../../components/Section.tsx';
-import { ArrowLeft, MailIcon } from '../../components/icons.tsx';
+import { ArrowLeft, MailIcon } from '../../../islands/shared/icons.tsx';
 import { Toc } from './Toc.tsx';
 
 export interface BlogPostProps {

@@ -1,7 +1,7 @@
 import type { ContactPageContent } from '../../../src/content/insights-schema.ts';
-import { useSite } from '../../../src/render/context.tsx';
+import { useSite } from '../../../src/page-api/site-context.tsx';
 import { ContactForm } from '../../components/ContactForm.tsx';
-import { ClockIcon, MailIcon, PinIcon } from '../../components/icons.tsx';
+import { ClockIcon, MailIcon, PinIcon } from '../../../islands/shared/icons.tsx';
 import { PageHero } from './PageHero.tsx';
 
 /** Office location, e-mail and hours, shown beside the form on /contact only. */
