@@ -1,5 +1,5 @@
 /** The checking itself: pure, over pages already scanned, the routing table and the list of files. */
-import type { RoutingTable } from '../routing.ts';
+import type { RoutingTable } from '../routing/resolve.ts';
 import type { ExtractedLink, PageScan } from './extract.ts';
 import { resolveTarget, type Target } from './target.ts';
 import type { DuplicateId, ExternalLink, Findings, Page, Problem, ProblemKind } from './types.ts';

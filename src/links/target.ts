@@ -1,5 +1,5 @@
 /** What the server answers for an internal path: the same `resolve` that `site serve` and the CDN run. */
-import { resolve, type RoutingTable } from '../routing.ts';
+import { resolve, type RoutingTable } from '../routing/resolve.ts';
 import type { ProblemKind } from './types.ts';
 
 export const MAX_REDIRECTS = 5;

@@ -6,7 +6,7 @@ import sirv from 'sirv';
 import { watch } from 'chokidar';
 import { buildSite, type BuildResult } from '../build.ts';
 import { ContentErrors, formatContentError } from '../content/errors.ts';
-import { resolve, type RoutingTable } from '../routing.ts';
+import { resolve, type RoutingTable } from '../routing/resolve.ts';
 import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
 import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../measure/summary.ts';

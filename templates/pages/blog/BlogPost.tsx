@@ -1,19 +1,21 @@
 import { ScriptIsland } from '../../../src/page-api/island.tsx';
 import type { TocEntry } from '../../../src/content/markdown.ts';
 import type { Faq as FaqData } from '../../../src/content/schemas.ts';
-import type { PostSummary, shareLinks } from '../../../src/routes/insights.ts';
 import { useSite } from '../../../src/page-api/site-context.tsx';
 import { Faq } from '../../components/Faq.tsx';
 import { Img } from '../../components/Img.tsx';
-import { PostCard, PostMeta } from '../../components/PostCard.tsx';
+import { PostCard, PostMeta, type PostSummary } from '../../components/PostCard.tsx';
 import { Section } from '../../components/Section.tsx';
 import { ArrowLeft, MailIcon } from '../../../islands/shared/icons.tsx';
-import { Toc } from './Toc.tsx';
+import { Toc } from '../../components/Toc.tsx';
+
+/** Addresses that share the article by e-mail, LinkedIn and X. */
+export interface ShareLinks { email: string; linkedin: string; x: string }
 
 export interface BlogPostProps {
   post: PostSummary & { html: string; toc: TocEntry[]; faq: FaqData[] };
   related: PostSummary[];
-  share: ReturnType<typeof shareLinks>;
+  share: ShareLinks;
 }
 
 const COMING_SOON = "This article's full content will be coming soon.";

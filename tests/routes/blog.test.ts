@@ -2,15 +2,17 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSite, type Site } from '../../src/content/load.ts';
 import { assessmentPageSchema, blogPageSchema, contactPageSchema, thankYouPageSchema } from '../../src/content/insights-schema.ts';
-import { articleJsonLd, insightsRoutes, shareLinks } from '../../src/routes/insights.ts';
-import { routes, routingTable } from '../../src/routes.ts';
+import { articleJsonLd, blogRoutes, shareLinks } from '../../src/routes/blog.ts';
+import { formRoutes } from '../../src/routes/forms.ts';
+import { legalRoutes } from '../../src/routes/legal.ts';
+import { routes, routingTable } from '../../src/routes/table.ts';
 import type { Route } from '../../src/routes/route.ts';
 
 let site: Site;
 let all: Route[];
 beforeAll(async () => {
   site = await loadSite(path.resolve('content'));
-  all = insightsRoutes(site);
+  all = [...blogRoutes(site), ...formRoutes(site), ...legalRoutes(site)];
 });
 
 const route = (url: string): Route => {
@@ -142,11 +144,11 @@ describe('share links', () => {
 
 describe('legal pages', () => {
   it('list the section anchors of each policy, with the April 2025 date', () => {
-    const privacy = propsOf('/privacy-policy', 'legalPage');
+    const privacy = propsOf('/privacy-policy', 'legal');
     expect(privacy.updated).toBe('April 2025');
     expect(privacy.toc.length).toBeGreaterThanOrEqual(11);
     for (const entry of privacy.toc) expect(privacy.html).toContain(`id="${entry.id}"`);
-    const terms = propsOf('/terms-of-service', 'legalPage');
+    const terms = propsOf('/terms-of-service', 'legal');
     expect(terms.updated).toBe('April 2025');
     expect(terms.toc.map((t) => t.text)).toHaveLength(13);
     terms.toc.forEach((t, i) => expect(t.text.startsWith(`${i + 1}. `), t.text).toBe(true));

@@ -1,8 +1,8 @@
 import { ScriptIsland } from '../../../src/page-api/island.tsx';
 import type { BlogPageContent } from '../../../src/content/insights-schema.ts';
-import type { PostSummary } from '../../../src/routes/insights.ts';
+import type { PostSummary } from '../../components/PostCard.tsx';
 import { PostCard } from '../../components/PostCard.tsx';
-import { PageHero } from './PageHero.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
 import { Pagination } from './Pagination.tsx';
 
 export interface BlogListProps {

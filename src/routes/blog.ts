@@ -1,16 +1,17 @@
 import type { Site, Post } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
-import { continueReading, metaDescription, paginate } from '../content/blog-select.ts';
+import { continueReading, metaDescription, paginate } from './blog-paging.ts';
+import { formatDate } from './date-label.ts';
 import { page, type Route } from './route.ts';
+import type { PostSummary } from '../../templates/components/PostCard.tsx';
+import type { ShareLinks } from '../../templates/pages/blog/BlogPost.tsx';
 
 export const PLACEHOLDER_IMAGE = '/images/blog-placeholder.svg';
 
-/** What a post card needs: the post without its body. */
-export type PostSummary = Pick<Post, 'slug' | 'title' | 'excerpt' | 'date' | 'readingTime' | 'categories' | 'image'>;
-
+/** What a post card needs: the post without its body, and its date as readers see it. */
 export function summary(post: Post): PostSummary {
   const { slug, title, excerpt, date, readingTime, categories, image } = post;
-  return { slug, title, excerpt, date, readingTime, categories, image };
+  return { slug, title, excerpt, date, dateLabel: formatDate(date), readingTime, categories, image };
 }
 
 /** An absolute address for a site path or an image key, for structured data and share links. */
@@ -59,7 +60,7 @@ export function articleJsonLd(site: Site, post: Post): Array<Record<string, unkn
 }
 
 /** Share addresses that really share: e-mail, LinkedIn and X. */
-export function shareLinks(url: string, title: string) {
+export function shareLinks(url: string, title: string): ShareLinks {
   const u = encodeURIComponent(url);
   return {
     email: `mailto:?subject=${encodeURIComponent(title)}&body=${encodeURIComponent(`${title}\n\n${url}`)}`,
@@ -68,7 +69,7 @@ export function shareLinks(url: string, title: string) {
   };
 }
 
-function blogRoutes(site: Site): Route[] {
+function listRoutes(site: Site): Route[] {
   const content = site.pages.blog;
   const pages = paginate(site.posts.map(summary));
   return pages.map((p) => page(p.url, 'blogList', {
@@ -100,22 +101,7 @@ function postRoutes(site: Site): Route[] {
   });
 }
 
-function legalRoutes(site: Site): Route[] {
-  return (['privacy-policy', 'terms-of-service'] as const).map((slug) => {
-    const { title, description, updated, html, toc } = site.legal[slug];
-    return page(`/${slug}`, 'legalPage', { title, updated, html, toc: toc.filter((t) => t.depth === 2) }, { title, description });
-  });
-}
-
-/** The routes of the insights, forms and legal pages. */
-export function insightsRoutes(site: Site): Route[] {
-  const { contact, 'dialog-assessment': assessment, 'thank-you': thanks } = site.pages;
-  return [
-    ...blogRoutes(site),
-    ...postRoutes(site),
-    page('/contact', 'contactPage', { content: contact }, { title: contact.title, description: contact.description }),
-    page('/dialog-assessment', 'assessmentPage', { content: assessment }, { title: assessment.title, description: assessment.description, image: assessment.image.src }),
-    page('/thank-you', 'thankYouPage', { content: thanks }, { title: thanks.title, description: thanks.description, noindex: true }),
-    ...legalRoutes(site),
-  ];
+/** The blog: the article list, page by page, and one page per article. */
+export function blogRoutes(site: Site): Route[] {
+  return [...listRoutes(site), ...postRoutes(site)];
 }

@@ -1,4 +1,4 @@
-/** Pure choices the insights pages make about posts: paging, related articles, descriptions, dates. */
+/** Pure choices the blog pages make about posts: paging, related articles, descriptions. */
 
 export const POSTS_PER_PAGE = 6;
 
@@ -38,13 +38,4 @@ export function continueReading<T extends { slug: string; date: string }>(posts:
 export function metaDescription(excerpt: string, max = 140): string {
   const chars = Array.from(excerpt.replace(/\s+/g, ' ').trim());
   return chars.slice(0, max).join('').trim();
-}
-
-const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' });
-
-/** '2025-09-24' → '24 September 2025', read as a UK calendar date whatever the machine's zone. */
-export function formatDate(iso: string): string {
-  const when = new Date(/^\d{4}-\d{2}-\d{2}$/.test(iso) ? `${iso}T12:00:00Z` : iso);
-  if (Number.isNaN(when.getTime())) throw new RangeError(`not an ISO date: '${iso}'`);
-  return longDate.format(when);
 }
