@@ -24,7 +24,7 @@ export function CaseStudyPage({ study, imageAlt, cta }: { study: CaseStudy; imag
       <div className="section case-study">
         <div className="container case-study__body">
           {study.headerImage && (
-            <Img className="case-study__image" src={study.headerImage} alt={imageAlt} priority sizes="(min-width: 1024px) 48rem, 92vw" />
+            <Img className="case-study__image" src={study.headerImage} alt={imageAlt} priority />
           )}
           <dl className="case-study__facts">
             <dt>Client</dt>
