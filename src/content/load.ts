@@ -6,10 +6,11 @@ import { issueToWords, pathToString, ContentErrors, type ContentError } from './
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { renderMarkdown, type TocEntry } from './markdown.ts';
 import { loadImages, type SiteImage } from './images.ts';
+import { newestFirst, SLUG_PATTERN } from './fields.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
 import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
 
-export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[]; words: number }
+export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[] }
 export interface CaseStudy extends CaseStudyData { slug: string }
 export interface LegalPage extends LegalFrontMatter { slug: string; html: string; toc: TocEntry[] }
 
@@ -120,12 +121,12 @@ export async function loadSite(root: string): Promise<Site> {
     collections[name] = records.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
   }
 
-  const posts: Post[] = [];
+  const unsorted: Post[] = [];
   for (const file of await c.list('blog', '.md')) {
     const doc = await c.markdown(file, postSchema, images);
-    if (doc) posts.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, words: doc.body.words });
+    if (doc) unsorted.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc });
   }
-  posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+  const posts = newestFirst(unsorted);
 
   const caseStudies: CaseStudy[] = [];
   for (const file of await c.list('case-studies', '.yaml')) {
@@ -141,7 +142,7 @@ export async function loadSite(root: string): Promise<Site> {
   }
 
   for (const [dir, slugs] of [['blog', posts.map((p) => p.slug)], ['case-studies', caseStudies.map((s) => s.slug)]] as const) {
-    for (const s of slugs) if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(s)) c.errors.push({ file: `content/${dir}/${s}`, path: '', message: 'has a file name that is not a URL slug', hint: 'use lower-case letters, digits and hyphens' });
+    for (const s of slugs) if (!SLUG_PATTERN.test(s)) c.errors.push({ file: `content/${dir}/${s}`, path: '', message: 'has a file name that is not a URL slug', hint: 'use lower-case letters, digits and hyphens' });
   }
 
   if (c.errors.length || !settings) throw new ContentErrors(c.errors);

@@ -6,7 +6,7 @@ import type { Root, Heading, RootContent, PhrasingContent } from 'mdast';
 import type { ContentError } from './errors.ts';
 
 export interface TocEntry { id: string; text: string; depth: number }
-export interface RenderedMarkdown { html: string; toc: TocEntry[]; words: number; errors: ContentError[] }
+export interface RenderedMarkdown { html: string; toc: TocEntry[]; errors: ContentError[] }
 
 export function slugify(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/['’]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
@@ -28,7 +28,7 @@ const CONTAINERS: Record<string, { tag: string; className: string; heading?: str
 };
 
 /** One remark pass: heading ids, table of contents, directives, and the checks that keep markdown plain. */
-function sitePlugin(file: string, lineOffset: number, out: { toc: TocEntry[]; words: number; errors: ContentError[] }) {
+function sitePlugin(file: string, lineOffset: number, out: { toc: TocEntry[]; errors: ContentError[] }) {
   return (tree: Root) => {
     const used = new Map<string, number>();
     const visit = (node: Root | RootContent) => {
@@ -44,8 +44,6 @@ function sitePlugin(file: string, lineOffset: number, out: { toc: TocEntry[]; wo
         if (heading.depth === 2 || heading.depth === 3) out.toc.push({ id, text: label, depth: heading.depth });
       } else if (node.type === 'html') {
         out.errors.push({ file, line, path: 'body', message: 'contains raw HTML, which the site does not allow in markdown', hint: 'use a directive such as :::fix … ::: for boxes' });
-      } else if (node.type === 'text') {
-        out.words += node.value.split(/\s+/).filter(Boolean).length;
       }
       const directive = node as unknown as DirectiveNode;
       if (directive.type === 'containerDirective') {
@@ -72,7 +70,7 @@ function sitePlugin(file: string, lineOffset: number, out: { toc: TocEntry[]; wo
 
 /** Markdown → HTML, once per document. `lineOffset` maps body lines back to the file's lines. */
 export async function renderMarkdown(source: string, file: string, lineOffset = 0): Promise<RenderedMarkdown> {
-  const out = { toc: [] as TocEntry[], words: 0, errors: [] as ContentError[] };
+  const out = { toc: [] as TocEntry[], errors: [] as ContentError[] };
   const result = await remark()
     .use(remarkGfm)
     .use(remarkDirective)

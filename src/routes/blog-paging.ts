@@ -1,5 +1,7 @@
 /** Pure choices the blog pages make about posts: paging, related articles, descriptions. */
 
+import { newestFirst } from '../content/fields.ts';
+
 export const POSTS_PER_PAGE = 6;
 
 /** One page of the article list. Page 1 lives at /blog; there is no /blog/page/1. */
@@ -22,11 +24,6 @@ export function paginate<T>(posts: readonly T[], perPage = POSTS_PER_PAGE): List
     url: blogPageUrl(i + 1),
     items: posts.slice(i * perPage, (i + 1) * perPage),
   }));
-}
-
-/** Newest first by ISO date; equal dates fall back to the slug so the order never depends on input order. */
-export function newestFirst<T extends { slug: string; date: string }>(posts: readonly T[]): T[] {
-  return [...posts].sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
 }
 
 /** The n most recent articles other than the one being read, newest first. */

@@ -1,12 +1,13 @@
 import type { Site, Post } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
 import { continueReading, metaDescription, paginate } from './blog-paging.ts';
+import { BLOG_PLACEHOLDER_IMAGE as PLACEHOLDER_IMAGE } from '../content/fields.ts';
 import { formatDate } from './date-label.ts';
+import { faqPageJsonLd } from './json-ld.ts';
 import { page, type Route } from './route.ts';
 import type { PostSummary } from '../../templates/components/PostCard.tsx';
 import type { ShareLinks } from '../../templates/pages/blog/BlogPost.tsx';
 
-export const PLACEHOLDER_IMAGE = '/images/blog-placeholder.svg';
 
 /** What a post card needs: the post without its body, and its date as readers see it. */
 export function summary(post: Post): PostSummary {
@@ -47,15 +48,7 @@ export function articleJsonLd(site: Site, post: Post): Array<Record<string, unkn
       mainEntityOfPage: { '@type': 'WebPage', '@id': url },
       ...(post.categories?.length ? { keywords: post.categories.join(', ') } : {}),
     },
-    {
-      '@context': 'https://schema.org',
-      '@type': 'FAQPage',
-      mainEntity: post.faq.map((item) => ({
-        '@type': 'Question',
-        name: item.question,
-        acceptedAnswer: { '@type': 'Answer', text: item.answer },
-      })),
-    },
+    faqPageJsonLd(post.faq),
   ];
 }
 

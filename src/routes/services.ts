@@ -1,9 +1,10 @@
 import type { Site } from '../content/load.ts';
-import type { SiteSettings, Faq } from '../content/schemas.ts';
+import type { SiteSettings } from '../content/schemas.ts';
 import type { CaseStudySummary } from '../../templates/components/CaseStudyCard.tsx';
 import type { Service } from '../../templates/pages/services/ServicePage.tsx';
 import type { ServiceListing } from '../../templates/pages/services/ServicesOverview.tsx';
 import { caseStudySummary } from './company.ts';
+import { faqPageJsonLd } from './json-ld.ts';
 import { page, type Route } from './route.ts';
 
 
@@ -20,19 +21,6 @@ export function serviceJsonLd(service: Service, settings: SiteSettings): Record<
     url: new URL(servicePath(service.slug), settings.url).href,
     provider: { '@type': 'Organization', name: settings.name, url: settings.url },
     areaServed: 'United Kingdom',
-  };
-}
-
-/** schema.org FAQPage from question-and-answer pairs. */
-export function faqPageJsonLd(items: Faq[]): Record<string, unknown> {
-  return {
-    '@context': 'https://schema.org',
-    '@type': 'FAQPage',
-    mainEntity: items.map((item) => ({
-      '@type': 'Question',
-      name: item.question,
-      acceptedAnswer: { '@type': 'Answer', text: item.answer },
-    })),
   };
 }
 

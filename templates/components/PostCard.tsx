@@ -1,7 +1,7 @@
 import type { Post } from '../../src/content/load.ts';
+import { BLOG_PLACEHOLDER_IMAGE } from '../../src/content/fields.ts';
 import { Img } from './Img.tsx';
 
-const PLACEHOLDER = '/images/blog-placeholder.svg';
 export const DEFAULT_READING_TIME = '5 min read';
 export const DEFAULT_CATEGORIES = ['Data'];
 
@@ -35,7 +35,7 @@ export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headin
   return (
     <article className="card card--link post-card" data-post-card>
       <div className="card__media">
-        {post.image ? <Img src={post.image.src} alt={post.image.alt} /> : <Img src={PLACEHOLDER} alt="" />}
+        {post.image ? <Img src={post.image.src} alt={post.image.alt} /> : <Img src={BLOG_PLACEHOLDER_IMAGE} alt="" />}
       </div>
       <PostMeta post={post} />
       <Heading className="post-card__title"><a className="stretched" href={href}>{post.title}</a></Heading>

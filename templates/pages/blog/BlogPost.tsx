@@ -8,6 +8,7 @@ import { PostCard, PostMeta, type PostSummary } from '../../components/PostCard.
 import { Section } from '../../components/Section.tsx';
 import { ArrowLeft, MailIcon } from '../../../islands/shared/icons.tsx';
 import { Toc } from '../../components/Toc.tsx';
+import { BLOG_PLACEHOLDER_IMAGE } from '../../../src/content/fields.ts';
 
 /** Addresses that share the article by e-mail, LinkedIn and X. */
 export interface ShareLinks { email: string; linkedin: string; x: string }
@@ -65,7 +66,7 @@ export function BlogPostPage({ post, related, share }: BlogPostProps) {
         </header>
         <div className="container post-body">
           <div className="post-body__media">
-            <Img src={post.image?.src ?? '/images/blog-placeholder.svg'} alt={post.image?.alt ?? ''} priority />
+            <Img src={post.image?.src ?? BLOG_PLACEHOLDER_IMAGE} alt={post.image?.alt ?? ''} priority />
           </div>
           {hasBody ? (
             <div className={`post-layout${post.toc.length ? ' post-layout--toc' : ''}`}>
