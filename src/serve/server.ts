@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
 import { watch } from 'chokidar';
 import { buildSite, type BuildResult } from '../build.ts';
-import { ContentErrors, formatContentError } from '../content/errors.ts';
+import { describeBuildError } from '../build-errors.ts';
 import { resolve, type RoutingTable } from '../routing/resolve.ts';
 import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
 import { buildErrorPage } from './error-page.ts';
@@ -75,7 +75,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await readHeaders();
       log(`built ${result.summary.pages} pages in ${Date.now() - start} ms`);
     } catch (error) {
-      failure = error instanceof ContentErrors ? error.errors.map(formatContentError) : [error instanceof Error ? error.stack ?? error.message : String(error)];
+      failure = describeBuildError(error);
       log(`build failed; the browser shows why:\n  ${failure.join('\n  ')}`);
     }
   };
