@@ -15,7 +15,7 @@ beforeAll(async () => {
   caseStudies = content.caseStudies.map((s) => s.slug);
 });
 
-async function open(url: string, viewport = DESKTOP): Promise<Page> {
+async function open(url: string, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
   const page = await env.browser.newPage({ viewport });
   expect((await page.goto(`${env.site.url}${url}`))?.status(), url).toBe(200);
   return page;
