@@ -16,7 +16,7 @@ export function AboutPage({ content }: { content: AboutContent }) {
           <div className="narrow">
             {purpose.paragraphs.map((p, i) => <p key={i}>{p}</p>)}
           </div>
-          <Img className="company-figure" src={purpose.image.src} alt={purpose.image.alt} sizes="(min-width: 900px) 34rem, 90vw" />
+          <Img className="company-figure" src={purpose.image.src} alt={purpose.image.alt} />
         </div>
       </Section>
 

@@ -93,7 +93,7 @@ export function CaseStudyTeaser({ copy, study }: { copy: ServiceContent['caseStu
       <article className="card case-teaser" aria-labelledby="case-study-title">
         {study.image && (
           <div className="case-teaser__media">
-            <Img src={study.image.src} alt={study.image.alt} sizes="(min-width: 900px) 28rem, 100vw" />
+            <Img src={study.image.src} alt={study.image.alt} />
           </div>
         )}
         <div className="case-teaser__body">
