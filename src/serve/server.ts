@@ -129,6 +129,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return res.end(buildErrorPage(failure ?? ['no build yet']));
     }
     const answer = resolve(url.pathname, table);
+    if (answer.kind === 'bad-request') {
+      res.writeHead(400, { 'cache-control': 'no-store' });
+      return res.end();
+    }
     if (answer.kind === 'redirect') {
       res.writeHead(answer.status, { location: answer.location + url.search });
       return res.end();
