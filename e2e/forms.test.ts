@@ -31,8 +31,9 @@ let counter = 0;
 const uniqueAddress = (who: string) => `${who}.${Date.now()}.${++counter}@example.org`;
 
 /** Opens a page and waits for the form's island to hydrate (so the test drives the island, not the plain post). */
-async function openForm(url: string, island: 'contact-form' | 'assessment-form', viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
+async function openForm(url: string, island: 'contact-form' | 'assessment-form', viewport: { width: number; height: number } = DESKTOP, prepare?: (page: Page) => Promise<void>): Promise<Page> {
   const page = await env.browser.newPage({ viewport });
+  await prepare?.(page);
   await page.goto(url);
   // The marker itself has no box (display: contents); its form does.
   await page.locator(`[data-island="${island}"] form`).scrollIntoViewIfNeeded();
@@ -55,6 +56,27 @@ async function recordDataLayer(page: Page) {
     };
   });
 }
+
+/**
+ * The page's own clock, driven by the test: installed before the page loads (so it runs as usual
+ * while it loads and hydrates), and where-to navigations recorded the moment the page starts them
+ * (the Navigation API's navigate event), so that 'not yet' is a fact, not a race.
+ */
+async function controlTime(page: Page) {
+  await page.clock.install();
+  await page.addInitScript(() => {
+    const w = window as unknown as { navigation: EventTarget; navigatedTo: string[] };
+    w.navigatedTo = [];
+    w.navigation.addEventListener('navigate', (event) => w.navigatedTo.push((event as Event & { destination: { url: string } }).destination.url));
+  });
+}
+
+/** Stops the page's clock: from here on its timers fire only when the test runs the clock on. */
+async function stopClock(page: Page) {
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
+}
+
+const navigatedTo = (page: Page) => page.evaluate(() => (window as unknown as { navigatedTo: string[] }).navigatedTo);
 
 /** Holds each post to the endpoint back for a moment, so the busy state can be seen; counts them. */
 async function slowEndpoint(page: Page, ms = 400): Promise<{ posts: number }> {
@@ -209,6 +231,52 @@ describe('contact form', () => {
     await page.close();
   });
 
+  describe('with a tag manager running', () => {
+    /** A stand-in for a loaded tag manager (the build has no container id, so none loads): it never calls back by itself. */
+    const withTagManager = async (page: Page) => {
+      await controlTime(page);
+      await page.addInitScript(() => { (window as unknown as { google_tag_manager: object }).google_tag_manager = {}; });
+    };
+
+    /** Sends a valid message with the page's clock stopped; resolves with the form_submit event once it is in the data layer. */
+    async function sendWithClockStopped(page: Page, who: string) {
+      const form = page.locator('form[data-form="contact"]');
+      await fillContact(form, { name: 'Morag Campbell', email: uniqueAddress(who), company: 'Tayside Widgets Ltd', message: 'Is the tag manager waited for?' });
+      await stopClock(page);
+      await form.getByRole('button', { name: 'Send Message' }).click();
+      const submitted = () => page.evaluate(() => {
+        const event = (window as unknown as { dataLayer: Array<Record<string, unknown>> }).dataLayer.find((e) => e && e.event === 'form_submit');
+        return event ? { eventTimeout: event.eventTimeout, hasCallback: typeof event.eventCallback === 'function' } : undefined;
+      });
+      await expect.poll(submitted).toBeDefined();
+      return (await submitted())!;
+    }
+
+    it('goes to /thank-you when the tag manager says its tags have fired, and not before', async () => {
+      const page = await openForm(`${env.site.url}/contact`, 'contact-form', DESKTOP, withTagManager);
+      expect(await sendWithClockStopped(page, 'gtm-callback')).toEqual({ eventTimeout: 2000, hasCallback: true });
+      await page.clock.runFor(1500);
+      expect(await navigatedTo(page)).toEqual([]);
+      await page.evaluate(() => {
+        const event = (window as unknown as { dataLayer: Array<Record<string, unknown>> }).dataLayer.find((e) => e && e.event === 'form_submit')!;
+        (event.eventCallback as () => void)();
+      });
+      await page.waitForURL(`${env.site.url}/thank-you`);
+      await page.close();
+    });
+
+    it('gives up on a tag manager that never calls back after exactly 2000 ms', async () => {
+      const page = await openForm(`${env.site.url}/contact`, 'contact-form', DESKTOP, withTagManager);
+      await sendWithClockStopped(page, 'gtm-silent');
+      await page.clock.runFor(1999);
+      expect(await navigatedTo(page)).toEqual([]);
+      expect(page.url()).toBe(`${env.site.url}/contact`);
+      await page.clock.runFor(1);
+      await page.waitForURL(`${env.site.url}/thank-you`, { timeout: 10_000 });
+      await page.close();
+    });
+  });
+
   it('keeps its size when it hydrates (no layout shift)', async () => {
     const plain = await env.browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
     const still = await plain.newPage();
@@ -223,8 +291,8 @@ describe('contact form', () => {
 });
 
 describe('assessment form', () => {
-  it("shows 'Submitting...' with a spinner, then the toast, clears the fields and goes to / after 3 s", async () => {
-    const page = await openForm(`${env.site.url}/dialog-assessment`, 'assessment-form');
+  it("shows 'Submitting...' with a spinner, then the toast, clears the fields and goes to / 3 s after the toast", async () => {
+    const page = await openForm(`${env.site.url}/dialog-assessment`, 'assessment-form', DESKTOP, controlTime);
     const seen = collectConsole(page);
     await slowEndpoint(page);
     const form = page.locator('form[data-form="assessment"]');
@@ -235,6 +303,8 @@ describe('assessment form', () => {
     await form.getByRole('textbox', { name: /^Organisation/ }).fill('Highland Care');
     await form.getByRole('textbox', { name: /^Comments/ }).fill('Keen to start.');
     await form.getByRole('checkbox', { name: /I confirm I am a human/ }).check();
+    // The page's time stands still from here: however long the test takes to look, the 3 s are the page's.
+    await stopClock(page);
     await form.getByRole('button', { name: 'Submit Assessment' }).click();
 
     const busy = form.getByRole('button', { name: 'Submitting...' });
@@ -245,7 +315,6 @@ describe('assessment form', () => {
 
     const toast = page.getByRole('region', { name: 'Notifications' }).locator('.toast');
     await toast.waitFor();
-    const shownAt = Date.now();
     expect(await toast.locator('.toast__title').textContent()).toBe('Assessment Submitted!');
     expect(await toast.locator('.toast__text').textContent()).toBe("Thanks! Your organisation details have been sent. We'll be in touch soon.");
     for (const q of ASSESSMENT_QUESTIONS) expect(await form.getByRole('combobox', { name: q.question }).inputValue()).toBe('unanswered');
@@ -254,10 +323,12 @@ describe('assessment form', () => {
     expect(await form.getByRole('checkbox', { name: /I confirm I am a human/ }).isChecked()).toBe(false);
     expect(await form.getAttribute('aria-busy')).toBeNull();
 
-    await page.waitForURL(`${env.site.url}/`, { timeout: 6000 });
-    const waited = Date.now() - shownAt;
-    expect(waited).toBeGreaterThan(2500);
-    expect(waited).toBeLessThan(4500);
+    // SPEC §4: 3 seconds after the success toast, the page goes to /; not a millisecond before.
+    await page.clock.runFor(2999);
+    expect(await navigatedTo(page)).toEqual([]);
+    expect(await toast.isVisible()).toBe(true);
+    await page.clock.runFor(1);
+    await page.waitForURL(`${env.site.url}/`, { timeout: 10_000 });
 
     const mail = await emailFrom(address);
     expect(mail.subject).toContain('Eilidh Ross (Highland Care)');
