@@ -18,7 +18,7 @@ async function emailFrom(address: string): Promise<StoredEmail> {
     const store = (await (await fetch(`${env.site.forms!.sesEndpoint}/store`)).json()) as { emails: StoredEmail[] };
     found = store.emails.find((e) => e.replyTo.includes(address));
     return found !== undefined;
-  }, { timeout: 5000 }).toBe(true);
+  }).toBe(true);
   return found!;
 }
 
@@ -78,12 +78,17 @@ async function stopClock(page: Page) {
 
 const navigatedTo = (page: Page) => page.evaluate(() => (window as unknown as { navigatedTo: string[] }).navigatedTo);
 
-/** Holds each post to the endpoint back for a moment, so the busy state can be seen; counts them. */
-async function slowEndpoint(page: Page, ms = 400): Promise<{ posts: number }> {
-  const seen = { posts: 0 };
+/**
+ * Counts the posts to the endpoint and, with `hold`, keeps each one back until the test calls
+ * `release`, so the busy state is there for as long as the test takes to look at it.
+ */
+async function watchEndpoint(page: Page, opts: { hold?: boolean } = {}): Promise<{ posts: number; release: () => void }> {
+  let release!: () => void;
+  const released = opts.hold ? new Promise<void>((done) => { release = done; }) : Promise.resolve();
+  const seen = { posts: 0, release: () => release?.() };
   await page.route('**/api/send-contact-form', async (route) => {
     seen.posts += 1;
-    await new Promise((r) => setTimeout(r, ms));
+    await released;
     await route.continue();
   });
   return seen;
@@ -123,7 +128,7 @@ describe('contact form', () => {
     await page.goto(`${env.site.url}/contact`);
     await page.locator('form[data-form="contact"]').getByRole('textbox').first().focus();
     await page.locator('[data-island="contact-form"][data-state="ready"]').waitFor({ state: 'attached' });
-    const endpoint = await slowEndpoint(page);
+    const endpoint = await watchEndpoint(page, { hold: true });
     const form = page.locator('form[data-form="contact"]');
     const values = { name: 'Morag Campbell', email: uniqueAddress('morag'), company: 'Tayside Widgets Ltd', message: 'Our reports disagree with each other.\nCan you help?' };
     await fillContact(form, values);
@@ -132,6 +137,7 @@ describe('contact form', () => {
     const busy = form.getByRole('button', { name: 'Sending...' });
     await busy.waitFor();
     expect(await busy.isDisabled()).toBe(true);
+    endpoint.release();
     await page.waitForURL(`${env.site.url}/thank-you`);
     expect(endpoint.posts).toBe(1);
 
@@ -164,7 +170,7 @@ describe('contact form', () => {
 
   it('shows each message of §5 under its field, in red, focuses the first invalid field and sends nothing', async () => {
     const page = await openForm(`${env.site.url}/contact`, 'contact-form');
-    const endpoint = await slowEndpoint(page, 0);
+    const endpoint = await watchEndpoint(page);
     const form = page.locator('form[data-form="contact"]');
     const name = form.getByRole('textbox', { name: 'Name' });
     const email = form.getByRole('textbox', { name: 'Email' });
@@ -294,7 +300,7 @@ describe('assessment form', () => {
   it("shows 'Submitting...' with a spinner, then the toast, clears the fields and goes to / 3 s after the toast", async () => {
     const page = await openForm(`${env.site.url}/dialog-assessment`, 'assessment-form', DESKTOP, controlTime);
     const seen = collectConsole(page);
-    await slowEndpoint(page);
+    const endpoint = await watchEndpoint(page, { hold: true });
     const form = page.locator('form[data-form="assessment"]');
     const address = uniqueAddress('eilidh');
     await answerAll(form);
@@ -312,6 +318,7 @@ describe('assessment form', () => {
     expect(await busy.isDisabled()).toBe(true);
     expect(await busy.locator('svg[aria-hidden="true"]').count()).toBe(1);
     expect(await form.getAttribute('aria-busy')).toBe('true');
+    endpoint.release();
 
     const toast = page.getByRole('region', { name: 'Notifications' }).locator('.toast');
     await toast.waitFor();
@@ -341,7 +348,7 @@ describe('assessment form', () => {
 
   it("asks for an option under each dropdown and checks the contact fields with §5's messages, sending nothing", async () => {
     const page = await openForm(`${env.site.url}/dialog-assessment`, 'assessment-form');
-    const endpoint = await slowEndpoint(page, 0);
+    const endpoint = await watchEndpoint(page);
     const form = page.locator('form[data-form="assessment"]');
     const submit = form.getByRole('button', { name: 'Submit Assessment' });
     await submit.click();
