@@ -44,10 +44,9 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .description('build, serve with live reload, and rebuild on changes')
     .option('--port <n>', 'port to listen on', port, 4321)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--out <dir>', 'output folder', 'dist')
-    .action(async (opts: { port: number; host: string; out: string }) => {
+    .action(async (opts: { port: number; host: string }) => {
       const { serve } = await import('./serve/serve.ts');
-      code = await serve({ root: program.opts().root, outDir: opts.out, port: opts.port, host: opts.host, log: io.out, error: io.err });
+      code = await serve({ root: program.opts().root, port: opts.port, host: opts.host, log: io.out, error: io.err });
     });
 
   program.command('check-links')
