@@ -1,10 +1,9 @@
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildSite } from './build.ts';
-import { ContentErrors, formatContentError } from './content/errors.ts';
-import { formatSummary } from './summary.ts';
+import { formatSummary } from './measure/summary.ts';
 import { overridesFromEnv } from './config.ts';
-import { BudgetError } from '../quality/budgets.ts';
+import { describeBuildError } from './build-errors.ts';
 
 /** Exit codes: 0 success, 1 a failure the user can fix, 2 a usage error. */
 export async function main(argv: string[], io: { out: (s: string) => void; err: (s: string) => void } = { out: (s) => console.log(s), err: (s) => console.error(s) }): Promise<number> {
@@ -45,10 +44,9 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .description('build, serve with live reload, and rebuild on changes')
     .option('--port <n>', 'port to listen on', port, 4321)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--out <dir>', 'output folder', 'dist')
-    .action(async (opts: { port: number; host: string; out: string }) => {
+    .action(async (opts: { port: number; host: string }) => {
       const { serve } = await import('./serve/serve.ts');
-      code = await serve({ root: program.opts().root, outDir: opts.out, port: opts.port, host: opts.host, log: io.out, error: io.err });
+      code = await serve({ root: program.opts().root, port: opts.port, host: opts.host, log: io.out, error: io.err });
     });
 
   program.command('check-links')
@@ -84,13 +82,8 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
   return code;
 }
 
+/** Prints why the build failed; every build failure exits 1. */
 export function reportBuildError(error: unknown, err: (s: string) => void): number {
-  if (error instanceof ContentErrors) {
-    for (const e of error.errors) err(formatContentError(e));
-    err(`build stopped: ${error.errors.length} content error${error.errors.length === 1 ? '' : 's'} in ${new Set(error.errors.map((e) => e.file)).size} file(s)`);
-    return 1;
-  }
-  if (error instanceof BudgetError) { for (const line of error.lines) err(line); return 1; }
-  err(`build failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  for (const line of describeBuildError(error)) err(line);
   return 1;
 }

@@ -7,11 +7,12 @@ import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { renderMarkdown, type TocEntry } from './markdown.ts';
 import { loadImages, type SiteImage } from './images.ts';
 import type { ImageUse } from '../images/picture.ts';
+import { newestFirst, SLUG_PATTERN } from './fields.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
 import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
 
 /** `bodyImages`: the images the markdown body shows, which the page that prints the body reports as used. */
-export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[]; words: number; bodyImages: ImageUse[] }
+export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[]; bodyImages: ImageUse[] }
 export interface CaseStudy extends CaseStudyData { slug: string }
 export interface LegalPage extends LegalFrontMatter { slug: string; html: string; toc: TocEntry[]; bodyImages: ImageUse[] }
 
@@ -79,7 +80,7 @@ class Collector {
   }
 
   /** A markdown file: front matter checked by `schema`, body rendered once. */
-  async markdown<S extends z.ZodType>(file: string, schema: S, images: Record<string, SiteImage>) {
+  async markdown<S extends z.ZodType>(file: string, schema: S, images: Record<string, SiteImage>, forms?: SiteSettings['assessmentForms']) {
     const source = await this.read(file);
     if (source === undefined) return undefined;
     const rel = this.rel(file);
@@ -89,7 +90,7 @@ class Collector {
     const fm = parseYaml(front, rel, source.slice(0, Math.max(0, source.indexOf(front))).split('\n').length - 1);
     const data = this.validate(schema, fm, rel, images);
     const bodyStart = source.length - content.length;
-    const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1, images);
+    const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1, forms, images);
     this.errors.push(...body.errors);
     return data === undefined ? undefined : { data, body };
   }
@@ -122,12 +123,12 @@ export async function loadSite(root: string): Promise<Site> {
     collections[name] = records.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
   }
 
-  const posts: Post[] = [];
+  const unsorted: Post[] = [];
   for (const file of await c.list('blog', '.md')) {
-    const doc = await c.markdown(file, postSchema, images);
-    if (doc) posts.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, words: doc.body.words, bodyImages: doc.body.images });
+    const doc = await c.markdown(file, postSchema, images, settings?.assessmentForms);
+    if (doc) unsorted.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, bodyImages: doc.body.images });
   }
-  posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+  const posts = newestFirst(unsorted);
 
   const caseStudies: CaseStudy[] = [];
   for (const file of await c.list('case-studies', '.yaml')) {
@@ -138,12 +139,12 @@ export async function loadSite(root: string): Promise<Site> {
 
   const legal: Partial<Record<(typeof LEGAL)[number], LegalPage>> = {};
   for (const slug of LEGAL) {
-    const doc = await c.markdown(path.join(root, 'pages', `${slug}.md`), legalSchema, images);
+    const doc = await c.markdown(path.join(root, 'pages', `${slug}.md`), legalSchema, images, settings?.assessmentForms);
     if (doc) legal[slug] = { ...doc.data, slug, html: doc.body.html, toc: doc.body.toc, bodyImages: doc.body.images };
   }
 
   for (const [dir, slugs] of [['blog', posts.map((p) => p.slug)], ['case-studies', caseStudies.map((s) => s.slug)]] as const) {
-    for (const s of slugs) if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(s)) c.errors.push({ file: `content/${dir}/${s}`, path: '', message: 'has a file name that is not a URL slug', hint: 'use lower-case letters, digits and hyphens' });
+    for (const s of slugs) if (!SLUG_PATTERN.test(s)) c.errors.push({ file: `content/${dir}/${s}`, path: '', message: 'has a file name that is not a URL slug', hint: 'use lower-case letters, digits and hyphens' });
   }
 
   if (c.errors.length || !settings) throw new ContentErrors(c.errors);

@@ -2,12 +2,16 @@ import { remark } from 'remark';
 import remarkGfm from 'remark-gfm';
 import remarkDirective from 'remark-directive';
 import remarkHtml from 'remark-html';
-import type { Root, Heading, Image, RootContent, PhrasingContent } from 'mdast';
+import type { Root, Heading, Link, RootContent, PhrasingContent } from 'mdast';
 import type { ContentError } from './errors.ts';
+import { ASSESSMENT_FORMS, type AssessmentFormName, type SiteSettings } from './schemas.ts';
+import { ASSESSMENT_FORM_SCHEME, EXTERNAL_ICON_PATHS, NEW_TAB_HINT, assessmentHref } from './assessment-forms.ts';
 import type { SiteImage } from './images.ts';
-import { pictureMarkup, type ImageUse, type PictureMarkup } from '../images/picture.ts';
+import { bodyImage } from './markdown-images.ts';
+import type { ImageUse } from '../images/picture.ts';
 
 export interface TocEntry { id: string; text: string; depth: number }
+/** `images`: the content/images files the body shows, for the page that prints it to report. */
 export interface RenderedMarkdown { html: string; toc: TocEntry[]; words: number; errors: ContentError[]; images: ImageUse[] }
 
 export function slugify(text: string): string {
@@ -29,30 +33,43 @@ const CONTAINERS: Record<string, { tag: string; className: string; heading?: str
   sign: { tag: 'section', className: 'warning-sign' },
 };
 
-/** A <picture>'s children as hast, for remark-html: the same elements the <Img> component renders. */
-function pictureChildren(m: PictureMarkup) {
-  const element = (tagName: string, properties: Record<string, unknown>) => ({ type: 'element', tagName, properties, children: [] });
-  const { className, ...img } = m.img;
-  return [
-    ...m.sources.map((s) => element('source', { type: s.type, srcSet: s.srcSet, sizes: s.sizes })),
-    element('img', { ...img, ...(className ? { className: [className] } : {}) }),
-  ];
+/** The survey forms whose addresses markdown may link to, from content/site.yaml. */
+export type FormAddresses = SiteSettings['assessmentForms'];
+
+const NO_ADDRESSES = Object.fromEntries(ASSESSMENT_FORMS.map((name) => [name, ''])) as FormAddresses;
+
+/** The marks of a link that opens in a new tab: an icon to see, and words to hear. */
+function newTabMarks(): PhrasingContent[] {
+  const icon = {
+    type: 'text', value: '',
+    data: {
+      hName: 'svg',
+      hProperties: { className: ['icon', 'icon--external'], viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round', ariaHidden: 'true', focusable: 'false' },
+      hChildren: EXTERNAL_ICON_PATHS.map((d) => ({ type: 'element', tagName: 'path', properties: { d }, children: [] })),
+    },
+  };
+  const hint = { type: 'text', value: NEW_TAB_HINT, data: { hName: 'span', hProperties: { className: ['visually-hidden'] } } };
+  return [icon, hint] as PhrasingContent[];
 }
 
-/** `![alt](/images/x.jpg)`: alt text required, the file one of content/images; shown as a responsive <picture>. */
-function bodyImage(node: Image, file: string, line: number | undefined, images: Record<string, SiteImage>, out: { errors: ContentError[]; images: ImageUse[] }) {
-  const alt = node.alt?.trim() ?? '';
-  const image = images[node.url];
-  if (!alt) out.errors.push({ file, line, path: 'body', message: `has an image without alt text: ![](${node.url})`, hint: 'describe what the picture shows between the brackets, as in ![The team at a workshop](/images/team.jpg)' });
-  if (!image) out.errors.push({ file, line, path: 'body', message: `names the image ${node.url}, which is not in content/images`, hint: 'put the file in content/images and write its path as /images/name.jpg' });
-  if (!alt || !image) return;
-  out.images.push({ src: node.url, slot: 'body', priority: false });
-  const markup = pictureMarkup(image, 'body', { alt });
-  Object.assign(node, { type: 'sitePicture', children: [], data: { hName: 'picture', hChildren: pictureChildren(markup) } });
+/**
+ * `[label](assessment-form:name)` → the survey's address from the settings, opened in a new tab
+ * without an opener; an empty address falls back to /dialog-assessment. False for an unknown name.
+ */
+function resolveAssessmentLink(link: Link, forms: FormAddresses): boolean {
+  const name = link.url.slice(ASSESSMENT_FORM_SCHEME.length);
+  if (!(ASSESSMENT_FORMS as string[]).includes(name)) return false;
+  const { href, external } = assessmentHref({ assessmentForms: forms }, name as AssessmentFormName);
+  link.url = href;
+  if (external) {
+    link.data = { ...link.data, hProperties: { target: '_blank', rel: ['noopener', 'noreferrer'] } };
+    link.children.push(...newTabMarks());
+  }
+  return true;
 }
 
 /** One remark pass: heading ids, table of contents, directives, images, and the checks that keep markdown plain. */
-function sitePlugin(file: string, lineOffset: number, images: Record<string, SiteImage>, out: { toc: TocEntry[]; words: number; errors: ContentError[]; images: ImageUse[] }) {
+function sitePlugin(file: string, lineOffset: number, forms: FormAddresses, images: Record<string, SiteImage>, out: { toc: TocEntry[]; words: number; errors: ContentError[]; images: ImageUse[] }) {
   return (tree: Root) => {
     const used = new Map<string, number>();
     const visit = (node: Root | RootContent) => {
@@ -71,10 +88,16 @@ function sitePlugin(file: string, lineOffset: number, images: Record<string, Sit
       } else if (node.type === 'text') {
         out.words += node.value.split(/\s+/).filter(Boolean).length;
       } else if (node.type === 'image') {
-        bodyImage(node, file, line, images, out);
+        bodyImage(node, { file, line }, images, out);
         return;
       } else if (node.type === 'imageReference') {
         out.errors.push({ file, line, path: 'body', message: 'uses a reference-style image (![alt][name])', hint: 'write it inline: ![alt text](/images/name.jpg)' });
+      } else if (node.type === 'link' && node.url.startsWith(ASSESSMENT_FORM_SCHEME)) {
+        for (const child of node.children) visit(child);
+        if (!resolveAssessmentLink(node, forms)) {
+          out.errors.push({ file, line, path: 'body', message: `links to ${node.url}, which names no assessment form`, hint: `use one of ${ASSESSMENT_FORMS.map((n) => ASSESSMENT_FORM_SCHEME + n).join(', ')} (assessmentForms in content/site.yaml)` });
+        }
+        return;
       }
       const directive = node as unknown as DirectiveNode;
       if (directive.type === 'containerDirective') {
@@ -99,13 +122,17 @@ function sitePlugin(file: string, lineOffset: number, images: Record<string, Sit
   };
 }
 
-/** Markdown → HTML, once per document. `lineOffset` maps body lines back to the file's lines; `images` are content/images, for body images. */
-export async function renderMarkdown(source: string, file: string, lineOffset = 0, images: Record<string, SiteImage> = {}): Promise<RenderedMarkdown> {
+/**
+ * Markdown → HTML, once per document. `lineOffset` maps body lines back to the file's lines;
+ * `forms` are the survey addresses that `assessment-form:` links resolve to; `images` are
+ * content/images, which body images must name.
+ */
+export async function renderMarkdown(source: string, file: string, lineOffset = 0, forms: FormAddresses = NO_ADDRESSES, images: Record<string, SiteImage> = {}): Promise<RenderedMarkdown> {
   const out = { toc: [] as TocEntry[], words: 0, errors: [] as ContentError[], images: [] as ImageUse[] };
   const result = await remark()
     .use(remarkGfm)
     .use(remarkDirective)
-    .use(sitePlugin, file, lineOffset, images, out)
+    .use(sitePlugin, file, lineOffset, forms, images, out)
     .use(remarkHtml, { sanitize: false })
     .process(source);
   return { html: String(result), ...out };

@@ -1,13 +1,13 @@
 import { useContext } from 'react';
-import { useSite } from '../../src/render/context.tsx';
-import { ImageCollectorContext } from '../../src/render/image-collector.ts';
-import { pictureMarkup } from '../../src/images/picture.ts';
-import type { SlotName } from '../../src/images/slots.ts';
+import { useSite } from '../../src/page-api/site-context.tsx';
+import { ImageCollectorContext, pictureMarkup, type SlotName } from '../../src/page-api/images.ts';
 
 /**
  * An image from content/images as a responsive <picture>: AVIF and WebP sources and the fallback
- * <img>, sized for `slot` (how wide the layout shows it). `priority` marks the page's one LCP image:
- * eager, high priority and preloaded; every other image loads lazily.
+ * <img>, sized for `slot` (how wide the layout shows it); an SVG is one file. `priority` marks the
+ * page's one LCP image: eager, high priority and preloaded; every other image loads lazily.
+ * `sizes` only ever comes with a `srcset`, and React writes no preload of its own for an image
+ * inside a <picture>.
  */
 export function Img({ src, alt, slot, className, priority = false }: { src: string; alt: string; slot: SlotName; className?: string; priority?: boolean }) {
   const image = useSite().images[src];
@@ -21,4 +21,3 @@ export function Img({ src, alt, slot, className, priority = false }: { src: stri
     </picture>
   );
 }
-

@@ -1,10 +1,12 @@
-import { formatDate } from '../../src/content/blog-select.ts';
-import type { PostSummary } from '../../src/routes/insights.ts';
+import type { Post } from '../../src/content/load.ts';
+import { BLOG_PLACEHOLDER_IMAGE } from '../../src/content/fields.ts';
 import { Img } from './Img.tsx';
 
-const PLACEHOLDER = '/images/blog-placeholder.svg';
 export const DEFAULT_READING_TIME = '5 min read';
 export const DEFAULT_CATEGORIES = ['Data'];
+
+/** What a post card needs: the post without its body, and its date as readers see it ('24 September 2025'). */
+export type PostSummary = Pick<Post, 'slug' | 'title' | 'excerpt' | 'date' | 'readingTime' | 'categories' | 'image'> & { dateLabel: string };
 
 /** The date, reading time and category tags of a post, with the spec's defaults. */
 export function PostMeta({ post, className = '' }: { post: PostSummary; className?: string }) {
@@ -12,7 +14,7 @@ export function PostMeta({ post, className = '' }: { post: PostSummary; classNam
   return (
     <>
       <p className={`meta-line ${className}`.trim()}>
-        <time dateTime={post.date}>{formatDate(post.date)}</time>
+        <time dateTime={post.date}>{post.dateLabel}</time>
         <span aria-hidden="true">·</span>
         <span>{post.readingTime ?? DEFAULT_READING_TIME}</span>
       </p>
@@ -33,7 +35,7 @@ export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headin
   return (
     <article className="card card--link post-card" data-post-card>
       <div className="card__media">
-        {post.image ? <Img src={post.image.src} alt={post.image.alt} slot="card" /> : <Img src={PLACEHOLDER} alt="" slot="card" />}
+        {post.image ? <Img src={post.image.src} alt={post.image.alt} slot="card" /> : <Img src={BLOG_PLACEHOLDER_IMAGE} alt="" slot="card" />}
       </div>
       <PostMeta post={post} />
       <Heading className="post-card__title"><a className="stretched" href={href}>{post.title}</a></Heading>

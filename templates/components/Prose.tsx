@@ -1,6 +1,6 @@
 import { useContext } from 'react';
-import { ImageCollectorContext } from '../../src/render/image-collector.ts';
-import type { ImageUse } from '../../src/images/picture.ts';
+import { ImageCollectorContext } from '../../src/page-api/images.ts';
+import type { ImageUse } from '../../src/page-api/images.ts';
 
 /** A rendered markdown body; its images are reported as used by this page. */
 export function Prose({ html, images, className = 'prose' }: { html: string; images: ImageUse[]; className?: string }) {

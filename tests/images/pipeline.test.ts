@@ -4,8 +4,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildResult } from '../../src/build.ts';
-import { formatSummary } from '../../src/summary.ts';
-import { BudgetError, parseBudgets } from '../../quality/budgets.ts';
+import { formatSummary } from '../../src/measure/summary.ts';
+import { BudgetError, parseBudgets } from '../../src/measure/budgets.ts';
 import { photoHeroContent } from '../../quality/photo-fixture.ts';
 import { candidates, orientedJpeg, pictures } from './fixtures.ts';
 

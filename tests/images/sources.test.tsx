@@ -10,7 +10,7 @@ import { ContentErrors, formatContentError, type ContentError } from '../../src/
 import { renderMarkdown } from '../../src/content/markdown.ts';
 import { buildImages } from '../../src/images/produce.ts';
 import { sniff } from '../../src/images/formats.ts';
-import { SiteContext, type RenderContext } from '../../src/render/context.tsx';
+import { SiteContext, type RenderContext } from '../../src/page-api/site-context.tsx';
 import { Img } from '../../templates/components/Img.tsx';
 import { elements, orientedJpeg } from './fixtures.ts';
 
@@ -121,7 +121,7 @@ describe('images in markdown bodies', () => {
 
   it('get exactly the markup a template image gets in the same slot', async () => {
     const site = await loadSite(content);
-    const body = await renderMarkdown('![The team at a workshop](/images/team.jpg)', 'content/x.md', 0, site.images);
+    const body = await renderMarkdown('![The team at a workshop](/images/team.jpg)', 'content/x.md', 0, undefined, site.images);
     const ctx: RenderContext = { settings: site.settings, images: site.images, url: '/x', year: 2025 };
     const component = renderToStaticMarkup(<SiteContext.Provider value={ctx}><Img src="/images/team.jpg" alt="The team at a workshop" slot="body" /></SiteContext.Provider>);
     const fromMarkdown = elements(body.html).filter((e) => e.tag !== 'p');

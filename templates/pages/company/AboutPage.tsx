@@ -11,7 +11,7 @@ export function AboutPage({ content }: { content: AboutContent }) {
       <PageHero id="about-hero-heading" eyebrow={hero.eyebrow} heading={hero.heading} text={hero.text}
         actions={<><a className="button button--primary" href="#methodology">See How We Work</a><TalkButton variant="ghost" /></>} />
 
-      <Section id="purpose" eyebrow="Our purpose" heading={purpose.heading}>
+      <Section id="purpose" eyebrow="Why we exist" heading={purpose.heading}>
         <div className="split">
           <div className="narrow">
             {purpose.paragraphs.map((p, i) => <p key={i}>{p}</p>)}

@@ -1,0 +1,56 @@
+import { gzipSync } from 'node:zlib';
+import type { PageImageFigures } from '../images/figures.ts';
+import type { ImageStats } from '../images/produce.ts';
+
+export interface SizeFigure { raw: number; gzip: number }
+
+export function sizeOf(contents: string | Uint8Array): SizeFigure {
+  const buf = typeof contents === 'string' ? Buffer.from(contents) : contents;
+  return { raw: buf.byteLength, gzip: gzipSync(buf, { level: 9 }).byteLength };
+}
+
+export const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const mb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : kb(n));
+
+/** One page's figures, gzip bytes (images: as served), for the budgets in budgets.json. */
+export interface PageFigures extends PageImageFigures {
+  url: string;
+  html: number;
+  css: number;
+  /** JavaScript loaded before the visitor interacts (the runtime, islands hydrated at load or idle). */
+  jsInitial: number;
+  /** All JavaScript the page can load. */
+  jsAll: number;
+  renderBlockingScripts: number;
+  imagesWithoutSize: number;
+}
+
+export interface BuildSummary {
+  pages: number;
+  perPage: PageFigures[];
+  /** Set when budgets.json was checked (and every page was within it). */
+  budgetsChecked?: boolean;
+  html: SizeFigure;
+  css: SizeFigure;
+  js: SizeFigure;
+  /** Template name → gzip bytes of JS loaded before interaction, and of all JS it can load. */
+  jsByTemplate: Record<string, { initial: number; all: number; pages: number }>;
+  images: ImageStats;
+  stages: Record<string, number>;
+}
+
+export function formatSummary(s: BuildSummary): string {
+  const lines = [
+    `built ${s.pages} pages`,
+    `  HTML ${kb(s.html.raw)} (${kb(s.html.gzip)} gzip)   CSS ${kb(s.css.raw)} (${kb(s.css.gzip)} gzip)   JS ${kb(s.js.raw)} (${kb(s.js.gzip)} gzip)`,
+    '  JavaScript per page type (gzip): before interaction / all it can load',
+  ];
+  const rows = Object.entries(s.jsByTemplate).sort(([a], [b]) => a.localeCompare(b));
+  const width = Math.max(...rows.map(([t]) => t.length), 8);
+  for (const [template, f] of rows) lines.push(`    ${template.padEnd(width)}  ${kb(f.initial).padStart(8)} / ${kb(f.all).padStart(8)}  (${f.pages} page${f.pages === 1 ? '' : 's'})`);
+  const i = s.images;
+  lines.push(`  images: ${i.sources} raster source${i.sources === 1 ? '' : 's'} (${mb(i.sourceBytes)}) → ${i.processed + i.reused} files (${mb(i.variantBytes)}): ${i.processed} processed, ${i.reused} reused from the cache; ${mb(i.saved)} saved (each source less its largest AVIF); ${i.svgs} SVG${i.svgs === 1 ? '' : 's'} copied as they are`);
+  if (s.budgetsChecked) lines.push(`  budgets.json: every page within budget (largest per page, gzip: JS ${kb(Math.max(...s.perPage.map((p) => p.jsAll)))}, CSS ${kb(Math.max(...s.perPage.map((p) => p.css)))}, HTML ${kb(Math.max(...s.perPage.map((p) => p.html)))})`);
+  lines.push(`  time: ${Object.entries(s.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')}, total ${Math.round(Object.values(s.stages).reduce((a, b) => a + b, 0))} ms`);
+  return lines.join('\n');
+}

@@ -1,0 +1,38 @@
+/** Pure choices the blog pages make about posts: paging, related articles, descriptions. */
+
+import { newestFirst } from '../content/fields.ts';
+
+export const POSTS_PER_PAGE = 6;
+
+/** One page of the article list. Page 1 lives at /blog; there is no /blog/page/1. */
+export interface ListPage<T> {
+  number: number;
+  url: string;
+  items: T[];
+}
+
+export function blogPageUrl(number: number): string {
+  return number === 1 ? '/blog' : `/blog/page/${number}`;
+}
+
+/** Splits posts (already in display order) into pages; no posts still give one, empty, page 1. */
+export function paginate<T>(posts: readonly T[], perPage = POSTS_PER_PAGE): ListPage<T>[] {
+  if (!Number.isInteger(perPage) || perPage < 1) throw new RangeError(`perPage must be a positive integer, got ${perPage}`);
+  const count = Math.max(1, Math.ceil(posts.length / perPage));
+  return Array.from({ length: count }, (_, i) => ({
+    number: i + 1,
+    url: blogPageUrl(i + 1),
+    items: posts.slice(i * perPage, (i + 1) * perPage),
+  }));
+}
+
+/** The n most recent articles other than the one being read, newest first. */
+export function continueReading<T extends { slug: string; date: string }>(posts: readonly T[], slug: string, n = 2): T[] {
+  return newestFirst(posts.filter((p) => p.slug !== slug)).slice(0, Math.max(0, n));
+}
+
+/** The first `max` characters of the excerpt (whitespace collapsed), with no space left dangling at the cut. */
+export function metaDescription(excerpt: string, max = 140): string {
+  const chars = Array.from(excerpt.replace(/\s+/g, ' ').trim());
+  return chars.slice(0, max).join('').trim();
+}
