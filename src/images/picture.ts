@@ -57,13 +57,3 @@ export function variantsOf(image: SiteImage, slot: SlotName): Variant[] {
   return image.source.format === 'svg' ? [] : slotVariants(image, slot).flatMap((s) => s.variants);
 }
 
-const attr = (s: string | number) => String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
-/** The preload tag for the document's head. */
-export function preloadTag(p: ImagePreload): string {
-  const attrs = [`rel="preload"`, `as="image"`, `type="${attr(p.type)}"`];
-  if (p.href) attrs.push(`href="${attr(p.href)}"`);
-  if (p.imageSrcSet) attrs.push(`imagesrcset="${attr(p.imageSrcSet)}"`, `imagesizes="${attr(p.imageSizes ?? '')}"`);
-  attrs.push('fetchpriority="high"');
-  return `<link ${attrs.join(' ')}>`;
-}

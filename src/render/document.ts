@@ -1,6 +1,7 @@
 import type { RenderedPage } from './page.tsx';
 import type { SiteImage } from '../content/images.ts';
-import { preloadTag } from '../images/picture.ts';
+import type { ImagePreload } from '../images/picture.ts';
+import { escapeMarkup as attr } from './escape.ts';
 
 export interface PageAssets {
   css: string;
@@ -15,7 +16,11 @@ export interface PageAssets {
   feed?: { href: string; title: string };
 }
 
-import { escapeMarkup as attr } from './escape.ts';
+/** The LCP image's preload: one format (with `type`, which a browser that cannot decode it skips), at high priority. */
+function preloadTag(p: ImagePreload): string {
+  const source = p.imageSrcSet ? `imagesrcset="${attr(p.imageSrcSet)}" imagesizes="${attr(p.imageSizes ?? '')}"` : `href="${attr(p.href ?? '')}"`;
+  return `<link rel="preload" as="image" type="${attr(p.type)}" ${source} fetchpriority="high">`;
+}
 
 /** The document shell around a rendered page. */
 export function documentHtml(page: RenderedPage, assets: PageAssets): string {

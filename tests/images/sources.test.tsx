@@ -12,6 +12,7 @@ import { buildImages } from '../../src/images/produce.ts';
 import { sniff } from '../../src/images/formats.ts';
 import { SiteContext, type RenderContext } from '../../src/page-api/site-context.tsx';
 import { Img } from '../../templates/components/Img.tsx';
+import { ImageCollector, ImageCollectorContext } from '../../src/page-api/images.ts';
 import { elements, orientedJpeg } from './fixtures.ts';
 
 let dir: string;
@@ -128,5 +129,22 @@ describe('images in markdown bodies', () => {
     expect(fromMarkdown.map((e) => e.tag)).toEqual(['picture', 'source', 'source', 'img']);
     expect(fromMarkdown).toEqual(elements(component));
     expect(body.images).toEqual([{ src: '/images/team.jpg', slot: 'body', priority: false }]);
+  });
+});
+
+describe('the LCP image', () => {
+  it('is one per page: a second image marked priority stops the render naming both', async () => {
+    const site = await loadSite(path.resolve('content'));
+    const ctx: RenderContext = { settings: site.settings, images: site.images, url: '/twice', year: 2025 };
+    const collector = new ImageCollector('/twice');
+    const page = (
+      <SiteContext.Provider value={ctx}>
+        <ImageCollectorContext.Provider value={collector}>
+          <Img src="/images/hero-analytics.svg" alt="" slot="hero" priority />
+          <Img src="/images/about-team.svg" alt="" slot="figure" priority />
+        </ImageCollectorContext.Provider>
+      </SiteContext.Provider>
+    );
+    expect(() => renderToStaticMarkup(page)).toThrow("/twice: both /images/hero-analytics.svg and /images/about-team.svg are marked as the page's LCP image (priority); mark one");
   });
 });
