@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadSite, type Site } from './content/load.ts';
+import { publishedSite } from './content/published.ts';
+import { ContentErrors, type ContentError } from './content/errors.ts';
 import { routes as routeTable, routingTable, type Route } from './routes.ts';
 import { loadRenderer } from './render/load-renderer.ts';
 import type { RenderedPage } from './render/page.tsx';
@@ -22,15 +24,21 @@ export interface BuildOptions {
   outDir: string;
   /** Settings that win over content/site.yaml (from flags and the environment). */
   overrides?: SettingsOverrides;
-  /** The build's clock, passed in so every stage below is repeatable. */
+  /** The build's clock, passed in so every stage below is repeatable; it decides which articles are published. */
   now?: Date;
+  /** `site serve`'s preview: drafts and scheduled articles are built too, each marked with a banner. */
+  preview?: boolean;
   /** Tags `site serve` adds to every page's head. */
   extraHead?: string;
   /** The page budgets to hold the build to; by default the project's budgets.json (none if it has none). */
   budgets?: Budgets | false;
 }
 
-export interface BuildResult { site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string }
+export interface BuildResult {
+  site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string;
+  /** Problems a preview lets through that a production build refuses (links to unpublished articles). */
+  warnings: ContentError[];
+}
 
 async function timed<T>(stages: Record<string, number>, name: string, fn: () => Promise<T> | T): Promise<T> {
   const start = performance.now();
@@ -60,7 +68,9 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const outDir = path.resolve(opts.outDir);
 
   const loaded = await timed(stages, 'load', () => loadSite(path.join(root, 'content')));
-  const site: Site = opts.overrides ? { ...loaded, settings: applyOverrides(loaded.settings, opts.overrides) } : loaded;
+  const configured: Site = opts.overrides ? { ...loaded, settings: applyOverrides(loaded.settings, opts.overrides) } : loaded;
+  const { site, articles, unpublishedLinks } = publishedSite(configured, now, opts.preview ? 'preview' : 'production');
+  if (unpublishedLinks.length && !opts.preview) throw new ContentErrors(unpublishedLinks);
   const routes = routeTable(site);
   const table = routingTable(routes);
 
@@ -73,7 +83,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const assets = await timed(stages, 'bundle', () => bundle({ root, outDir, islands: used }));
 
   const writer = new DistWriter(outDir);
-  const summary: BuildSummary = { pages: pages.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, stages };
+  const summary: BuildSummary = { pages: pages.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, stages, articles };
   const metaDir = metaDirFor(outDir);
   const scripts = inlineScripts(site.settings);
   await timed(stages, 'write', async () => {
@@ -122,5 +132,5 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     if (over.length) throw new BudgetError(over, summary.perPage);
     summary.budgetsChecked = true;
   }
-  return { site, routes, table, summary, metaDir };
+  return { site, routes, table, summary, metaDir, warnings: opts.preview ? unpublishedLinks : [] };
 }

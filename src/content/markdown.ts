@@ -6,7 +6,9 @@ import type { Root, Heading, RootContent, PhrasingContent } from 'mdast';
 import type { ContentError } from './errors.ts';
 
 export interface TocEntry { id: string; text: string; depth: number }
-export interface RenderedMarkdown { html: string; toc: TocEntry[]; words: number; errors: ContentError[] }
+/** An address a document links to, with its line in the file. */
+export interface DocumentLink { href: string; line?: number }
+export interface RenderedMarkdown { html: string; toc: TocEntry[]; words: number; links: DocumentLink[]; errors: ContentError[] }
 
 export function slugify(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/['’]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
@@ -28,7 +30,7 @@ const CONTAINERS: Record<string, { tag: string; className: string; heading?: str
 };
 
 /** One remark pass: heading ids, table of contents, directives, and the checks that keep markdown plain. */
-function sitePlugin(file: string, lineOffset: number, out: { toc: TocEntry[]; words: number; errors: ContentError[] }) {
+function sitePlugin(file: string, lineOffset: number, out: { toc: TocEntry[]; words: number; links: DocumentLink[]; errors: ContentError[] }) {
   return (tree: Root) => {
     const used = new Map<string, number>();
     const visit = (node: Root | RootContent) => {
@@ -46,6 +48,8 @@ function sitePlugin(file: string, lineOffset: number, out: { toc: TocEntry[]; wo
         out.errors.push({ file, line, path: 'body', message: 'contains raw HTML, which the site does not allow in markdown', hint: 'use a directive such as :::fix … ::: for boxes' });
       } else if (node.type === 'text') {
         out.words += node.value.split(/\s+/).filter(Boolean).length;
+      } else if (node.type === 'link' || node.type === 'definition') {
+        out.links.push({ href: node.url, line });
       }
       const directive = node as unknown as DirectiveNode;
       if (directive.type === 'containerDirective') {
@@ -72,7 +76,7 @@ function sitePlugin(file: string, lineOffset: number, out: { toc: TocEntry[]; wo
 
 /** Markdown → HTML, once per document. `lineOffset` maps body lines back to the file's lines. */
 export async function renderMarkdown(source: string, file: string, lineOffset = 0): Promise<RenderedMarkdown> {
-  const out = { toc: [] as TocEntry[], words: 0, errors: [] as ContentError[] };
+  const out = { toc: [] as TocEntry[], words: 0, links: [] as DocumentLink[], errors: [] as ContentError[] };
   const result = await remark()
     .use(remarkGfm)
     .use(remarkDirective)

@@ -1,16 +1,25 @@
 import type { Site, Post } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
 import { continueReading, metaDescription, paginate } from '../content/blog-select.ts';
+import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
 import { page, type Route } from './route.ts';
+import type { BlogListProps } from '../../templates/pages/insights/BlogList.tsx';
 
 export const PLACEHOLDER_IMAGE = '/images/blog-placeholder.svg';
 
-/** What a post card needs: the post without its body. */
-export type PostSummary = Pick<Post, 'slug' | 'title' | 'excerpt' | 'date' | 'readingTime' | 'categories' | 'image'>;
+/** A category label and the address of its articles. */
+export interface CategoryLink { name: string; href: string }
+
+/** What a post card needs: the post without its body, its categories as links (the default where it names none). */
+export type PostSummary = Pick<Post, 'slug' | 'title' | 'excerpt' | 'date' | 'readingTime' | 'image' | 'preview'> & { categories: CategoryLink[] };
 
 export function summary(post: Post): PostSummary {
-  const { slug, title, excerpt, date, readingTime, categories, image } = post;
-  return { slug, title, excerpt, date, readingTime, categories, image };
+  const { slug, title, excerpt, date, readingTime, image, preview } = post;
+  return {
+    slug, title, excerpt, date, readingTime, image,
+    categories: categoriesOf(post).map((name) => ({ name, href: categoryUrl(name) })),
+    ...(preview ? { preview } : {}),
+  };
 }
 
 /** An absolute address for a site path or an image key, for structured data and share links. */
@@ -68,17 +77,44 @@ export function shareLinks(url: string, title: string) {
   };
 }
 
-function blogRoutes(site: Site): Route[] {
-  const content = site.pages.blog;
-  const pages = paginate(site.posts.map(summary));
+/** The pages of one article list, six a page: /blog, and each category's, numbered alike. */
+function listRoutes(posts: PostSummary[], base: string, view: { hero: BlogListProps['hero']; feedLink?: string; category?: string; title: string; description: string }): Route[] {
+  const pages = paginate(posts, undefined, base);
   return pages.map((p) => page(p.url, 'blogList', {
-    content,
+    hero: view.hero,
+    ...(view.feedLink ? { feedLink: view.feedLink } : {}),
+    ...(view.category ? { category: view.category } : {}),
     posts: p.items,
     current: p.number,
     pages: pages.map(({ number, url }) => ({ number, url })),
   }, {
-    title: p.number === 1 ? content.title : `${content.title}, page ${p.number} of ${pages.length}`,
-    description: content.description,
+    title: p.number === 1 ? view.title : `${view.title}, page ${p.number} of ${pages.length}`,
+    description: view.description,
+  }));
+}
+
+function blogRoutes(site: Site, cards: PostSummary[]): Route[] {
+  const { title, description, hero, feedLink } = site.pages.blog;
+  return listRoutes(cards, '/blog', { hero, feedLink, title, description });
+}
+
+/** One list per category that has articles in this build, in the order the articles are (newest first). */
+function categoryRoutes(site: Site, cards: PostSummary[]): Route[] {
+  const { hero, category: words } = site.pages.blog;
+  const byCategory = new Map<string, { name: string; cards: PostSummary[] }>();
+  for (const card of cards) {
+    for (const { name } of card.categories) {
+      const slug = categorySlug(name);
+      const entry = byCategory.get(slug) ?? byCategory.set(slug, { name, cards: [] }).get(slug)!;
+      entry.cards.push(card);
+    }
+  }
+  const fill = (text: string, name: string) => text.replaceAll('{category}', name);
+  return [...byCategory.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([slug, { name, cards: listed }]) => listRoutes(listed, `/blog/category/${slug}`, {
+    hero: { eyebrow: hero.eyebrow, heading: name, text: fill(words.text, name) },
+    category: name,
+    title: fill(words.title, name),
+    description: fill(words.description, name),
   }));
 }
 
@@ -110,8 +146,10 @@ function legalRoutes(site: Site): Route[] {
 /** The routes of the insights, forms and legal pages. */
 export function insightsRoutes(site: Site): Route[] {
   const { contact, 'dialog-assessment': assessment, 'thank-you': thanks } = site.pages;
+  const cards = site.posts.map(summary);
   return [
-    ...blogRoutes(site),
+    ...blogRoutes(site, cards),
+    ...categoryRoutes(site, cards),
     ...postRoutes(site),
     page('/contact', 'contactPage', { content: contact }, { title: contact.title, description: contact.description }),
     page('/dialog-assessment', 'assessmentPage', { content: assessment }, { title: assessment.title, description: assessment.description, image: assessment.image.src }),

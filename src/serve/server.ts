@@ -28,6 +28,8 @@ export interface ServerOptions {
   forms?: boolean;
   /** Where the form handler's JSON log lines go (default: quiet). */
   formLog?: Logger;
+  /** A fixed clock for every rebuild (--now); by default each rebuild reads the real time. */
+  now?: Date;
 }
 
 export interface RunningServer {
@@ -68,12 +70,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const runBuild = async () => {
     const start = Date.now();
     try {
-      result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG });
+      // A preview: drafts and scheduled articles are built too, each with its banner.
+      result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now });
       table = result.table;
       formPath = endpointPath(result.site.settings.formEndpoint) ?? formPath;
       failure = undefined;
       await readHeaders();
       log(`built ${result.summary.pages} pages in ${Date.now() - start} ms`);
+      for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);
     } catch (error) {
       failure = error instanceof ContentErrors ? error.errors.map(formatContentError) : [error instanceof Error ? error.stack ?? error.message : String(error)];
       log(`build failed; the browser shows why:\n  ${failure.join('\n  ')}`);

@@ -1,14 +1,13 @@
 import { formatDate } from '../../src/content/blog-select.ts';
 import type { PostSummary } from '../../src/routes/insights.ts';
 import { Img } from './Img.tsx';
+import { PreviewNotice } from './PreviewMark.tsx';
 
 const PLACEHOLDER = '/images/blog-placeholder.svg';
 export const DEFAULT_READING_TIME = '5 min read';
-export const DEFAULT_CATEGORIES = ['Data'];
 
-/** The date, reading time and category tags of a post, with the spec's defaults. */
+/** The date, reading time and category tags of a post (each tag links to its category's articles). */
 export function PostMeta({ post, className = '' }: { post: PostSummary; className?: string }) {
-  const categories = post.categories?.length ? post.categories : DEFAULT_CATEGORIES;
   return (
     <>
       <p className={`meta-line ${className}`.trim()}>
@@ -16,8 +15,8 @@ export function PostMeta({ post, className = '' }: { post: PostSummary; classNam
         <span aria-hidden="true">·</span>
         <span>{post.readingTime ?? DEFAULT_READING_TIME}</span>
       </p>
-      <ul className="tags">
-        {categories.map((c) => <li key={c} className="tag">{c}</li>)}
+      <ul className="tags" aria-label="Categories">
+        {post.categories.map((c) => <li key={c.href}><a className="tag" href={c.href}>{c.name}</a></li>)}
       </ul>
     </>
   );
@@ -35,6 +34,7 @@ export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headin
       <div className="card__media">
         {post.image ? <Img src={post.image.src} alt={post.image.alt} /> : <Img src={PLACEHOLDER} alt="" />}
       </div>
+      {post.preview && <PreviewNotice mark={post.preview} variant="card" />}
       <PostMeta post={post} />
       <Heading className="post-card__title"><a className="stretched" href={href}>{post.title}</a></Heading>
       <p className="clamp-3">{post.excerpt}</p>

@@ -9,6 +9,7 @@ import { PostCard, PostMeta } from '../../components/PostCard.tsx';
 import { Section } from '../../components/Section.tsx';
 import { ArrowLeft, MailIcon } from '../../components/icons.tsx';
 import { Toc } from './Toc.tsx';
+import { PreviewNotice } from '../../components/PreviewMark.tsx';
 
 export interface BlogPostProps {
   post: PostSummary & { html: string; toc: TocEntry[]; faq: FaqData[] };
@@ -54,6 +55,7 @@ export function BlogPostPage({ post, related, share }: BlogPostProps) {
   return (
     <>
       <article aria-labelledby="post-title">
+        {post.preview && <PreviewNotice mark={post.preview} variant="banner" />}
         <header className="page-hero post-hero">
           <div className="container">
             <a className="back-link" href="/blog"><ArrowLeft /> Back to Insights</a>
