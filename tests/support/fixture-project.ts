@@ -1,4 +1,4 @@
-/** A project root in a temp folder: a copy of content/ to add articles to, the code linked in unchanged. */
+/** A project root in a temp folder: a copy of content/ to add articles to, and of the code beside it. */
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,8 +15,9 @@ const REPO = path.resolve(import.meta.dirname, '../..');
 
 export async function fixtureProject(prefix = 'site-fixture-'): Promise<FixtureProject> {
   const root = await mkdtemp(path.join(os.tmpdir(), prefix));
-  await cp(path.join(REPO, 'content'), path.join(root, 'content'), { recursive: true });
-  for (const part of ['templates', 'islands', 'src', 'lambda', 'node_modules']) await symlink(path.join(REPO, part), path.join(root, part), 'dir');
+  // Copied, not linked: esbuild names a symlinked entry by its real path, and the build then misses its stylesheet.
+  for (const part of ['content', 'templates', 'islands', 'src', 'lambda']) await cp(path.join(REPO, part), path.join(root, part), { recursive: true });
+  await symlink(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   await writeFile(path.join(root, 'package.json'), '{"type":"module"}');
   return {
     root,
