@@ -28,6 +28,25 @@ const SINGLE_LINE = /^[^\r\n\u2028\u2029]*$/;
 // Reply-To value smuggle in a second address.
 const EMAIL_SHAPE = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
 
+// What SES refuses of an address that has the loose shape: a local part over 64 characters or
+// with a dot at either end or two in a row, a domain label beginning or ending with '-'.
+function sesTakes(address: string): boolean {
+  const at = address.lastIndexOf('@');
+  const local = address.slice(0, at);
+  const labels = address.slice(at + 1).split('.');
+  return (
+    local.length <= 64 &&
+    !/^\.|\.\.|\.$/.test(local) &&
+    labels.every((label) => !label.startsWith('-') && !label.endsWith('-'))
+  );
+}
+
+// Half of a surrogate pair (a broken emoji, say) is valid JSON but not valid Unicode: the SDK
+// cannot encode it for SES. U+FFFD keeps the rest of the lead, as a UTF-8 decoder would.
+// (A regex rather than String.prototype.toWellFormed, which older browsers lack.)
+const LONE_SURROGATE = /\p{Cs}/gu;
+const wellFormed = (value: string) => value.replace(LONE_SURROGATE, '\ufffd');
+
 interface TextRule {
   /** Name used in messages, e.g. 'Name'. */
   label: string;
@@ -36,9 +55,11 @@ interface TextRule {
 }
 
 function textType(label: string) {
-  return z.string({
-    error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`),
-  });
+  return z
+    .string({
+      error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`),
+    })
+    .check(z.overwrite(wellFormed));
 }
 
 function textChecks({ label, max, singleLine }: TextRule) {
@@ -65,6 +86,7 @@ export function optionalText(rule: TextRule) {
 export function emailAddress() {
   return requiredText({ label: 'Email', max: LIMITS.email, singleLine: true }).check(
     z.refine((value) => value === '' || EMAIL_SHAPE.test(value), 'Email is invalid'),
+    z.refine((value) => !EMAIL_SHAPE.test(value) || sesTakes(value), 'Please enter a valid email address'),
   );
 }
 

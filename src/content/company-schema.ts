@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { card, image } from './schemas.ts';
+import { ASSESSMENT_FORMS, card, image, type AssessmentFormName } from './schemas.ts';
 
 const text = z.string().trim().min(1);
 const meta = { title: text, description: text };
@@ -28,12 +28,15 @@ export const STAGES = ['Unearth', 'Reveal', 'Build', 'Achieve'] as const;
 export const DIALOG_STEPS = ['Assessment', 'Analysis', 'Action Plan'] as const;
 export const DIALOG_ASPECTS = ['Advocate', 'Translator', 'Monitor', 'Enabler', 'Interpreter', 'Strategist'] as const;
 
+/** A heading that carries the word the spec names its section by, so a reader can find it ('Our Vision'). */
+const headingNaming = (word: string) => text.regex(new RegExp(`\\b${word}\\b`, 'i'), `must contain the word '${word}', as SPEC §2 names the section (e.g. 'Our ${word[0]!.toUpperCase()}${word.slice(1)}')`);
+
 export const aboutSchema = z.strictObject({
   ...meta,
   hero,
-  purpose: z.strictObject({ heading: text, paragraphs: z.array(text).min(1), image }),
-  vision: block,
-  mission: block,
+  purpose: z.strictObject({ heading: headingNaming('purpose'), paragraphs: z.array(text).min(1), image }),
+  vision: z.strictObject({ heading: headingNaming('vision'), text }),
+  mission: z.strictObject({ heading: headingNaming('mission'), text }),
   values: z.strictObject({ heading: text, lead: text, items: named(VALUES, { text }) }),
   methodology: z.strictObject({
     heading: text,
@@ -60,7 +63,17 @@ export const dialogSchema = z.strictObject({
     heading: text,
     items: z.array(z.strictObject({ quote: text, role: text })).length(7, 'needs exactly seven quotes (SPEC §9)'),
   }),
-  cta: block,
+  cta: z.strictObject({
+    heading: text,
+    text,
+    /** The surveys offered, one per audience: `form` names an address in content/site.yaml's assessmentForms. */
+    surveys: z.array(z.strictObject({
+      form: z.enum(ASSESSMENT_FORMS as [AssessmentFormName, ...AssessmentFormName[]], { error: `expected one of the assessmentForms in content/site.yaml: ${ASSESSMENT_FORMS.join(', ')}` }),
+      title: text,
+      text,
+      label: text,
+    })).min(1).max(3),
+  }),
 });
 
 export const testimonialsSchema = z.strictObject({

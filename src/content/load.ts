@@ -96,7 +96,7 @@ class Collector {
   }
 
   /** A markdown file: front matter checked by `schema`, body rendered once. */
-  async markdown<S extends z.ZodType>(file: string, schema: S, images: Record<string, SiteImage>) {
+  async markdown<S extends z.ZodType>(file: string, schema: S, images: Record<string, SiteImage>, forms?: SiteSettings['assessmentForms']) {
     const source = await this.read(file);
     if (source === undefined) return undefined;
     const rel = this.rel(file);
@@ -106,7 +106,7 @@ class Collector {
     const fm = parseYaml(front, rel, source.slice(0, Math.max(0, source.indexOf(front))).split('\n').length - 1);
     const data = this.validate(schema, fm, rel, images);
     const bodyStart = source.length - content.length;
-    const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1);
+    const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1, forms);
     this.errors.push(...body.errors);
     this.links.push(...body.links.map((l) => ({ file: rel, line: l.line, path: 'body', href: l.href })));
     return data === undefined ? undefined : { data, body, lineOf: fm.lineOf };
@@ -143,7 +143,7 @@ export async function loadSite(root: string): Promise<Site> {
   const posts: Post[] = [];
   const categoryUses: CategoryUse[] = [];
   for (const file of await c.list('blog', '.md')) {
-    const doc = await c.markdown(file, postSchema, images);
+    const doc = await c.markdown(file, postSchema, images, settings?.assessmentForms);
     if (!doc) continue;
     posts.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, words: doc.body.words });
     (doc.data.categories ?? []).forEach((name, i) => categoryUses.push({ name, file: c.rel(file), line: doc.lineOf(['categories', i]), path: `categories[${i}]` }));
@@ -161,7 +161,7 @@ export async function loadSite(root: string): Promise<Site> {
 
   const legal: Partial<Record<(typeof LEGAL)[number], LegalPage>> = {};
   for (const slug of LEGAL) {
-    const doc = await c.markdown(path.join(root, 'pages', `${slug}.md`), legalSchema, images);
+    const doc = await c.markdown(path.join(root, 'pages', `${slug}.md`), legalSchema, images, settings?.assessmentForms);
     if (doc) legal[slug] = { ...doc.data, slug, html: doc.body.html, toc: doc.body.toc };
   }
 

@@ -2,8 +2,10 @@ import { remark } from 'remark';
 import remarkGfm from 'remark-gfm';
 import remarkDirective from 'remark-directive';
 import remarkHtml from 'remark-html';
-import type { Root, Heading, RootContent, PhrasingContent } from 'mdast';
+import type { Root, Heading, Link, RootContent, PhrasingContent } from 'mdast';
 import type { ContentError } from './errors.ts';
+import { ASSESSMENT_FORMS, type AssessmentFormName, type SiteSettings } from './schemas.ts';
+import { ASSESSMENT_FORM_SCHEME, EXTERNAL_ICON_PATHS, NEW_TAB_HINT, assessmentHref } from './assessment-forms.ts';
 
 export interface TocEntry { id: string; text: string; depth: number }
 /** An address a document links to, with its line in the file. */
@@ -29,8 +31,43 @@ const CONTAINERS: Record<string, { tag: string; className: string; heading?: str
   sign: { tag: 'section', className: 'warning-sign' },
 };
 
+/** The survey forms whose addresses markdown may link to, from content/site.yaml. */
+export type FormAddresses = SiteSettings['assessmentForms'];
+
+const NO_ADDRESSES = Object.fromEntries(ASSESSMENT_FORMS.map((name) => [name, ''])) as FormAddresses;
+
+/** The marks of a link that opens in a new tab: an icon to see, and words to hear. */
+function newTabMarks(): PhrasingContent[] {
+  const icon = {
+    type: 'text', value: '',
+    data: {
+      hName: 'svg',
+      hProperties: { className: ['icon', 'icon--external'], viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round', ariaHidden: 'true', focusable: 'false' },
+      hChildren: EXTERNAL_ICON_PATHS.map((d) => ({ type: 'element', tagName: 'path', properties: { d }, children: [] })),
+    },
+  };
+  const hint = { type: 'text', value: NEW_TAB_HINT, data: { hName: 'span', hProperties: { className: ['visually-hidden'] } } };
+  return [icon, hint] as PhrasingContent[];
+}
+
+/**
+ * `[label](assessment-form:name)` → the survey's address from the settings, opened in a new tab
+ * without an opener; an empty address falls back to /dialog-assessment. False for an unknown name.
+ */
+function resolveAssessmentLink(link: Link, forms: FormAddresses): boolean {
+  const name = link.url.slice(ASSESSMENT_FORM_SCHEME.length);
+  if (!(ASSESSMENT_FORMS as string[]).includes(name)) return false;
+  const { href, external } = assessmentHref({ assessmentForms: forms }, name as AssessmentFormName);
+  link.url = href;
+  if (external) {
+    link.data = { ...link.data, hProperties: { target: '_blank', rel: ['noopener', 'noreferrer'] } };
+    link.children.push(...newTabMarks());
+  }
+  return true;
+}
+
 /** One remark pass: heading ids, table of contents, directives, and the checks that keep markdown plain. */
-function sitePlugin(file: string, lineOffset: number, out: { toc: TocEntry[]; words: number; links: DocumentLink[]; errors: ContentError[] }) {
+function sitePlugin(file: string, lineOffset: number, forms: FormAddresses, out: { toc: TocEntry[]; words: number; links: DocumentLink[]; errors: ContentError[] }) {
   return (tree: Root) => {
     const used = new Map<string, number>();
     const visit = (node: Root | RootContent) => {
@@ -48,6 +85,12 @@ function sitePlugin(file: string, lineOffset: number, out: { toc: TocEntry[]; wo
         out.errors.push({ file, line, path: 'body', message: 'contains raw HTML, which the site does not allow in markdown', hint: 'use a directive such as :::fix … ::: for boxes' });
       } else if (node.type === 'text') {
         out.words += node.value.split(/\s+/).filter(Boolean).length;
+      } else if (node.type === 'link' && node.url.startsWith(ASSESSMENT_FORM_SCHEME)) {
+        for (const child of node.children) visit(child);
+        if (!resolveAssessmentLink(node, forms)) {
+          out.errors.push({ file, line, path: 'body', message: `links to ${node.url}, which names no assessment form`, hint: `use one of ${ASSESSMENT_FORMS.map((n) => ASSESSMENT_FORM_SCHEME + n).join(', ')} (assessmentForms in content/site.yaml)` });
+        }
+        return;
       } else if (node.type === 'link' || node.type === 'definition') {
         out.links.push({ href: node.url, line });
       }
@@ -74,13 +117,16 @@ function sitePlugin(file: string, lineOffset: number, out: { toc: TocEntry[]; wo
   };
 }
 
-/** Markdown → HTML, once per document. `lineOffset` maps body lines back to the file's lines. */
-export async function renderMarkdown(source: string, file: string, lineOffset = 0): Promise<RenderedMarkdown> {
+/**
+ * Markdown → HTML, once per document. `lineOffset` maps body lines back to the file's lines;
+ * `forms` are the survey addresses that `assessment-form:` links resolve to.
+ */
+export async function renderMarkdown(source: string, file: string, lineOffset = 0, forms: FormAddresses = NO_ADDRESSES): Promise<RenderedMarkdown> {
   const out = { toc: [] as TocEntry[], words: 0, links: [] as DocumentLink[], errors: [] as ContentError[] };
   const result = await remark()
     .use(remarkGfm)
     .use(remarkDirective)
-    .use(sitePlugin, file, lineOffset, out)
+    .use(sitePlugin, file, lineOffset, forms, out)
     .use(remarkHtml, { sanitize: false })
     .process(source);
   return { html: String(result), ...out };

@@ -22,6 +22,17 @@ export const image = z.strictObject({ src: imagePath, alt: z.string() });
 export const faq = z.strictObject({ question: text, answer: text });
 export const card = z.strictObject({ title: text, text: text });
 
+const formUrlError = 'expected an https:// address, or empty to use /dialog-assessment';
+const formUrl = z.union([z.literal(''), z.url({ protocol: /^https$/, error: formUrlError })], { error: formUrlError }).default('');
+/**
+ * The hosted DIAlog survey forms, by the name templates and markdown ask for: the general survey,
+ * one per audience on the DIAlog page (leaders and their teams answer apart, to compare), and the
+ * six-dimension readiness assessment of the data-literacy page.
+ */
+const assessmentForms = z.strictObject({ organisation: formUrl, leaders: formUrl, teams: formUrl, readiness: formUrl });
+export type AssessmentFormName = keyof z.infer<typeof assessmentForms>;
+export const ASSESSMENT_FORMS = Object.keys(assessmentForms.shape) as AssessmentFormName[];
+
 export const siteSchema = z.strictObject({
   name: text,
   description: text,
@@ -30,8 +41,8 @@ export const siteSchema = z.strictObject({
   location: text,
   officeHours: text,
   logo: imagePath.optional(),
-  /** The external DIAlog survey; empty sends 'Test Your Data Maturity' to /dialog-assessment. */
-  assessmentFormUrl: z.union([z.literal(''), z.url({ protocol: /^https$/ })]).default(''),
+  /** The external DIAlog surveys, opened in a new tab; an empty address sends its links to /dialog-assessment. */
+  assessmentForms: assessmentForms.prefault({}),
   reviewsWidgetScript: z.union([z.literal(''), z.url({ protocol: /^https$/ })]).default(''),
   tagManagerId: z.union([z.literal(''), z.string().regex(/^GTM-[A-Z0-9]+$/, 'expected a container id like GTM-ABC1234')]).default(''),
   formEndpoint: z.union([sitePath, z.url({ protocol: /^https$/ })]).default('/api/send-contact-form'),

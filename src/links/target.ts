@@ -1,4 +1,7 @@
-/** What the server answers for an internal path: the same `resolve` that `site serve` and the CDN run. */
+/**
+ * What the server answers for an internal path: for our own build, the same `resolve` that
+ * `site serve` and the CDN run; for any other folder, what a plain static host serves.
+ */
 import { resolve, type RoutingTable } from '../routing.ts';
 import type { ProblemKind } from './types.ts';
 
@@ -56,4 +59,21 @@ export function resolveTarget(pathname: string, table: RoutingTable, files: Set<
     current = next;
   }
   return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects: ${seen.join(' → ')}`, kind: 'redirect' };
+}
+
+/**
+ * What a plain static host (nginx, Apache, S3 website hosting, GitHub Pages…) serves for `pathname`
+ * from `files`: the file itself, `dir/index.html` for `dir/`, and for `dir` the redirect they all
+ * make to `dir/`. Nothing else: `/about` does not find `/about.html` on most of them.
+ */
+export function resolveStaticTarget(pathname: string, files: Set<string>): Target {
+  const file = safeDecode(pathname);
+  if (file.endsWith('/')) {
+    const index = file + 'index.html';
+    return files.has(index) ? { ok: true, path: pathname, file: index } : { ok: false, reason: `404 (no file ${index})`, kind: 'missing-file' };
+  }
+  if (files.has(file)) return { ok: true, path: pathname, file };
+  if (files.has(file + '/index.html')) return { ok: true, path: pathname + '/', file: file + '/index.html' };
+  const hint = files.has(file + '.html') ? `; ${file}.html exists, which only some hosts serve for ${file}` : '';
+  return { ok: false, reason: `404 (no file ${file}${hint})`, kind: 'missing-file' };
 }

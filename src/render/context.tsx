@@ -19,7 +19,4 @@ export function useSite(): RenderContext {
   return ctx;
 }
 
-/** 'Test Your Data Maturity' goes to the external survey when one is set, else to /dialog-assessment. */
-export function assessmentHref(settings: SiteSettings): { href: string; external: boolean } {
-  return settings.assessmentFormUrl ? { href: settings.assessmentFormUrl, external: true } : { href: '/dialog-assessment', external: false };
-}
+export { assessmentHref, NEW_TAB_HINT } from '../content/assessment-forms.ts';

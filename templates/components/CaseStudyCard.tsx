@@ -7,7 +7,7 @@ export function CaseStudyCard({ study }: { study: CaseStudySummary }) {
     <article className="card card--link case-card">
       {study.image && (
         <div className="card__media">
-          <Img src={study.image.src} alt={study.image.alt} sizes="(min-width: 1024px) 22rem, (min-width: 640px) 45vw, 90vw" />
+          <Img src={study.image.src} alt={study.image.alt} />
         </div>
       )}
       <p className="case-card__client">{study.client}</p>

@@ -51,6 +51,38 @@ describe('validateContact', () => {
     },
   );
 
+  // Stricter than SPEC §5's loose shape: SES refuses these, so the visitor hears it from the form.
+  it.each([
+    'jo..bloggs@example.co.uk',
+    '.jo@example.co.uk',
+    'jo.@example.co.uk',
+    `${'j'.repeat(65)}@example.co.uk`,
+    'jo@-example.co.uk',
+    'jo@example-.co.uk',
+    'jo@example.co-.uk',
+    'jo@example.-co.uk',
+  ])('refuses %s, which SES would refuse, with a valid-address message', (email) => {
+    expect(validateContact({ ...contact, email })).toEqual({
+      ok: false,
+      errors: { email: 'Please enter a valid email address' },
+    });
+  });
+
+  it.each([`${'j'.repeat(64)}@example.co.uk`, 'jo.b.bloggs@my-example.co.uk', 'a-@b-c.d-e.uk', '-jo-@x1.co', 'a.-b-.c@x.co'])(
+    'accepts %s, which SES takes',
+    (email) => {
+      expect(validateContact({ ...contact, email }).ok).toBe(true);
+    },
+  );
+
+  it('keeps half a character (a lone surrogate) as U+FFFD, and whole ones as they are', () => {
+    const result = validateContact({ ...contact, name: 'Jo \ud800', company: '\udc00Acme \u{1F600}', message: 'a\ud83d' });
+    expect(result).toEqual({
+      ok: true,
+      data: { ...contact, name: 'Jo \ufffd', company: '\ufffdAcme \u{1F600}', message: 'a\ufffd' },
+    });
+  });
+
   it('states each length limit', () => {
     const result = validateContact({
       name: 'n'.repeat(LIMITS.name + 1),
@@ -149,6 +181,11 @@ describe('validateAssessment', () => {
       ok: false,
       errors: { formType: 'Unknown form type', dataCulture: 'Please choose one of the listed options' },
     });
+  });
+
+  it('keeps half a character in the comments as U+FFFD', () => {
+    const result = validateAssessment({ ...assessment, message: 'Soon \udc00' });
+    expect(result.ok && result.data.message).toBe('Soon \ufffd');
   });
 
   it('checks the contact fields with the same rules', () => {

@@ -24,7 +24,7 @@ describe('island props', () => {
     expect(html).not.toContain('<!-- x');
     const json = /<script type="application\/json">(.*?)<\/script>/.exec(html)?.[1] ?? '';
     expect(JSON.parse(json)).toEqual(hostile);
-    expect(html).toContain('href="#footer-nav"');
+    expect(html).toMatch(/<button type="button" class="menu-toggle"[^>]*aria-expanded="false"/);
     expect([...collector.used]).toEqual([['mobile-menu', new Set(['interaction'])]]);
   });
 

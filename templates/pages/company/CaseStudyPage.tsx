@@ -25,7 +25,7 @@ export function CaseStudyPage({ study, cta }: { study: CaseStudy; cta: { heading
       <div className="section case-study">
         <div className="container case-study__body">
           {study.headerImage && (
-            <Img className="case-study__image" src={study.headerImage} alt={caseStudyImageAlt(study)} priority sizes="(min-width: 1024px) 48rem, 92vw" />
+            <Img className="case-study__image" src={study.headerImage} alt={caseStudyImageAlt(study)} priority />
           )}
           <dl className="case-study__facts">
             <dt>Client</dt>
