@@ -154,7 +154,7 @@ describe('category pages', () => {
     const page = await context.newPage();
     await page.goto(`${production.url}/blog`);
     const card = page.locator('[data-post-card]').first();
-    await card.getByRole('list', { name: 'Categories' }).getByRole('link', { name: 'Data Strategy' }).click();
+    await card.locator('.tags').getByRole('link', { name: 'Data Strategy' }).click();
     await page.waitForURL(`${production.url}/blog/category/data-strategy`);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Data Strategy');
     expect(await page.evaluate(() => sessionStorage.getItem('toasts') ?? '')).not.toContain('Opening article');

@@ -15,7 +15,7 @@ export function PostMeta({ post, className = '' }: { post: PostSummary; classNam
         <span aria-hidden="true">·</span>
         <span>{post.readingTime ?? DEFAULT_READING_TIME}</span>
       </p>
-      <ul className="tags" aria-label="Categories">
+      <ul className="tags">
         {post.categories.map((c) => <li key={c.href}><a className="tag" href={c.href}>{c.name}</a></li>)}
       </ul>
     </>
