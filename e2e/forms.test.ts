@@ -2,7 +2,7 @@
 // e-mail it hands to the local SES server, read back from that server's store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { ASSESSMENT_QUESTIONS } from '../lambda/schemas/assessment.ts';
+import { ASSESSMENT_QUESTIONS } from '../forms/assessment.ts';
 import { DESKTOP, PHONE, collectConsole, startSite, useSiteAndBrowser } from './helpers.ts';
 import { axe } from './axe.ts';
 

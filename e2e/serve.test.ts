@@ -10,7 +10,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'site-serve-'));
-  for (const part of ['content', 'templates', 'islands', 'src', 'lambda']) await cp(path.resolve(part), path.join(dir, part), { recursive: true });
+  for (const part of ['content', 'templates', 'islands', 'src', 'lambda', 'forms']) await cp(path.resolve(part), path.join(dir, part), { recursive: true });
   await symlink(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir');
   await writeFile(path.join(dir, 'package.json'), '{"type":"module"}');
   server = await startServer({ root: dir, outDir: path.join(dir, 'dist'), port: 0, host: '127.0.0.1' });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { CloseIcon, MenuIcon } from '../templates/components/icons.tsx';
+import { CloseIcon, MenuIcon } from './shared/icons.tsx';
 import { trapTab } from './shared/focus.ts';
 
 export interface MobileMenuProps {

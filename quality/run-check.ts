@@ -12,7 +12,7 @@ import { startServer, type RunningServer } from '../src/serve/server.ts';
 import { axeReport } from './axe.ts';
 import { launchChromium, vp } from './browser.ts';
 import { buildGate } from './build-gate.ts';
-import { BUDGETS_FILE, loadBudgets } from './budgets.ts';
+import { BUDGETS_FILE, loadBudgets } from '../src/measure/budgets.ts';
 import { fetchHeaders, headersReport, readHeadersFile } from './headers.ts';
 import { htmlGate } from './html.ts';
 import { lighthouseReport, runLighthouse } from './lighthouse.ts';

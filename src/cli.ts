@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildSite } from './build.ts';
-import { ContentErrors, formatContentError } from './content/errors.ts';
-import { formatSummary, summaryJson } from './summary.ts';
+import { formatSummary, summaryJson } from './measure/summary.ts';
 import { instantOf, londonDateTime } from './content/publication.ts';
 import { overridesFromEnv } from './config.ts';
-import { BudgetError } from '../quality/budgets.ts';
+import { describeBuildError } from './build-errors.ts';
 
 /** Exit codes: 0 success, 1 a failure the user can fix, 2 a usage error. */
 export async function main(argv: string[], io: { out: (s: string) => void; err: (s: string) => void } = { out: (s) => console.log(s), err: (s) => console.error(s) }): Promise<number> {
@@ -111,13 +110,8 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
   return code;
 }
 
+/** Prints why the build failed; every build failure exits 1. */
 export function reportBuildError(error: unknown, err: (s: string) => void): number {
-  if (error instanceof ContentErrors) {
-    for (const e of error.errors) err(formatContentError(e));
-    err(`build stopped: ${error.errors.length} content error${error.errors.length === 1 ? '' : 's'} in ${new Set(error.errors.map((e) => e.file)).size} file(s)`);
-    return 1;
-  }
-  if (error instanceof BudgetError) { for (const line of error.lines) err(line); return 1; }
-  err(`build failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  for (const line of describeBuildError(error)) err(line);
   return 1;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ASSESSMENT_FORMS, card, image, type AssessmentFormName } from './schemas.ts';
+import { text } from './fields.ts';
 
-const text = z.string().trim().min(1);
 const meta = { title: text, description: text };
 const hero = z.strictObject({ eyebrow: text, heading: text, text });
 const block = z.strictObject({ heading: text, text });
@@ -18,7 +18,7 @@ function named<S extends z.ZodRawShape>(titles: readonly string[], shape: S) {
     .superRefine((items, ctx) => {
       titles.forEach((title, i) => {
         const item = items[i] as { title: string } | undefined;
-        if (item && item.title !== title) ctx.addIssue({ code: 'custom', path: [i, 'title'], message: `expected the title '${title}' (SPEC §2), got "${item.title}"` });
+        if (item && item.title !== title) ctx.addIssue({ code: 'custom', path: [i, 'title'], message: `expected the title '${title}' (these items' titles are fixed, in this order), got "${item.title}"` });
       });
     });
 }
@@ -61,7 +61,7 @@ export const dialogSchema = z.strictObject({
   }),
   testimonials: z.strictObject({
     heading: text,
-    items: z.array(z.strictObject({ quote: text, role: text })).length(7, 'needs exactly seven quotes (SPEC §9)'),
+    items: z.array(z.strictObject({ quote: text, role: text })).length(7, 'needs exactly seven quotes'),
   }),
   cta: z.strictObject({
     heading: text,
@@ -112,4 +112,3 @@ export const companyPages = {
 } satisfies Record<string, z.ZodType>;
 
 /** Folders content/<name>/*.yaml for the company pages: folder name → schema of one file. */
-export const companyCollections = {} satisfies Record<string, z.ZodType>;

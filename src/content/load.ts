@@ -6,15 +6,16 @@ import { issueToWords, pathToString, ContentErrors, type ContentError } from './
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { renderMarkdown, type TocEntry } from './markdown.ts';
 import { loadImages, type SiteImage } from './images.ts';
+import { newestFirst, SLUG_PATTERN } from './fields.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
 import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
 import { categoryClashes, type CategoryUse } from './categories.ts';
-import type { PreviewMark } from './publication.ts';
+import type { PreviewStatus } from './publication.ts';
 
 export interface Post extends PostFrontMatter {
-  slug: string; html: string; toc: TocEntry[]; words: number;
+  slug: string; html: string; toc: TocEntry[];
   /** Set by the preview build alone, on a draft or scheduled article; production never carries one. */
-  preview?: PreviewMark;
+  preview?: PreviewStatus;
 }
 export interface CaseStudy extends CaseStudyData { slug: string }
 export interface LegalPage extends LegalFrontMatter { slug: string; html: string; toc: TocEntry[] }
@@ -140,17 +141,17 @@ export async function loadSite(root: string): Promise<Site> {
     collections[name] = records.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
   }
 
-  const posts: Post[] = [];
+  const unsorted: Post[] = [];
   const categoryUses: CategoryUse[] = [];
   for (const file of await c.list('blog', '.md')) {
     const doc = await c.markdown(file, postSchema, images, settings?.assessmentForms);
     if (!doc) continue;
-    posts.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, words: doc.body.words });
+    unsorted.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc });
     (doc.data.categories ?? []).forEach((name, i) => categoryUses.push({ name, file: c.rel(file), line: doc.lineOf(['categories', i]), path: `categories[${i}]` }));
   }
   // Checked across every article, drafts included: a clash would surface the day the draft goes live.
   c.errors.push(...categoryClashes(categoryUses));
-  posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+  const posts = newestFirst(unsorted);
 
   const caseStudies: CaseStudy[] = [];
   for (const file of await c.list('case-studies', '.yaml')) {
@@ -166,7 +167,7 @@ export async function loadSite(root: string): Promise<Site> {
   }
 
   for (const [dir, slugs] of [['blog', posts.map((p) => p.slug)], ['case-studies', caseStudies.map((s) => s.slug)]] as const) {
-    for (const s of slugs) if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(s)) c.errors.push({ file: `content/${dir}/${s}`, path: '', message: 'has a file name that is not a URL slug', hint: 'use lower-case letters, digits and hyphens' });
+    for (const s of slugs) if (!SLUG_PATTERN.test(s)) c.errors.push({ file: `content/${dir}/${s}`, path: '', message: 'has a file name that is not a URL slug', hint: 'use lower-case letters, digits and hyphens' });
   }
 
   if (c.errors.length || !settings) throw new ContentErrors(c.errors);

@@ -7,8 +7,8 @@ export const ZONE = 'Europe/London';
 
 export type PublicationStatus = 'live' | 'draft' | 'scheduled' | 'expired';
 
-/** How `site serve` marks an article that production leaves out: on its page and on its cards. */
-export interface PreviewMark { status: 'draft' | 'scheduled'; label: string }
+/** What `site serve` marks on an article that production leaves out, on its page and its cards. */
+export type PreviewStatus = 'draft' | 'scheduled';
 
 export interface PublicationFields {
   draft?: boolean;

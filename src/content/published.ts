@@ -5,8 +5,7 @@
  */
 import { postFile, type Post, type Site, type SourceLink } from './load.ts';
 import type { ContentError } from './errors.ts';
-import { formatDate } from './blog-select.ts';
-import { instantOf, londonDateTime, londonTimeOf, nextChange, publicationStatus, type PreviewMark, type PublicationStatus } from './publication.ts';
+import { instantOf, londonDateTime, nextChange, publicationStatus, type PublicationStatus } from './publication.ts';
 
 /** `production` keeps only live articles; `preview` (site serve) also keeps drafts and scheduled ones, marked. */
 export type BuildMode = 'production' | 'preview';
@@ -25,15 +24,6 @@ export interface Published {
   articles: ArticleFigures;
   /** Links from live content to an article this build leaves out: build errors in production, warnings in preview. */
   unpublishedLinks: ContentError[];
-}
-
-function previewMark(post: Post, status: PublicationStatus): PreviewMark | undefined {
-  if (status === 'draft') return { status, label: 'Draft: not published' };
-  if (status === 'scheduled' && post.publishDate) {
-    const time = londonTimeOf(post.publishDate);
-    return { status, label: `Scheduled for ${formatDate(post.publishDate)}${time ? ` at ${time}` : ''}` };
-  }
-  return undefined;
 }
 
 function why(post: Post, status: PublicationStatus): string {
@@ -83,8 +73,8 @@ export function publishedSite(site: Site, now: Date, mode: BuildMode): Published
     articles[status]++;
     if (status === 'live') { kept.push(post); continue; }
     left.set(post.slug, { post, status });
-    const preview = mode === 'preview' ? previewMark(post, status) : undefined;
-    if (preview) kept.push({ ...post, preview });
+    // Expired articles stay out of a preview too: serve shows what is still to come, not what has gone.
+    if (mode === 'preview' && (status === 'draft' || status === 'scheduled')) kept.push({ ...post, preview: status });
   }
   const next = nextChange(site.posts, now);
   if (next) articles.nextChange = { at: next.at.toISOString(), local: londonDateTime(next.at), publishes: next.publishes, expires: next.expires };

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { slug, text } from './fields.ts';
 import { instantOf } from './publication.ts';
 
 /** Schemas of every content file. Strict objects, so a misspelt field is an error, not a silent default. */
 
-const text = z.string().trim().min(1);
 const isoDate = z
   .string({ error: 'expected an ISO date like 2025-09-24' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected an ISO date like 2025-09-24')
@@ -11,13 +11,12 @@ const isoDate = z
   .refine((s) => !/^\d{4}-\d{2}-\d{2}$/.test(s) || (!Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)), 'is not a real calendar date');
 const PUBLICATION_DATE = 'expected an ISO date like 2026-12-01, or a date and time with its offset like 2026-12-01T09:00:00+00:00';
 const publicationDate = z.string({ error: PUBLICATION_DATE }).refine((s) => instantOf(s) !== undefined, PUBLICATION_DATE);
-const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected a slug of lower-case letters, digits and single hyphens');
 const sitePath = z.string().regex(/^\/(?!\/)[^\s]*$/, 'expected a root-relative path such as /contact');
 const href = z.union([sitePath, z.url({ protocol: /^https?$/ }), z.string().regex(/^mailto:[^\s@]+@[^\s@]+$/)], { error: 'expected a root-relative path, an http(s) address or a mailto: link' });
 /** A site image: a file under content/images, written as /images/name.ext. */
 const imagePath = z.string().regex(/^\/images\/[\w.-]+\.(svg|png|jpe?g|webp|avif)$/, 'expected an image path such as /images/hero.svg');
 
-export const link = z.strictObject({ label: text, href });
+const link = z.strictObject({ label: text, href });
 export const image = z.strictObject({ src: imagePath, alt: z.string() });
 export const faq = z.strictObject({ question: text, answer: text });
 export const card = z.strictObject({ title: text, text: text });
@@ -112,5 +111,4 @@ export type PostFrontMatter = z.infer<typeof postSchema>;
 export type CaseStudyData = z.infer<typeof caseStudySchema>;
 export type LegalFrontMatter = z.infer<typeof legalSchema>;
 export type Link = z.infer<typeof link>;
-export type ImageRef = z.infer<typeof image>;
 export type Faq = z.infer<typeof faq>;

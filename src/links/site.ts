@@ -1,7 +1,7 @@
 /** Reading a built site: its files, its HTML pages and the routing table the build wrote beside it. */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RoutingTable } from '../routing.ts';
+import type { RoutingTable } from '../routing/resolve.ts';
 
 export interface BuiltSite {
   /** Every file under the dir, as root-relative URL paths: '/assets/site-1a2b.css'. */

@@ -1,4 +1,4 @@
-import type { Route } from '../routes.ts';
+import type { Route } from '../routes/table.ts';
 import type { Site } from '../content/load.ts';
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -1,9 +1,9 @@
 import { renderToString, renderToStaticMarkup } from 'react-dom/server';
 import type { ComponentType } from 'react';
-import type { Route } from '../routes.ts';
+import type { Route } from '../routes/table.ts';
 import type { PageMeta } from './meta.ts';
-import { SiteContext, type RenderContext } from './context.tsx';
-import { IslandCollector, IslandCollectorContext, type HydrateStrategy } from './island.tsx';
+import { SiteContext, type RenderContext } from '../page-api/site-context.tsx';
+import { IslandCollector, IslandCollectorContext, type HydrateStrategy } from '../page-api/island.tsx';
 import type { IslandName, ScriptIslandName } from '../../islands/index.ts';
 
 export interface RenderedPage {

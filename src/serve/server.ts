@@ -5,13 +5,15 @@ import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
 import { watch } from 'chokidar';
 import { buildSite, type BuildResult } from '../build.ts';
-import { ContentErrors, formatContentError } from '../content/errors.ts';
-import { resolve, type RoutingTable } from '../routing.ts';
+import { describeBuildError } from '../build-errors.ts';
+import { formatContentError } from '../content/errors.ts';
+import { resolve, type RoutingTable } from '../routing/resolve.ts';
 import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
 import { buildErrorPage } from './error-page.ts';
-import { formatSummary } from '../summary.ts';
+import { formatSummary } from '../measure/summary.ts';
 import { metaDirFor } from '../write.ts';
 import { HEADERS_FILE } from '../headers.ts';
+import { cacheControl } from '../deploy/cache-control.ts';
 import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
 
@@ -38,7 +40,6 @@ export interface RunningServer {
   forms?: LocalFormBackend;
   close(): Promise<void>;
   rebuild(): Promise<void>;
-  lastBuild(): BuildResult | undefined;
 }
 
 /** The path of a same-origin form endpoint; an absolute URL is served elsewhere. */
@@ -46,10 +47,8 @@ function endpointPath(endpoint: string): string | undefined {
   return endpoint.startsWith('/') ? endpoint : undefined;
 }
 
-/** Cache policy: hashed assets never change; everything else is revalidated. */
-function cacheControl(file: string): string {
-  return file.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-}
+/** The Cache-Control production stores each file with (a public path: leading slash). */
+const cacheControlFor = (file: string) => cacheControl(file.replace(/^\/+/, ''));
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
@@ -58,6 +57,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let table: RoutingTable | undefined;
   let formPath = '/api/send-contact-form';
   let result: BuildResult | undefined;
+  // Declared before the handler that reads it; it starts once the port is known, after listen.
+  let forms: LocalFormBackend | undefined;
   let failure: string[] | undefined;
   let building: Promise<void> | undefined;
   let again = false;
@@ -79,7 +80,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       log(`built ${result.summary.pages} pages in ${Date.now() - start} ms`);
       for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);
     } catch (error) {
-      failure = error instanceof ContentErrors ? error.errors.map(formatContentError) : [error instanceof Error ? error.stack ?? error.message : String(error)];
+      failure = describeBuildError(error);
       log(`build failed; the browser shows why:\n  ${failure.join('\n  ')}`);
     }
   };
@@ -101,12 +102,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (result) log(formatSummary(result.summary));
   }
 
-  const files = sirv(outDir, { dev: true, etag: true, dotfiles: false, setHeaders: (res, pathname) => res.setHeader('cache-control', cacheControl(pathname)) });
+  const files = sirv(outDir, { dev: true, etag: true, dotfiles: false, setHeaders: (res, pathname) => res.setHeader('cache-control', cacheControlFor(pathname)) });
 
   const sendFile = async (res: ServerResponse, file: string, status: number) => {
     const body = await readFile(path.join(outDir, file)).catch(() => undefined);
     if (!body) return false;
-    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': cacheControlFor(file) });
     res.end(body);
     return true;
   };
@@ -160,7 +161,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   // Same-origin posts only: the browser's Origin is serve's own, under either loopback name.
-  const forms = opts.forms
+  forms = opts.forms
     ? await startLocalFormBackend({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`], log: opts.formLog ?? (() => {}) })
     : undefined;
 
@@ -175,7 +176,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     url: `http://${host}:${port}`,
     forms,
     rebuild,
-    lastBuild: () => result,
     async close() {
       clearTimeout(timer);
       await watcher?.close();

@@ -1,5 +1,14 @@
-import type { CaseStudySummary } from '../../src/routes/company.ts';
 import { Img } from './Img.tsx';
+
+/** What a case-study card (and a service page's teaser) shows: plain data, the image's alt text already decided. */
+export interface CaseStudySummary {
+  slug: string;
+  href: string;
+  client: string;
+  title: string;
+  subtitle: string;
+  image?: { src: string; alt: string };
+}
 
 /** A case study as a card: the whole card links to it; the link's text names the client for screen readers. */
 export function CaseStudyCard({ study }: { study: CaseStudySummary }) {

@@ -1,4 +1,4 @@
-import { useSite } from '../../src/render/context.tsx';
+import { useSite } from '../../src/page-api/site-context.tsx';
 
 /**
  * An image from content/images, with its hashed address and intrinsic size so nothing shifts. No

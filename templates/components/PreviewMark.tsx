@@ -1,4 +1,5 @@
-import type { PreviewMark } from '../../src/content/publication.ts';
+/** How `site serve` marks an article that production leaves out, and the words it shows. */
+export interface PreviewMark { status: 'draft' | 'scheduled'; label: string }
 
 /**
  * The notice `site serve` puts on a draft or scheduled article, on its page and on its cards. Production

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { AssessmentFormName } from '../../src/content/schemas.ts';
-import { assessmentHref, NEW_TAB_HINT, useSite } from '../../src/render/context.tsx';
-import { ExternalIcon } from './icons.tsx';
+import { assessmentHref, NEW_TAB_HINT, useSite } from '../../src/page-api/site-context.tsx';
+import { ExternalIcon } from '../../islands/shared/icons.tsx';
 
 type Variant = 'primary' | 'secondary' | 'ghost';
 

@@ -1,8 +1,8 @@
-import { useSite } from '../../src/render/context.tsx';
-import { Island } from '../../src/render/island.tsx';
+import { useSite } from '../../src/page-api/site-context.tsx';
+import { Island } from '../../src/page-api/island.tsx';
 import MobileMenu from '../../islands/mobile-menu.tsx';
 import { Img } from '../components/Img.tsx';
-import { MenuIcon } from '../components/icons.tsx';
+import { MenuIcon } from '../../islands/shared/icons.tsx';
 import { NAV_CTA, NAV_LINKS, isCurrent } from './nav.ts';
 
 export function Header() {

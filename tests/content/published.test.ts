@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSite, type Post, type Site } from '../../src/content/load.ts';
 import { linkedPostSlug, publishedSite } from '../../src/content/published.ts';
 import { formatContentError } from '../../src/content/errors.ts';
-import { routes, routingTable } from '../../src/routes.ts';
-import { resolve } from '../../src/routing.ts';
-import { formatArticles } from '../../src/summary.ts';
+import { routes, routingTable } from '../../src/routes/table.ts';
+import { resolve } from '../../src/routing/resolve.ts';
+import { formatArticles } from '../../src/measure/summary.ts';
+import { summary } from '../../src/routes/blog.ts';
 
 let real: Site;
 beforeAll(async () => { real = await loadSite(path.resolve('content')); });
@@ -46,14 +47,18 @@ describe('publishedSite', () => {
   it('keeps drafts and scheduled articles in a preview, marked, but never expired ones', () => {
     const { site: out } = publishedSite(site(), JUNE, 'preview');
     expect(out.posts.map((p) => p.slug)).toEqual([newest, second, ...real.posts.slice(3).map((p) => p.slug)]);
-    expect(out.posts[0]!.preview).toEqual({ status: 'draft', label: 'Draft: not published' });
-    expect(out.posts[1]!.preview).toEqual({ status: 'scheduled', label: 'Scheduled for 24 September 2026' });
+    expect(out.posts.map((p) => p.preview).slice(0, 3)).toEqual(['draft', 'scheduled', undefined]);
     expect(out.posts.slice(2).every((p) => p.preview === undefined)).toBe(true);
   });
 
-  it('gives a scheduled time in the banner when the publish date has one', () => {
-    const { site: out } = publishedSite(withDates({ [newest]: { publishDate: '2026-12-01T09:00:00+00:00' } }), JUNE, 'preview');
-    expect(out.posts[0]!.preview?.label).toBe('Scheduled for 1 December 2026 at 09:00');
+  it('words the banner of each: a draft, a scheduled date, and its time when it has one', () => {
+    const { site: out } = publishedSite(site(), JUNE, 'preview');
+    const marks = out.posts.slice(0, 2).map((p) => summary(p).preview);
+    expect(marks).toEqual([{ status: 'draft', label: 'Draft: not published' }, { status: 'scheduled', label: 'Scheduled for 24 September 2026' }]);
+    const timed = publishedSite(withDates({ [newest]: { publishDate: '2026-12-01T09:00:00+00:00' } }), JUNE, 'preview').site.posts[0]!;
+    expect(summary(timed).preview).toEqual({ status: 'scheduled', label: 'Scheduled for 1 December 2026 at 09:00' });
+    // A production build's cards carry no mark at all.
+    expect(publishedSite(site(), JUNE, 'production').site.posts.map((p) => summary(p)).some((c) => 'preview' in c)).toBe(false);
   });
 
   it('leaves the loaded site untouched', () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildSite } from '../../src/build.ts';
-import { resolve, type RoutingTable } from '../../src/routing.ts';
+import { resolve, type RoutingTable } from '../../src/routing/resolve.ts';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -145,7 +145,7 @@ describe('the functions route as site serve does', () => {
     }
   });
 
-  test('the viewer-request answers are src/routing.ts resolve() answers, query string kept on redirects', () => {
+  test('the viewer-request answers are src/routing/resolve.ts resolve() answers, query string kept on redirects', () => {
     for (const url of TABLE_OF_URLS) {
       const q = url.indexOf('?');
       const pathname = q === -1 ? url : url.slice(0, q);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
 import { axeReport } from '../../quality/axe.ts';
 import { launchChromium } from '../../quality/browser.ts';
-import { parseBudgets, type Budgets } from '../../quality/budgets.ts';
+import { parseBudgets, type Budgets } from '../../src/measure/budgets.ts';
 import { fetchHeaders, headersReport, readHeadersFile } from '../../quality/headers.ts';
 import { htmlGate } from '../../quality/html.ts';
 import { linksGate } from '../../quality/links.ts';

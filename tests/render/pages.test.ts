@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSite, type Site } from '../../src/content/load.ts';
-import { routes } from '../../src/routes.ts';
+import { routes } from '../../src/routes/table.ts';
 import { render } from '../../src/render/server-entry.tsx';
 import type { SiteSettings } from '../../src/content/schemas.ts';
 

@@ -16,7 +16,7 @@ const REPO = path.resolve(import.meta.dirname, '../..');
 export async function fixtureProject(prefix = 'site-fixture-'): Promise<FixtureProject> {
   const root = await mkdtemp(path.join(os.tmpdir(), prefix));
   // Copied, not linked: esbuild names a symlinked entry by its real path, and the build then misses its stylesheet.
-  for (const part of ['content', 'templates', 'islands', 'src', 'lambda']) await cp(path.join(REPO, part), path.join(root, part), { recursive: true });
+  for (const part of ['content', 'templates', 'islands', 'src', 'lambda', 'forms']) await cp(path.join(REPO, part), path.join(root, part), { recursive: true });
   await symlink(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   await writeFile(path.join(root, 'package.json'), '{"type":"module"}');
   return {

@@ -1,5 +1,5 @@
 import type { ServiceContent } from '../../../src/content/services-schema.ts';
-import type { CaseStudyTeaser as Teaser } from '../../../src/routes/services.ts';
+import type { CaseStudySummary as Teaser } from '../../components/CaseStudyCard.tsx';
 import { Img } from '../../components/Img.tsx';
 import { AssessmentButton, ButtonLink } from '../../components/links.tsx';
 import { Section } from '../../components/Section.tsx';

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build.ts';
 import { reportBuildError } from '../../src/cli.ts';
-import type { PageFigures } from '../../src/summary.ts';
-import { BudgetError, checkBudgets, markupFigures, parseBudgets } from '../../quality/budgets.ts';
+import type { PageFigures } from '../../src/measure/summary.ts';
+import { BudgetError, checkBudgets, markupFigures, parseBudgets } from '../../src/measure/budgets.ts';
 
 const root = process.cwd();
 const budgets = parseBudgets(await readFile(path.join(root, 'budgets.json'), 'utf8'));

@@ -1,7 +1,7 @@
 import type { ThankYouPageContent } from '../../../src/content/insights-schema.ts';
 import { ButtonLink } from '../../components/links.tsx';
 import { Section } from '../../components/Section.tsx';
-import { PageHero } from './PageHero.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
 
 /** /thank-you: where a sent form lands (not indexed). */
 export function ThankYouPage({ content }: { content: ThankYouPageContent }) {

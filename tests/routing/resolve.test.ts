@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolve, type RoutingTable } from '../src/routing.ts';
+import { resolve, type RoutingTable } from '../../src/routing/resolve.ts';
 
 const table: RoutingTable = {
   pages: ['/', '/about', '/blog', '/blog/page/2', '/blog/what-is-data', '/case-studies/dc-thomson', '/services/data-visualisation'],

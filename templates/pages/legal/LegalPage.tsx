@@ -1,6 +1,6 @@
 import type { TocEntry } from '../../../src/content/markdown.ts';
-import { PageHero } from './PageHero.tsx';
-import { Toc } from './Toc.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
+import { Toc } from '../../components/Toc.tsx';
 
 export interface LegalPageProps { title: string; updated: string; html: string; toc: TocEntry[] }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderToString } from 'react-dom/server';
-import { Island, IslandCollector, IslandCollectorContext, serializeProps } from '../../src/render/island.tsx';
+import { Island, IslandCollector, IslandCollectorContext, serializeProps } from '../../src/page-api/island.tsx';
 import MobileMenu from '../../islands/mobile-menu.tsx';
 
 const hostile = { title: '</script><script>alert(1)</script><!-- x', cta: { label: '\u2028&amp;', href: '/contact' }, links: [] };

@@ -1,22 +1,33 @@
 import type { Site, Post } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
-import { continueReading, metaDescription, paginate } from '../content/blog-select.ts';
+import { continueReading, metaDescription, paginate } from './blog-paging.ts';
+import { BLOG_PLACEHOLDER_IMAGE as PLACEHOLDER_IMAGE } from '../content/fields.ts';
 import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
+import { londonTimeOf } from '../content/publication.ts';
+import { formatDate } from './date-label.ts';
+import { faqPageJsonLd } from './json-ld.ts';
 import { page, type Route } from './route.ts';
-import type { BlogListProps } from '../../templates/pages/insights/BlogList.tsx';
+import type { PostSummary } from '../../templates/components/PostCard.tsx';
+import type { PreviewMark } from '../../templates/components/PreviewMark.tsx';
+import type { BlogListProps } from '../../templates/pages/blog/BlogList.tsx';
+import type { ShareLinks } from '../../templates/pages/blog/BlogPost.tsx';
 
-export const PLACEHOLDER_IMAGE = '/images/blog-placeholder.svg';
+/** The banner text of an article only a preview build contains ('Draft: not published', 'Scheduled for …'). */
+function previewMark(post: Post): PreviewMark | undefined {
+  if (post.preview === 'draft') return { status: 'draft', label: 'Draft: not published' };
+  if (post.preview === 'scheduled' && post.publishDate) {
+    const time = londonTimeOf(post.publishDate);
+    return { status: 'scheduled', label: `Scheduled for ${formatDate(post.publishDate)}${time ? ` at ${time}` : ''}` };
+  }
+  return undefined;
+}
 
-/** A category label and the address of its articles. */
-export interface CategoryLink { name: string; href: string }
-
-/** What a post card needs: the post without its body, its categories as links (the default where it names none). */
-export type PostSummary = Pick<Post, 'slug' | 'title' | 'excerpt' | 'date' | 'readingTime' | 'image' | 'preview'> & { categories: CategoryLink[] };
-
+/** What a post card needs: the post without its body, its date as readers see it, its categories as links. */
 export function summary(post: Post): PostSummary {
-  const { slug, title, excerpt, date, readingTime, image, preview } = post;
+  const { slug, title, excerpt, date, readingTime, image } = post;
+  const preview = previewMark(post);
   return {
-    slug, title, excerpt, date, readingTime, image,
+    slug, title, excerpt, date, dateLabel: formatDate(date), readingTime, image,
     categories: categoriesOf(post).map((name) => ({ name, href: categoryUrl(name) })),
     ...(preview ? { preview } : {}),
   };
@@ -55,20 +66,12 @@ export function articleJsonLd(site: Site, post: Post): Array<Record<string, unkn
       mainEntityOfPage: { '@type': 'WebPage', '@id': url },
       ...(post.categories?.length ? { keywords: post.categories.join(', ') } : {}),
     },
-    {
-      '@context': 'https://schema.org',
-      '@type': 'FAQPage',
-      mainEntity: post.faq.map((item) => ({
-        '@type': 'Question',
-        name: item.question,
-        acceptedAnswer: { '@type': 'Answer', text: item.answer },
-      })),
-    },
+    faqPageJsonLd(post.faq),
   ];
 }
 
 /** Share addresses that really share: e-mail, LinkedIn and X. */
-export function shareLinks(url: string, title: string) {
+export function shareLinks(url: string, title: string): ShareLinks {
   const u = encodeURIComponent(url);
   return {
     email: `mailto:?subject=${encodeURIComponent(title)}&body=${encodeURIComponent(`${title}\n\n${url}`)}`,
@@ -93,7 +96,7 @@ function listRoutes(posts: PostSummary[], base: string, view: { hero: BlogListPr
   }));
 }
 
-function blogRoutes(site: Site, cards: PostSummary[]): Route[] {
+function blogListRoutes(site: Site, cards: PostSummary[]): Route[] {
   const { title, description, hero, feedLink } = site.pages.blog;
   return listRoutes(cards, '/blog', { hero, feedLink, title, description });
 }
@@ -136,24 +139,8 @@ function postRoutes(site: Site): Route[] {
   });
 }
 
-function legalRoutes(site: Site): Route[] {
-  return (['privacy-policy', 'terms-of-service'] as const).map((slug) => {
-    const { title, description, updated, html, toc } = site.legal[slug];
-    return page(`/${slug}`, 'legalPage', { title, updated, html, toc: toc.filter((t) => t.depth === 2) }, { title, description });
-  });
-}
-
-/** The routes of the insights, forms and legal pages. */
-export function insightsRoutes(site: Site): Route[] {
-  const { contact, 'dialog-assessment': assessment, 'thank-you': thanks } = site.pages;
+/** The blog: the article list page by page, each category's list likewise, and one page per article. */
+export function blogRoutes(site: Site): Route[] {
   const cards = site.posts.map(summary);
-  return [
-    ...blogRoutes(site, cards),
-    ...categoryRoutes(site, cards),
-    ...postRoutes(site),
-    page('/contact', 'contactPage', { content: contact }, { title: contact.title, description: contact.description }),
-    page('/dialog-assessment', 'assessmentPage', { content: assessment }, { title: assessment.title, description: assessment.description, image: assessment.image.src }),
-    page('/thank-you', 'thankYouPage', { content: thanks }, { title: thanks.title, description: thanks.description, noindex: true }),
-    ...legalRoutes(site),
-  ];
+  return [...blogListRoutes(site, cards), ...categoryRoutes(site, cards), ...postRoutes(site)];
 }

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { ArticleFigures } from './content/published.ts';
+import type { ArticleFigures } from '../content/published.ts';
 
 export interface SizeFigure { raw: number; gzip: number }
 

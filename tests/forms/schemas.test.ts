@@ -6,8 +6,8 @@ import {
   ASSESSMENT_QUESTIONS,
   answerLabel,
   validateAssessment,
-} from '../../lambda/schemas/assessment.ts';
-import { HONEYPOT_FIELD, LIMITS, validateContact } from '../../lambda/schemas/contact.ts';
+} from '../../forms/assessment.ts';
+import { HONEYPOT_FIELD, LIMITS, validateContact } from '../../forms/contact.ts';
 
 // SPEC §3, in order.
 const SPEC_CODES: Record<string, string[]> = {

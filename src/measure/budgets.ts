@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { PageFigures } from '../src/summary.ts';
+import type { PageFigures } from './summary.ts';
 
 /** The one file that holds every limit, at the project's root. */
 export const BUDGETS_FILE = 'budgets.json';

@@ -1,8 +1,8 @@
 import type { ContactPageContent } from '../../../src/content/insights-schema.ts';
-import { useSite } from '../../../src/render/context.tsx';
+import { useSite } from '../../../src/page-api/site-context.tsx';
 import { ContactForm } from '../../components/ContactForm.tsx';
-import { ClockIcon, MailIcon, PinIcon } from '../../components/icons.tsx';
-import { PageHero } from './PageHero.tsx';
+import { ClockIcon, MailIcon, PinIcon } from '../../../islands/shared/icons.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
 
 /** Office location, e-mail and hours, shown beside the form on /contact only. */
 function ContactDetails({ heading, text }: ContactPageContent['details']) {

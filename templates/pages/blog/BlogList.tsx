@@ -1,8 +1,8 @@
-import { ScriptIsland } from '../../../src/render/island.tsx';
-import type { PostSummary } from '../../../src/routes/insights.ts';
+import { ScriptIsland } from '../../../src/page-api/island.tsx';
+import type { PostSummary } from '../../components/PostCard.tsx';
 import { PostCard } from '../../components/PostCard.tsx';
-import { ArrowLeft } from '../../components/icons.tsx';
-import { PageHero } from './PageHero.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
+import { ArrowLeft } from '../../../islands/shared/icons.tsx';
 import { Pagination } from './Pagination.tsx';
 
 export interface BlogListProps {

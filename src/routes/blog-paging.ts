@@ -1,4 +1,6 @@
-/** Pure choices the insights pages make about posts: paging, related articles, descriptions, dates. */
+/** Pure choices the blog pages make about posts: paging, related articles, descriptions. */
+
+import { newestFirst } from '../content/fields.ts';
 
 export const POSTS_PER_PAGE = 6;
 
@@ -29,11 +31,6 @@ export function paginate<T>(posts: readonly T[], perPage = POSTS_PER_PAGE, base 
   }));
 }
 
-/** Newest first by ISO date; equal dates fall back to the slug so the order never depends on input order. */
-export function newestFirst<T extends { slug: string; date: string }>(posts: readonly T[]): T[] {
-  return [...posts].sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
-}
-
 /** The n most recent articles other than the one being read, newest first. */
 export function continueReading<T extends { slug: string; date: string }>(posts: readonly T[], slug: string, n = 2): T[] {
   return newestFirst(posts.filter((p) => p.slug !== slug)).slice(0, Math.max(0, n));
@@ -43,13 +40,4 @@ export function continueReading<T extends { slug: string; date: string }>(posts:
 export function metaDescription(excerpt: string, max = 140): string {
   const chars = Array.from(excerpt.replace(/\s+/g, ' ').trim());
   return chars.slice(0, max).join('').trim();
-}
-
-const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' });
-
-/** '2025-09-24' → '24 September 2025', read as a UK calendar date whatever the machine's zone. */
-export function formatDate(iso: string): string {
-  const when = new Date(/^\d{4}-\d{2}-\d{2}$/.test(iso) ? `${iso}T12:00:00Z` : iso);
-  if (Number.isNaN(when.getTime())) throw new RangeError(`not an ISO date: '${iso}'`);
-  return longDate.format(when);
 }

@@ -1,20 +1,20 @@
 import path from 'node:path';
 import { build } from 'esbuild';
-import type { RoutingTable } from './routing.ts';
+import type { RoutingTable } from './resolve.ts';
 
 /** CloudFront Functions allow 10 KB of code. */
 export const FUNCTION_SIZE_LIMIT = 10 * 1024;
 
 /**
- * The CloudFront viewer-request function: src/routing.ts itself, bundled for CloudFront's
+ * The CloudFront viewer-request function: src/routing/resolve.ts itself, bundled for CloudFront's
  * JavaScript runtime 2.0 (no modules), with the build's routing table inlined. A page answered
  * with a non-200 status is marked for the viewer-response function, which sets that status.
  */
-/** src/routing.ts as a CloudFront-compatible script defining `routing.resolve`, plus the table. */
+/** src/routing/resolve.ts as a CloudFront-compatible script defining `routing.resolve`, plus the table. */
 async function routingScript(root: string, table: RoutingTable): Promise<string> {
   const result = await build({
     absWorkingDir: root,
-    entryPoints: [path.join(root, 'src/routing.ts')],
+    entryPoints: [path.join(root, 'src/routing/resolve.ts')],
     bundle: true, write: false, format: 'iife', globalName: 'routing', target: 'es2019', minify: true, logLevel: 'silent',
   });
   return `${result.outputFiles[0]!.text.trim()}\nvar TABLE = ${JSON.stringify(table)};\n`;

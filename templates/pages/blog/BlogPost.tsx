@@ -1,20 +1,23 @@
-import { ScriptIsland } from '../../../src/render/island.tsx';
+import { ScriptIsland } from '../../../src/page-api/island.tsx';
 import type { TocEntry } from '../../../src/content/markdown.ts';
 import type { Faq as FaqData } from '../../../src/content/schemas.ts';
-import type { PostSummary, shareLinks } from '../../../src/routes/insights.ts';
-import { useSite } from '../../../src/render/context.tsx';
+import { useSite } from '../../../src/page-api/site-context.tsx';
 import { Faq } from '../../components/Faq.tsx';
 import { Img } from '../../components/Img.tsx';
-import { PostCard, PostMeta } from '../../components/PostCard.tsx';
+import { PostCard, PostMeta, type PostSummary } from '../../components/PostCard.tsx';
 import { Section } from '../../components/Section.tsx';
-import { ArrowLeft, MailIcon } from '../../components/icons.tsx';
-import { Toc } from './Toc.tsx';
+import { ArrowLeft, MailIcon } from '../../../islands/shared/icons.tsx';
+import { Toc } from '../../components/Toc.tsx';
 import { PreviewNotice } from '../../components/PreviewMark.tsx';
+import { BLOG_PLACEHOLDER_IMAGE } from '../../../src/content/fields.ts';
+
+/** Addresses that share the article by e-mail, LinkedIn and X. */
+export interface ShareLinks { email: string; linkedin: string; x: string }
 
 export interface BlogPostProps {
   post: PostSummary & { html: string; toc: TocEntry[]; faq: FaqData[] };
   related: PostSummary[];
-  share: ReturnType<typeof shareLinks>;
+  share: ShareLinks;
 }
 
 const COMING_SOON = "This article's full content will be coming soon.";
@@ -65,7 +68,7 @@ export function BlogPostPage({ post, related, share }: BlogPostProps) {
         </header>
         <div className="container post-body">
           <div className="post-body__media">
-            <Img src={post.image?.src ?? '/images/blog-placeholder.svg'} alt={post.image?.alt ?? ''} priority />
+            <Img src={post.image?.src ?? BLOG_PLACEHOLDER_IMAGE} alt={post.image?.alt ?? ''} priority />
           </div>
           {hasBody ? (
             <div className={`post-layout${post.toc.length ? ' post-layout--toc' : ''}`}>

@@ -2,8 +2,10 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSite, type Site } from '../../src/content/load.ts';
 import { assessmentPageSchema, blogPageSchema, contactPageSchema, thankYouPageSchema } from '../../src/content/insights-schema.ts';
-import { articleJsonLd, insightsRoutes, shareLinks } from '../../src/routes/insights.ts';
-import { routes, routingTable } from '../../src/routes.ts';
+import { articleJsonLd, blogRoutes, shareLinks } from '../../src/routes/blog.ts';
+import { formRoutes } from '../../src/routes/forms.ts';
+import { legalRoutes } from '../../src/routes/legal.ts';
+import { routes, routingTable } from '../../src/routes/table.ts';
 import type { Route } from '../../src/routes/route.ts';
 import { publishedSite } from '../../src/content/published.ts';
 import { sitemapXml } from '../../src/render/feeds.ts';
@@ -12,7 +14,7 @@ let site: Site;
 let all: Route[];
 beforeAll(async () => {
   site = await loadSite(path.resolve('content'));
-  all = insightsRoutes(site);
+  all = [...blogRoutes(site), ...formRoutes(site), ...legalRoutes(site)];
 });
 
 const route = (url: string): Route => {
@@ -146,11 +148,11 @@ describe('share links', () => {
 
 describe('legal pages', () => {
   it('list the section anchors of each policy, with the April 2025 date', () => {
-    const privacy = propsOf('/privacy-policy', 'legalPage');
+    const privacy = propsOf('/privacy-policy', 'legal');
     expect(privacy.updated).toBe('April 2025');
     expect(privacy.toc.length).toBeGreaterThanOrEqual(11);
     for (const entry of privacy.toc) expect(privacy.html).toContain(`id="${entry.id}"`);
-    const terms = propsOf('/terms-of-service', 'legalPage');
+    const terms = propsOf('/terms-of-service', 'legal');
     expect(terms.updated).toBe('April 2025');
     expect(terms.toc.map((t) => t.text)).toHaveLength(13);
     terms.toc.forEach((t, i) => expect(t.text.startsWith(`${i + 1}. `), t.text).toBe(true));
@@ -216,7 +218,7 @@ describe('category pages', () => {
 
   it('are paged like /blog: six a page, page 1 at the category, then /page/N, each numbered in its title', () => {
     const many: Site = { ...site, posts: Array.from({ length: 13 }, (_, i) => ({ ...site.posts[i % site.posts.length]!, slug: `note-${String(i).padStart(2, '0')}`, date: `2026-01-${String(28 - i).padStart(2, '0')}`, categories: ['Data Strategy'] })) };
-    const lists = insightsRoutes(many).filter((r) => r.url.startsWith('/blog/category/data-strategy'));
+    const lists = blogRoutes(many).filter((r) => r.url.startsWith('/blog/category/data-strategy'));
     expect(lists.map((r) => r.url)).toEqual(['/blog/category/data-strategy', '/blog/category/data-strategy/page/2', '/blog/category/data-strategy/page/3']);
     const props = lists.map((r) => r.props as Props<'blogList'>);
     expect(props.map((p) => p.posts.length)).toEqual([6, 6, 1]);
@@ -228,7 +230,7 @@ describe('category pages', () => {
     ]);
     expect(lists[2]!.meta.title).toBe('Data Strategy: Insights, page 3 of 3');
     // The same numbering as the main list, which holds the same 13 articles.
-    expect(insightsRoutes(many).filter((r) => r.url.startsWith('/blog/page/')).map((r) => r.url)).toEqual(['/blog/page/2', '/blog/page/3']);
+    expect(blogRoutes(many).filter((r) => r.url.startsWith('/blog/page/')).map((r) => r.url)).toEqual(['/blog/page/2', '/blog/page/3']);
   });
 
   it('exist only for categories with a published article, and are in the routing table and the sitemap', () => {
@@ -246,7 +248,7 @@ describe('category pages', () => {
 
   it("file an article without categories under 'Data'", () => {
     const bare: Site = { ...site, posts: site.posts.map((p, i) => i === 0 ? { ...p, categories: undefined } : p) };
-    const data = insightsRoutes(bare).find((r) => r.url === '/blog/category/data');
+    const data = blogRoutes(bare).find((r) => r.url === '/blog/category/data');
     expect((data?.props as Props<'blogList'>).posts.map((p) => p.slug)).toEqual([site.posts[0]!.slug]);
   });
 });

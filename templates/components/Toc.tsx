@@ -1,4 +1,4 @@
-import type { TocEntry } from '../../../src/content/markdown.ts';
+import type { TocEntry } from '../../src/content/markdown.ts';
 
 /** Links to a document's section anchors. */
 export function Toc({ id, heading, entries }: { id: string; heading: string; entries: TocEntry[] }) {

@@ -1,11 +1,13 @@
-import type { Site } from './content/load.ts';
-import type { RoutingTable } from './routing.ts';
-import { errorPage, page, type Route } from './routes/route.ts';
-import { servicesRoutes } from './routes/services.ts';
-import { companyRoutes } from './routes/company.ts';
-import { insightsRoutes } from './routes/insights.ts';
+import type { Site } from '../content/load.ts';
+import type { RoutingTable } from '../routing/resolve.ts';
+import { errorPage, page, type Route } from './route.ts';
+import { servicesRoutes } from './services.ts';
+import { companyRoutes } from './company.ts';
+import { blogRoutes } from './blog.ts';
+import { formRoutes } from './forms.ts';
+import { legalRoutes } from './legal.ts';
 
-export type { Route, TemplateName } from './routes/route.ts';
+export type { Route, TemplateName } from './route.ts';
 
 /** Every URL of the site: a pure function of the content. Build, sitemap, serve and the CDN read this list. */
 export function routes(site: Site): Route[] {
@@ -14,7 +16,9 @@ export function routes(site: Site): Route[] {
     page('/', 'home', { content: home }, { title: home.title, description: home.description, image: home.hero.image.src }),
     ...companyRoutes(site),
     ...servicesRoutes(site),
-    ...insightsRoutes(site),
+    ...blogRoutes(site),
+    ...formRoutes(site),
+    ...legalRoutes(site),
     errorPage('/404', '/404.html', 'notFound', {}, { title: 'Page not found', description: "The page you're looking for doesn't exist or has been moved." }),
   ];
 }

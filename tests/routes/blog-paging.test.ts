@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { blogPageUrl, continueReading, formatDate, metaDescription, newestFirst, paginate } from '../../src/content/blog-select.ts';
+import { blogPageUrl, continueReading, metaDescription, paginate } from '../../src/routes/blog-paging.ts';
+import { newestFirst } from '../../src/content/fields.ts';
+import { formatDate } from '../../src/routes/date-label.ts';
 
 /** n posts, newest first, one a day back from 2025-10-31. */
 function posts(n: number) {
