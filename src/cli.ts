@@ -68,13 +68,12 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .description('build, serve with live reload, and rebuild on changes')
     .option('--port <n>', 'port to listen on', port, 4321)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--out <dir>', 'output folder', 'dist')
     .option('--now <iso>', NOW_HELP, clock)
-    .action(async (opts: { port: number; host: string; out: string; now?: Date }) => {
+    .action(async (opts: { port: number; host: string; now?: Date }) => {
       const now = nowOf(opts.now);
       if (now === 'bad') { code = 2; return; }
       const { serve } = await import('./serve/serve.ts');
-      code = await serve({ root: program.opts().root, outDir: opts.out, port: opts.port, host: opts.host, now, log: io.out, error: io.err });
+      code = await serve({ root: program.opts().root, port: opts.port, host: opts.host, now, log: io.out, error: io.err });
     });
 
   program.command('check-links')

@@ -7,6 +7,7 @@ import { londonTimeOf } from '../content/publication.ts';
 import { formatDate } from './date-label.ts';
 import { faqPageJsonLd } from './json-ld.ts';
 import { page, type Route } from './route.ts';
+import { absoluteUrl } from '../routing/absolute-url.ts';
 import type { PostSummary } from '../../templates/components/PostCard.tsx';
 import type { PreviewMark } from '../../templates/components/PreviewMark.tsx';
 import type { BlogListProps } from '../../templates/pages/blog/BlogList.tsx';
@@ -35,9 +36,7 @@ export function summary(post: Post): PostSummary {
 
 /** An absolute address for a site path or an image key, for structured data and share links. */
 function absolute(site: Site, pathOrImage: string): string {
-  const path = site.images[pathOrImage]?.src ?? pathOrImage;
-  const url = new URL(path, site.settings.url).href;
-  return path === '/' ? url : url.replace(/\/$/, '');
+  return absoluteUrl(site.settings.url, site.images[pathOrImage]?.src ?? pathOrImage);
 }
 
 function organisation(settings: SiteSettings, site: Site) {

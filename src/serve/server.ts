@@ -19,7 +19,8 @@ import type { Logger } from '../../lambda/log.ts';
 
 export interface ServerOptions {
   root: string;
-  outDir: string;
+  /** Where to build (or, with `prebuilt`, the build to serve); by default serve's own folder, never dist/. */
+  outDir?: string;
   port: number;
   host: string;
   watch?: boolean;
@@ -42,6 +43,15 @@ export interface RunningServer {
   rebuild(): Promise<void>;
 }
 
+/**
+ * Where `site serve` builds: a folder of its own, with its routing table and headers beside it in
+ * build/serve/build/, so that its pages (which load the live-reload script) never reach dist/,
+ * and a production build in dist/ and build/ is left as it was.
+ */
+export function serveDir(root: string): string {
+  return path.join(path.resolve(root), 'build', 'serve', 'dist');
+}
+
 /** The path of a same-origin form endpoint; an absolute URL is served elsewhere. */
 function endpointPath(endpoint: string): string | undefined {
   return endpoint.startsWith('/') ? endpoint : undefined;
@@ -52,7 +62,7 @@ const cacheControlFor = (file: string) => cacheControl(file.replace(/^\/+/, ''))
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
-  const outDir = path.resolve(opts.outDir);
+  const outDir = path.resolve(opts.outDir ?? serveDir(opts.root));
   const reload = new ReloadChannel();
   let table: RoutingTable | undefined;
   let formPath = '/api/send-contact-form';
@@ -134,6 +144,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return res.end(buildErrorPage(failure ?? ['no build yet']));
     }
     const answer = resolve(url.pathname, table);
+    if (answer.kind === 'bad-request') {
+      res.writeHead(400, { 'cache-control': 'no-store' });
+      return res.end();
+    }
     if (answer.kind === 'redirect') {
       res.writeHead(answer.status, { location: answer.location + url.search });
       return res.end();
