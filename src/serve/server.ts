@@ -13,7 +13,7 @@ import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../measure/summary.ts';
 import { metaDirFor } from '../write.ts';
 import { HEADERS_FILE } from '../headers.ts';
-import { cacheControl } from '../deploy/cache-control.ts';
+import { cacheControl } from '../routing/cache-control.ts';
 import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
 
