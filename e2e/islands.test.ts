@@ -218,7 +218,7 @@ describe('toasts', () => {
     });
     const page = await context.newPage();
     await page.goto(`${env.site.url}/blog`);
-    const link = page.locator('[data-post-card] a[href^="/blog/"]').first();
+    const link = page.locator('[data-post-card] .post-card__title a').first();
     const href = await link.getAttribute('href');
     await link.click();
     await page.waitForURL(`${env.site.url}${href}`);

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadSite, type Site } from './content/load.ts';
+import { publishedSite, type Published } from './content/published.ts';
+import { ContentErrors, type ContentError } from './content/errors.ts';
 import { routes as routeTable, routingTable, type Route } from './routes/table.ts';
 import { loadRenderer } from './render/load-renderer.ts';
 import type { RenderedPage } from './render/page.tsx';
@@ -29,15 +31,21 @@ export interface BuildOptions {
   outDir: string;
   /** Settings that win over content/site.yaml (from flags and the environment). */
   overrides?: SettingsOverrides;
-  /** The build's clock, passed in so every stage below is repeatable. */
+  /** The build's clock, passed in so every stage below is repeatable; it decides which articles are published. */
   now?: Date;
+  /** `site serve`'s preview: drafts and scheduled articles are built too, each marked with a banner. */
+  preview?: boolean;
   /** Tags `site serve` adds to every page's head. */
   extraHead?: string;
   /** The page budgets to hold the build to; by default the project's budgets.json (none if it has none). */
   budgets?: Budgets | false;
 }
 
-export interface BuildResult { site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string }
+export interface BuildResult {
+  site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string;
+  /** Problems a preview lets through that a production build refuses (links to unpublished articles). */
+  warnings: ContentError[];
+}
 
 async function timed<T>(stages: Record<string, number>, name: string, fn: () => Promise<T> | T): Promise<T> {
   const start = performance.now();
@@ -50,13 +58,24 @@ async function loadStage(contentDir: string, overrides: SettingsOverrides | unde
   return overrides ? { ...loaded, settings: applyOverrides(loaded.settings, overrides) } : loaded;
 }
 
-/** Stage 3: every route through the templates (bundled fresh), into head and body markup and the islands it uses. */
+/**
+ * Stage 2: the site as published at the build's clock, the one place articles are left out (drafts,
+ * scheduled, expired), so no later stage can forget to; a preview keeps drafts and scheduled ones, marked.
+ * A link from live content to an article left out stops a production build.
+ */
+function publishStage(site: Site, now: Date, preview: boolean): Published {
+  const published = publishedSite(site, now, preview ? 'preview' : 'production');
+  if (published.unpublishedLinks.length && !preview) throw new ContentErrors(published.unpublishedLinks);
+  return published;
+}
+
+/** Stage 4: every route through the templates (bundled fresh), into head and body markup and the islands it uses. */
 async function renderStage(root: string, site: Site, routes: Route[], now: Date): Promise<RenderedPage[]> {
   const render = await loadRenderer(root);
   return routes.map((route) => render(route, { settings: site.settings, images: site.images, url: route.url, year: now.getUTCFullYear() }));
 }
 
-/** Stage 5: each rendered page as its whole HTML document, pointing at the bundled assets. */
+/** Stage 6: each rendered page as its whole HTML document, pointing at the bundled assets. */
 function documentStage(site: Site, pages: RenderedPage[], assets: BundleResult, scripts: string[], extraHead: string | undefined): PageDocument[] {
   return pages.map((page) => ({
     page,
@@ -68,7 +87,7 @@ function documentStage(site: Site, pages: RenderedPage[], assets: BundleResult, 
   }));
 }
 
-/** Stage 6: dist/ emptied and filled (assets, images, pages, sitemap, robots, feed), then build/ (routing table, CDN functions, headers). */
+/** Stage 7: dist/ emptied and filled (assets, images, pages, sitemap, robots, feed), then build/ (routing table, CDN functions, headers). */
 async function writeStage(root: string, outDir: string, metaDir: string, input: {
   site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; images: BuiltImages; documents: PageDocument[]; scripts: string[]; now: Date;
 }): Promise<void> {
@@ -90,7 +109,7 @@ async function writeStage(root: string, outDir: string, metaDir: string, input: 
   });
 }
 
-/** Stage 8: the page budgets; checked after writing, so that an over-budget build leaves its pages to inspect. */
+/** Stage 9: the page budgets; checked after writing, so that an over-budget build leaves its pages to inspect. */
 async function budgetStage(root: string, option: Budgets | false | undefined, summary: BuildSummary): Promise<void> {
   const budgets = option === false ? undefined : option ?? await loadBudgets(root);
   if (!budgets) return;
@@ -101,7 +120,7 @@ async function budgetStage(root: string, option: Budgets | false | undefined, su
 
 /**
  * The build as a list of stages, each taking what the ones before it made:
- * load → routes → render → images → bundle → documents → write → measure → budgets.
+ * load → publish → routes → render → images → bundle → documents → write → measure → budgets.
  */
 export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const stages: Record<string, number> = {};
@@ -111,7 +130,8 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const metaDir = metaDirFor(outDir);
 
   const contentDir = path.resolve(opts.contentDir ?? path.join(root, 'content'));
-  const site = await timed(stages, 'load', () => loadStage(contentDir, opts.overrides));
+  const loaded = await timed(stages, 'load', () => loadStage(contentDir, opts.overrides));
+  const { site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false);
   const routes = routeTable(site);
   const table = routingTable(routes);
   const pages = await timed(stages, 'render', () => renderStage(root, site, routes, now));
@@ -126,7 +146,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     await writeStage(root, outDir, metaDir, { site, routes, table, assets, images, documents, scripts, now });
     return documents;
   });
-  const summary = await timed(stages, 'measure', () => measureBuild(documents, assets, { site: site.images, built: images }, stages));
+  const summary = await timed(stages, 'measure', () => measureBuild(documents, assets, stages, articles, { site: site.images, built: images }));
   await budgetStage(root, opts.budgets, summary);
-  return { site, routes, table, summary, metaDir };
+  return { site, routes, table, summary, metaDir, warnings: opts.preview ? unpublishedLinks : [] };
 }

@@ -10,9 +10,16 @@ import type { ImageUse } from '../images/picture.ts';
 import { newestFirst, SLUG_PATTERN } from './fields.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
 import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
+import { categoryClashes, type CategoryUse } from './categories.ts';
+import type { PreviewStatus } from './publication.ts';
 
-/** `bodyImages`: the images the markdown body shows, which the page that prints the body reports as used. */
-export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[]; bodyImages: ImageUse[] }
+export interface Post extends PostFrontMatter {
+  slug: string; html: string; toc: TocEntry[];
+  /** The images the markdown body shows, which the page that prints the body reports as used. */
+  bodyImages: ImageUse[];
+  /** Set by the preview build alone, on a draft or scheduled article; production never carries one. */
+  preview?: PreviewStatus;
+}
 export interface CaseStudy extends CaseStudyData { slug: string }
 export interface LegalPage extends LegalFrontMatter { slug: string; html: string; toc: TocEntry[]; bodyImages: ImageUse[] }
 
@@ -25,6 +32,16 @@ export interface Site {
   caseStudies: CaseStudy[];
   legal: Record<'privacy-policy' | 'terms-of-service', LegalPage>;
   images: Record<string, SiteImage>;
+  /** Every address the content links to, with the file and line it is written at. */
+  links: SourceLink[];
+}
+
+/** An address written in a content file (a YAML value or a markdown link), and where. */
+export interface SourceLink { file: string; line?: number; path: string; href: string }
+
+/** Where an article's file lives, as errors name it. */
+export function postFile(slug: string): string {
+  return `content/blog/${slug}.md`;
 }
 
 const LEGAL = ['privacy-policy', 'terms-of-service'] as const;
@@ -39,6 +56,7 @@ function closest(value: string, known: string[]): string {
 
 class Collector {
   errors: ContentError[] = [];
+  links: SourceLink[] = [];
   constructor(readonly root: string) {}
 
   rel(file: string) { return path.join('content', path.relative(this.root, file)); }
@@ -60,16 +78,18 @@ class Collector {
       }
       return undefined;
     }
-    this.checkImages(result.data, [], file, parsed, images);
+    this.scan(result.data, [], file, parsed, images);
     return result.data;
   }
 
-  /** Every /images/… path a content file names must be a file in content/images. */
-  private checkImages(value: unknown, at: PropertyKey[], file: string, parsed: ParsedYaml, images: Record<string, SiteImage>) {
-    if (typeof value === 'string' && value.startsWith('/images/') && !images[value]) {
-      this.errors.push({ file, line: parsed.lineOf(at), path: pathToString(at), message: `names ${value}, which is not in content/images`, hint: closest(value, Object.keys(images)) });
+  /** Every /images/… path a content file names must be a file in content/images; other addresses are kept as links. */
+  private scan(value: unknown, at: PropertyKey[], file: string, parsed: ParsedYaml, images: Record<string, SiteImage>) {
+    if (typeof value === 'string' && value.startsWith('/images/')) {
+      if (!images[value]) this.errors.push({ file, line: parsed.lineOf(at), path: pathToString(at), message: `names ${value}, which is not in content/images`, hint: closest(value, Object.keys(images)) });
+    } else if (typeof value === 'string' && /^(\/(?!\/)|https?:\/\/)\S*$/.test(value)) {
+      this.links.push({ file, line: parsed.lineOf(at), path: pathToString(at), href: value });
     } else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) this.checkImages(v, [...at, Array.isArray(value) ? Number(k) : k], file, parsed, images);
+      for (const [k, v] of Object.entries(value)) this.scan(v, [...at, Array.isArray(value) ? Number(k) : k], file, parsed, images);
     }
   }
 
@@ -92,7 +112,8 @@ class Collector {
     const bodyStart = source.length - content.length;
     const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1, forms, images);
     this.errors.push(...body.errors);
-    return data === undefined ? undefined : { data, body };
+    this.links.push(...body.links.map((l) => ({ file: rel, line: l.line, path: 'body', href: l.href })));
+    return data === undefined ? undefined : { data, body, lineOf: fm.lineOf };
   }
 
   async list(dir: string, ext: string): Promise<string[]> {
@@ -124,10 +145,15 @@ export async function loadSite(root: string): Promise<Site> {
   }
 
   const unsorted: Post[] = [];
+  const categoryUses: CategoryUse[] = [];
   for (const file of await c.list('blog', '.md')) {
     const doc = await c.markdown(file, postSchema, images, settings?.assessmentForms);
-    if (doc) unsorted.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, bodyImages: doc.body.images });
+    if (!doc) continue;
+    unsorted.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, bodyImages: doc.body.images });
+    (doc.data.categories ?? []).forEach((name, i) => categoryUses.push({ name, file: c.rel(file), line: doc.lineOf(['categories', i]), path: `categories[${i}]` }));
   }
+  // Checked across every article, drafts included: a clash would surface the day the draft goes live.
+  c.errors.push(...categoryClashes(categoryUses));
   const posts = newestFirst(unsorted);
 
   const caseStudies: CaseStudy[] = [];
@@ -148,5 +174,5 @@ export async function loadSite(root: string): Promise<Site> {
   }
 
   if (c.errors.length || !settings) throw new ContentErrors(c.errors);
-  return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts, caseStudies, legal: legal as Site['legal'], images });
+  return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts, caseStudies, legal: legal as Site['legal'], images, links: c.links });
 }

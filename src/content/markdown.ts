@@ -11,8 +11,10 @@ import { bodyImage } from './markdown-images.ts';
 import type { ImageUse } from '../images/picture.ts';
 
 export interface TocEntry { id: string; text: string; depth: number }
+/** An address a document links to, with its line in the file. */
+export interface DocumentLink { href: string; line?: number }
 /** `images`: the content/images files the body shows, for the page that prints it to report. */
-export interface RenderedMarkdown { html: string; toc: TocEntry[]; words: number; errors: ContentError[]; images: ImageUse[] }
+export interface RenderedMarkdown { html: string; toc: TocEntry[]; words: number; links: DocumentLink[]; errors: ContentError[]; images: ImageUse[] }
 
 export function slugify(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/['’]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
@@ -69,7 +71,7 @@ function resolveAssessmentLink(link: Link, forms: FormAddresses): boolean {
 }
 
 /** One remark pass: heading ids, table of contents, directives, images, and the checks that keep markdown plain. */
-function sitePlugin(file: string, lineOffset: number, forms: FormAddresses, images: Record<string, SiteImage>, out: { toc: TocEntry[]; words: number; errors: ContentError[]; images: ImageUse[] }) {
+function sitePlugin(file: string, lineOffset: number, forms: FormAddresses, images: Record<string, SiteImage>, out: { toc: TocEntry[]; words: number; links: DocumentLink[]; errors: ContentError[]; images: ImageUse[] }) {
   return (tree: Root) => {
     const used = new Map<string, number>();
     const visit = (node: Root | RootContent) => {
@@ -98,6 +100,8 @@ function sitePlugin(file: string, lineOffset: number, forms: FormAddresses, imag
           out.errors.push({ file, line, path: 'body', message: `links to ${node.url}, which names no assessment form`, hint: `use one of ${ASSESSMENT_FORMS.map((n) => ASSESSMENT_FORM_SCHEME + n).join(', ')} (assessmentForms in content/site.yaml)` });
         }
         return;
+      } else if (node.type === 'link' || node.type === 'definition') {
+        out.links.push({ href: node.url, line });
       }
       const directive = node as unknown as DirectiveNode;
       if (directive.type === 'containerDirective') {
@@ -128,7 +132,7 @@ function sitePlugin(file: string, lineOffset: number, forms: FormAddresses, imag
  * content/images, which body images must name.
  */
 export async function renderMarkdown(source: string, file: string, lineOffset = 0, forms: FormAddresses = NO_ADDRESSES, images: Record<string, SiteImage> = {}): Promise<RenderedMarkdown> {
-  const out = { toc: [] as TocEntry[], words: 0, errors: [] as ContentError[], images: [] as ImageUse[] };
+  const out = { toc: [] as TocEntry[], words: 0, links: [] as DocumentLink[], errors: [] as ContentError[], images: [] as ImageUse[] };
   const result = await remark()
     .use(remarkGfm)
     .use(remarkDirective)

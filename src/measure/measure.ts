@@ -3,6 +3,7 @@ import { pageScripts } from '../bundle/page-scripts.ts';
 import type { RenderedPage } from '../render/page.tsx';
 import { markupFigures } from './budgets.ts';
 import { sizeOf, type BuildSummary } from './summary.ts';
+import type { ArticleFigures } from '../content/published.ts';
 import type { SiteImage } from '../content/images.ts';
 import { pageImageFigures } from '../images/figures.ts';
 import type { BuiltImages } from '../images/produce.ts';
@@ -13,10 +14,11 @@ export interface PageDocument { page: RenderedPage; html: string }
 /**
  * The build's figures, from what was written: raw and gzip sizes of the HTML, CSS and JS, the
  * JavaScript each page loads before interaction and in all (per page and per template), what
- * the budgets read from each page's markup, and what its images weigh. Pure: it reads no file.
+ * the budgets read from each page's markup, and what its images weigh; beside them, the article
+ * counts the publish stage made. Pure: it reads no file.
  */
-export function measureBuild(documents: PageDocument[], assets: BundleResult, images: { site: Record<string, SiteImage>; built: BuiltImages }, stages: Record<string, number>): BuildSummary {
-  const summary: BuildSummary = { pages: documents.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, images: images.built.stats, stages };
+export function measureBuild(documents: PageDocument[], assets: BundleResult, stages: Record<string, number>, articles: ArticleFigures, images: { site: Record<string, SiteImage>; built: BuiltImages }): BuildSummary {
+  const summary: BuildSummary = { pages: documents.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, images: images.built.stats, stages, articles };
   const jsSize = new Map<string, number>();
   let cssGzip = 0;
   for (const [file, contents] of Object.entries(assets.files)) {

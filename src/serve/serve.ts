@@ -2,7 +2,7 @@ import path from 'node:path';
 import { serveDir, startServer } from './server.ts';
 
 /** `site serve`: runs until interrupted. Returns the exit code. */
-export async function serve(opts: { root: string; port: number; host: string; log: (s: string) => void; error: (s: string) => void }): Promise<number> {
+export async function serve(opts: { root: string; port: number; host: string; now?: Date; log: (s: string) => void; error: (s: string) => void }): Promise<number> {
   let server;
   try {
     server = await startServer({ ...opts, log: opts.log, forms: true, formLog: (entry) => opts.log(`form: ${JSON.stringify(entry)}`) });

@@ -6,13 +6,14 @@ import sirv from 'sirv';
 import { watch } from 'chokidar';
 import { buildSite, type BuildResult } from '../build.ts';
 import { describeBuildError } from '../build-errors.ts';
+import { formatContentError } from '../content/errors.ts';
 import { resolve, type RoutingTable } from '../routing/resolve.ts';
 import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
 import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../measure/summary.ts';
 import { metaDirFor } from '../write.ts';
 import { HEADERS_FILE } from '../headers.ts';
-import { cacheControl } from '../deploy/cache-control.ts';
+import { cacheControl } from '../routing/cache-control.ts';
 import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
 
@@ -30,6 +31,8 @@ export interface ServerOptions {
   forms?: boolean;
   /** Where the form handler's JSON log lines go (default: quiet). */
   formLog?: Logger;
+  /** A fixed clock for every rebuild (--now); by default each rebuild reads the real time. */
+  now?: Date;
 }
 
 export interface RunningServer {
@@ -78,12 +81,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const runBuild = async () => {
     const start = Date.now();
     try {
-      result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG });
+      // A preview: drafts and scheduled articles are built too, each with its banner.
+      result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now });
       table = result.table;
       formPath = endpointPath(result.site.settings.formEndpoint) ?? formPath;
       failure = undefined;
       await readHeaders();
       log(`built ${result.summary.pages} pages in ${Date.now() - start} ms`);
+      for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);
     } catch (error) {
       failure = describeBuildError(error);
       log(`build failed; the browser shows why:\n  ${failure.join('\n  ')}`);

@@ -10,6 +10,7 @@ import { ArrowLeft, MailIcon } from '../../../islands/shared/icons.tsx';
 import { Toc } from '../../components/Toc.tsx';
 import { Prose } from '../../components/Prose.tsx';
 import type { ImageUse } from '../../../src/page-api/images.ts';
+import { PreviewNotice } from '../../components/PreviewMark.tsx';
 import { BLOG_PLACEHOLDER_IMAGE } from '../../../src/content/fields.ts';
 
 /** Addresses that share the article by e-mail, LinkedIn and X. */
@@ -59,6 +60,7 @@ export function BlogPostPage({ post, related, share }: BlogPostProps) {
   return (
     <>
       <article aria-labelledby="post-title">
+        {post.preview && <PreviewNotice mark={post.preview} variant="banner" />}
         <header className="page-hero post-hero">
           <div className="container">
             <a className="back-link" href="/blog"><ArrowLeft /> Back to Insights</a>
