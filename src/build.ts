@@ -1,22 +1,26 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadSite, type Site } from './content/load.ts';
+import { loadSite, type ParseMarkdown, type Site } from './content/load.ts';
 import { routes as routeTable, routingTable, type Route } from './routes/table.ts';
-import { loadRenderer } from './render/load-renderer.ts';
 import type { RenderedPage } from './render/page.tsx';
 import { documentHtml } from './render/document.ts';
 import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
-import { DistWriter, metaDirFor, writeMeta } from './write.ts';
+import { DistWriter, metaDirFor, writeMeta, type DistFile } from './write.ts';
 import { pageScripts } from './bundle/page-scripts.ts';
 import { measureBuild, type PageDocument } from './measure/measure.ts';
 import { viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';
-import type { BuildSummary } from './measure/summary.ts';
+import type { BuildSummary, SizeFigure } from './measure/summary.ts';
 import type { RoutingTable } from './routing/resolve.ts';
 import { HEADERS_FILE, securityHeaders } from './headers.ts';
 import { applyOverrides, type SettingsOverrides } from './config.ts';
 import { BudgetError, checkBudgets, loadBudgets, type Budgets } from './measure/budgets.ts';
+import { bundleBuildCode, type BuildCode } from './pool/code.ts';
+import { BuildWorkers } from './pool/runner.ts';
+import { BuildCache } from './cache/build-cache.ts';
+import { CACHE_DIR, hashOf } from './cache/store.ts';
+import { IO_CONCURRENCY, mapLimit } from './concurrency.ts';
 
 export interface BuildOptions {
   /** The project folder holding content/, templates/ and islands/. */
@@ -30,9 +34,30 @@ export interface BuildOptions {
   extraHead?: string;
   /** The page budgets to hold the build to; by default the project's budgets.json (none if it has none). */
   budgets?: Budgets | false;
+  /** What a long-running `site serve` keeps between its builds. */
+  session?: BuildSession;
+  /** Below this many markdown files or pages to redo, work stays on the main thread (see pool/runner.ts). */
+  poolThreshold?: number;
+  /** Where a one-line warning goes (a discarded cache); standard error by default. */
+  warn?: (line: string) => void;
 }
 
-export interface BuildResult { site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string }
+/**
+ * Kept by `site serve` from one build to the next: the bundled code and assets, reused while no
+ * file under templates/, islands/ or src/ has changed (serve sets `codeChanged` when one does).
+ */
+export interface BuildSession {
+  codeChanged: boolean;
+  code?: BuildCode;
+  assets?: { islands: string; result: BundleResult };
+  cdn?: { table: string; request: string; response: string };
+}
+
+export interface BuildResult {
+  site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string;
+  /** Markdown files parsed and pages rendered by this build; the rest came from the cache. */
+  redone: { parsed: number; rendered: number; pool: boolean };
+}
 
 async function timed<T>(stages: Record<string, number>, name: string, fn: () => Promise<T> | T): Promise<T> {
   const start = performance.now();
@@ -40,15 +65,15 @@ async function timed<T>(stages: Record<string, number>, name: string, fn: () => 
 }
 
 /** Stage 1: the content, validated, with the flags' and environment's settings applied. */
-async function loadStage(root: string, overrides: SettingsOverrides | undefined): Promise<Site> {
-  const loaded = await loadSite(path.join(root, 'content'));
+async function loadStage(root: string, overrides: SettingsOverrides | undefined, parse: ParseMarkdown): Promise<Site> {
+  const loaded = await loadSite(path.join(root, 'content'), parse);
   return overrides ? { ...loaded, settings: applyOverrides(loaded.settings, overrides) } : loaded;
 }
 
-/** Stage 3: every route through the templates (bundled fresh), into head and body markup and the islands it uses. */
-async function renderStage(root: string, site: Site, routes: Route[], now: Date): Promise<RenderedPage[]> {
-  const render = await loadRenderer(root);
-  return routes.map((route) => render(route, { settings: site.settings, images: site.images, url: route.url, year: now.getUTCFullYear() }));
+/** Stage 3: every route through the templates (bundled fresh), into head and body markup and the islands it uses; unchanged pages from the cache. */
+function renderStage(site: Site, routes: Route[], now: Date, code: BuildCode, cache: BuildCache, workers: BuildWorkers): Promise<RenderedPage[]> {
+  const ctx = { settings: site.settings, images: site.images, year: now.getUTCFullYear() };
+  return cache.render(routes, ctx, code.renderHash, (missing) => workers.render(missing, ctx));
 }
 
 /** Stage 5: each rendered page as its whole HTML document, pointing at the bundled assets. */
@@ -63,26 +88,41 @@ function documentStage(site: Site, pages: RenderedPage[], assets: BundleResult, 
   }));
 }
 
-/** Stage 6: dist/ emptied and filled (assets, images, pages, sitemap, robots, feed), then build/ (routing table, CDN functions, headers). */
+/**
+ * Stage 6: dist/ brought up to date (assets, images, pages, sitemap, robots, feed; unchanged files left
+ * alone, stale ones deleted), a bounded number of files at a time, then build/ (routing table, CDN
+ * functions, headers). Returns the raw and gzip size of each page and asset, for the summary.
+ */
 async function writeStage(root: string, outDir: string, metaDir: string, input: {
-  site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; documents: PageDocument[]; scripts: string[]; now: Date;
-}): Promise<void> {
-  const { site, routes, table, assets, documents, scripts, now } = input;
-  const writer = new DistWriter(outDir);
-  await writer.clean();
-  for (const [file, contents] of Object.entries(assets.files)) await writer.write(file, contents);
-  for (const image of Object.values(site.images)) await writer.copy(path.join(root, image.file), image.src);
-  for (const { page, html } of documents) await writer.write(page.route.file, html);
-  await writer.write('/sitemap.xml', sitemapXml(site, routes));
-  await writer.write('/robots.txt', robotsTxt(site));
+  site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; documents: PageDocument[]; scripts: string[]; now: Date; session?: BuildSession;
+}): Promise<Map<string, SizeFigure>> {
+  const { site, routes, table, assets, documents, scripts, now, session } = input;
+  const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
+  await writer.begin();
   const feed = atomFeed(site, now);
-  if (feed) await writer.write('/blog/feed.xml', feed);
+  const files: DistFile[] = [
+    ...Object.entries(assets.files).map(([file, contents]) => ({ file, contents, measure: true })),
+    ...Object.values(site.images).map((image) => ({ file: image.src, from: path.join(root, image.file) })),
+    ...documents.map(({ page, html }) => ({ file: page.route.file, contents: html, measure: true })),
+    { file: '/sitemap.xml', contents: sitemapXml(site, routes) },
+    { file: '/robots.txt', contents: robotsTxt(site) },
+    ...(feed ? [{ file: '/blog/feed.xml', contents: feed }] : []),
+  ];
+  const sizes = new Map<string, SizeFigure>();
+  await mapLimit(files, IO_CONCURRENCY, async (f) => { const size = await writer.write(f); if (size) sizes.set(f.file, size); });
+  await writer.finish();
+  // The CDN functions are bundled by esbuild: serve reuses them while the table and the code stay the same.
+  const tableJson = JSON.stringify(table, null, 2) + '\n';
+  const cdn = session?.cdn && !session.codeChanged && session.cdn.table === tableJson ? session.cdn
+    : { table: tableJson, request: await viewerRequestFunction(root, table), response: await viewerResponseFunction(root, table) };
+  if (session) session.cdn = cdn;
   await writeMeta(metaDir, {
-    'routing.json': JSON.stringify(table, null, 2) + '\n',
-    'cloudfront/viewer-request.js': await viewerRequestFunction(root, table),
-    'cloudfront/viewer-response.js': await viewerResponseFunction(root, table),
+    'routing.json': tableJson,
+    'cloudfront/viewer-request.js': cdn.request,
+    'cloudfront/viewer-response.js': cdn.response,
     [HEADERS_FILE]: JSON.stringify(securityHeaders(site.settings, scripts), null, 2) + '\n',
   });
+  return sizes;
 }
 
 /** Stage 8: the page budgets; checked after writing, so that an over-budget build leaves its pages to inspect. */
@@ -104,20 +144,34 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const root = path.resolve(opts.root);
   const outDir = path.resolve(opts.outDir);
   const metaDir = metaDirFor(outDir);
+  const session = opts.session;
+  const warn = opts.warn ?? ((line: string) => process.stderr.write(line + '\n'));
 
-  const site = await timed(stages, 'load', () => loadStage(root, opts.overrides));
-  const routes = routeTable(site);
-  const table = routingTable(routes);
-  const pages = await timed(stages, 'render', () => renderStage(root, site, routes, now));
+  const cache = await BuildCache.open(root);
+  const code = await timed(stages, 'code', async () => session?.code && !session.codeChanged ? session.code : bundleBuildCode(root));
+  const workers = new BuildWorkers(code, opts.poolThreshold);
+  let site: Site, routes: Route[], table: RoutingTable, pages: RenderedPage[];
+  try {
+    site = await timed(stages, 'load', () => loadStage(root, opts.overrides, (jobs) => cache.parse(jobs, code.markdownHash, (missing) => workers.parse(missing))));
+    routes = routeTable(site);
+    table = routingTable(routes);
+    pages = await timed(stages, 'render', () => renderStage(site, routes, now, code, cache, workers));
+  } finally {
+    if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
+    void workers.close();
+  }
+  const pool = workers.startedOnce;
   const islands = [...new Set(pages.flatMap((p) => [...p.islands.keys()]))].sort();
-  const assets = await timed(stages, 'bundle', () => bundle({ root, outDir, islands }));
+  const reuse = session?.assets && !session.codeChanged && session.assets.islands === islands.join(',') ? session.assets.result : undefined;
+  const assets = reuse ?? await timed(stages, 'bundle', () => bundle({ root, outDir, islands }));
   const scripts = inlineScripts(site.settings);
-  const documents = await timed(stages, 'write', async () => {
+  const { documents, sizes } = await timed(stages, 'write', async () => {
     const documents = documentStage(site, pages, assets, scripts, opts.extraHead);
-    await writeStage(root, outDir, metaDir, { site, routes, table, assets, documents, scripts, now });
-    return documents;
+    const sizes = await writeStage(root, outDir, metaDir, { site, routes, table, assets, documents, scripts, now, session });
+    return { documents, sizes };
   });
-  const summary = await timed(stages, 'measure', () => measureBuild(documents, assets, stages));
+  if (session) Object.assign(session, { code, assets: { islands: islands.join(','), result: assets }, codeChanged: false });
+  const summary = await timed(stages, 'measure', () => measureBuild(documents, assets, stages, sizes));
   await budgetStage(root, opts.budgets, summary);
-  return { site, routes, table, summary, metaDir };
+  return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool } };
 }

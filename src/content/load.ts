@@ -1,10 +1,11 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import matter from 'gray-matter';
 import type { z } from 'zod';
 import { issueToWords, pathToString, ContentErrors, type ContentError } from './errors.ts';
 import { parseYaml, type ParsedYaml } from './yaml.ts';
-import { renderMarkdown, type TocEntry } from './markdown.ts';
+import type { TocEntry } from './markdown.ts';
+import { parseMarkdownFile, type MarkdownJob, type ParsedMarkdownFile } from './markdown-file.ts';
+import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
 import { loadImages, type SiteImage } from './images.ts';
 import { newestFirst, SLUG_PATTERN } from './fields.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
@@ -77,20 +78,11 @@ class Collector {
     return this.validate(schema, parseYaml(text, this.rel(file)), this.rel(file), images);
   }
 
-  /** A markdown file: front matter checked by `schema`, body rendered once. */
-  async markdown<S extends z.ZodType>(file: string, schema: S, images: Record<string, SiteImage>, forms?: SiteSettings['assessmentForms']) {
-    const source = await this.read(file);
-    if (source === undefined) return undefined;
-    const rel = this.rel(file);
-    // Options defeat gray-matter's cache, whose entries lose `.matter` on a second parse (serve's rebuilds).
-    const { matter: front, content } = matter(source, {});
-    // Lines before the front matter's text (the opening '---'), so errors point at the file's own lines.
-    const fm = parseYaml(front, rel, source.slice(0, Math.max(0, source.indexOf(front))).split('\n').length - 1);
-    const data = this.validate(schema, fm, rel, images);
-    const bodyStart = source.length - content.length;
-    const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1, forms);
-    this.errors.push(...body.errors);
-    return data === undefined ? undefined : { data, body };
+  /** A parsed markdown file: front matter checked by `schema`, the body's errors collected. */
+  markdown<S extends z.ZodType>(rel: string, parsed: ParsedMarkdownFile, schema: S, images: Record<string, SiteImage>) {
+    const data = this.validate(schema, parseYaml(parsed.front, rel, parsed.frontLine), rel, images);
+    this.errors.push(...parsed.body.errors);
+    return data === undefined ? undefined : { data, body: parsed.body };
   }
 
   async list(dir: string, ext: string): Promise<string[]> {
@@ -99,8 +91,13 @@ class Collector {
   }
 }
 
+/** Parses markdown files, all at once so that a worker pool or a cache can serve them; results in the jobs' order. */
+export type ParseMarkdown = (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>;
+
+const parseInline: ParseMarkdown = (jobs) => Promise.all(jobs.map(parseMarkdownFile));
+
 /** Load content/ into a Site, or throw ContentErrors naming every bad file, field and line at once. */
-export async function loadSite(root: string): Promise<Site> {
+export async function loadSite(root: string, parse: ParseMarkdown = parseInline): Promise<Site> {
   const c = new Collector(root);
   const { images, errors: imageErrors } = await loadImages(root);
   c.errors.push(...imageErrors);
@@ -121,9 +118,16 @@ export async function loadSite(root: string): Promise<Site> {
     collections[name] = records.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
   }
 
+  // Every markdown file read (a bounded number at a time), then parsed in one batch.
+  const files = [...await c.list('blog', '.md'), ...LEGAL.map((slug) => path.join(root, 'pages', `${slug}.md`))];
+  const sources = await mapLimit(files, IO_CONCURRENCY, (file) => c.read(file));
+  const readable = files.flatMap((file, i) => sources[i] === undefined ? [] : [{ file, job: { source: sources[i]!, rel: c.rel(file), forms: settings?.assessmentForms } }]);
+  const parsed = new Map((await parse(readable.map((r) => r.job))).map((result, i) => [readable[i]!.file, result]));
+
   const unsorted: Post[] = [];
-  for (const file of await c.list('blog', '.md')) {
-    const doc = await c.markdown(file, postSchema, images, settings?.assessmentForms);
+  for (const file of files.slice(0, files.length - LEGAL.length)) {
+    const result = parsed.get(file);
+    const doc = result && c.markdown(c.rel(file), result, postSchema, images);
     if (doc) unsorted.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc });
   }
   const posts = newestFirst(unsorted);
@@ -137,7 +141,9 @@ export async function loadSite(root: string): Promise<Site> {
 
   const legal: Partial<Record<(typeof LEGAL)[number], LegalPage>> = {};
   for (const slug of LEGAL) {
-    const doc = await c.markdown(path.join(root, 'pages', `${slug}.md`), legalSchema, images, settings?.assessmentForms);
+    const file = path.join(root, 'pages', `${slug}.md`);
+    const result = parsed.get(file);
+    const doc = result && c.markdown(c.rel(file), result, legalSchema, images);
     if (doc) legal[slug] = { ...doc.data, slug, html: doc.body.html, toc: doc.body.toc };
   }
 
