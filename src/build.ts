@@ -51,7 +51,12 @@ export interface BuildSession {
   code?: BuildCode;
   assets?: { islands: string; result: BundleResult };
   cdn?: { table: string; request: string; response: string };
+  /** Cache entries kept in memory; entries of old keys go when it grows past a bound (see build.ts). */
+  memory?: Map<string, unknown>;
 }
+
+/** Entries serve keeps in memory before starting afresh: far more than a site's pages and files, far less than a gigabyte. */
+const SESSION_MEMORY_MAX = 20_000;
 
 export interface BuildResult {
   site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string;
@@ -94,9 +99,9 @@ function documentStage(site: Site, pages: RenderedPage[], assets: BundleResult, 
  * functions, headers). Returns the raw and gzip size of each page and asset, for the summary.
  */
 async function writeStage(root: string, outDir: string, metaDir: string, input: {
-  site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; documents: PageDocument[]; scripts: string[]; now: Date; session?: BuildSession;
+  site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; documents: PageDocument[]; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
 }): Promise<Map<string, SizeFigure>> {
-  const { site, routes, table, assets, documents, scripts, now, session } = input;
+  const { site, routes, table, assets, documents, scripts, now, session, fresh } = input;
   const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
   await writer.begin();
   const feed = atomFeed(site, now);
@@ -113,7 +118,7 @@ async function writeStage(root: string, outDir: string, metaDir: string, input: 
   await writer.finish();
   // The CDN functions are bundled by esbuild: serve reuses them while the table and the code stay the same.
   const tableJson = JSON.stringify(table, null, 2) + '\n';
-  const cdn = session?.cdn && !session.codeChanged && session.cdn.table === tableJson ? session.cdn
+  const cdn = !fresh && session?.cdn && session.cdn.table === tableJson ? session.cdn
     : { table: tableJson, request: await viewerRequestFunction(root, table), response: await viewerResponseFunction(root, table) };
   if (session) session.cdn = cdn;
   await writeMeta(metaDir, {
@@ -145,10 +150,15 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const outDir = path.resolve(opts.outDir);
   const metaDir = metaDirFor(outDir);
   const session = opts.session;
+  // Read and reset at the start: a template saved while this build runs makes the next one bundle again.
+  const fresh = !session || session.codeChanged;
+  if (session) session.codeChanged = false;
   const warn = opts.warn ?? ((line: string) => process.stderr.write(line + '\n'));
 
-  const cache = await BuildCache.open(root);
-  const code = await timed(stages, 'code', async () => session?.code && !session.codeChanged ? session.code : bundleBuildCode(root));
+  if (session && (session.memory?.size ?? 0) > SESSION_MEMORY_MAX) session.memory = undefined;
+  if (session) session.memory ??= new Map();
+  const cache = await BuildCache.open(root, session?.memory);
+  const code = await timed(stages, 'code', async () => !fresh && session?.code ? session.code : bundleBuildCode(root));
   const workers = new BuildWorkers(code, opts.poolThreshold);
   let site: Site, routes: Route[], table: RoutingTable, pages: RenderedPage[];
   try {
@@ -162,15 +172,15 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   }
   const pool = workers.startedOnce;
   const islands = [...new Set(pages.flatMap((p) => [...p.islands.keys()]))].sort();
-  const reuse = session?.assets && !session.codeChanged && session.assets.islands === islands.join(',') ? session.assets.result : undefined;
+  const reuse = !fresh && session?.assets && session.assets.islands === islands.join(',') ? session.assets.result : undefined;
   const assets = reuse ?? await timed(stages, 'bundle', () => bundle({ root, outDir, islands }));
   const scripts = inlineScripts(site.settings);
   const { documents, sizes } = await timed(stages, 'write', async () => {
     const documents = documentStage(site, pages, assets, scripts, opts.extraHead);
-    const sizes = await writeStage(root, outDir, metaDir, { site, routes, table, assets, documents, scripts, now, session });
+    const sizes = await writeStage(root, outDir, metaDir, { site, routes, table, assets, documents, scripts, now, session, fresh });
     return { documents, sizes };
   });
-  if (session) Object.assign(session, { code, assets: { islands: islands.join(','), result: assets }, codeChanged: false });
+  if (session) Object.assign(session, { code, assets: { islands: islands.join(','), result: assets } });
   const summary = await timed(stages, 'measure', () => measureBuild(documents, assets, stages, sizes));
   await budgetStage(root, opts.budgets, summary);
   return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool } };

@@ -31,14 +31,15 @@ export class BuildCache {
   /** What the last build did: files parsed and pages rendered afresh (the rest came from the cache). */
   readonly counts = { parsed: 0, rendered: 0 };
 
-  private constructor(readonly root: string, private readonly lockHash: string) {
-    this.markdown = new CacheStore(root, 'markdown', isParsed);
-    this.pages = new CacheStore(root, 'pages', isPage);
+  private constructor(readonly root: string, private readonly lockHash: string, memory?: Map<string, unknown>) {
+    this.markdown = new CacheStore(root, 'markdown', isParsed, memory);
+    this.pages = new CacheStore(root, 'pages', isPage, memory);
   }
 
-  static async open(root: string): Promise<BuildCache> {
+  /** `memory`: entries kept in memory from one build to the next as well (serve's session). */
+  static async open(root: string, memory?: Map<string, unknown>): Promise<BuildCache> {
     const lock = await readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from(''));
-    return new BuildCache(root, hashOf(lock));
+    return new BuildCache(root, hashOf(lock), memory);
   }
 
   get dir() { return path.join(this.root, CACHE_DIR); }

@@ -22,19 +22,25 @@ export class CacheStore<T> {
   readonly dir: string;
   discarded = 0;
 
-  constructor(root: string, kind: string, private readonly valid: (value: unknown) => value is T) {
+  /** `memory`, when given, keeps entries in memory too (serve's session): a rebuild then reads no cache file. */
+  constructor(root: string, private readonly kind: string, private readonly valid: (value: unknown) => value is T, private readonly memory?: Map<string, unknown>) {
     this.dir = path.join(root, CACHE_DIR, kind);
   }
 
   private file(key: string) { return path.join(this.dir, key.slice(0, 2), `${key}.json`); }
 
   async get(key: string): Promise<T | undefined> {
+    const remembered = this.memory?.get(`${this.kind}:${key}`);
+    if (remembered !== undefined) return remembered as T;
     const file = this.file(key);
     const text = await readFile(file, 'utf8').catch(() => undefined);
     if (text === undefined) return undefined;
     try {
       const entry = JSON.parse(text) as { format?: unknown; key?: unknown; value?: unknown };
-      if (entry.format === CACHE_FORMAT && entry.key === key && this.valid(entry.value)) return entry.value;
+      if (entry.format === CACHE_FORMAT && entry.key === key && this.valid(entry.value)) {
+        this.memory?.set(`${this.kind}:${key}`, entry.value);
+        return entry.value;
+      }
     } catch { /* counted below */ }
     this.discarded++;
     await rm(file, { force: true });
@@ -43,6 +49,7 @@ export class CacheStore<T> {
 
   /** Written whole (a temporary file, then a rename), so that an interrupted build leaves no half entry. */
   async set(key: string, value: T): Promise<void> {
+    this.memory?.set(`${this.kind}:${key}`, value);
     const file = this.file(key);
     await mkdir(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
