@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadSite, type ParseMarkdown, type Site } from './content/load.ts';
+import { parseMarkdownFile } from './content/markdown-file.ts';
 import { routes as routeTable, routingTable, type Route } from './routes/table.ts';
 import type { RenderedPage } from './render/page.tsx';
 import { documentHtml } from './render/document.ts';
@@ -158,19 +159,27 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   if (session && (session.memory?.size ?? 0) > SESSION_MEMORY_MAX) session.memory = undefined;
   if (session) session.memory ??= new Map();
   const cache = await BuildCache.open(root, session?.memory);
-  const code = await timed(stages, 'code', async () => !fresh && session?.code ? session.code : bundleBuildCode(root));
-  const workers = new BuildWorkers(code, opts.poolThreshold);
+  // A project whose code cannot be bundled still has its content checked first, with the parser
+  // built into the generator: a content error is the more useful report.
+  const bundled = await timed(stages, 'code', async () => !fresh && session?.code ? session.code : bundleBuildCode(root)).catch((error: unknown) => error as Error);
+  const code = bundled instanceof Error ? undefined : bundled;
+  // Until the templates bundle again, every build must try again.
+  if (!code && session) session.codeChanged = true;
+  const workers = code && new BuildWorkers(code, opts.poolThreshold);
   let site: Site, routes: Route[], table: RoutingTable, pages: RenderedPage[];
   try {
-    site = await timed(stages, 'load', () => loadStage(root, opts.overrides, (jobs) => cache.parse(jobs, code.markdownHash, (missing) => workers.parse(missing))));
+    site = await timed(stages, 'load', () => loadStage(root, opts.overrides, code && workers
+      ? (jobs) => cache.parse(jobs, code.markdownHash, (missing) => workers.parse(missing))
+      : (jobs) => Promise.all(jobs.map(parseMarkdownFile))));
+    if (!code || !workers) throw bundled;
     routes = routeTable(site);
     table = routingTable(routes);
     pages = await timed(stages, 'render', () => renderStage(site, routes, now, code, cache, workers));
   } finally {
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
-    void workers.close();
+    void workers?.close();
   }
-  const pool = workers.startedOnce;
+  const pool = workers!.startedOnce;
   const islands = [...new Set(pages.flatMap((p) => [...p.islands.keys()]))].sort();
   const reuse = !fresh && session?.assets && session.assets.islands === islands.join(',') ? session.assets.result : undefined;
   const assets = reuse ?? await timed(stages, 'bundle', () => bundle({ root, outDir, islands }));
@@ -180,7 +189,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     const sizes = await writeStage(root, outDir, metaDir, { site, routes, table, assets, documents, scripts, now, session, fresh });
     return { documents, sizes };
   });
-  if (session) Object.assign(session, { code, assets: { islands: islands.join(','), result: assets } });
+  if (session) Object.assign(session, { code: code!, assets: { islands: islands.join(','), result: assets } });
   const summary = await timed(stages, 'measure', () => measureBuild(documents, assets, stages, sizes));
   await budgetStage(root, opts.budgets, summary);
   return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool } };

@@ -32,7 +32,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .action(async (opts: { out: string; siteUrl?: string }) => {
       try {
         const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}) };
-        const result = await buildSite({ root: program.opts().root, outDir: opts.out, overrides });
+        const result = await buildSite({ root: program.opts().root, outDir: opts.out, overrides, warn: io.err });
         io.out(formatSummary(result.summary));
         io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), result.metaDir)}/ (routing table, CloudFront functions)`);
       } catch (error) {

@@ -12,7 +12,7 @@ type CachedPage = { head: string; body: string; islands: Array<[string, string[]
 
 const isParsed = (v: unknown): v is ParsedMarkdownFile => {
   const p = v as ParsedMarkdownFile;
-  return !!p && typeof p.front === 'string' && typeof p.frontLine === 'number' && !!p.body && typeof p.body.html === 'string' && Array.isArray(p.body.toc) && Array.isArray(p.body.errors);
+  return !!p && typeof p.front === 'string' && typeof p.frontLine === 'number' && Array.isArray(p.frontErrors) && !!p.body && typeof p.body.html === 'string' && Array.isArray(p.body.toc) && Array.isArray(p.body.errors);
 };
 const isPage = (v: unknown): v is CachedPage => {
   const p = v as CachedPage;

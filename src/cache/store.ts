@@ -5,7 +5,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 /** The git-ignored folder of everything a build may reuse: parsed markdown, rendered pages, bundled code. */
 export const CACHE_DIR = '.site-cache';
 /** Raised when the shape of a cache entry changes, so that entries of an older shape are never read. */
-export const CACHE_FORMAT = 1;
+export const CACHE_FORMAT = 2;
 
 export const hashOf = (...parts: Array<string | Uint8Array>) => {
   const h = createHash('sha256');

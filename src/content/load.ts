@@ -80,7 +80,9 @@ class Collector {
 
   /** A parsed markdown file: front matter checked by `schema`, the body's errors collected. */
   markdown<S extends z.ZodType>(rel: string, parsed: ParsedMarkdownFile, schema: S, images: Record<string, SiteImage>) {
-    const data = this.validate(schema, parseYaml(parsed.front, rel, parsed.frontLine), rel, images);
+    // Parsed already (in a worker, or cached); the lines are looked up again only to report an error.
+    const front: ParsedYaml = { data: parsed.frontData, errors: parsed.frontErrors, lineOf: (at) => parseYaml(parsed.front, rel, parsed.frontLine).lineOf(at) };
+    const data = this.validate(schema, front, rel, images);
     this.errors.push(...parsed.body.errors);
     return data === undefined ? undefined : { data, body: parsed.body };
   }

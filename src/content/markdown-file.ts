@@ -1,6 +1,8 @@
 import matter from 'gray-matter';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.ts';
 import type { SiteSettings } from './schemas.ts';
+import type { ContentError } from './errors.ts';
+import { readYaml } from './yaml.ts';
 
 /** One markdown file to parse: its text, its path as errors name it, the survey addresses its links may name. */
 export interface MarkdownJob { source: string; rel: string; forms?: SiteSettings['assessmentForms'] }
@@ -10,6 +12,9 @@ export interface ParsedMarkdownFile {
   front: string;
   /** Lines of the file before the front matter's text, so that its errors point at the file's own lines. */
   frontLine: number;
+  /** The front matter parsed (here, off the main thread), and its YAML errors; the schema is checked later. */
+  frontData: unknown;
+  frontErrors: ContentError[];
   body: RenderedMarkdown;
 }
 
@@ -19,9 +24,11 @@ export interface ParsedMarkdownFile {
  */
 export async function parseMarkdownFile({ source, rel, forms }: MarkdownJob): Promise<ParsedMarkdownFile> {
   // Options defeat gray-matter's cache, whose entries lose `.matter` on a second parse (serve's rebuilds).
-  const { matter: front, content } = matter(source, {});
+  // Its YAML engine does nothing: the front matter is parsed once, below, by the parser that knows lines.
+  const { matter: front, content } = matter(source, { engines: { yaml: () => ({}) } });
   const frontLine = source.slice(0, Math.max(0, source.indexOf(front))).split('\n').length - 1;
   const bodyStart = source.length - content.length;
   const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1, forms);
-  return { front, frontLine, body };
+  const { data, errors } = readYaml(front, rel, frontLine);
+  return { front, frontLine, frontData: data, frontErrors: errors, body };
 }

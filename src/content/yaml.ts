@@ -27,6 +27,12 @@ export function parseYaml(text: string, file: string, lineOffset = 0): ParsedYam
   return parsed;
 }
 
+/** Only the data and the errors, keeping no syntax tree: for a worker thread, whose result is cached. */
+export function readYaml(text: string, file: string, lineOffset = 0): Pick<ParsedYaml, 'data' | 'errors'> {
+  const { data, errors } = parseYamlAfresh(text, file, lineOffset);
+  return { data, errors };
+}
+
 function parseYamlAfresh(text: string, file: string, lineOffset: number): ParsedYaml {
   const lineCounter = new LineCounter();
   const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });

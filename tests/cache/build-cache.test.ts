@@ -2,6 +2,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build.ts';
+import { CACHE_FORMAT } from '../../src/cache/store.ts';
 import { editFile, filesOf, scratchProject } from '../scratch-project.ts';
 
 const now = new Date('2026-01-15T12:00:00Z');
@@ -57,8 +58,8 @@ describe('the build cache (.site-cache/)', () => {
     // Garbage, a truncated entry, and valid JSON of another shape: none may reach a page.
     await writeFile(markdown[0]!, 'not json');
     await writeFile(markdown[1]!, (await readFile(markdown[1]!, 'utf8')).slice(0, 40));
-    for (const file of pages) await writeFile(file, JSON.stringify({ format: 1, key: path.basename(file, '.json'), value: { head: '<title>wrong</title>', body: 1, islands: [] } }));
-    await writeFile(markdown[2]!, JSON.stringify({ format: 1, key: 'another key', value: JSON.parse(await readFile(markdown[3]!, 'utf8')).value }));
+    for (const file of pages) await writeFile(file, JSON.stringify({ format: CACHE_FORMAT, key: path.basename(file, '.json'), value: { head: '<title>wrong</title>', body: 1, islands: [] } }));
+    await writeFile(markdown[2]!, JSON.stringify({ format: CACHE_FORMAT, key: 'another key', value: JSON.parse(await readFile(markdown[3]!, 'utf8')).value }));
 
     const warnings: string[] = [];
     const result = await build('clean', (line) => warnings.push(line));
