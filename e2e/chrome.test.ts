@@ -87,6 +87,9 @@ describe('navigation', () => {
     expect(chunks).toHaveLength(1);
     const box = await page.locator('.mobile-menu').boundingBox();
     expect(box).toEqual({ x: 0, y: 0, width: PHONE.width, height: PHONE.height });
+    // On a first visit the cookie bar is showing too; the open menu covers it rather than sitting beneath it.
+    expect(await page.locator('.cookie-bar').isVisible()).toBe(true);
+    expect(await page.evaluate(([x, y]) => !!document.elementFromPoint(x!, y!)?.closest('.mobile-menu'), [PHONE.width / 2, PHONE.height - 10])).toBe(true);
     expect(await dialog.getByRole('link').allTextContents()).toEqual(['About', 'DIAlog', 'Services', 'Our Work', 'Insights', "Let's Talk Data"]);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Close menu');
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');

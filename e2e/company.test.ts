@@ -80,7 +80,7 @@ describe('about', () => {
     await page.waitForFunction(() => {
       const top = document.getElementById('methodology')?.getBoundingClientRect().top;
       return top !== undefined && top >= 0 && top < window.innerHeight / 2;
-    }, undefined, { timeout: 5000 });
+    });
     await page.close();
   });
 });

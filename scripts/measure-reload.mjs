@@ -22,7 +22,7 @@ try {
   await symlink(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   await writeFile(path.join(dir, 'package.json'), '{"type":"module"}');
 
-  child = spawn(process.execPath, [path.join(repo, 'bin/site'), '--root', dir, 'serve', '--port', '0', '--host', '127.0.0.1', '--out', path.join(dir, 'build/serve')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [path.join(repo, 'bin/site'), '--root', dir, 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   // serve's own warnings (the AWS SDK's notice about Node 20, say) only when asked for.
   child.stderr.on('data', (d) => { if (process.env.VERBOSE) process.stderr.write(d); });

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadSite, type ParseMarkdown, type Site } from './content/load.ts';
+import { publishedSite, type Published } from './content/published.ts';
+import { ContentErrors, type ContentError } from './content/errors.ts';
 import { parseMarkdownFile } from './content/markdown-file.ts';
 import { routes as routeTable, routingTable, type Route } from './routes/table.ts';
 import type { RenderedPage } from './render/page.tsx';
@@ -29,8 +31,10 @@ export interface BuildOptions {
   outDir: string;
   /** Settings that win over content/site.yaml (from flags and the environment). */
   overrides?: SettingsOverrides;
-  /** The build's clock, passed in so every stage below is repeatable. */
+  /** The build's clock, passed in so every stage below is repeatable; it decides which articles are published. */
   now?: Date;
+  /** `site serve`'s preview: drafts and scheduled articles are built too, each marked with a banner. */
+  preview?: boolean;
   /** Tags `site serve` adds to every page's head. */
   extraHead?: string;
   /** The page budgets to hold the build to; by default the project's budgets.json (none if it has none). */
@@ -63,6 +67,8 @@ export interface BuildResult {
   site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string;
   /** Markdown files parsed and pages rendered by this build; the rest came from the cache. */
   redone: { parsed: number; rendered: number; pool: boolean };
+  /** Problems a preview lets through that a production build refuses (links to unpublished articles). */
+  warnings: ContentError[];
 }
 
 async function timed<T>(stages: Record<string, number>, name: string, fn: () => Promise<T> | T): Promise<T> {
@@ -76,13 +82,24 @@ async function loadStage(root: string, overrides: SettingsOverrides | undefined,
   return overrides ? { ...loaded, settings: applyOverrides(loaded.settings, overrides) } : loaded;
 }
 
-/** Stage 3: every route through the templates (bundled fresh), into head and body markup and the islands it uses; unchanged pages from the cache. */
+/**
+ * Stage 2: the site as published at the build's clock, the one place articles are left out (drafts,
+ * scheduled, expired), so no later stage can forget to; a preview keeps drafts and scheduled ones, marked.
+ * A link from live content to an article left out stops a production build.
+ */
+function publishStage(site: Site, now: Date, preview: boolean): Published {
+  const published = publishedSite(site, now, preview ? 'preview' : 'production');
+  if (published.unpublishedLinks.length && !preview) throw new ContentErrors(published.unpublishedLinks);
+  return published;
+}
+
+/** Stage 4: every route through the templates (bundled fresh), into head and body markup and the islands it uses; unchanged pages from the cache. */
 function renderStage(site: Site, routes: Route[], now: Date, code: BuildCode, cache: BuildCache, workers: BuildWorkers): Promise<RenderedPage[]> {
   const ctx = { settings: site.settings, images: site.images, year: now.getUTCFullYear() };
   return cache.render(routes, ctx, code.renderHash, (missing) => workers.render(missing, ctx));
 }
 
-/** Stage 5: each rendered page as its whole HTML document, pointing at the bundled assets. */
+/** Stage 6: each rendered page as its whole HTML document, pointing at the bundled assets. */
 function documentStage(site: Site, pages: RenderedPage[], assets: BundleResult, scripts: string[], extraHead: string | undefined): PageDocument[] {
   return pages.map((page) => ({
     page,
@@ -95,7 +112,7 @@ function documentStage(site: Site, pages: RenderedPage[], assets: BundleResult, 
 }
 
 /**
- * Stage 6: dist/ brought up to date (assets, images, pages, sitemap, robots, feed; unchanged files left
+ * Stage 7: dist/ brought up to date (assets, images, pages, sitemap, robots, feed; unchanged files left
  * alone, stale ones deleted), a bounded number of files at a time, then build/ (routing table, CDN
  * functions, headers). Returns the raw and gzip size of each page and asset, for the summary.
  */
@@ -131,7 +148,7 @@ async function writeStage(root: string, outDir: string, metaDir: string, input: 
   return sizes;
 }
 
-/** Stage 8: the page budgets; checked after writing, so that an over-budget build leaves its pages to inspect. */
+/** Stage 9: the page budgets; checked after writing, so that an over-budget build leaves its pages to inspect. */
 async function budgetStage(root: string, option: Budgets | false | undefined, summary: BuildSummary): Promise<void> {
   const budgets = option === false ? undefined : option ?? await loadBudgets(root);
   if (!budgets) return;
@@ -142,7 +159,7 @@ async function budgetStage(root: string, option: Budgets | false | undefined, su
 
 /**
  * The build as a list of stages, each taking what the ones before it made:
- * load → routes → render → bundle → documents → write → measure → budgets.
+ * load → publish → routes → render → bundle → documents → write → measure → budgets.
  */
 export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const stages: Record<string, number> = {};
@@ -166,12 +183,13 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   // Until the templates bundle again, every build must try again.
   if (!code && session) session.codeChanged = true;
   const workers = code && new BuildWorkers(code, opts.poolThreshold);
-  let site: Site, routes: Route[], table: RoutingTable, pages: RenderedPage[];
+  let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: RenderedPage[];
   try {
-    site = await timed(stages, 'load', () => loadStage(root, opts.overrides, code && workers
+    const loaded = await timed(stages, 'load', () => loadStage(root, opts.overrides, code && workers
       ? (jobs) => cache.parse(jobs, code.markdownHash, (missing) => workers.parse(missing))
       : (jobs) => Promise.all(jobs.map(parseMarkdownFile))));
     if (!code || !workers) throw bundled;
+    ({ site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false));
     routes = routeTable(site);
     table = routingTable(routes);
     pages = await timed(stages, 'render', () => renderStage(site, routes, now, code, cache, workers));
@@ -190,7 +208,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     return { documents, sizes };
   });
   if (session) Object.assign(session, { code: code!, assets: { islands: islands.join(','), result: assets } });
-  const summary = await timed(stages, 'measure', () => measureBuild(documents, assets, stages, sizes));
+  const summary = await timed(stages, 'measure', () => measureBuild(documents, assets, stages, sizes, articles));
   await budgetStage(root, opts.budgets, summary);
-  return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool } };
+  return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool }, warnings: opts.preview ? unpublishedLinks : [] };
 }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildSite } from './build.ts';
-import { formatSummary } from './measure/summary.ts';
+import { formatSummary, summaryJson } from './measure/summary.ts';
+import { instantOf, londonDateTime } from './content/publication.ts';
 import { overridesFromEnv } from './config.ts';
 import { describeBuildError } from './build-errors.ts';
 
@@ -25,15 +26,38 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     try { const u = new URL(value); if (!/^https?:$/.test(u.protocol)) throw new Error(); return u.href.replace(/\/$/, ''); } catch { throw new InvalidArgumentError('expected an http(s) URL such as https://www.example.com'); }
   };
 
+  const CLOCK = 'expected an ISO date like 2026-12-01, or a date and time with its offset like 2026-12-01T09:00:00+00:00';
+  const clock = (value: string) => {
+    const at = instantOf(value);
+    if (!at) throw new InvalidArgumentError(CLOCK);
+    return at;
+  };
+  /** --now, else SITE_NOW, else the real time (undefined); a malformed SITE_NOW is a usage error like a malformed flag. */
+  const nowOf = (flag: Date | undefined): Date | undefined | 'bad' => {
+    if (flag) return flag;
+    const env = process.env.SITE_NOW;
+    if (!env) return undefined;
+    const at = instantOf(env);
+    if (!at) { io.err(`error: SITE_NOW '${env}': ${CLOCK}`); return 'bad'; }
+    return at;
+  };
+  const NOW_HELP = 'build as if it were this moment (ISO date or date-time with offset; or SITE_NOW): decides which articles are published';
+
   program.command('build')
     .description('render every page into the output folder')
     .option('--out <dir>', 'output folder', 'dist')
     .option('--site-url <url>', 'the public URL, for canonical links and the sitemap', url)
-    .action(async (opts: { out: string; siteUrl?: string }) => {
+    .option('--now <iso>', NOW_HELP, clock)
+    .option('--json-summary', 'print the summary as JSON (for CI jobs), instead of the text', false)
+    .action(async (opts: { out: string; siteUrl?: string; now?: Date; jsonSummary: boolean }) => {
+      const now = nowOf(opts.now);
+      if (now === 'bad') { code = 2; return; }
       try {
         const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}) };
-        const result = await buildSite({ root: program.opts().root, outDir: opts.out, overrides, warn: io.err });
+        const result = await buildSite({ root: program.opts().root, outDir: opts.out, overrides, now, warn: io.err });
+        if (opts.jsonSummary) { io.out(summaryJson(result.summary)); return; }
         io.out(formatSummary(result.summary));
+        if (now) io.out(`  clock: ${londonDateTime(now)} (${opts.now ? '--now' : 'SITE_NOW'}), not the real time`);
         io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), result.metaDir)}/ (routing table, CloudFront functions)`);
       } catch (error) {
         code = reportBuildError(error, io.err);
@@ -44,10 +68,12 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .description('build, serve with live reload, and rebuild on changes')
     .option('--port <n>', 'port to listen on', port, 4321)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--out <dir>', 'output folder', 'dist')
-    .action(async (opts: { port: number; host: string; out: string }) => {
+    .option('--now <iso>', NOW_HELP, clock)
+    .action(async (opts: { port: number; host: string; now?: Date }) => {
+      const now = nowOf(opts.now);
+      if (now === 'bad') { code = 2; return; }
       const { serve } = await import('./serve/serve.ts');
-      code = await serve({ root: program.opts().root, outDir: opts.out, port: opts.port, host: opts.host, log: io.out, error: io.err });
+      code = await serve({ root: program.opts().root, port: opts.port, host: opts.host, now, log: io.out, error: io.err });
     });
 
   program.command('check-links')

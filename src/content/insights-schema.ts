@@ -6,11 +6,16 @@ const description = metaDescription;
 const meta = { title: text, description };
 const hero = z.strictObject({ eyebrow: text, heading: text, text });
 
+/** Copy written once for every category's pages; {category} stands for the category's name. */
+const perCategory = text.refine((s) => s.includes('{category}'), "must contain {category}, which each category's page replaces with its name");
+
 export const blogPageSchema = z.strictObject({
   ...meta,
   hero,
   /** The label of the link to the Atom feed under the intro. */
   feedLink: text,
+  /** The pages at /blog/category/<slug>: their title, description and intro. */
+  category: z.strictObject({ title: perCategory, description: perCategory, text: perCategory }),
 });
 
 export const contactPageSchema = z.strictObject({

@@ -10,8 +10,14 @@ import { loadImages, type SiteImage } from './images.ts';
 import { newestFirst, SLUG_PATTERN } from './fields.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
 import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
+import { categoryClashes, type CategoryUse } from './categories.ts';
+import type { PreviewStatus } from './publication.ts';
 
-export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[] }
+export interface Post extends PostFrontMatter {
+  slug: string; html: string; toc: TocEntry[];
+  /** Set by the preview build alone, on a draft or scheduled article; production never carries one. */
+  preview?: PreviewStatus;
+}
 export interface CaseStudy extends CaseStudyData { slug: string }
 export interface LegalPage extends LegalFrontMatter { slug: string; html: string; toc: TocEntry[] }
 
@@ -24,6 +30,16 @@ export interface Site {
   caseStudies: CaseStudy[];
   legal: Record<'privacy-policy' | 'terms-of-service', LegalPage>;
   images: Record<string, SiteImage>;
+  /** Every address the content links to, with the file and line it is written at. */
+  links: SourceLink[];
+}
+
+/** An address written in a content file (a YAML value or a markdown link), and where. */
+export interface SourceLink { file: string; line?: number; path: string; href: string }
+
+/** Where an article's file lives, as errors name it. */
+export function postFile(slug: string): string {
+  return `content/blog/${slug}.md`;
 }
 
 const LEGAL = ['privacy-policy', 'terms-of-service'] as const;
@@ -38,6 +54,7 @@ function closest(value: string, known: string[]): string {
 
 class Collector {
   errors: ContentError[] = [];
+  links: SourceLink[] = [];
   constructor(readonly root: string) {}
 
   rel(file: string) { return path.join('content', path.relative(this.root, file)); }
@@ -59,16 +76,18 @@ class Collector {
       }
       return undefined;
     }
-    this.checkImages(result.data, [], file, parsed, images);
+    this.scan(result.data, [], file, parsed, images);
     return result.data;
   }
 
-  /** Every /images/… path a content file names must be a file in content/images. */
-  private checkImages(value: unknown, at: PropertyKey[], file: string, parsed: ParsedYaml, images: Record<string, SiteImage>) {
-    if (typeof value === 'string' && value.startsWith('/images/') && !images[value]) {
-      this.errors.push({ file, line: parsed.lineOf(at), path: pathToString(at), message: `names ${value}, which is not in content/images`, hint: closest(value, Object.keys(images)) });
+  /** Every /images/… path a content file names must be a file in content/images; other addresses are kept as links. */
+  private scan(value: unknown, at: PropertyKey[], file: string, parsed: ParsedYaml, images: Record<string, SiteImage>) {
+    if (typeof value === 'string' && value.startsWith('/images/')) {
+      if (!images[value]) this.errors.push({ file, line: parsed.lineOf(at), path: pathToString(at), message: `names ${value}, which is not in content/images`, hint: closest(value, Object.keys(images)) });
+    } else if (typeof value === 'string' && /^(\/(?!\/)|https?:\/\/)\S*$/.test(value)) {
+      this.links.push({ file, line: parsed.lineOf(at), path: pathToString(at), href: value });
     } else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) this.checkImages(v, [...at, Array.isArray(value) ? Number(k) : k], file, parsed, images);
+      for (const [k, v] of Object.entries(value)) this.scan(v, [...at, Array.isArray(value) ? Number(k) : k], file, parsed, images);
     }
   }
 
@@ -78,13 +97,15 @@ class Collector {
     return this.validate(schema, parseYaml(text, this.rel(file)), this.rel(file), images);
   }
 
-  /** A parsed markdown file: front matter checked by `schema`, the body's errors collected. */
+  /** A parsed markdown file: front matter checked by `schema`, the body's errors and links collected. */
   markdown<S extends z.ZodType>(rel: string, parsed: ParsedMarkdownFile, schema: S, images: Record<string, SiteImage>) {
     // Parsed already (in a worker, or cached); the lines are looked up again only to report an error.
-    const front: ParsedYaml = { data: parsed.frontData, errors: parsed.frontErrors, lineOf: (at) => parseYaml(parsed.front, rel, parsed.frontLine).lineOf(at) };
-    const data = this.validate(schema, front, rel, images);
+    let lines: ParsedYaml | undefined;
+    const lineOf = (at: readonly PropertyKey[]) => (lines ??= parseYaml(parsed.front, rel, parsed.frontLine)).lineOf(at);
+    const data = this.validate(schema, { data: parsed.frontData, errors: parsed.frontErrors, lineOf }, rel, images);
     this.errors.push(...parsed.body.errors);
-    return data === undefined ? undefined : { data, body: parsed.body };
+    this.links.push(...parsed.body.links.map((l) => ({ file: rel, line: l.line, path: 'body', href: l.href })));
+    return data === undefined ? undefined : { data, body: parsed.body, lineOf };
   }
 
   async list(dir: string, ext: string): Promise<string[]> {
@@ -127,11 +148,16 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline)
   const parsed = new Map((await parse(readable.map((r) => r.job))).map((result, i) => [readable[i]!.file, result]));
 
   const unsorted: Post[] = [];
+  const categoryUses: CategoryUse[] = [];
   for (const file of files.slice(0, files.length - LEGAL.length)) {
     const result = parsed.get(file);
     const doc = result && c.markdown(c.rel(file), result, postSchema, images);
-    if (doc) unsorted.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc });
+    if (!doc) continue;
+    unsorted.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc });
+    (doc.data.categories ?? []).forEach((name, i) => categoryUses.push({ name, file: c.rel(file), line: doc.lineOf(['categories', i]), path: `categories[${i}]` }));
   }
+  // Checked across every article, drafts included: a clash would surface the day the draft goes live.
+  c.errors.push(...categoryClashes(categoryUses));
   const posts = newestFirst(unsorted);
 
   const caseStudies: CaseStudy[] = [];
@@ -154,5 +180,5 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline)
   }
 
   if (c.errors.length || !settings) throw new ContentErrors(c.errors);
-  return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts, caseStudies, legal: legal as Site['legal'], images });
+  return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts, caseStudies, legal: legal as Site['legal'], images, links: c.links });
 }

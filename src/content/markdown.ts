@@ -8,7 +8,9 @@ import { ASSESSMENT_FORMS, type AssessmentFormName, type SiteSettings } from './
 import { ASSESSMENT_FORM_SCHEME, EXTERNAL_ICON_PATHS, NEW_TAB_HINT, assessmentHref } from './assessment-forms.ts';
 
 export interface TocEntry { id: string; text: string; depth: number }
-export interface RenderedMarkdown { html: string; toc: TocEntry[]; words: number; errors: ContentError[] }
+/** An address a document links to, with its line in the file. */
+export interface DocumentLink { href: string; line?: number }
+export interface RenderedMarkdown { html: string; toc: TocEntry[]; words: number; links: DocumentLink[]; errors: ContentError[] }
 
 export function slugify(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/['’]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
@@ -65,7 +67,7 @@ function resolveAssessmentLink(link: Link, forms: FormAddresses): boolean {
 }
 
 /** One remark pass: heading ids, table of contents, directives, and the checks that keep markdown plain. */
-function sitePlugin(file: string, lineOffset: number, forms: FormAddresses, out: { toc: TocEntry[]; words: number; errors: ContentError[] }) {
+function sitePlugin(file: string, lineOffset: number, forms: FormAddresses, out: { toc: TocEntry[]; words: number; links: DocumentLink[]; errors: ContentError[] }) {
   return (tree: Root) => {
     const used = new Map<string, number>();
     const visit = (node: Root | RootContent) => {
@@ -89,6 +91,8 @@ function sitePlugin(file: string, lineOffset: number, forms: FormAddresses, out:
           out.errors.push({ file, line, path: 'body', message: `links to ${node.url}, which names no assessment form`, hint: `use one of ${ASSESSMENT_FORMS.map((n) => ASSESSMENT_FORM_SCHEME + n).join(', ')} (assessmentForms in content/site.yaml)` });
         }
         return;
+      } else if (node.type === 'link' || node.type === 'definition') {
+        out.links.push({ href: node.url, line });
       }
       const directive = node as unknown as DirectiveNode;
       if (directive.type === 'containerDirective') {
@@ -118,7 +122,7 @@ function sitePlugin(file: string, lineOffset: number, forms: FormAddresses, out:
  * `forms` are the survey addresses that `assessment-form:` links resolve to.
  */
 export async function renderMarkdown(source: string, file: string, lineOffset = 0, forms: FormAddresses = NO_ADDRESSES): Promise<RenderedMarkdown> {
-  const out = { toc: [] as TocEntry[], words: 0, errors: [] as ContentError[] };
+  const out = { toc: [] as TocEntry[], words: 0, links: [] as DocumentLink[], errors: [] as ContentError[] };
   const result = await remark()
     .use(remarkGfm)
     .use(remarkDirective)

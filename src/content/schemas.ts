@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { slug, text } from './fields.ts';
+import { instantOf } from './publication.ts';
 
 /** Schemas of every content file. Strict objects, so a misspelt field is an error, not a silent default. */
 
@@ -8,6 +9,8 @@ const isoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected an ISO date like 2025-09-24')
   // Only a well-formed date is checked against the calendar, so a bad one gets one message, not two.
   .refine((s) => !/^\d{4}-\d{2}-\d{2}$/.test(s) || (!Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)), 'is not a real calendar date');
+const PUBLICATION_DATE = 'expected an ISO date like 2026-12-01, or a date and time with its offset like 2026-12-01T09:00:00+00:00';
+const publicationDate = z.string({ error: PUBLICATION_DATE }).refine((s) => instantOf(s) !== undefined, PUBLICATION_DATE);
 const sitePath = z.string().regex(/^\/(?!\/)[^\s]*$/, 'expected a root-relative path such as /contact');
 const href = z.union([sitePath, z.url({ protocol: /^https?$/ }), z.string().regex(/^mailto:[^\s@]+@[^\s@]+$/)], { error: 'expected a root-relative path, an http(s) address or a mailto: link' });
 /** A site image: a file under content/images, written as /images/name.ext. */
@@ -65,6 +68,18 @@ export const postSchema = z.strictObject({
   categories: z.array(text).optional(),
   image: image.optional(),
   faq: z.array(faq).length(3, 'needs exactly three questions (they feed the FAQPage structured data)'),
+  /** Kept out of every production build; `site serve` shows it with a banner. */
+  draft: z.boolean().optional(),
+  /** Not built before this moment (a bare date: midnight, UK time). */
+  publishDate: publicationDate.optional(),
+  /** Not built from this moment on. */
+  expiryDate: publicationDate.optional(),
+}).superRefine((post, ctx) => {
+  const publish = post.publishDate ? instantOf(post.publishDate) : undefined;
+  const expiry = post.expiryDate ? instantOf(post.expiryDate) : undefined;
+  if (publish && expiry && expiry.getTime() <= publish.getTime()) {
+    ctx.addIssue({ code: 'custom', path: ['expiryDate'], message: `is not after publishDate (${post.publishDate}), so the article would never be live` });
+  }
 });
 
 export const caseStudySchema = z.strictObject({

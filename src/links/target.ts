@@ -39,6 +39,7 @@ export function resolveTarget(pathname: string, table: RoutingTable, files: Set<
       if (!files.has(safeDecode(res.file))) return { ok: false, reason: `${via}404 (no file ${res.file})`, kind: 'missing-file' };
       return { ok: true, path: current, file: safeDecode(res.file) };
     }
+    if (res.kind === 'bad-request') return { ok: false, reason: `${via}400 (not a URL path the server answers)`, kind: 'invalid' };
     const explicit = table.redirects[current];
     if (!explicit || explicit.to !== res.location) {
       // Not a redirect the table lists: the server normalises the URL or falls back for an unknown one.

@@ -3,6 +3,7 @@ import { pageScripts } from '../bundle/page-scripts.ts';
 import type { RenderedPage } from '../render/page.tsx';
 import { markupFigures } from './budgets.ts';
 import type { BuildSummary, SizeFigure } from './summary.ts';
+import type { ArticleFigures } from '../content/published.ts';
 
 /** A page and the HTML document written for it. */
 export interface PageDocument { page: RenderedPage; html: string }
@@ -10,16 +11,17 @@ export interface PageDocument { page: RenderedPage; html: string }
 /**
  * The build's figures, from what was written: raw and gzip sizes of the HTML, CSS and JS, the
  * JavaScript each page loads before interaction and in all (per page and per template), and what
- * the budgets read from each page's markup. Pure: it reads no file, and gzips nothing: `sizes` (public
- * path → raw and gzip bytes) come from the write stage, which measured them off the main thread.
+ * the budgets read from each page's markup; beside them, the article counts the publish stage made.
+ * Pure: it reads no file, and gzips nothing: `sizes` (public path → raw and gzip bytes) come from the
+ * write stage, which measured them off the main thread.
  */
-export function measureBuild(documents: PageDocument[], assets: BundleResult, stages: Record<string, number>, sizes: Map<string, SizeFigure>): BuildSummary {
+export function measureBuild(documents: PageDocument[], assets: BundleResult, stages: Record<string, number>, sizes: Map<string, SizeFigure>, articles: ArticleFigures): BuildSummary {
   const sizeOf = (file: string) => {
     const size = sizes.get(file);
     if (!size) throw new Error(`no size was measured for ${file}`);
     return size;
   };
-  const summary: BuildSummary = { pages: documents.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, stages };
+  const summary: BuildSummary = { pages: documents.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, stages, articles };
   const jsSize = new Map<string, number>();
   let cssGzip = 0;
   for (const file of Object.keys(assets.files)) {

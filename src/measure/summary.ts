@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import type { ArticleFigures } from '../content/published.ts';
 
 export interface SizeFigure { raw: number; gzip: number }
 
@@ -33,11 +34,32 @@ export interface BuildSummary {
   /** Template name → gzip bytes of JS loaded before interaction, and of all JS it can load. */
   jsByTemplate: Record<string, { initial: number; all: number; pages: number }>;
   stages: Record<string, number>;
+  /** How many articles are live, draft, scheduled and expired at the build's clock, and when that next changes. */
+  articles: ArticleFigures;
+}
+
+/** 'next change: 2026-12-01 09:00 Europe/London, publishes a; expires b', or that nothing is dated. */
+export function formatNextChange(a: ArticleFigures): string {
+  const next = a.nextChange;
+  if (!next) return 'next change: none scheduled';
+  const what = [next.publishes.length ? `publishes ${next.publishes.join(', ')}` : '', next.expires.length ? `expires ${next.expires.join(', ')}` : ''].filter(Boolean);
+  return `next change: ${next.local}, ${what.join('; ')}`;
+}
+
+export function formatArticles(a: ArticleFigures): string[] {
+  return [`  articles: ${a.live} live, ${a.draft} draft, ${a.scheduled} scheduled, ${a.expired} expired`, `  ${formatNextChange(a)}`];
+}
+
+/** The figures for a CI job (`site build --json-summary`): everything but the per-page rows, which budgets.json reads. */
+export function summaryJson(s: BuildSummary): string {
+  const { perPage: _perPage, ...figures } = s;
+  return JSON.stringify({ ...figures, stages: Object.fromEntries(Object.entries(s.stages).map(([k, v]) => [k, Math.round(v)])) }, null, 2);
 }
 
 export function formatSummary(s: BuildSummary): string {
   const lines = [
     `built ${s.pages} pages`,
+    ...formatArticles(s.articles),
     `  HTML ${kb(s.html.raw)} (${kb(s.html.gzip)} gzip)   CSS ${kb(s.css.raw)} (${kb(s.css.gzip)} gzip)   JS ${kb(s.js.raw)} (${kb(s.js.gzip)} gzip)`,
     '  JavaScript per page type (gzip): before interaction / all it can load',
   ];

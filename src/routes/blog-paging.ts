@@ -4,24 +4,29 @@ import { newestFirst } from '../content/fields.ts';
 
 export const POSTS_PER_PAGE = 6;
 
-/** One page of the article list. Page 1 lives at /blog; there is no /blog/page/1. */
+/** One page of an article list. Page 1 lives at the list's own URL (/blog); there is no /blog/page/1. */
 export interface ListPage<T> {
   number: number;
   url: string;
   items: T[];
 }
 
-export function blogPageUrl(number: number): string {
-  return number === 1 ? '/blog' : `/blog/page/${number}`;
+/** Page `number` of the list at `base`: /blog, /blog/page/2; /blog/category/data-culture/page/2. */
+export function listPageUrl(number: number, base = '/blog'): string {
+  return number === 1 ? base : `${base}/page/${number}`;
 }
 
-/** Splits posts (already in display order) into pages; no posts still give one, empty, page 1. */
-export function paginate<T>(posts: readonly T[], perPage = POSTS_PER_PAGE): ListPage<T>[] {
+export function blogPageUrl(number: number): string {
+  return listPageUrl(number);
+}
+
+/** Splits posts (already in display order) into pages of the list at `base`; no posts still give one, empty, page 1. */
+export function paginate<T>(posts: readonly T[], perPage = POSTS_PER_PAGE, base = '/blog'): ListPage<T>[] {
   if (!Number.isInteger(perPage) || perPage < 1) throw new RangeError(`perPage must be a positive integer, got ${perPage}`);
   const count = Math.max(1, Math.ceil(posts.length / perPage));
   return Array.from({ length: count }, (_, i) => ({
     number: i + 1,
-    url: blogPageUrl(i + 1),
+    url: listPageUrl(i + 1, base),
     items: posts.slice(i * perPage, (i + 1) * perPage),
   }));
 }

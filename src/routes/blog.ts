@@ -2,24 +2,41 @@ import type { Site, Post } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
 import { continueReading, metaDescription, paginate } from './blog-paging.ts';
 import { BLOG_PLACEHOLDER_IMAGE as PLACEHOLDER_IMAGE } from '../content/fields.ts';
+import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
+import { londonTimeOf } from '../content/publication.ts';
 import { formatDate } from './date-label.ts';
 import { faqPageJsonLd } from './json-ld.ts';
 import { page, type Route } from './route.ts';
+import { absoluteUrl } from '../routing/absolute-url.ts';
 import type { PostSummary } from '../../templates/components/PostCard.tsx';
+import type { PreviewMark } from '../../templates/components/PreviewMark.tsx';
+import type { BlogListProps } from '../../templates/pages/blog/BlogList.tsx';
 import type { ShareLinks } from '../../templates/pages/blog/BlogPost.tsx';
 
+/** The banner text of an article only a preview build contains ('Draft: not published', 'Scheduled for …'). */
+function previewMark(post: Post): PreviewMark | undefined {
+  if (post.preview === 'draft') return { status: 'draft', label: 'Draft: not published' };
+  if (post.preview === 'scheduled' && post.publishDate) {
+    const time = londonTimeOf(post.publishDate);
+    return { status: 'scheduled', label: `Scheduled for ${formatDate(post.publishDate)}${time ? ` at ${time}` : ''}` };
+  }
+  return undefined;
+}
 
-/** What a post card needs: the post without its body, and its date as readers see it. */
+/** What a post card needs: the post without its body, its date as readers see it, its categories as links. */
 export function summary(post: Post): PostSummary {
-  const { slug, title, excerpt, date, readingTime, categories, image } = post;
-  return { slug, title, excerpt, date, dateLabel: formatDate(date), readingTime, categories, image };
+  const { slug, title, excerpt, date, readingTime, image } = post;
+  const preview = previewMark(post);
+  return {
+    slug, title, excerpt, date, dateLabel: formatDate(date), readingTime, image,
+    categories: categoriesOf(post).map((name) => ({ name, href: categoryUrl(name) })),
+    ...(preview ? { preview } : {}),
+  };
 }
 
 /** An absolute address for a site path or an image key, for structured data and share links. */
 function absolute(site: Site, pathOrImage: string): string {
-  const path = site.images[pathOrImage]?.src ?? pathOrImage;
-  const url = new URL(path, site.settings.url).href;
-  return path === '/' ? url : url.replace(/\/$/, '');
+  return absoluteUrl(site.settings.url, site.images[pathOrImage]?.src ?? pathOrImage);
 }
 
 function organisation(settings: SiteSettings, site: Site) {
@@ -62,17 +79,44 @@ export function shareLinks(url: string, title: string): ShareLinks {
   };
 }
 
-function listRoutes(site: Site): Route[] {
-  const content = site.pages.blog;
-  const pages = paginate(site.posts.map(summary));
+/** The pages of one article list, six a page: /blog, and each category's, numbered alike. */
+function listRoutes(posts: PostSummary[], base: string, view: { hero: BlogListProps['hero']; feedLink?: string; category?: string; title: string; description: string }): Route[] {
+  const pages = paginate(posts, undefined, base);
   return pages.map((p) => page(p.url, 'blogList', {
-    content,
+    hero: view.hero,
+    ...(view.feedLink ? { feedLink: view.feedLink } : {}),
+    ...(view.category ? { category: view.category } : {}),
     posts: p.items,
     current: p.number,
     pages: pages.map(({ number, url }) => ({ number, url })),
   }, {
-    title: p.number === 1 ? content.title : `${content.title}, page ${p.number} of ${pages.length}`,
-    description: content.description,
+    title: p.number === 1 ? view.title : `${view.title}, page ${p.number} of ${pages.length}`,
+    description: view.description,
+  }));
+}
+
+function blogListRoutes(site: Site, cards: PostSummary[]): Route[] {
+  const { title, description, hero, feedLink } = site.pages.blog;
+  return listRoutes(cards, '/blog', { hero, feedLink, title, description });
+}
+
+/** One list per category that has articles in this build, in the order the articles are (newest first). */
+function categoryRoutes(site: Site, cards: PostSummary[]): Route[] {
+  const { hero, category: words } = site.pages.blog;
+  const byCategory = new Map<string, { name: string; cards: PostSummary[] }>();
+  for (const card of cards) {
+    for (const { name } of card.categories) {
+      const slug = categorySlug(name);
+      const entry = byCategory.get(slug) ?? byCategory.set(slug, { name, cards: [] }).get(slug)!;
+      entry.cards.push(card);
+    }
+  }
+  const fill = (text: string, name: string) => text.replaceAll('{category}', name);
+  return [...byCategory.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([slug, { name, cards: listed }]) => listRoutes(listed, `/blog/category/${slug}`, {
+    hero: { eyebrow: hero.eyebrow, heading: name, text: fill(words.text, name) },
+    category: name,
+    title: fill(words.title, name),
+    description: fill(words.description, name),
   }));
 }
 
@@ -94,7 +138,8 @@ function postRoutes(site: Site): Route[] {
   });
 }
 
-/** The blog: the article list, page by page, and one page per article. */
+/** The blog: the article list page by page, each category's list likewise, and one page per article. */
 export function blogRoutes(site: Site): Route[] {
-  return [...listRoutes(site), ...postRoutes(site)];
+  const cards = site.posts.map(summary);
+  return [...blogListRoutes(site, cards), ...categoryRoutes(site, cards), ...postRoutes(site)];
 }

@@ -33,6 +33,7 @@ export async function viewerRequestFunction(root: string, table: RoutingTable): 
 function handler(event) {
   var request = event.request;
   var answer = routing.resolve(request.uri, TABLE);
+  if (answer.kind === 'bad-request') return { statusCode: 400, statusDescription: 'Bad Request' };
   if (answer.kind === 'redirect') {
     return {
       statusCode: answer.status,

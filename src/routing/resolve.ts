@@ -17,7 +17,18 @@ export interface RoutingTable {
 
 export type Resolution =
   | { kind: 'file'; file: string; status: number }
-  | { kind: 'redirect'; location: string; status: number };
+  | { kind: 'redirect'; location: string; status: number }
+  | { kind: 'bad-request'; status: 400 };
+
+/**
+ * The request targets answered: an origin-form path of printable ASCII without a backslash. The
+ * rest is refused, so that no redirect is ever built from it: an absolute-form target
+ * ('https://evil.example/x/' would become 'https:/evil.example/x'), a backslash (browsers read
+ * '/\evil.example' as '//evil.example'), raw tabs and newlines (browsers drop them from a
+ * Location, so '/<tab>/evil.example' would also become '//evil.example'), spaces and other bytes
+ * that a browser always percent-encodes.
+ */
+var PATH_TARGET = /^\/[\x21-\x5b\x5d-\x7e]*$/;
 
 /** The object file that holds a page URL: '/' → '/index.html', '/about' → '/about/index.html'. */
 export function pageFile(url: string): string {
@@ -25,6 +36,7 @@ export function pageFile(url: string): string {
 }
 
 export function resolve(path: string, table: RoutingTable): Resolution {
+  if (!PATH_TARGET.test(path)) return { kind: 'bad-request', status: 400 };
   // Collapse repeated slashes first: '//evil.example/' must never become a protocol-relative redirect.
   var clean = path.replace(/\/{2,}/g, '/');
   if (clean.length > 1 && clean.charAt(clean.length - 1) === '/') clean = clean.replace(/\/+$/, '') || '/';

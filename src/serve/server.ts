@@ -6,19 +6,21 @@ import sirv from 'sirv';
 import { watch } from 'chokidar';
 import { buildSite, type BuildResult, type BuildSession } from '../build.ts';
 import { describeBuildError } from '../build-errors.ts';
+import { formatContentError } from '../content/errors.ts';
 import { resolve, type RoutingTable } from '../routing/resolve.ts';
 import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
 import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../measure/summary.ts';
 import { metaDirFor } from '../write.ts';
 import { HEADERS_FILE } from '../headers.ts';
-import { cacheControl } from '../deploy/cache-control.ts';
+import { cacheControl } from '../routing/cache-control.ts';
 import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
 
 export interface ServerOptions {
   root: string;
-  outDir: string;
+  /** Where to build (or, with `prebuilt`, the build to serve); by default serve's own folder, never dist/. */
+  outDir?: string;
   port: number;
   host: string;
   watch?: boolean;
@@ -29,6 +31,8 @@ export interface ServerOptions {
   forms?: boolean;
   /** Where the form handler's JSON log lines go (default: quiet). */
   formLog?: Logger;
+  /** A fixed clock for every rebuild (--now); by default each rebuild reads the real time. */
+  now?: Date;
 }
 
 export interface RunningServer {
@@ -37,6 +41,15 @@ export interface RunningServer {
   forms?: LocalFormBackend;
   close(): Promise<void>;
   rebuild(): Promise<void>;
+}
+
+/**
+ * Where `site serve` builds: a folder of its own, with its routing table and headers beside it in
+ * build/serve/build/, so that its pages (which load the live-reload script) never reach dist/,
+ * and a production build in dist/ and build/ is left as it was.
+ */
+export function serveDir(root: string): string {
+  return path.join(path.resolve(root), 'build', 'serve', 'dist');
 }
 
 /** The path of a same-origin form endpoint; an absolute URL is served elsewhere. */
@@ -49,7 +62,7 @@ const cacheControlFor = (file: string) => cacheControl(file.replace(/^\/+/, ''))
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
-  const outDir = path.resolve(opts.outDir);
+  const outDir = path.resolve(opts.outDir ?? serveDir(opts.root));
   const reload = new ReloadChannel();
   let table: RoutingTable | undefined;
   let formPath = '/api/send-contact-form';
@@ -70,12 +83,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const runBuild = async () => {
     const start = Date.now();
     try {
-      result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG, session, warn: log });
+      // A preview: drafts and scheduled articles are built too, each with its banner.
+      result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log });
       table = result.table;
       formPath = endpointPath(result.site.settings.formEndpoint) ?? formPath;
       failure = undefined;
       await readHeaders();
       log(`built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged)`);
+      for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);
     } catch (error) {
       failure = describeBuildError(error);
       log(`build failed; the browser shows why:\n  ${failure.join('\n  ')}`);
@@ -131,6 +146,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return res.end(buildErrorPage(failure ?? ['no build yet']));
     }
     const answer = resolve(url.pathname, table);
+    if (answer.kind === 'bad-request') {
+      res.writeHead(400, { 'cache-control': 'no-store' });
+      return res.end();
+    }
     if (answer.kind === 'redirect') {
       res.writeHead(answer.status, { location: answer.location + url.search });
       return res.end();

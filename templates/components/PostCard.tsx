@@ -1,16 +1,25 @@
 import type { Post } from '../../src/content/load.ts';
 import { BLOG_PLACEHOLDER_IMAGE } from '../../src/content/fields.ts';
 import { Img } from './Img.tsx';
+import { PreviewNotice, type PreviewMark } from './PreviewMark.tsx';
 
 export const DEFAULT_READING_TIME = '5 min read';
-export const DEFAULT_CATEGORIES = ['Data'];
 
-/** What a post card needs: the post without its body, and its date as readers see it ('24 September 2025'). */
-export type PostSummary = Pick<Post, 'slug' | 'title' | 'excerpt' | 'date' | 'readingTime' | 'categories' | 'image'> & { dateLabel: string };
+/** A category label and the address of its articles. */
+export interface CategoryLink { name: string; href: string }
 
-/** The date, reading time and category tags of a post, with the spec's defaults. */
+/**
+ * What a post card needs: the post without its body, its date as readers see it ('24 September 2025'),
+ * its categories as links (the default where it names none), and in a preview build its mark.
+ */
+export type PostSummary = Pick<Post, 'slug' | 'title' | 'excerpt' | 'date' | 'readingTime' | 'image'> & {
+  dateLabel: string;
+  categories: CategoryLink[];
+  preview?: PreviewMark;
+};
+
+/** The date, reading time and category tags of a post (each tag links to its category's articles). */
 export function PostMeta({ post, className = '' }: { post: PostSummary; className?: string }) {
-  const categories = post.categories?.length ? post.categories : DEFAULT_CATEGORIES;
   return (
     <>
       <p className={`meta-line ${className}`.trim()}>
@@ -19,7 +28,7 @@ export function PostMeta({ post, className = '' }: { post: PostSummary; classNam
         <span>{post.readingTime ?? DEFAULT_READING_TIME}</span>
       </p>
       <ul className="tags">
-        {categories.map((c) => <li key={c} className="tag">{c}</li>)}
+        {post.categories.map((c) => <li key={c.href}><a className="tag" href={c.href}>{c.name}</a></li>)}
       </ul>
     </>
   );
@@ -37,6 +46,7 @@ export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headin
       <div className="card__media">
         {post.image ? <Img src={post.image.src} alt={post.image.alt} /> : <Img src={BLOG_PLACEHOLDER_IMAGE} alt="" />}
       </div>
+      {post.preview && <PreviewNotice mark={post.preview} variant="card" />}
       <PostMeta post={post} />
       <Heading className="post-card__title"><a className="stretched" href={href}>{post.title}</a></Heading>
       <p className="clamp-3">{post.excerpt}</p>

@@ -7,6 +7,8 @@ import { formRoutes } from '../../src/routes/forms.ts';
 import { legalRoutes } from '../../src/routes/legal.ts';
 import { routes, routingTable } from '../../src/routes/table.ts';
 import type { Route } from '../../src/routes/route.ts';
+import { publishedSite } from '../../src/content/published.ts';
+import { sitemapXml } from '../../src/render/feeds.ts';
 
 let site: Site;
 let all: Route[];
@@ -32,7 +34,9 @@ describe('insights routes', () => {
     const urls = all.map((r) => r.url);
     expect(urls).toEqual(expect.arrayContaining(['/blog', '/blog/page/2', '/contact', '/dialog-assessment', '/thank-you', '/privacy-policy', '/terms-of-service']));
     for (const post of site.posts) expect(urls).toContain(`/blog/${post.slug}`);
-    expect(all).toHaveLength(2 + site.posts.length + 5);
+    const categories = new Set(site.posts.flatMap((p) => p.categories ?? ['Data']));
+    expect(all.filter((r) => r.url.startsWith('/blog/category/'))).toHaveLength(categories.size);
+    expect(all).toHaveLength(2 + categories.size + site.posts.length + 5);
     expect(new Set(urls).size).toBe(urls.length);
   });
 
@@ -183,5 +187,68 @@ describe('insights page schemas', () => {
     expect(failing(blogPageSchema, { ...site.pages.blog, intro: 'x' })).toEqual(['']);
     expect(failing(blogPageSchema, { ...site.pages.blog, description: 'x'.repeat(161) })).toEqual(['description']);
     expect(failing(blogPageSchema, { ...site.pages.blog, description: 'Too short.' })).toEqual(['description']);
+  });
+});
+
+describe('category pages', () => {
+  const categoryPages = (rs: Route[]) => rs.filter((r) => r.url.startsWith('/blog/category/'));
+
+  it('list each category in use, newest first, with their own title and description, and are linked from every label', () => {
+    const culture = propsOf('/blog/category/data-culture', 'blogList');
+    const expected = site.posts.filter((p) => p.categories?.includes('Data Culture')).map((p) => p.slug);
+    expect(expected.length).toBeGreaterThan(1);
+    expect(culture.posts.map((p) => p.slug)).toEqual(expected);
+    expect(culture).toMatchObject({ category: 'Data Culture', current: 1, pages: [{ number: 1, url: '/blog/category/data-culture' }] });
+    expect(culture.hero.heading).toBe('Data Culture');
+    expect(culture.feedLink).toBeUndefined();
+    const meta = route('/blog/category/data-culture').meta;
+    expect(meta.title).toBe('Data Culture: Insights');
+    expect(meta.description).toContain('Data Culture');
+    expect(new Set(categoryPages(all).map((r) => r.meta.title)).size).toBe(categoryPages(all).length);
+    // Every label on every card and article points at a page that exists.
+    const urls = new Set(all.map((r) => r.url));
+    const labels = all.flatMap((r) => r.template === 'blogList' ? r.props.posts : r.template === 'blogPost' ? [r.props.post, ...r.props.related] : []).flatMap((p) => p.categories);
+    expect(labels.length).toBeGreaterThan(20);
+    for (const label of labels) expect(urls, label.href).toContain(label.href);
+    expect(propsOf('/blog/what-is-data', 'blogPost').post.categories).toEqual([
+      { name: 'Data Literacy', href: '/blog/category/data-literacy' },
+      { name: 'Data Culture', href: '/blog/category/data-culture' },
+    ]);
+  });
+
+  it('are paged like /blog: six a page, page 1 at the category, then /page/N, each numbered in its title', () => {
+    const many: Site = { ...site, posts: Array.from({ length: 13 }, (_, i) => ({ ...site.posts[i % site.posts.length]!, slug: `note-${String(i).padStart(2, '0')}`, date: `2026-01-${String(28 - i).padStart(2, '0')}`, categories: ['Data Strategy'] })) };
+    const lists = blogRoutes(many).filter((r) => r.url.startsWith('/blog/category/data-strategy'));
+    expect(lists.map((r) => r.url)).toEqual(['/blog/category/data-strategy', '/blog/category/data-strategy/page/2', '/blog/category/data-strategy/page/3']);
+    const props = lists.map((r) => r.props as Props<'blogList'>);
+    expect(props.map((p) => p.posts.length)).toEqual([6, 6, 1]);
+    expect(props.flatMap((p) => p.posts.map((x) => x.slug))).toEqual(many.posts.map((p) => p.slug));
+    expect(props[1]!.pages).toEqual([
+      { number: 1, url: '/blog/category/data-strategy' },
+      { number: 2, url: '/blog/category/data-strategy/page/2' },
+      { number: 3, url: '/blog/category/data-strategy/page/3' },
+    ]);
+    expect(lists[2]!.meta.title).toBe('Data Strategy: Insights, page 3 of 3');
+    // The same numbering as the main list, which holds the same 13 articles.
+    expect(blogRoutes(many).filter((r) => r.url.startsWith('/blog/page/')).map((r) => r.url)).toEqual(['/blog/page/2', '/blog/page/3']);
+  });
+
+  it('exist only for categories with a published article, and are in the routing table and the sitemap', () => {
+    const onlyDraft: Site = { ...site, posts: site.posts.map((p) => p.slug === 'what-is-data' ? { ...p, draft: true, categories: ['Data Literacy'] } : p) };
+    const published = routes(publishedSite(onlyDraft, new Date('2026-06-01T00:00:00Z'), 'production').site);
+    expect(published.map((r) => r.url)).not.toContain('/blog/category/data-literacy');
+    expect(routes(site).map((r) => r.url)).toContain('/blog/category/data-literacy');
+    const table = routingTable(routes(site));
+    const sitemap = sitemapXml(site, routes(site));
+    for (const r of categoryPages(all)) {
+      expect(table.pages).toContain(r.url);
+      expect(sitemap).toContain(`<loc>https://www.example.com${r.url}</loc>`);
+    }
+  });
+
+  it("file an article without categories under 'Data'", () => {
+    const bare: Site = { ...site, posts: site.posts.map((p, i) => i === 0 ? { ...p, categories: undefined } : p) };
+    const data = blogRoutes(bare).find((r) => r.url === '/blog/category/data');
+    expect((data?.props as Props<'blogList'>).posts.map((p) => p.slug)).toEqual([site.posts[0]!.slug]);
   });
 });

@@ -1,30 +1,36 @@
 import { ScriptIsland } from '../../../src/page-api/island.tsx';
-import type { BlogPageContent } from '../../../src/content/insights-schema.ts';
 import type { PostSummary } from '../../components/PostCard.tsx';
 import { PostCard } from '../../components/PostCard.tsx';
 import { PageHero } from '../../components/PageHero.tsx';
+import { ArrowLeft } from '../../../islands/shared/icons.tsx';
 import { Pagination } from './Pagination.tsx';
 
 export interface BlogListProps {
-  content: BlogPageContent;
+  hero: { eyebrow: string; heading: string; text: string };
+  /** The label of the link to the Atom feed (on /blog). */
+  feedLink?: string;
+  /** On a category's pages: its name. */
+  category?: string;
   posts: PostSummary[];
   current: number;
   pages: Array<{ number: number; url: string }>;
 }
 
-/** /blog and /blog/page/N: newest articles first, six a page. */
-export function BlogListPage({ content, posts, current, pages }: BlogListProps) {
+/** /blog and /blog/category/<slug>, each with its /page/N: newest articles first, six a page. */
+export function BlogListPage({ hero, feedLink, category, posts, current, pages }: BlogListProps) {
   const paged = pages.length > 1;
+  const name = category ? `Articles in ${category}` : 'Articles';
   return (
     <>
-      <PageHero id="blog-title" eyebrow={content.hero.eyebrow} heading={content.hero.heading}>
-        <p>{content.hero.text}</p>
-        <p className="page-hero__aside"><a href="/blog/feed.xml" type="application/atom+xml">{content.feedLink}</a></p>
+      <PageHero id="blog-title" eyebrow={hero.eyebrow} heading={hero.heading}
+        back={category && <a className="back-link" href="/blog"><ArrowLeft /> All Insights</a>}>
+        <p>{hero.text}</p>
+        {feedLink && <p className="page-hero__aside"><a href="/blog/feed.xml" type="application/atom+xml">{feedLink}</a></p>}
       </PageHero>
       <section className="section" aria-labelledby="articles-heading">
         <div className="container">
           <h2 id="articles-heading" className="visually-hidden">
-            {paged ? `Articles, page ${current} of ${pages.length}` : 'Articles'}
+            {paged ? `${name}, page ${current} of ${pages.length}` : name}
           </h2>
           <ScriptIsland name="post-card-toast" hydrate="interaction">
             <ul className="grid grid--3 post-grid">

@@ -8,6 +8,7 @@ import { PostCard, PostMeta, type PostSummary } from '../../components/PostCard.
 import { Section } from '../../components/Section.tsx';
 import { ArrowLeft, MailIcon } from '../../../islands/shared/icons.tsx';
 import { Toc } from '../../components/Toc.tsx';
+import { PreviewNotice } from '../../components/PreviewMark.tsx';
 import { BLOG_PLACEHOLDER_IMAGE } from '../../../src/content/fields.ts';
 
 /** Addresses that share the article by e-mail, LinkedIn and X. */
@@ -57,6 +58,7 @@ export function BlogPostPage({ post, related, share }: BlogPostProps) {
   return (
     <>
       <article aria-labelledby="post-title">
+        {post.preview && <PreviewNotice mark={post.preview} variant="banner" />}
         <header className="page-hero post-hero">
           <div className="container">
             <a className="back-link" href="/blog"><ArrowLeft /> Back to Insights</a>
