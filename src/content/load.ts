@@ -154,7 +154,8 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline)
     const doc = result && c.markdown(c.rel(file), result, postSchema, images);
     if (!doc) continue;
     unsorted.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc });
-    (doc.data.categories ?? []).forEach((name, i) => categoryUses.push({ name, file: c.rel(file), line: doc.lineOf(['categories', i]), path: `categories[${i}]` }));
+    // The line is looked up only for an error: finding it parses the front matter again, on this thread.
+    (doc.data.categories ?? []).forEach((name, i) => categoryUses.push({ name, file: c.rel(file), get line() { return doc.lineOf(['categories', i]); }, path: `categories[${i}]` }));
   }
   // Checked across every article, drafts included: a clash would surface the day the draft goes live.
   c.errors.push(...categoryClashes(categoryUses));
