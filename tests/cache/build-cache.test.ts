@@ -1,7 +1,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../src/build.ts';
+import { buildSite, type BuildSession } from '../../src/build.ts';
 import { CACHE_FORMAT } from '../../src/cache/store.ts';
 import { editFile, filesOf, scratchProject } from '../scratch-project.ts';
 
@@ -75,5 +75,24 @@ describe('the build cache (.site-cache/)', () => {
     await writeFile(path.join(dir, 'dist/stray.html'), 'not made by the build');
     await build('dist');
     expect(await filesOf(path.join(dir, 'dist'))).toEqual(expected);
+  }, 120_000);
+
+  it("keeps serve's bundles between rebuilds: an article save bundles nothing and renders only its page", async () => {
+    const session: BuildSession = { codeChanged: false };
+    const serveBuild = () => buildSite({ root: dir, outDir: path.join(dir, 'served'), now, budgets: false, session, preview: true });
+    await serveBuild();
+    await editFile(dir, 'content/blog/your-data-is-fine.md', (s) => `${s}\nSaved while serve was running.\n`);
+    const saved = await serveBuild();
+    expect(saved.redone).toMatchObject({ parsed: 1, rendered: 1 });
+    expect(saved.summary.stages.bundle).toBeUndefined();
+    expect(await readFile(path.join(dir, 'served/blog/your-data-is-fine/index.html'), 'utf8')).toContain('Saved while serve was running.');
+
+    // A template save: serve marks the code changed, and the next build bundles and renders every page.
+    await editFile(dir, 'templates/pages/NotFound.tsx', (s) => s.replace(/Return to Home|Back to the home page/, 'Go to the home page'));
+    session.codeChanged = true;
+    const templated = await serveBuild();
+    expect(templated.summary.stages.bundle).toBeGreaterThan(0);
+    expect(templated.redone.rendered).toBe(templated.routes.length);
+    expect(await readFile(path.join(dir, 'served/404.html'), 'utf8')).toContain('Go to the home page');
   }, 120_000);
 });
