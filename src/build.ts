@@ -1,24 +1,29 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadSite, type Site } from './content/load.ts';
+import { loadSite, type ParseMarkdown, type Site } from './content/load.ts';
 import { publishedSite, type Published } from './content/published.ts';
 import { ContentErrors, type ContentError } from './content/errors.ts';
+import { parseMarkdownFile } from './content/markdown-file.ts';
 import { routes as routeTable, routingTable, type Route } from './routes/table.ts';
-import { loadRenderer } from './render/load-renderer.ts';
 import type { RenderedPage } from './render/page.tsx';
 import { documentHtml } from './render/document.ts';
 import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
-import { DistWriter, metaDirFor, writeMeta } from './write.ts';
+import { DistWriter, metaDirFor, writeMeta, type DistFile } from './write.ts';
 import { pageScripts } from './bundle/page-scripts.ts';
 import { measureBuild, type PageDocument } from './measure/measure.ts';
 import { viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';
-import type { BuildSummary } from './measure/summary.ts';
+import type { BuildSummary, SizeFigure } from './measure/summary.ts';
 import type { RoutingTable } from './routing/resolve.ts';
 import { HEADERS_FILE, securityHeaders } from './headers.ts';
 import { applyOverrides, type SettingsOverrides } from './config.ts';
 import { BudgetError, checkBudgets, loadBudgets, type Budgets } from './measure/budgets.ts';
+import { bundleBuildCode, type BuildCode } from './pool/code.ts';
+import { BuildWorkers } from './pool/runner.ts';
+import { BuildCache } from './cache/build-cache.ts';
+import { CACHE_DIR, hashOf } from './cache/store.ts';
+import { IO_CONCURRENCY, mapLimit } from './concurrency.ts';
 import { buildImages, type BuiltImages } from './images/produce.ts';
 
 export interface BuildOptions {
@@ -26,7 +31,7 @@ export interface BuildOptions {
   root: string;
   /** The content folder, if not root/content (a test's copy, say). */
   contentDir?: string;
-  /** The build cache (image variants); by default root/.site-cache, git-ignored. */
+  /** Where image variants are cached (in images/); by default the build cache, root/.site-cache, git-ignored. */
   cacheDir?: string;
   outDir: string;
   /** Settings that win over content/site.yaml (from flags and the environment). */
@@ -39,10 +44,34 @@ export interface BuildOptions {
   extraHead?: string;
   /** The page budgets to hold the build to; by default the project's budgets.json (none if it has none). */
   budgets?: Budgets | false;
+  /** What a long-running `site serve` keeps between its builds. */
+  session?: BuildSession;
+  /** Below this many markdown files or pages to redo, work stays on the main thread (see pool/runner.ts). */
+  poolThreshold?: number;
+  /** Where a one-line warning goes (a discarded cache); standard error by default. */
+  warn?: (line: string) => void;
 }
+
+/**
+ * Kept by `site serve` from one build to the next: the bundled code and assets, reused while no
+ * file under templates/, islands/ or src/ has changed (serve sets `codeChanged` when one does).
+ */
+export interface BuildSession {
+  codeChanged: boolean;
+  code?: BuildCode;
+  assets?: { islands: string; result: BundleResult };
+  cdn?: { table: string; request: string; response: string };
+  /** Cache entries kept in memory; entries of old keys go when it grows past a bound (see build.ts). */
+  memory?: Map<string, unknown>;
+}
+
+/** Entries serve keeps in memory before starting afresh: far more than a site's pages and files, far less than a gigabyte. */
+const SESSION_MEMORY_MAX = 20_000;
 
 export interface BuildResult {
   site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string;
+  /** Markdown files parsed and pages rendered by this build; the rest came from the cache. */
+  redone: { parsed: number; rendered: number; pool: boolean };
   /** Problems a preview lets through that a production build refuses (links to unpublished articles). */
   warnings: ContentError[];
 }
@@ -53,8 +82,8 @@ async function timed<T>(stages: Record<string, number>, name: string, fn: () => 
 }
 
 /** Stage 1: the content, validated, with the flags' and environment's settings applied. */
-async function loadStage(contentDir: string, overrides: SettingsOverrides | undefined): Promise<Site> {
-  const loaded = await loadSite(contentDir);
+async function loadStage(contentDir: string, overrides: SettingsOverrides | undefined, parse: ParseMarkdown): Promise<Site> {
+  const loaded = await loadSite(contentDir, parse);
   return overrides ? { ...loaded, settings: applyOverrides(loaded.settings, overrides) } : loaded;
 }
 
@@ -69,10 +98,10 @@ function publishStage(site: Site, now: Date, preview: boolean): Published {
   return published;
 }
 
-/** Stage 4: every route through the templates (bundled fresh), into head and body markup and the islands it uses. */
-async function renderStage(root: string, site: Site, routes: Route[], now: Date): Promise<RenderedPage[]> {
-  const render = await loadRenderer(root);
-  return routes.map((route) => render(route, { settings: site.settings, images: site.images, url: route.url, year: now.getUTCFullYear() }));
+/** Stage 4: every route through the templates (bundled fresh), into head and body markup and the islands it uses; unchanged pages from the cache. */
+function renderStage(site: Site, routes: Route[], now: Date, code: BuildCode, cache: BuildCache, workers: BuildWorkers): Promise<RenderedPage[]> {
+  const ctx = { settings: site.settings, images: site.images, year: now.getUTCFullYear() };
+  return cache.render(routes, ctx, code.renderHash, (missing) => workers.render(missing, ctx));
 }
 
 /** Stage 6: each rendered page as its whole HTML document, pointing at the bundled assets. */
@@ -87,26 +116,41 @@ function documentStage(site: Site, pages: RenderedPage[], assets: BundleResult, 
   }));
 }
 
-/** Stage 7: dist/ emptied and filled (assets, images, pages, sitemap, robots, feed), then build/ (routing table, CDN functions, headers). */
+/**
+ * Stage 7: dist/ brought up to date (assets, images, pages, sitemap, robots, feed; unchanged files left
+ * alone, stale ones deleted), a bounded number of files at a time, then build/ (routing table, CDN
+ * functions, headers). Returns the raw and gzip size of each page and asset, for the summary.
+ */
 async function writeStage(root: string, outDir: string, metaDir: string, input: {
-  site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; images: BuiltImages; documents: PageDocument[]; scripts: string[]; now: Date;
-}): Promise<void> {
-  const { site, routes, table, assets, images, documents, scripts, now } = input;
-  const writer = new DistWriter(outDir);
-  await writer.clean();
-  for (const [file, contents] of Object.entries(assets.files)) await writer.write(file, contents);
-  for (const [url, file] of images.files) await writer.copy(file, url);
-  for (const { page, html } of documents) await writer.write(page.route.file, html);
-  await writer.write('/sitemap.xml', sitemapXml(site, routes));
-  await writer.write('/robots.txt', robotsTxt(site));
+  site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; images: BuiltImages; documents: PageDocument[]; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
+}): Promise<Map<string, SizeFigure>> {
+  const { site, routes, table, assets, images, documents, scripts, now, session, fresh } = input;
+  const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
+  await writer.begin();
   const feed = atomFeed(site, now);
-  if (feed) await writer.write('/blog/feed.xml', feed);
+  const files: DistFile[] = [
+    ...Object.entries(assets.files).map(([file, contents]) => ({ file, contents, measure: true })),
+    ...[...images.files].map(([file, from]) => ({ file, from })),
+    ...documents.map(({ page, html }) => ({ file: page.route.file, contents: html, measure: true })),
+    { file: '/sitemap.xml', contents: sitemapXml(site, routes) },
+    { file: '/robots.txt', contents: robotsTxt(site) },
+    ...(feed ? [{ file: '/blog/feed.xml', contents: feed }] : []),
+  ];
+  const sizes = new Map<string, SizeFigure>();
+  await mapLimit(files, IO_CONCURRENCY, async (f) => { const size = await writer.write(f); if (size) sizes.set(f.file, size); });
+  await writer.finish();
+  // The CDN functions are bundled by esbuild: serve reuses them while the table and the code stay the same.
+  const tableJson = JSON.stringify(table, null, 2) + '\n';
+  const cdn = !fresh && session?.cdn && session.cdn.table === tableJson ? session.cdn
+    : { table: tableJson, request: await viewerRequestFunction(root, table), response: await viewerResponseFunction(root, table) };
+  if (session) session.cdn = cdn;
   await writeMeta(metaDir, {
-    'routing.json': JSON.stringify(table, null, 2) + '\n',
-    'cloudfront/viewer-request.js': await viewerRequestFunction(root, table),
-    'cloudfront/viewer-response.js': await viewerResponseFunction(root, table),
+    'routing.json': tableJson,
+    'cloudfront/viewer-request.js': cdn.request,
+    'cloudfront/viewer-response.js': cdn.response,
     [HEADERS_FILE]: JSON.stringify(securityHeaders(site.settings, scripts), null, 2) + '\n',
   });
+  return sizes;
 }
 
 /** Stage 9: the page budgets; checked after writing, so that an over-budget build leaves its pages to inspect. */
@@ -128,25 +172,52 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const root = path.resolve(opts.root);
   const outDir = path.resolve(opts.outDir);
   const metaDir = metaDirFor(outDir);
-
   const contentDir = path.resolve(opts.contentDir ?? path.join(root, 'content'));
-  const loaded = await timed(stages, 'load', () => loadStage(contentDir, opts.overrides));
-  const { site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false);
-  const routes = routeTable(site);
-  const table = routingTable(routes);
-  const pages = await timed(stages, 'render', () => renderStage(root, site, routes, now));
+  const session = opts.session;
+  // Read and reset at the start: a template saved while this build runs makes the next one bundle again.
+  const fresh = !session || session.codeChanged;
+  if (session) session.codeChanged = false;
+  const warn = opts.warn ?? ((line: string) => process.stderr.write(line + '\n'));
+
+  if (session && (session.memory?.size ?? 0) > SESSION_MEMORY_MAX) session.memory = undefined;
+  if (session) session.memory ??= new Map();
+  const cache = await BuildCache.open(root, session?.memory);
+  // A project whose code cannot be bundled still has its content checked first, with the parser
+  // built into the generator: a content error is the more useful report.
+  const bundled = await timed(stages, 'code', async () => !fresh && session?.code ? session.code : bundleBuildCode(root)).catch((error: unknown) => error as Error);
+  const code = bundled instanceof Error ? undefined : bundled;
+  // Until the templates bundle again, every build must try again.
+  if (!code && session) session.codeChanged = true;
+  const workers = code && new BuildWorkers(code, opts.poolThreshold);
+  let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: RenderedPage[];
+  try {
+    const loaded = await timed(stages, 'load', () => loadStage(contentDir, opts.overrides, code && workers
+      ? (jobs) => cache.parse(jobs, code.markdownHash, (missing) => workers.parse(missing))
+      : (jobs) => Promise.all(jobs.map(parseMarkdownFile))));
+    if (!code || !workers) throw bundled;
+    ({ site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false));
+    routes = routeTable(site);
+    table = routingTable(routes);
+    pages = await timed(stages, 'render', () => renderStage(site, routes, now, code, cache, workers));
+  } finally {
+    if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
+    void workers?.close();
+  }
+  const pool = workers!.startedOnce;
   const images = await timed(stages, 'images', () => buildImages({
-    images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir: path.resolve(opts.cacheDir ?? path.join(root, '.site-cache')),
+    images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir: path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR)),
   }));
   const islands = [...new Set(pages.flatMap((p) => [...p.islands.keys()]))].sort();
-  const assets = await timed(stages, 'bundle', () => bundle({ root, outDir, islands }));
+  const reuse = !fresh && session?.assets && session.assets.islands === islands.join(',') ? session.assets.result : undefined;
+  const assets = reuse ?? await timed(stages, 'bundle', () => bundle({ root, outDir, islands }));
   const scripts = inlineScripts(site.settings);
-  const documents = await timed(stages, 'write', async () => {
+  const { documents, sizes } = await timed(stages, 'write', async () => {
     const documents = documentStage(site, pages, assets, scripts, opts.extraHead);
-    await writeStage(root, outDir, metaDir, { site, routes, table, assets, images, documents, scripts, now });
-    return documents;
+    const sizes = await writeStage(root, outDir, metaDir, { site, routes, table, assets, images, documents, scripts, now, session, fresh });
+    return { documents, sizes };
   });
-  const summary = await timed(stages, 'measure', () => measureBuild(documents, assets, stages, articles, { site: site.images, built: images }));
+  if (session) Object.assign(session, { code: code!, assets: { islands: islands.join(','), result: assets } });
+  const summary = await timed(stages, 'measure', () => measureBuild(documents, assets, stages, sizes, articles, { site: site.images, built: images }));
   await budgetStage(root, opts.budgets, summary);
-  return { site, routes, table, summary, metaDir, warnings: opts.preview ? unpublishedLinks : [] };
+  return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool }, warnings: opts.preview ? unpublishedLinks : [] };
 }

@@ -54,7 +54,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
       if (now === 'bad') { code = 2; return; }
       try {
         const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}) };
-        const result = await buildSite({ root: program.opts().root, outDir: opts.out, overrides, now });
+        const result = await buildSite({ root: program.opts().root, outDir: opts.out, overrides, now, warn: io.err });
         if (opts.jsonSummary) { io.out(summaryJson(result.summary)); return; }
         io.out(formatSummary(result.summary));
         if (now) io.out(`  clock: ${londonDateTime(now)} (${opts.now ? '--now' : 'SITE_NOW'}), not the real time`);

@@ -1,25 +1,80 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { gzip } from 'node:zlib';
+import { promisify } from 'node:util';
 import path from 'node:path';
+import type { SizeFigure } from './measure/summary.ts';
 
-/** dist/ is written by this module alone: it is emptied, then every file of the build goes in. */
+const gzipAsync = promisify(gzip);
+
+/** What the last build wrote to each file of dist/: its hash, and the size and time the file then had. */
+type Manifest = Record<string, { hash: string; size: number; mtimeMs: number; gzip?: number }>;
+
+/** One file of the build: contents to write, or a file to copy; `measure` asks for its raw and gzip size. */
+export type DistFile = { file: string; measure?: boolean } & ({ contents: string | Uint8Array } | { from: string });
+
+/**
+ * dist/ is written by this module alone. A file whose contents equal what the last build wrote
+ * there (and which nobody has touched since: same size and time) is left as it is; files the build
+ * no longer makes are deleted. Without a readable record of the last build, dist/ is emptied first.
+ */
 export class DistWriter {
-  constructor(readonly outDir: string) {}
+  private previous: Manifest = {};
+  private next: Manifest = {};
 
-  async clean() {
-    await rm(this.outDir, { recursive: true, force: true });
+  constructor(readonly outDir: string, private readonly manifestFile: string) {}
+
+  async begin() {
+    const text = await readFile(this.manifestFile, 'utf8').catch(() => undefined);
+    try { this.previous = text ? JSON.parse(text) as Manifest : {}; } catch { this.previous = {}; }
+    if (!Object.keys(this.previous).length) await rm(this.outDir, { recursive: true, force: true });
     await mkdir(this.outDir, { recursive: true });
   }
 
-  /** `file` is the public path, with a leading slash. */
-  async write(file: string, contents: string | Uint8Array) {
+  private target(file: string) {
     const target = path.join(this.outDir, ...file.split('/').filter(Boolean));
     if (!target.startsWith(this.outDir + path.sep)) throw new Error(`refusing to write outside ${this.outDir}: ${file}`);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, contents);
+    return target;
   }
 
-  async copy(from: string, file: string) {
-    await this.write(file, await readFile(from));
+  /**
+   * `file` is the public path, with a leading slash. Gzip sizes (level 9, as the summary has always
+   * reported) are computed by zlib on libuv's thread pool, off the main thread, and reused while the
+   * file's contents stay the same.
+   */
+  async write(entry: DistFile): Promise<SizeFigure | undefined> {
+    const target = this.target(entry.file);
+    const source = 'from' in entry ? await stat(entry.from) : undefined;
+    const contents = 'contents' in entry ? (typeof entry.contents === 'string' ? Buffer.from(entry.contents) : entry.contents) : undefined;
+    // A copied file is known by its source's path, size and time (images are read only when they change).
+    const hash = contents ? createHash('sha256').update(contents).digest('hex') : `copy:${'from' in entry ? entry.from : ''}:${source!.size}:${source!.mtimeMs}`;
+    const before = this.previous[entry.file];
+    const now = before?.hash === hash ? await stat(target).catch(() => undefined) : undefined;
+    let record = before;
+    if (!before || !now || now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
+      const data = contents ?? await readFile((entry as { from: string }).from);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, data);
+      const written = await stat(target);
+      record = { hash, size: written.size, mtimeMs: written.mtimeMs, gzip: before?.hash === hash ? before.gzip : undefined };
+    }
+    if (entry.measure && record!.gzip === undefined) {
+      record = { ...record!, gzip: (await gzipAsync(contents ?? await readFile(target), { level: 9 })).byteLength };
+    }
+    this.next[entry.file] = record!;
+    return entry.measure ? { raw: record!.size, gzip: record!.gzip! } : undefined;
+  }
+
+  /** Deletes what this build did not write, and records what it did for the next build. */
+  async finish() {
+    const kept = new Set(Object.keys(this.next).map((f) => this.target(f)));
+    const entries = await readdir(this.outDir, { recursive: true, withFileTypes: true });
+    for (const e of entries) {
+      const file = path.join(e.parentPath, e.name);
+      if (!e.isDirectory() && !kept.has(file)) await rm(file, { force: true });
+    }
+    await mkdir(path.dirname(this.manifestFile), { recursive: true });
+    await writeFile(this.manifestFile, JSON.stringify(this.next));
   }
 }
 

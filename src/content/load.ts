@@ -1,12 +1,14 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import matter from 'gray-matter';
 import type { z } from 'zod';
 import { issueToWords, pathToString, ContentErrors, type ContentError } from './errors.ts';
 import { parseYaml, type ParsedYaml } from './yaml.ts';
-import { renderMarkdown, type TocEntry } from './markdown.ts';
+import type { TocEntry } from './markdown.ts';
+import { parseMarkdownFile, type MarkdownJob, type ParsedMarkdownFile } from './markdown-file.ts';
+import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
 import { loadImages, type SiteImage } from './images.ts';
 import type { ImageUse } from '../images/picture.ts';
+import { imagesNamedIn } from './markdown-images.ts';
 import { newestFirst, SLUG_PATTERN } from './fields.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
 import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
@@ -99,21 +101,15 @@ class Collector {
     return this.validate(schema, parseYaml(text, this.rel(file)), this.rel(file), images);
   }
 
-  /** A markdown file: front matter checked by `schema`, body rendered once. */
-  async markdown<S extends z.ZodType>(file: string, schema: S, images: Record<string, SiteImage>, forms?: SiteSettings['assessmentForms']) {
-    const source = await this.read(file);
-    if (source === undefined) return undefined;
-    const rel = this.rel(file);
-    // Options defeat gray-matter's cache, whose entries lose `.matter` on a second parse (serve's rebuilds).
-    const { matter: front, content } = matter(source, {});
-    // Lines before the front matter's text (the opening '---'), so errors point at the file's own lines.
-    const fm = parseYaml(front, rel, source.slice(0, Math.max(0, source.indexOf(front))).split('\n').length - 1);
-    const data = this.validate(schema, fm, rel, images);
-    const bodyStart = source.length - content.length;
-    const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1, forms, images);
-    this.errors.push(...body.errors);
-    this.links.push(...body.links.map((l) => ({ file: rel, line: l.line, path: 'body', href: l.href })));
-    return data === undefined ? undefined : { data, body, lineOf: fm.lineOf };
+  /** A parsed markdown file: front matter checked by `schema`, the body's errors and links collected. */
+  markdown<S extends z.ZodType>(rel: string, parsed: ParsedMarkdownFile, schema: S, images: Record<string, SiteImage>) {
+    // Parsed already (in a worker, or cached); the lines are looked up again only to report an error.
+    let lines: ParsedYaml | undefined;
+    const lineOf = (at: readonly PropertyKey[]) => (lines ??= parseYaml(parsed.front, rel, parsed.frontLine)).lineOf(at);
+    const data = this.validate(schema, { data: parsed.frontData, errors: parsed.frontErrors, lineOf }, rel, images);
+    this.errors.push(...parsed.body.errors);
+    this.links.push(...parsed.body.links.map((l) => ({ file: rel, line: l.line, path: 'body', href: l.href })));
+    return data === undefined ? undefined : { data, body: parsed.body, lineOf };
   }
 
   async list(dir: string, ext: string): Promise<string[]> {
@@ -122,8 +118,13 @@ class Collector {
   }
 }
 
+/** Parses markdown files, all at once so that a worker pool or a cache can serve them; results in the jobs' order. */
+export type ParseMarkdown = (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>;
+
+const parseInline: ParseMarkdown = (jobs) => Promise.all(jobs.map(parseMarkdownFile));
+
 /** Load content/ into a Site, or throw ContentErrors naming every bad file, field and line at once. */
-export async function loadSite(root: string): Promise<Site> {
+export async function loadSite(root: string, parse: ParseMarkdown = parseInline): Promise<Site> {
   const c = new Collector(root);
   const { images, errors: imageErrors } = await loadImages(root);
   c.errors.push(...imageErrors);
@@ -144,13 +145,21 @@ export async function loadSite(root: string): Promise<Site> {
     collections[name] = records.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
   }
 
+  // Every markdown file read (a bounded number at a time), then parsed in one batch.
+  const files = [...await c.list('blog', '.md'), ...LEGAL.map((slug) => path.join(root, 'pages', `${slug}.md`))];
+  const sources = await mapLimit(files, IO_CONCURRENCY, (file) => c.read(file));
+  const readable = files.flatMap((file, i) => sources[i] === undefined ? [] : [{ file, job: { source: sources[i]!, rel: c.rel(file), forms: settings?.assessmentForms, images: imagesNamedIn(sources[i]!, images) } }]);
+  const parsed = new Map((await parse(readable.map((r) => r.job))).map((result, i) => [readable[i]!.file, result]));
+
   const unsorted: Post[] = [];
   const categoryUses: CategoryUse[] = [];
-  for (const file of await c.list('blog', '.md')) {
-    const doc = await c.markdown(file, postSchema, images, settings?.assessmentForms);
+  for (const file of files.slice(0, files.length - LEGAL.length)) {
+    const result = parsed.get(file);
+    const doc = result && c.markdown(c.rel(file), result, postSchema, images);
     if (!doc) continue;
     unsorted.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, bodyImages: doc.body.images });
-    (doc.data.categories ?? []).forEach((name, i) => categoryUses.push({ name, file: c.rel(file), line: doc.lineOf(['categories', i]), path: `categories[${i}]` }));
+    // The line is looked up only for an error: finding it parses the front matter again, on this thread.
+    (doc.data.categories ?? []).forEach((name, i) => categoryUses.push({ name, file: c.rel(file), get line() { return doc.lineOf(['categories', i]); }, path: `categories[${i}]` }));
   }
   // Checked across every article, drafts included: a clash would surface the day the draft goes live.
   c.errors.push(...categoryClashes(categoryUses));
@@ -165,7 +174,9 @@ export async function loadSite(root: string): Promise<Site> {
 
   const legal: Partial<Record<(typeof LEGAL)[number], LegalPage>> = {};
   for (const slug of LEGAL) {
-    const doc = await c.markdown(path.join(root, 'pages', `${slug}.md`), legalSchema, images, settings?.assessmentForms);
+    const file = path.join(root, 'pages', `${slug}.md`);
+    const result = parsed.get(file);
+    const doc = result && c.markdown(c.rel(file), result, legalSchema, images);
     if (doc) legal[slug] = { ...doc.data, slug, html: doc.body.html, toc: doc.body.toc, bodyImages: doc.body.images };
   }
 

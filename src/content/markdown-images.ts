@@ -3,6 +3,14 @@ import type { ContentError } from './errors.ts';
 import type { SiteImage } from './images.ts';
 import { pictureMarkup, type ImageUse, type PictureMarkup } from '../images/picture.ts';
 
+/**
+ * The images a markdown file's text names: what its parse needs, and all of its cache key needs,
+ * so that a changed photo re-renders the articles that show it and no other.
+ */
+export function imagesNamedIn(source: string, images: Record<string, SiteImage>): Record<string, SiteImage> {
+  return Object.fromEntries(Object.entries(images).filter(([key]) => source.includes(key)));
+}
+
 /** A <picture>'s children as hast, for remark-html: the same elements the <Img> component renders. */
 function pictureChildren(m: PictureMarkup) {
   const element = (tagName: string, properties: Record<string, unknown>) => ({ type: 'element', tagName, properties, children: [] });

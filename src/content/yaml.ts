@@ -8,7 +8,32 @@ export interface ParsedYaml {
   errors: ContentError[];
 }
 
+/**
+ * The last parse of each file, reused while its text is the same: `site serve` rebuilds after every
+ * save, and parsing every YAML file again was most of a rebuild's time. Bounded, so that a blog of
+ * thousands of articles does not keep every front matter's syntax tree.
+ */
+const recent = new Map<string, { text: string; parsed: ParsedYaml }>();
+const RECENT_MAX = 1000;
+
 export function parseYaml(text: string, file: string, lineOffset = 0): ParsedYaml {
+  const key = `${file}\0${lineOffset}`;
+  const hit = recent.get(key);
+  if (hit?.text === text) return hit.parsed;
+  const parsed = parseYamlAfresh(text, file, lineOffset);
+  recent.delete(key);
+  recent.set(key, { text, parsed });
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
+  return parsed;
+}
+
+/** Only the data and the errors, keeping no syntax tree: for a worker thread, whose result is cached. */
+export function readYaml(text: string, file: string, lineOffset = 0): Pick<ParsedYaml, 'data' | 'errors'> {
+  const { data, errors } = parseYamlAfresh(text, file, lineOffset);
+  return { data, errors };
+}
+
+function parseYamlAfresh(text: string, file: string, lineOffset: number): ParsedYaml {
   const lineCounter = new LineCounter();
   const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const errors: ContentError[] = doc.errors.map((err) => ({

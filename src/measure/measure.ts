@@ -2,7 +2,7 @@ import type { BundleResult } from '../bundle/bundle.ts';
 import { pageScripts } from '../bundle/page-scripts.ts';
 import type { RenderedPage } from '../render/page.tsx';
 import { markupFigures } from './budgets.ts';
-import { sizeOf, type BuildSummary } from './summary.ts';
+import type { BuildSummary, SizeFigure } from './summary.ts';
 import type { ArticleFigures } from '../content/published.ts';
 import type { SiteImage } from '../content/images.ts';
 import { pageImageFigures } from '../images/figures.ts';
@@ -13,16 +13,23 @@ export interface PageDocument { page: RenderedPage; html: string }
 
 /**
  * The build's figures, from what was written: raw and gzip sizes of the HTML, CSS and JS, the
- * JavaScript each page loads before interaction and in all (per page and per template), what
- * the budgets read from each page's markup, and what its images weigh; beside them, the article
- * counts the publish stage made. Pure: it reads no file.
+ * JavaScript each page loads before interaction and in all (per page and per template), what the
+ * budgets read from each page's markup and what its images weigh; beside them, the article counts
+ * the publish stage made.
+ * Pure: it reads no file, and gzips nothing: `sizes` (public path → raw and gzip bytes) come from the
+ * write stage, which measured them off the main thread.
  */
-export function measureBuild(documents: PageDocument[], assets: BundleResult, stages: Record<string, number>, articles: ArticleFigures, images: { site: Record<string, SiteImage>; built: BuiltImages }): BuildSummary {
+export function measureBuild(documents: PageDocument[], assets: BundleResult, stages: Record<string, number>, sizes: Map<string, SizeFigure>, articles: ArticleFigures, images: { site: Record<string, SiteImage>; built: BuiltImages }): BuildSummary {
+  const sizeOf = (file: string) => {
+    const size = sizes.get(file);
+    if (!size) throw new Error(`no size was measured for ${file}`);
+    return size;
+  };
   const summary: BuildSummary = { pages: documents.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, images: images.built.stats, stages, articles };
   const jsSize = new Map<string, number>();
   let cssGzip = 0;
-  for (const [file, contents] of Object.entries(assets.files)) {
-    const size = sizeOf(contents);
+  for (const file of Object.keys(assets.files)) {
+    const size = sizeOf(file);
     const bucket = file.endsWith('.css') ? summary.css : summary.js;
     bucket.raw += size.raw; bucket.gzip += size.gzip;
     if (file.endsWith('.js')) jsSize.set(file, size.gzip);
@@ -31,7 +38,7 @@ export function measureBuild(documents: PageDocument[], assets: BundleResult, st
   const sum = (set: Set<string>) => [...set].reduce((n, f) => n + (jsSize.get(f) ?? 0), 0);
   for (const { page, html } of documents) {
     const { eager, every } = pageScripts(page, assets);
-    const size = sizeOf(html);
+    const size = sizeOf(page.route.file);
     summary.html.raw += size.raw; summary.html.gzip += size.gzip;
     const row = (summary.jsByTemplate[page.route.template] ??= { initial: 0, all: 0, pages: 0 });
     row.initial = Math.max(row.initial, sum(eager)); row.all = Math.max(row.all, sum(every)); row.pages++;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
 import { watch } from 'chokidar';
-import { buildSite, type BuildResult } from '../build.ts';
+import { buildSite, type BuildResult, type BuildSession } from '../build.ts';
 import { describeBuildError } from '../build-errors.ts';
 import { formatContentError } from '../content/errors.ts';
 import { resolve, type RoutingTable } from '../routing/resolve.ts';
@@ -78,16 +78,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     headers = JSON.parse(await readFile(path.join(metaDirFor(outDir), HEADERS_FILE), 'utf8').catch(() => '{}')) as Record<string, string>;
   };
 
+  // The bundled code and assets, reused from build to build until a template or island changes.
+  const session: BuildSession = { codeChanged: false };
   const runBuild = async () => {
     const start = Date.now();
     try {
       // A preview: drafts and scheduled articles are built too, each with its banner.
-      result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now });
+      result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log });
       table = result.table;
       formPath = endpointPath(result.site.settings.formEndpoint) ?? formPath;
       failure = undefined;
       await readHeaders();
-      log(`built ${result.summary.pages} pages in ${Date.now() - start} ms`);
+      log(`built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged)`);
       for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);
     } catch (error) {
       failure = describeBuildError(error);
@@ -182,8 +184,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const watcher = opts.watch === false ? undefined : watch(['content', 'templates', 'islands'].map((d) => path.join(opts.root, d)), { ignoreInitial: true });
   let timer: NodeJS.Timeout | undefined;
   watcher?.on('all', (_event, file) => {
+    const rel = path.relative(opts.root, file);
+    if (!rel.startsWith('content' + path.sep)) session.codeChanged = true;
     clearTimeout(timer);
-    timer = setTimeout(() => { log(`changed: ${path.relative(opts.root, file)}`); void rebuild(); }, 80);
+    // Short: a save is often a few events (write, rename) in a millisecond or two, and a rebuild
+    // that starts too early runs once more anyway (see `again`).
+    timer = setTimeout(() => { log(`changed: ${rel}`); void rebuild(); }, 10);
   });
 
   return {

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.ts';
+import type { RenderedPage } from '../render/page.tsx';
+import type { Route } from '../routes/table.ts';
+import type { RenderContext } from '../page-api/site-context.tsx';
+import { CACHE_DIR, CacheStore, hashOf } from './store.ts';
+import { cachedMap } from './cached.ts';
+import type { ImagePreload, ImageUse } from '../images/picture.ts';
+
+/** A rendered page as cached: its route is the build's own, so only the markup and the islands are kept. */
+type CachedPage = { head: string; body: string; islands: Array<[string, string[]]>; images: ImageUse[]; preload?: ImagePreload };
+
+const isParsed = (v: unknown): v is ParsedMarkdownFile => {
+  const p = v as ParsedMarkdownFile;
+  return !!p && typeof p.front === 'string' && typeof p.frontLine === 'number' && Array.isArray(p.frontErrors) && !!p.body && typeof p.body.html === 'string' && Array.isArray(p.body.toc) && Array.isArray(p.body.errors) && Array.isArray(p.body.images);
+};
+const isPage = (v: unknown): v is CachedPage => {
+  const p = v as CachedPage;
+  return !!p && typeof p.head === 'string' && typeof p.body === 'string' && Array.isArray(p.images) && Array.isArray(p.islands) && p.islands.every((i) => Array.isArray(i) && typeof i[0] === 'string' && Array.isArray(i[1]));
+};
+
+/**
+ * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's text, its path,
+ * the survey addresses, the images it names and the markdown code; rendered pages keyed by the route's props, the render
+ * context and the templates' code. Both keys also hold the lockfile, so that upgrading a package
+ * (micromark, React) invalidates them.
+ */
+export class BuildCache {
+  private readonly markdown: CacheStore<ParsedMarkdownFile>;
+  private readonly pages: CacheStore<CachedPage>;
+  /** What the last build did: files parsed and pages rendered afresh (the rest came from the cache). */
+  readonly counts = { parsed: 0, rendered: 0 };
+
+  private constructor(readonly root: string, private readonly lockHash: string, memory?: Map<string, unknown>) {
+    this.markdown = new CacheStore(root, 'markdown', isParsed, memory);
+    this.pages = new CacheStore(root, 'pages', isPage, memory);
+  }
+
+  /** `memory`: entries kept in memory from one build to the next as well (serve's session). */
+  static async open(root: string, memory?: Map<string, unknown>): Promise<BuildCache> {
+    const lock = await readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from(''));
+    return new BuildCache(root, hashOf(lock), memory);
+  }
+
+  get dir() { return path.join(this.root, CACHE_DIR); }
+
+  /** Entries found unreadable and deleted during this build. */
+  get discarded() { return this.markdown.discarded + this.pages.discarded; }
+
+  async parse(jobs: MarkdownJob[], codeHash: string, compute: (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>) {
+    const { results, computed } = await cachedMap(this.markdown, jobs, (job) => hashOf(this.lockHash, codeHash, job.rel, JSON.stringify(job.forms ?? null), JSON.stringify(job.images ?? null), job.source), compute);
+    this.counts.parsed += computed;
+    return results;
+  }
+
+  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string, compute: (routes: Route[]) => Promise<Array<Omit<RenderedPage, 'route'>>>): Promise<RenderedPage[]> {
+    const shared = hashOf(this.lockHash, codeHash, JSON.stringify(ctx));
+    const { results, computed } = await cachedMap(this.pages, routes, (route) => hashOf(shared, JSON.stringify(route)), async (missing) =>
+      (await compute(missing)).map((p) => ({ head: p.head, body: p.body, islands: [...p.islands].map(([name, s]) => [name, [...s]] as [string, string[]]), images: p.images, ...(p.preload ? { preload: p.preload } : {}) })));
+    this.counts.rendered += computed;
+    return results.map((p, i) => ({ route: routes[i]!, head: p.head, body: p.body, islands: new Map(p.islands.map(([name, s]) => [name, new Set(s)])) as RenderedPage['islands'], images: p.images, preload: p.preload }));
+  }
+}

@@ -1,0 +1,35 @@
+import matter from 'gray-matter';
+import { renderMarkdown, type RenderedMarkdown } from './markdown.ts';
+import type { SiteSettings } from './schemas.ts';
+import type { ContentError } from './errors.ts';
+import type { SiteImage } from './images.ts';
+import { readYaml } from './yaml.ts';
+
+/** One markdown file to parse: its text, its path as errors name it, the survey addresses its links may name, the images it names. */
+export interface MarkdownJob { source: string; rel: string; forms?: SiteSettings['assessmentForms']; images?: Record<string, SiteImage> }
+
+/** A markdown file split and rendered: the front matter's text (validated later, on the main thread) and the body's HTML. */
+export interface ParsedMarkdownFile {
+  front: string;
+  /** Lines of the file before the front matter's text, so that its errors point at the file's own lines. */
+  frontLine: number;
+  /** The front matter parsed (here, off the main thread), and its YAML errors; the schema is checked later. */
+  frontData: unknown;
+  frontErrors: ContentError[];
+  body: RenderedMarkdown;
+}
+
+/**
+ * The one place that calls the markdown renderer: pure, plain data in and out, so that it can run
+ * in a worker thread and its result can be cached.
+ */
+export async function parseMarkdownFile({ source, rel, forms, images }: MarkdownJob): Promise<ParsedMarkdownFile> {
+  // Options defeat gray-matter's cache, whose entries lose `.matter` on a second parse (serve's rebuilds).
+  // Its YAML engine does nothing: the front matter is parsed once, below, by the parser that knows lines.
+  const { matter: front, content } = matter(source, { engines: { yaml: () => ({}) } });
+  const frontLine = source.slice(0, Math.max(0, source.indexOf(front))).split('\n').length - 1;
+  const bodyStart = source.length - content.length;
+  const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1, forms, images);
+  const { data, errors } = readYaml(front, rel, frontLine);
+  return { front, frontLine, frontData: data, frontErrors: errors, body };
+}

@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { CACHE_DIR } from '../cache/store.ts';
+
+/** The build's own code as it is on disk now: the markdown parser, the templates' renderer, the worker that runs both. */
+export interface BuildCode {
+  /** Hashes of the bundled code: a cached result made by other code is never reused. */
+  markdownHash: string;
+  renderHash: string;
+  markdownUrl: string;
+  renderUrl: string;
+  workerFile: string;
+}
+
+const sha = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex').slice(0, 20);
+/** Folders of earlier code kept a while, since a `site` still running (serve, a parallel build) may be loading them. */
+const KEEP_MS = 10 * 60_000;
+
+/**
+ * Bundles the three entries with esbuild into .site-cache/code-<hash>/, named by content, so a
+ * long-running `site serve` renders with the templates as they are on disk now and an unchanged
+ * build reuses the modules it already imported. Packages stay external and shared.
+ */
+export async function bundleBuildCode(root: string): Promise<BuildCode> {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { markdown: 'src/content/markdown-file.ts', render: 'src/render/server-entry.tsx', worker: 'src/pool/worker.ts' },
+    outdir: path.join(root, CACHE_DIR, 'code'),
+    bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', outExtension: { '.js': '.mjs' },
+    packages: 'external', jsx: 'automatic', logLevel: 'silent', sourcemap: 'inline', loader: { '.css': 'empty' },
+  });
+  const byName = new Map(result.outputFiles.map((f) => [path.basename(f.path, '.mjs'), f.contents]));
+  const all = sha(Buffer.concat(['markdown', 'render', 'worker'].map((n) => byName.get(n)!)));
+  const dir = path.join(root, CACHE_DIR, `code-${all}`);
+  const exists = await stat(path.join(dir, 'worker.mjs')).then(() => true, () => false);
+  if (!exists) {
+    const tmp = `${dir}.${process.pid}.${Date.now()}.tmp`;
+    await mkdir(tmp, { recursive: true });
+    for (const [name, contents] of byName) await writeFile(path.join(tmp, `${name}.mjs`), contents);
+    await rename(tmp, dir).catch(() => rm(tmp, { recursive: true, force: true }));
+    await pruneOldCode(path.join(root, CACHE_DIR), dir);
+  }
+  return {
+    markdownHash: sha(byName.get('markdown')!), renderHash: sha(byName.get('render')!),
+    markdownUrl: pathToFileURL(path.join(dir, 'markdown.mjs')).href,
+    renderUrl: pathToFileURL(path.join(dir, 'render.mjs')).href,
+    workerFile: path.join(dir, 'worker.mjs'),
+  };
+}
+
+async function pruneOldCode(cacheDir: string, keep: string): Promise<void> {
+  for (const name of await readdir(cacheDir).catch(() => [] as string[])) {
+    const dir = path.join(cacheDir, name);
+    if (!name.startsWith('code-') || dir === keep) continue;
+    const age = Date.now() - (await stat(dir).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
+    if (age > KEEP_MS) await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,54 @@
+import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.ts';
+import type { Route } from '../routes/table.ts';
+import type { RenderContext } from '../page-api/site-context.tsx';
+import type { RenderedPage } from '../render/page.tsx';
+import type { BuildCode } from './code.ts';
+import { WorkerPool } from './pool.ts';
+
+/**
+ * Below this many pieces of work (markdown files or pages not in the cache) a call runs on the
+ * main thread: starting workers (each loads React, the templates and micromark) costs more than it
+ * saves on a small site. Measured on this 2-core machine; see the README.
+ */
+/** A rendered page without its route, which the caller holds. */
+export type PageMarkup = Omit<RenderedPage, 'route'>;
+
+export const POOL_THRESHOLD = 150;
+
+/**
+ * Runs the build's markdown and rendering in a pool of worker threads, or inline when the work is
+ * small; the pool starts on the first large call and is shared by the rest of the build.
+ */
+export class BuildWorkers {
+  private pool: WorkerPool | undefined;
+
+  constructor(private readonly code: BuildCode, private readonly threshold = POOL_THRESHOLD) {}
+
+  /** Whether the pool was started during this build. */
+  startedOnce = false;
+
+  private poolFor(count: number): WorkerPool | undefined {
+    if (count < this.threshold) return this.pool;
+    this.startedOnce = true;
+    return (this.pool ??= new WorkerPool(this.code.workerFile));
+  }
+
+  async parse(jobs: MarkdownJob[]): Promise<ParsedMarkdownFile[]> {
+    const pool = this.poolFor(jobs.length);
+    if (pool) return pool.map(jobs, (batch) => ({ kind: 'markdown', jobs: batch }));
+    const { parseMarkdownFile } = (await import(this.code.markdownUrl)) as { parseMarkdownFile: (job: MarkdownJob) => Promise<ParsedMarkdownFile> };
+    return Promise.all(jobs.map(parseMarkdownFile));
+  }
+
+  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>): Promise<PageMarkup[]> {
+    const pool = this.poolFor(routes.length);
+    if (pool) return pool.map(routes, (batch) => ({ kind: 'render', routes: batch, ctx }));
+    const { render } = (await import(this.code.renderUrl)) as { render: (route: Route, ctx: RenderContext) => RenderedPage };
+    return routes.map((route) => render(route, { ...ctx, url: route.url }));
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+    this.pool = undefined;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * A worker thread of the build's pool, bundled fresh with the templates for each build (see
+ * code.ts): it parses markdown files and renders pages, plain data in and out, until it is closed.
+ */
+import { parentPort } from 'node:worker_threads';
+import { parseMarkdownFile, type MarkdownJob } from '../content/markdown-file.ts';
+import { render } from '../render/server-entry.tsx';
+import type { Route } from '../routes/table.ts';
+import type { RenderContext } from '../page-api/site-context.tsx';
+
+export type Task =
+  | { kind: 'markdown'; jobs: MarkdownJob[] }
+  | { kind: 'render'; routes: Route[]; ctx: Omit<RenderContext, 'url'> };
+
+async function run(task: Task): Promise<unknown[]> {
+  if (task.kind === 'markdown') return Promise.all(task.jobs.map(parseMarkdownFile));
+  // The route goes back without its props: the main thread has them already.
+  return task.routes.map((route) => { const { head, body, islands, images, preload } = render(route, { ...task.ctx, url: route.url }); return { head, body, islands, images, preload }; });
+}
+
+parentPort?.on('message', (message: { id: number; task: Task }) => {
+  run(message.task).then(
+    (results) => parentPort!.postMessage({ id: message.id, results }),
+    (error: unknown) => parentPort!.postMessage({ id: message.id, error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }),
+  );
+});
