@@ -18,7 +18,7 @@ export interface ImageStats {
   processed: number;
   reused: number;
   variantBytes: number;
-  /** Per source, its bytes less the largest file a browser with AVIF may fetch in its place. */
+  /** Per source, its bytes less the largest file a modern browser gets for it: its largest AVIF, or its share file where no page shows it. */
   saved: number;
   svgs: number;
 }
