@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSite, type Site } from '../../src/content/load.ts';
+import { renderMarkdown, type TocEntry } from '../../src/content/markdown.ts';
+import type { ContentError } from '../../src/content/errors.ts';
+
+/**
+ * The markdown renderer against golden files written by the remark → hast → HTML pipeline it
+ * replaced: every real article, both legal pages, and two fixtures (every construct; every error).
+ * `UPDATE_GOLDEN=1 npx vitest run tests/content/markdown-golden.test.ts` rewrites them: do that
+ * only for a change of output you mean, and say why in the commit.
+ */
+const GOLDEN = path.resolve('tests/fixtures/markdown/golden');
+const FIXTURES = path.resolve('tests/fixtures/markdown');
+const update = process.env.UPDATE_GOLDEN === '1';
+
+interface Rendered { html: string; toc: TocEntry[]; errors?: ContentError[] }
+
+async function golden(name: string, actual: Rendered) {
+  const htmlFile = path.join(GOLDEN, `${name}.html`);
+  const restFile = path.join(GOLDEN, `${name}.json`);
+  const rest = JSON.stringify({ toc: actual.toc, ...(actual.errors ? { errors: actual.errors } : {}) }, null, 2) + '\n';
+  if (update) {
+    await mkdir(GOLDEN, { recursive: true });
+    await writeFile(htmlFile, actual.html);
+    await writeFile(restFile, rest);
+    return;
+  }
+  expect(existsSync(htmlFile), `no golden file for ${name}: see the comment at the top of this test`).toBe(true);
+  expect(actual.html).toBe(await readFile(htmlFile, 'utf8'));
+  expect(rest).toBe(await readFile(restFile, 'utf8'));
+}
+
+let site: Site;
+beforeAll(async () => { site = await loadSite(path.resolve('content')); });
+
+describe('markdown, against the HTML of the remark pipeline', () => {
+  it('renders every real article as before', async () => {
+    expect(site.posts.length).toBeGreaterThan(0);
+    for (const post of site.posts) await golden(`blog-${post.slug}`, post);
+  });
+
+  it('renders the legal pages as before', async () => {
+    for (const page of Object.values(site.legal)) await golden(`page-${page.slug}`, page);
+  });
+
+  it('renders every construct of the tour fixture as before', async () => {
+    const source = await readFile(path.join(FIXTURES, 'tour.md'), 'utf8');
+    const { html, toc, errors } = await renderMarkdown(source, 'content/blog/tour.md');
+    expect(errors).toEqual([]);
+    await golden('tour', { html, toc, errors });
+  });
+
+  it('reports every refused construct with its line, as before', async () => {
+    const source = await readFile(path.join(FIXTURES, 'errors.md'), 'utf8');
+    const { toc, errors } = await renderMarkdown(source, 'content/blog/errors.md', 10);
+    expect(errors.length).toBeGreaterThanOrEqual(4);
+    // A document with errors stops the build, so its HTML is never used: only the errors count.
+    await golden('errors', { html: '', toc, errors });
+  });
+});
