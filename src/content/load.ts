@@ -9,7 +9,7 @@ import { loadImages, type SiteImage } from './images.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
 import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
 
-export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[]; words: number }
+export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[] }
 export interface CaseStudy extends CaseStudyData { slug: string }
 export interface LegalPage extends LegalFrontMatter { slug: string; html: string; toc: TocEntry[] }
 
@@ -87,7 +87,7 @@ class Collector {
     const fm = parseYaml(front, rel, source.slice(0, Math.max(0, source.indexOf(front))).split('\n').length - 1);
     const data = this.validate(schema, fm, rel, images);
     const bodyStart = source.length - content.length;
-    const body = await renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1);
+    const body = renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1);
     this.errors.push(...body.errors);
     return data === undefined ? undefined : { data, body };
   }
@@ -123,7 +123,7 @@ export async function loadSite(root: string): Promise<Site> {
   const posts: Post[] = [];
   for (const file of await c.list('blog', '.md')) {
     const doc = await c.markdown(file, postSchema, images);
-    if (doc) posts.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, words: doc.body.words });
+    if (doc) posts.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc });
   }
   posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
 

@@ -18,6 +18,29 @@ const update = process.env.UPDATE_GOLDEN === '1';
 
 interface Rendered { html: string; toc: TocEntry[]; errors?: ContentError[] }
 
+/**
+ * Where today's HTML may differ from the golden files, and why. Nothing else may.
+ * - A heading's id and contents entry are made from the text the reader sees. remark's plugin read
+ *   the heading before its text directives were put back as text, so 'Note:important' lost
+ *   ':important' from its id and contents entry though the page showed it.
+ */
+const DIFFERENCES: Record<string, Array<[before: string, now: string]>> = {
+  'tour.html': [['id="note-with-a-footnote-inside"', 'id="note-important-with-a-footnote-inside"']],
+  'tour.json': [
+    ['"id": "note-with-a-footnote-inside"', '"id": "note-important-with-a-footnote-inside"'],
+    ['"text": "Note, with a footnote inside"', '"text": "Note:important, with a footnote inside"'],
+  ],
+};
+
+const expected = async (file: string) => {
+  let text = await readFile(file, 'utf8');
+  for (const [before, now] of DIFFERENCES[path.basename(file)] ?? []) {
+    expect(text, `${file}: the difference '${before}' is gone from the golden file`).toContain(before);
+    text = text.replace(before, now);
+  }
+  return text;
+};
+
 async function golden(name: string, actual: Rendered) {
   const htmlFile = path.join(GOLDEN, `${name}.html`);
   const restFile = path.join(GOLDEN, `${name}.json`);
@@ -29,8 +52,8 @@ async function golden(name: string, actual: Rendered) {
     return;
   }
   expect(existsSync(htmlFile), `no golden file for ${name}: see the comment at the top of this test`).toBe(true);
-  expect(actual.html).toBe(await readFile(htmlFile, 'utf8'));
-  expect(rest).toBe(await readFile(restFile, 'utf8'));
+  expect(actual.html).toBe(await expected(htmlFile));
+  expect(rest).toBe(await expected(restFile));
 }
 
 let site: Site;
