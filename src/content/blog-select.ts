@@ -24,14 +24,38 @@ export function paginate<T>(posts: readonly T[], perPage = POSTS_PER_PAGE): List
   }));
 }
 
-/** Newest first by ISO date; equal dates fall back to the slug so the order never depends on input order. */
+/**
+ * Newest first by ISO date; equal dates fall back to the slug so the order never depends on input
+ * order. The one sort of the articles: everything else reads this order. Plain code-unit comparison,
+ * not localeCompare, which costs a collator call per comparison: ISO dates and URL slugs sort the same
+ * either way.
+ */
 export function newestFirst<T extends { slug: string; date: string }>(posts: readonly T[]): T[] {
-  return [...posts].sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+  return [...posts].sort((a, b) => (a.date === b.date ? (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0) : a.date < b.date ? 1 : -1));
 }
 
-/** The n most recent articles other than the one being read, newest first. */
-export function continueReading<T extends { slug: string; date: string }>(posts: readonly T[], slug: string, n = 2): T[] {
-  return newestFirst(posts.filter((p) => p.slug !== slug)).slice(0, Math.max(0, n));
+/**
+ * The n most recent articles other than the one being read, from `posts` in newestFirst order. It
+ * reads at most n + 1 of them, so an article page costs the same however long the blog grows.
+ */
+export function continueReading<T extends { slug: string }>(posts: readonly T[], slug: string, n = 2): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < posts.length && out.length < n; i++) {
+    const post = posts[i]!;
+    if (post.slug !== slug) out.push(post);
+  }
+  return out;
+}
+
+/**
+ * The numbered links a list page shows: the first and last pages, and two either side of the
+ * current one. A link to every page would make each list page grow with the blog, and the list
+ * pages together with its square.
+ */
+export function pageLinks(current: number, count: number, around = 2): Array<{ number: number; url: string }> {
+  const numbers = new Set([1, count]);
+  for (let n = Math.max(1, current - around); n <= Math.min(count, current + around); n++) numbers.add(n);
+  return [...numbers].sort((a, b) => a - b).map((number) => ({ number, url: blogPageUrl(number) }));
 }
 
 /** The first `max` characters of the excerpt (whitespace collapsed), with no space left dangling at the cut. */

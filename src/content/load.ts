@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { issueToWords, pathToString, ContentErrors, type ContentError } from './errors.ts';
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { renderMarkdown, type TocEntry } from './markdown.ts';
+import { newestFirst } from './blog-select.ts';
 import { loadImages, type SiteImage } from './images.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
 import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
@@ -18,6 +19,7 @@ export interface Site {
   settings: SiteSettings;
   pages: PageContent;
   collections: CollectionContent;
+  /** Newest first (newestFirst): the one order that list pages, feeds and 'Continue Reading' read. */
   posts: Post[];
   caseStudies: CaseStudy[];
   legal: Record<'privacy-policy' | 'terms-of-service', LegalPage>;
@@ -125,7 +127,6 @@ export async function loadSite(root: string): Promise<Site> {
     const doc = await c.markdown(file, postSchema, images);
     if (doc) posts.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc });
   }
-  posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
 
   const caseStudies: CaseStudy[] = [];
   for (const file of await c.list('case-studies', '.yaml')) {
@@ -145,5 +146,5 @@ export async function loadSite(root: string): Promise<Site> {
   }
 
   if (c.errors.length || !settings) throw new ContentErrors(c.errors);
-  return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts, caseStudies, legal: legal as Site['legal'], images });
+  return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts: newestFirst(posts), caseStudies, legal: legal as Site['legal'], images });
 }

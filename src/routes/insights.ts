@@ -1,6 +1,6 @@
 import type { Site, Post } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
-import { continueReading, metaDescription, paginate } from '../content/blog-select.ts';
+import { continueReading, metaDescription, pageLinks, paginate } from '../content/blog-select.ts';
 import { page, type Route } from './route.ts';
 
 export const PLACEHOLDER_IMAGE = '/images/blog-placeholder.svg';
@@ -75,7 +75,8 @@ function blogRoutes(site: Site): Route[] {
     content,
     posts: p.items,
     current: p.number,
-    pages: pages.map(({ number, url }) => ({ number, url })),
+    total: pages.length,
+    pages: pageLinks(p.number, pages.length),
   }, {
     title: p.number === 1 ? content.title : `${content.title}, page ${p.number} of ${pages.length}`,
     description: content.description,

@@ -9,12 +9,15 @@ export interface BlogListProps {
   content: BlogPageContent;
   posts: PostSummary[];
   current: number;
+  /** How many list pages there are. */
+  total: number;
+  /** The page links to show (not every page: see pageLinks). */
   pages: Array<{ number: number; url: string }>;
 }
 
 /** /blog and /blog/page/N: newest articles first, six a page. */
-export function BlogListPage({ content, posts, current, pages }: BlogListProps) {
-  const paged = pages.length > 1;
+export function BlogListPage({ content, posts, current, total, pages }: BlogListProps) {
+  const paged = total > 1;
   return (
     <>
       <PageHero id="blog-title" eyebrow={content.hero.eyebrow} heading={content.hero.heading}>
@@ -24,7 +27,7 @@ export function BlogListPage({ content, posts, current, pages }: BlogListProps) 
       <section className="section" aria-labelledby="articles-heading">
         <div className="container">
           <h2 id="articles-heading" className="visually-hidden">
-            {paged ? `Articles, page ${current} of ${pages.length}` : 'Articles'}
+            {paged ? `Articles, page ${current} of ${total}` : 'Articles'}
           </h2>
           <ScriptIsland name="post-card-toast" hydrate="interaction">
             <ul className="grid grid--3 post-grid">
