@@ -1,10 +1,7 @@
-import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { buildSite } from './build.ts';
-import { ContentErrors, formatContentError } from './content/errors.ts';
-import { formatSummary } from './summary.ts';
-import { overridesFromEnv } from './config.ts';
-import { BudgetError } from '../quality/budgets.ts';
+
+// Each command imports what it needs when it runs, so that `site --help` loads commander alone
+// (not React, esbuild or the AWS SDK).
 
 /** Exit codes: 0 success, 1 a failure the user can fix, 2 a usage error. */
 export async function main(argv: string[], io: { out: (s: string) => void; err: (s: string) => void } = { out: (s) => console.log(s), err: (s) => console.error(s) }): Promise<number> {
@@ -31,14 +28,8 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--out <dir>', 'output folder', 'dist')
     .option('--site-url <url>', 'the public URL, for canonical links and the sitemap', url)
     .action(async (opts: { out: string; siteUrl?: string }) => {
-      try {
-        const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}) };
-        const result = await buildSite({ root: program.opts().root, outDir: opts.out, overrides });
-        io.out(formatSummary(result.summary));
-        io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), result.metaDir)}/ (routing table, CloudFront functions)`);
-      } catch (error) {
-        code = reportBuildError(error, io.err);
-      }
+      const { buildCommand } = await import('./build-command.ts');
+      code = await buildCommand({ root: program.opts().root, ...opts }, io);
     });
 
   program.command('serve')
@@ -82,15 +73,4 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     throw error;
   }
   return code;
-}
-
-export function reportBuildError(error: unknown, err: (s: string) => void): number {
-  if (error instanceof ContentErrors) {
-    for (const e of error.errors) err(formatContentError(e));
-    err(`build stopped: ${error.errors.length} content error${error.errors.length === 1 ? '' : 's'} in ${new Set(error.errors.map((e) => e.file)).size} file(s)`);
-    return 1;
-  }
-  if (error instanceof BudgetError) { for (const line of error.lines) err(line); return 1; }
-  err(`build failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-  return 1;
 }
