@@ -2,6 +2,7 @@
 // `site` starts without compiling TypeScript. `npm ci` runs it (the `prepare` script); bin/site runs
 // it again whenever a source it was built from has changed since. Dependencies stay in
 // node_modules; the templates are not part of it (each `site build` bundles them afresh).
+import { readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,23 @@ export const STAMP = path.join(CLI_DIR, 'stamp.json');
 /** Chunks of earlier builds are removed once this old: a `site` started before may still be loading them. */
 const ORPHAN_AGE_MS = 10 * 60_000;
 
-/** Builds build/cli/cli.js and its chunks; returns the stamp that bin/site checks. */
+/**
+ * Why build/cli must be compiled again before it runs, or undefined when it is current: it is
+ * missing, or a source it was built from has another modification time than when it was compiled
+ * (a stat of each, about a millisecond).
+ */
+export function staleReason() {
+  let stamp;
+  try { stamp = JSON.parse(readFileSync(STAMP, 'utf8')); } catch { return 'build/cli is missing'; }
+  for (const [file, compiled] of Object.entries(stamp.inputs)) {
+    let mtime;
+    try { mtime = statSync(path.join(PACKAGE_DIR, file)).mtimeMs; } catch { return `${file} is gone`; }
+    if (mtime !== compiled) return `${file} changed`;
+  }
+  return undefined;
+}
+
+/** Builds build/cli/cli.js and its chunks; returns the stamp that staleReason() checks. */
 export async function buildCli() {
   const { build } = await import('esbuild');
   const startedAt = Date.now();
