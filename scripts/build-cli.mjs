@@ -10,6 +10,14 @@ import { fileURLToPath } from 'node:url';
 export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const CLI_DIR = path.join(PACKAGE_DIR, 'build', 'cli');
 export const STAMP = path.join(CLI_DIR, 'stamp.json');
+/**
+ * Pure-JavaScript dependencies of the build, compiled into the CLI: loading them from node_modules
+ * file by file (yaml alone is some sixty CommonJS files) cost more at each start than running them.
+ * The rest stays in node_modules: esbuild (a native binary), React (the templates' bundle imports it),
+ * and what only serve and deploy load (the AWS SDK, chokidar, sirv).
+ */
+const INLINE = /^(?:commander|zod|yaml|micromark[\w-]*)(?:\/|$)/;
+
 /** Chunks of earlier builds are removed once this old: a `site` started before may still be loading them. */
 const ORPHAN_AGE_MS = 10 * 60_000;
 
@@ -38,10 +46,19 @@ export async function buildCli() {
     entryPoints: { cli: 'src/cli.ts' },
     outdir: CLI_DIR,
     bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20',
-    packages: 'external', jsx: 'automatic', loader: { '.css': 'empty' },
+    jsx: 'automatic', loader: { '.css': 'empty' },
+    plugins: [{
+      name: 'external-packages',
+      setup(b) {
+        // What an inlined package imports is inlined too (only inlined packages are read from node_modules).
+        const inline = (args) => INLINE.test(args.path) || args.path.startsWith('node:') || args.importer.includes(`${path.sep}node_modules${path.sep}`);
+        b.onResolve({ filter: /^[^./]/ }, (args) => (inline(args) ? undefined : { path: args.path, external: true }));
+      },
+    }],
     sourcemap: 'linked', sourcesContent: false, chunkNames: 'chunk-[hash]',
     write: false, metafile: true, logLevel: 'silent',
-    banner: { js: '// Built from src/ by scripts/build-cli.mjs: edit the TypeScript, not this.' },
+    // The inlined CommonJS packages require() Node's built-in modules, which ES modules must be given.
+    banner: { js: "// Built from src/ by scripts/build-cli.mjs: edit the TypeScript, not this.\nimport { createRequire as __siteRequire } from 'node:module';\nconst require = __siteRequire(import.meta.url);" },
   });
   await mkdir(CLI_DIR, { recursive: true });
   // Each file replaced whole (write, then rename), so that a `site` starting meanwhile never reads half a file.
@@ -60,6 +77,7 @@ export async function buildCli() {
     inputs[file] = mtimeMs < startedAt ? mtimeMs : -1;
   }
   const stamp = { inputs };
+  if (process.env.BUILD_CLI_META) await writeFile(process.env.BUILD_CLI_META, JSON.stringify(result.metafile));
   const tmp = `${STAMP}.${process.pid}.tmp`;
   await writeFile(tmp, JSON.stringify(stamp, null, 1) + '\n');
   await rename(tmp, STAMP);

@@ -59,13 +59,17 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const root = path.resolve(opts.root);
   const outDir = path.resolve(opts.outDir);
 
-  const loaded = await timed(stages, 'load', () => loadSite(path.join(root, 'content')));
+  // The templates are bundled by esbuild, in its own process, while the content loads. If the
+  // content is refused, the bundle is let finish before the error goes up, so nothing writes after.
+  const renderer = loadRenderer(root);
+  const loaded = await timed(stages, 'load', () => loadSite(path.join(root, 'content')))
+    .catch(async (error: unknown) => { await renderer.catch(() => {}); throw error; });
   const site: Site = opts.overrides ? { ...loaded, settings: applyOverrides(loaded.settings, opts.overrides) } : loaded;
   const routes = routeTable(site);
   const table = routingTable(routes);
 
   const pages = await timed(stages, 'render', async () => {
-    const render = await loadRenderer(root);
+    const render = await renderer;
     return routes.map((route) => render(route, { settings: site.settings, images: site.images, url: route.url, year: now.getUTCFullYear() }));
   });
 

@@ -1,10 +1,10 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import matter from 'gray-matter';
 import type { z } from 'zod';
 import { issueToWords, pathToString, ContentErrors, type ContentError } from './errors.ts';
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { renderMarkdown, type TocEntry } from './markdown.ts';
+import { splitFrontMatter } from './front-matter.ts';
 import { newestFirst } from './blog-select.ts';
 import { loadImages, type SiteImage } from './images.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
@@ -83,8 +83,7 @@ class Collector {
     const source = await this.read(file);
     if (source === undefined) return undefined;
     const rel = this.rel(file);
-    // Options defeat gray-matter's cache, whose entries lose `.matter` on a second parse (serve's rebuilds).
-    const { matter: front, content } = matter(source, {});
+    const { front, body: content } = splitFrontMatter(source);
     // Lines before the front matter's text (the opening '---'), so errors point at the file's own lines.
     const fm = parseYaml(front, rel, source.slice(0, Math.max(0, source.indexOf(front))).split('\n').length - 1);
     const data = this.validate(schema, fm, rel, images);
