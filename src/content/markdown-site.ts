@@ -110,7 +110,7 @@ export function siteHtml(file: string, lineOffset: number, out: { toc: TocEntry[
     '*'(this: CompileContext, d: Directive) {
       if (d.type === 'textDirective') {
         // The site has no inline directives: the text goes back as written, less any attributes.
-        this.raw(`:${d.name}${d.label ? `[${textOf(d.label)}]` : ''}`);
+        this.raw(this.encode(`:${d.name}${d.label ? `[${textOf(d.label)}]` : ''}`));
         return true;
       }
       const spec = d.type === 'containerDirective' ? CONTAINERS[d.name] : undefined;
