@@ -13,7 +13,7 @@ describe('home page', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe("We're a Data Agency Built for Ambitious UK Organisations");
     expect(await page.getByRole('img', { name: 'Data analytics chart being analysed' }).count()).toBe(1);
     const hero = page.locator('.hero');
-    expect(await hero.getByRole('link', { name: 'Test Your Data Maturity' }).getAttribute('href')).toBe('/dialog-assessment');
+    expect(await hero.getByRole('link', { name: 'Test Your Data Maturity (opens in a new tab)' }).getAttribute('href')).toMatch(/^https:\/\//);
     expect(await hero.getByRole('link', { name: "Let's Talk Data" }).getAttribute('href')).toBe('/contact');
     expect(await page.locator('#testimonials blockquote').count()).toBe(4);
     const cards = page.locator('#next-steps .cta-card');
@@ -67,34 +67,60 @@ describe('navigation', () => {
     await page.close();
   });
 
-  it('opens the menu at 375 px on the first click, and closes it by button, overlay and Escape', async () => {
+  it('serves the toggle as a collapsed button before any script, and the first click opens the full-screen menu', async () => {
     const page = await env.browser.newPage({ viewport: PHONE });
+    const chunks: string[] = [];
+    page.on('request', (r) => { if (/\/assets\/mobile-menu-[^/]+\.js$/.test(r.url())) chunks.push(r.url()); });
     await page.goto(`${env.site.url}/`);
     expect(await page.locator('.nav-links').isVisible()).toBe(false);
-    const toggle = page.locator('.menu-toggle');
-    const dialog = page.getByRole('dialog');
+    // Nothing of the menu's script has loaded or run: what the visitor meets is the server's HTML.
+    const toggle = page.getByRole('button', { name: 'Menu', exact: true });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.locator('[data-island="mobile-menu"]').getAttribute('data-state')).toBeNull();
+    expect(chunks).toEqual([]);
+    expect(await page.getByRole('link', { name: 'Menu' }).count()).toBe(0);
 
     // The first click loads the island and must still open the menu (the click is replayed).
     await toggle.click();
+    const dialog = page.getByRole('dialog');
     await dialog.waitFor();
+    expect(chunks).toHaveLength(1);
+    const box = await page.locator('.mobile-menu').boundingBox();
+    expect(box).toEqual({ x: 0, y: 0, width: PHONE.width, height: PHONE.height });
+    // On a first visit the cookie bar is showing too; the open menu covers it rather than sitting beneath it.
+    expect(await page.locator('.cookie-bar').isVisible()).toBe(true);
+    expect(await page.evaluate(([x, y]) => !!document.elementFromPoint(x!, y!)?.closest('.mobile-menu'), [PHONE.width / 2, PHONE.height - 10])).toBe(true);
     expect(await dialog.getByRole('link').allTextContents()).toEqual(['About', 'DIAlog', 'Services', 'Our Work', 'Insights', "Let's Talk Data"]);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Close menu');
-    await expect(page.getByRole('button', { name: 'Menu', exact: true }).getAttribute('aria-expanded')).resolves.toBe('true');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await page.close();
+  });
 
+  it('closes the menu by its close button, the overlay and Escape, returning focus to the toggle', async () => {
+    const page = await env.browser.newPage({ viewport: PHONE });
+    await page.goto(`${env.site.url}/`);
+    const toggle = page.getByRole('button', { name: 'Menu', exact: true });
+    const dialog = page.getByRole('dialog');
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
+
+    await toggle.click();
+    await dialog.waitFor();
     await page.getByRole('button', { name: 'Close menu' }).click();
     await dialog.waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Menu');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await focused()).toBe('Menu');
 
-    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    await toggle.click();
     await dialog.waitFor();
     await page.mouse.click(10, 300); // the overlay, left of the panel
     await dialog.waitFor({ state: 'detached' });
 
-    await page.getByRole('button', { name: 'Menu', exact: true }).press('Enter');
+    await toggle.press('Enter');
     await dialog.waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Menu');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await focused()).toBe('Menu');
     await page.close();
   });
 
@@ -110,14 +136,19 @@ describe('navigation', () => {
     await page.close();
   });
 
-  it('without JavaScript, the menu button is a link to the footer navigation', async () => {
+  it('without JavaScript, a link in place of the menu button reaches the footer navigation', async () => {
     const context = await env.browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
     const page = await context.newPage();
     await page.goto(`${env.site.url}/`);
-    const toggle = page.getByRole('link', { name: 'Menu' });
-    expect(await toggle.getAttribute('href')).toBe('#footer-nav');
-    await toggle.click();
+    // The button that needs script is not offered; the <noscript> link is, in its place.
+    expect(await page.getByRole('button', { name: 'Menu', exact: true }).count()).toBe(0);
+    const link = page.getByRole('link', { name: 'Menu', exact: true });
+    expect(await link.getAttribute('href')).toBe('#footer-nav');
+    await link.click();
     expect(page.url()).toMatch(/#footer-nav$/);
+    const footerNav = page.getByRole('navigation', { name: 'Explore' });
+    await expect.poll(() => footerNav.evaluate((nav) => { const r = nav.getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight; })).toBe(true);
+    expect(await footerNav.getByRole('link').allTextContents()).toContain('About');
     await context.close();
   });
 });

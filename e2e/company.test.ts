@@ -57,6 +57,11 @@ describe('about', () => {
     const ids = await sectionIds(page);
     const order = ['purpose', 'vision', 'mission', 'values', 'methodology', 'about-next-steps'];
     expect(ids.filter((id) => order.includes(id))).toEqual(order);
+    for (const word of ['Purpose', 'Vision', 'Mission']) {
+      const heading = page.getByRole('heading', { level: 2, name: new RegExp(`\\b${word}\\b`, 'i') });
+      expect(await heading.textContent(), word).toBe(`Our ${word}`);
+      expect(await heading.evaluate((h) => h.closest('section')?.id), word).toBe(word.toLowerCase());
+    }
     expect(await itemHeadings(page, '#values')).toEqual(['Owning the Outcome', 'Staying Open', 'Keeping It Clear', 'Making Things Better']);
     expect(await itemHeadings(page, '#methodology ol')).toEqual(['Unearth', 'Reveal', 'Build', 'Achieve']);
     expect(await page.locator('#methodology ol > li dt').allTextContents()).toEqual(Array(4).fill(['What happens', 'What you get']).flat());
@@ -75,7 +80,7 @@ describe('about', () => {
     await page.waitForFunction(() => {
       const top = document.getElementById('methodology')?.getBoundingClientRect().top;
       return top !== undefined && top >= 0 && top < window.innerHeight / 2;
-    }, undefined, { timeout: 5000 });
+    });
     await page.close();
   });
 });

@@ -1,7 +1,7 @@
 // The server-rendered forms, read with JavaScript off: complete, labelled, posting to the endpoint.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { ASSESSMENT_QUESTIONS, LIMITS } from '../lambda/schemas/assessment.ts';
+import { ASSESSMENT_QUESTIONS, LIMITS } from '../forms/assessment.ts';
 import { DESKTOP, useSiteAndBrowser } from './helpers.ts';
 
 const env = useSiteAndBrowser();

@@ -2,7 +2,7 @@
 // e-mail it hands to the local SES server, read back from that server's store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { ASSESSMENT_QUESTIONS } from '../lambda/schemas/assessment.ts';
+import { ASSESSMENT_QUESTIONS } from '../forms/assessment.ts';
 import { DESKTOP, PHONE, collectConsole, startSite, useSiteAndBrowser } from './helpers.ts';
 import { axe } from './axe.ts';
 
@@ -18,7 +18,7 @@ async function emailFrom(address: string): Promise<StoredEmail> {
     const store = (await (await fetch(`${env.site.forms!.sesEndpoint}/store`)).json()) as { emails: StoredEmail[] };
     found = store.emails.find((e) => e.replyTo.includes(address));
     return found !== undefined;
-  }, { timeout: 5000 }).toBe(true);
+  }).toBe(true);
   return found!;
 }
 
@@ -31,8 +31,9 @@ let counter = 0;
 const uniqueAddress = (who: string) => `${who}.${Date.now()}.${++counter}@example.org`;
 
 /** Opens a page and waits for the form's island to hydrate (so the test drives the island, not the plain post). */
-async function openForm(url: string, island: 'contact-form' | 'assessment-form', viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
+async function openForm(url: string, island: 'contact-form' | 'assessment-form', viewport: { width: number; height: number } = DESKTOP, prepare?: (page: Page) => Promise<void>): Promise<Page> {
   const page = await env.browser.newPage({ viewport });
+  await prepare?.(page);
   await page.goto(url);
   // The marker itself has no box (display: contents); its form does.
   await page.locator(`[data-island="${island}"] form`).scrollIntoViewIfNeeded();
@@ -56,12 +57,38 @@ async function recordDataLayer(page: Page) {
   });
 }
 
-/** Holds each post to the endpoint back for a moment, so the busy state can be seen; counts them. */
-async function slowEndpoint(page: Page, ms = 400): Promise<{ posts: number }> {
-  const seen = { posts: 0 };
+/**
+ * The page's own clock, driven by the test: installed before the page loads (so it runs as usual
+ * while it loads and hydrates), and where-to navigations recorded the moment the page starts them
+ * (the Navigation API's navigate event), so that 'not yet' is a fact, not a race.
+ */
+async function controlTime(page: Page) {
+  await page.clock.install();
+  await page.addInitScript(() => {
+    const w = window as unknown as { navigation: EventTarget; navigatedTo: string[] };
+    w.navigatedTo = [];
+    w.navigation.addEventListener('navigate', (event) => w.navigatedTo.push((event as Event & { destination: { url: string } }).destination.url));
+  });
+}
+
+/** Stops the page's clock: from here on its timers fire only when the test runs the clock on. */
+async function stopClock(page: Page) {
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
+}
+
+const navigatedTo = (page: Page) => page.evaluate(() => (window as unknown as { navigatedTo: string[] }).navigatedTo);
+
+/**
+ * Counts the posts to the endpoint and, with `hold`, keeps each one back until the test calls
+ * `release`, so the busy state is there for as long as the test takes to look at it.
+ */
+async function watchEndpoint(page: Page, opts: { hold?: boolean } = {}): Promise<{ posts: number; release: () => void }> {
+  let release!: () => void;
+  const released = opts.hold ? new Promise<void>((done) => { release = done; }) : Promise.resolve();
+  const seen = { posts: 0, release: () => release?.() };
   await page.route('**/api/send-contact-form', async (route) => {
     seen.posts += 1;
-    await new Promise((r) => setTimeout(r, ms));
+    await released;
     await route.continue();
   });
   return seen;
@@ -101,7 +128,7 @@ describe('contact form', () => {
     await page.goto(`${env.site.url}/contact`);
     await page.locator('form[data-form="contact"]').getByRole('textbox').first().focus();
     await page.locator('[data-island="contact-form"][data-state="ready"]').waitFor({ state: 'attached' });
-    const endpoint = await slowEndpoint(page);
+    const endpoint = await watchEndpoint(page, { hold: true });
     const form = page.locator('form[data-form="contact"]');
     const values = { name: 'Morag Campbell', email: uniqueAddress('morag'), company: 'Tayside Widgets Ltd', message: 'Our reports disagree with each other.\nCan you help?' };
     await fillContact(form, values);
@@ -110,6 +137,7 @@ describe('contact form', () => {
     const busy = form.getByRole('button', { name: 'Sending...' });
     await busy.waitFor();
     expect(await busy.isDisabled()).toBe(true);
+    endpoint.release();
     await page.waitForURL(`${env.site.url}/thank-you`);
     expect(endpoint.posts).toBe(1);
 
@@ -142,7 +170,7 @@ describe('contact form', () => {
 
   it('shows each message of §5 under its field, in red, focuses the first invalid field and sends nothing', async () => {
     const page = await openForm(`${env.site.url}/contact`, 'contact-form');
-    const endpoint = await slowEndpoint(page, 0);
+    const endpoint = await watchEndpoint(page);
     const form = page.locator('form[data-form="contact"]');
     const name = form.getByRole('textbox', { name: 'Name' });
     const email = form.getByRole('textbox', { name: 'Email' });
@@ -209,6 +237,52 @@ describe('contact form', () => {
     await page.close();
   });
 
+  describe('with a tag manager running', () => {
+    /** A stand-in for a loaded tag manager (the build has no container id, so none loads): it never calls back by itself. */
+    const withTagManager = async (page: Page) => {
+      await controlTime(page);
+      await page.addInitScript(() => { (window as unknown as { google_tag_manager: object }).google_tag_manager = {}; });
+    };
+
+    /** Sends a valid message with the page's clock stopped; resolves with the form_submit event once it is in the data layer. */
+    async function sendWithClockStopped(page: Page, who: string) {
+      const form = page.locator('form[data-form="contact"]');
+      await fillContact(form, { name: 'Morag Campbell', email: uniqueAddress(who), company: 'Tayside Widgets Ltd', message: 'Is the tag manager waited for?' });
+      await stopClock(page);
+      await form.getByRole('button', { name: 'Send Message' }).click();
+      const submitted = () => page.evaluate(() => {
+        const event = (window as unknown as { dataLayer: Array<Record<string, unknown>> }).dataLayer.find((e) => e && e.event === 'form_submit');
+        return event ? { eventTimeout: event.eventTimeout, hasCallback: typeof event.eventCallback === 'function' } : undefined;
+      });
+      await expect.poll(submitted).toBeDefined();
+      return (await submitted())!;
+    }
+
+    it('goes to /thank-you when the tag manager says its tags have fired, and not before', async () => {
+      const page = await openForm(`${env.site.url}/contact`, 'contact-form', DESKTOP, withTagManager);
+      expect(await sendWithClockStopped(page, 'gtm-callback')).toEqual({ eventTimeout: 2000, hasCallback: true });
+      await page.clock.runFor(1500);
+      expect(await navigatedTo(page)).toEqual([]);
+      await page.evaluate(() => {
+        const event = (window as unknown as { dataLayer: Array<Record<string, unknown>> }).dataLayer.find((e) => e && e.event === 'form_submit')!;
+        (event.eventCallback as () => void)();
+      });
+      await page.waitForURL(`${env.site.url}/thank-you`);
+      await page.close();
+    });
+
+    it('gives up on a tag manager that never calls back after exactly 2000 ms', async () => {
+      const page = await openForm(`${env.site.url}/contact`, 'contact-form', DESKTOP, withTagManager);
+      await sendWithClockStopped(page, 'gtm-silent');
+      await page.clock.runFor(1999);
+      expect(await navigatedTo(page)).toEqual([]);
+      expect(page.url()).toBe(`${env.site.url}/contact`);
+      await page.clock.runFor(1);
+      await page.waitForURL(`${env.site.url}/thank-you`, { timeout: 10_000 });
+      await page.close();
+    });
+  });
+
   it('keeps its size when it hydrates (no layout shift)', async () => {
     const plain = await env.browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
     const still = await plain.newPage();
@@ -223,10 +297,10 @@ describe('contact form', () => {
 });
 
 describe('assessment form', () => {
-  it("shows 'Submitting...' with a spinner, then the toast, clears the fields and goes to / after 3 s", async () => {
-    const page = await openForm(`${env.site.url}/dialog-assessment`, 'assessment-form');
+  it("shows 'Submitting...' with a spinner, then the toast, clears the fields and goes to / 3 s after the toast", async () => {
+    const page = await openForm(`${env.site.url}/dialog-assessment`, 'assessment-form', DESKTOP, controlTime);
     const seen = collectConsole(page);
-    await slowEndpoint(page);
+    const endpoint = await watchEndpoint(page, { hold: true });
     const form = page.locator('form[data-form="assessment"]');
     const address = uniqueAddress('eilidh');
     await answerAll(form);
@@ -235,6 +309,8 @@ describe('assessment form', () => {
     await form.getByRole('textbox', { name: /^Organisation/ }).fill('Highland Care');
     await form.getByRole('textbox', { name: /^Comments/ }).fill('Keen to start.');
     await form.getByRole('checkbox', { name: /I confirm I am a human/ }).check();
+    // The page's time stands still from here: however long the test takes to look, the 3 s are the page's.
+    await stopClock(page);
     await form.getByRole('button', { name: 'Submit Assessment' }).click();
 
     const busy = form.getByRole('button', { name: 'Submitting...' });
@@ -242,10 +318,10 @@ describe('assessment form', () => {
     expect(await busy.isDisabled()).toBe(true);
     expect(await busy.locator('svg[aria-hidden="true"]').count()).toBe(1);
     expect(await form.getAttribute('aria-busy')).toBe('true');
+    endpoint.release();
 
     const toast = page.getByRole('region', { name: 'Notifications' }).locator('.toast');
     await toast.waitFor();
-    const shownAt = Date.now();
     expect(await toast.locator('.toast__title').textContent()).toBe('Assessment Submitted!');
     expect(await toast.locator('.toast__text').textContent()).toBe("Thanks! Your organisation details have been sent. We'll be in touch soon.");
     for (const q of ASSESSMENT_QUESTIONS) expect(await form.getByRole('combobox', { name: q.question }).inputValue()).toBe('unanswered');
@@ -254,10 +330,12 @@ describe('assessment form', () => {
     expect(await form.getByRole('checkbox', { name: /I confirm I am a human/ }).isChecked()).toBe(false);
     expect(await form.getAttribute('aria-busy')).toBeNull();
 
-    await page.waitForURL(`${env.site.url}/`, { timeout: 6000 });
-    const waited = Date.now() - shownAt;
-    expect(waited).toBeGreaterThan(2500);
-    expect(waited).toBeLessThan(4500);
+    // SPEC §4: 3 seconds after the success toast, the page goes to /; not a millisecond before.
+    await page.clock.runFor(2999);
+    expect(await navigatedTo(page)).toEqual([]);
+    expect(await toast.isVisible()).toBe(true);
+    await page.clock.runFor(1);
+    await page.waitForURL(`${env.site.url}/`, { timeout: 10_000 });
 
     const mail = await emailFrom(address);
     expect(mail.subject).toContain('Eilidh Ross (Highland Care)');
@@ -270,7 +348,7 @@ describe('assessment form', () => {
 
   it("asks for an option under each dropdown and checks the contact fields with §5's messages, sending nothing", async () => {
     const page = await openForm(`${env.site.url}/dialog-assessment`, 'assessment-form');
-    const endpoint = await slowEndpoint(page, 0);
+    const endpoint = await watchEndpoint(page);
     const form = page.locator('form[data-form="assessment"]');
     const submit = form.getByRole('button', { name: 'Submit Assessment' });
     await submit.click();

@@ -73,13 +73,16 @@ describe('cookie consent', () => {
 
   it('Accept All works on the first click, is stored and announced, and the bar stays hidden after reload', async () => {
     const context = await env.browser.newContext({ viewport: DESKTOP });
+    // The page's clock says a known time, so the stored record's timestamp can be checked exactly.
+    const choiceTime = new Date('2025-06-02T09:30:00.000Z');
+    await context.clock.setFixedTime(choiceTime);
     const page = await context.newPage();
     await page.goto(`${env.site.url}/about`);
     await page.getByRole('button', { name: 'Accept All' }).click();
     await expect.poll(() => page.getByRole('region', { name: 'Cookie Consent' }).isVisible()).toBe(false);
     const record = JSON.parse((await stored(page)) ?? '{}') as Record<string, unknown>;
     expect(record).toMatchObject({ necessary: true, analytics: true, marketing: true, version: 1 });
-    expect(Date.parse(String(record.timestamp))).toBeGreaterThan(Date.now() - 60_000);
+    expect(record.timestamp).toBe(choiceTime.toISOString());
     expect(await layer(page)).toContainEqual({ event: 'consent_update', analytics_consent: true, marketing_consent: true });
     const updates = await page.evaluate(() => (window as unknown as { dataLayer: unknown[] }).dataLayer.filter((e) => e && typeof e === 'object' && 'length' in (e as object)).map((e) => Array.from(e as ArrayLike<unknown>)));
     expect(updates).toContainEqual(['consent', 'update', expect.objectContaining({ analytics_storage: 'granted', ad_storage: 'granted' })]);
@@ -215,12 +218,50 @@ describe('toasts', () => {
     });
     const page = await context.newPage();
     await page.goto(`${env.site.url}/blog`);
-    const link = page.locator('[data-post-card] a[href^="/blog/"]').first();
+    const link = page.locator('[data-post-card] .post-card__title a').first();
     const href = await link.getAttribute('href');
     await link.click();
     await page.waitForURL(`${env.site.url}${href}`);
     expect(await page.evaluate(() => sessionStorage.getItem('toasts'))).toContain('Opening articleLoading the full article');
     await context.close();
+  });
+
+  it('a toast stays 4 seconds, and for as long as the pointer rests on it', async () => {
+    const page = await env.browser.newPage({ viewport: DESKTOP });
+    await page.clock.install();
+    await page.route('**/api/send-contact-form', (route) => route.fulfill({ status: 502, contentType: 'application/json', body: '{"ok":false}' }));
+    await page.goto(`${env.site.url}/contact`);
+    const form = page.locator('form[data-form="contact"]');
+    await form.getByRole('textbox', { name: 'Name' }).focus();
+    await page.locator('[data-island="contact-form"][data-state="ready"]').waitFor({ state: 'attached' });
+    await form.getByRole('textbox', { name: 'Name' }).fill('Morag Campbell');
+    await form.getByRole('textbox', { name: 'Email' }).fill('morag@example.org');
+    await form.getByRole('textbox', { name: 'How can we help?' }).fill('Hello');
+    await form.getByRole('checkbox', { name: /I confirm I am a human/ }).check();
+    // From here the page's time moves only when the test says, so the 4 s are the page's own.
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
+    const send = form.getByRole('button', { name: 'Send Message' });
+    const toast = page.getByRole('region', { name: 'Notifications' }).getByRole('alert');
+
+    await send.click();
+    await toast.waitFor();
+    await page.clock.runFor(3999);
+    expect(await toast.isVisible()).toBe(true);
+    await page.clock.runFor(1);
+    expect(await toast.count()).toBe(0);
+
+    // Reading takes time: a pointer on the toast holds it; leaving gives it its 4 s again.
+    await send.click();
+    await toast.waitFor();
+    await toast.hover();
+    await page.clock.runFor(60_000);
+    expect(await toast.isVisible()).toBe(true);
+    await page.mouse.move(0, 0);
+    await page.clock.runFor(3999);
+    expect(await toast.isVisible()).toBe(true);
+    await page.clock.runFor(1);
+    expect(await toast.count()).toBe(0);
+    await page.close();
   });
 
   it("has one holder labelled 'Notifications', bottom-right", async () => {
@@ -243,7 +284,9 @@ describe('island failure', () => {
     await page.goto(`${env.site.url}/`);
     await page.locator('.menu-toggle').click();
     await expect.poll(() => seen.errors.some((e) => e.includes('keeping its server-rendered HTML'))).toBe(true);
-    expect(await page.getByRole('link', { name: 'Menu' }).getAttribute('href')).toBe('#footer-nav');
+    // The menu button that could not get its script still takes the visitor to the footer's links.
+    await expect.poll(() => page.url()).toMatch(/#footer-nav$/);
+    expect(await page.getByRole('button', { name: 'Menu', exact: true }).getAttribute('aria-expanded')).toBe('false');
     // Other islands still work.
     await page.getByRole('button', { name: 'Accept All' }).click();
     await expect.poll(() => page.evaluate(() => localStorage.getItem('cookieConsent'))).not.toBeNull();

@@ -1,19 +1,40 @@
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../src/serve/server.ts';
+import { deploy } from '../src/deploy/deploy.ts';
+import { serveDir, startServer, type RunningServer } from '../src/serve/server.ts';
 
 /** `site serve` on a scratch copy of the project, so the test can edit content and templates. */
 let dir: string;
 let server: RunningServer;
 
+const PRODUCTION: Record<string, string> = {
+  'dist/index.html': '<!doctype html><title>Production home</title>\n',
+  'dist/404.html': '<!doctype html><title>Production not found</title>\n',
+  'build/routing.json': '{"production":true}\n',
+  'build/headers.json': '{"x-production":"yes"}\n',
+};
+
+/** Every file under `folder`, relative to the project, skipping `skip`. */
+async function filesUnder(folder: string, skip?: string): Promise<string[]> {
+  const entries = await readdir(path.join(dir, folder), { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .filter((f) => !skip || !f.startsWith(skip)).sort();
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'site-serve-'));
-  for (const part of ['content', 'templates', 'islands', 'src', 'lambda']) await cp(path.resolve(part), path.join(dir, part), { recursive: true });
+  for (const part of ['content', 'templates', 'islands', 'src', 'lambda', 'forms']) await cp(path.resolve(part), path.join(dir, part), { recursive: true });
   await symlink(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir');
   await writeFile(path.join(dir, 'package.json'), '{"type":"module"}');
-  server = await startServer({ root: dir, outDir: path.join(dir, 'dist'), port: 0, host: '127.0.0.1' });
+  // A production build already in place, which serve must leave as it is.
+  for (const [file, text] of Object.entries(PRODUCTION)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), text);
+  }
+  server = await startServer({ root: dir, port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
   await server?.close();
@@ -43,7 +64,9 @@ async function editFile(file: string, change: (s: string) => string) {
   await writeFile(target, change(await readFile(target, 'utf8')));
 }
 
-describe('site serve', () => {
+// Each test waits for whole rebuilds (one to three), which on a loaded machine take far longer than
+// the usual 30 s for all of them: a deadline, not a timing assertion.
+describe('site serve', { timeout: 120_000 }, () => {
   it('serves pages with the security headers and the live-reload script', async () => {
     const res = await fetch(`${server.url}/about`);
     expect(res.status).toBe(200);
@@ -86,5 +109,18 @@ describe('site serve', () => {
     await editFile('content/blog/what-is-data.md', (s) => s.replace(/^date: someday$/m, 'date: 2025-05-13'));
     await reloaded;
     expect((await fetch(`${server.url}/`)).status).toBe(200);
+  });
+
+  it('builds into a folder of its own: dist/ and build/ keep the production build, and site deploy refuses what serve built', async () => {
+    // Several builds have run by now (start, content and template edits).
+    expect(serveDir(dir)).toBe(path.join(dir, 'build', 'serve', 'dist'));
+    expect(await filesUnder('dist')).toEqual(['dist/404.html', 'dist/index.html']);
+    expect(await filesUnder('build', 'build/serve/')).toEqual(['build/headers.json', 'build/routing.json']);
+    for (const [file, text] of Object.entries(PRODUCTION)) expect(await readFile(path.join(dir, file), 'utf8'), file).toBe(text);
+    // What serve serves is in its folder, and carries the live-reload script.
+    expect(await readFile(path.join(serveDir(dir), 'about', 'index.html'), 'utf8')).toContain('/__site/live-reload.js');
+    const untouched = { send: () => Promise.reject(new Error('the bucket was asked')) } as unknown as S3Client;
+    await expect(deploy({ dir: serveDir(dir), bucket: 'site', s3: untouched, dryRun: true }))
+      .rejects.toThrow(/carry the development markup of `site serve` \(its live-reload script\): deploy the output of `site build` instead$/);
   });
 });

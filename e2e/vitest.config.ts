@@ -6,6 +6,9 @@ export default defineConfig({
     globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for a state the page reaches; its default second is shorter than a
+    // hydration on a loaded machine. Waits are not timing assertions: those drive page.clock.
+    expect: { poll: { timeout: 10_000 } },
     // Two cores: one browser per worker at most.
     maxWorkers: 2,
     fileParallelism: true,

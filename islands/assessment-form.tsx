@@ -1,4 +1,4 @@
-import { ASSESSMENT_FORM_TYPE, ASSESSMENT_QUESTIONS, LIMITS, UNANSWERED } from '../lambda/schemas/assessment.ts';
+import { ASSESSMENT_FORM_TYPE, ASSESSMENT_QUESTIONS, LIMITS, UNANSWERED } from '../forms/assessment.ts';
 import { trackFormSubmit } from './shared/analytics.ts';
 import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, SelectField, Spinner, TextArea, TextField } from './shared/form-fields.tsx';
 import { useFormFlow, useFormIsland } from './shared/form-island.ts';

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { ArrowLeft, ArrowRight } from '../templates/components/icons.tsx';
+import { ArrowLeft, ArrowRight } from './shared/icons.tsx';
 import { canMove, moveSlide, slideAt } from './shared/carousel-state.ts';
 
 interface CarouselState { index: number; count: number; enabled: boolean; go: (step: -1 | 1) => void; label: string }

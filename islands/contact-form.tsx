@@ -1,4 +1,4 @@
-import { LIMITS } from '../lambda/schemas/contact.ts';
+import { LIMITS } from '../forms/contact.ts';
 import { trackFormSubmit } from './shared/analytics.ts';
 import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, TextArea, TextField } from './shared/form-fields.tsx';
 import { useFormFlow, useFormIsland } from './shared/form-island.ts';

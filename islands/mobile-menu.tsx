@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { CloseIcon, MenuIcon } from '../templates/components/icons.tsx';
+import { CloseIcon, MenuIcon } from './shared/icons.tsx';
 import { trapTab } from './shared/focus.ts';
 
 export interface MobileMenuProps {
@@ -9,18 +9,16 @@ export interface MobileMenuProps {
 }
 
 /**
- * The navigation under 768 px: a modal dialog of links (never role=menu). Before hydration the
- * toggle is a plain link to the footer's navigation, so the site is navigable without script.
+ * The navigation under 768 px: a modal dialog of links (never role=menu). The toggle is a button
+ * from the server HTML on, so it announces what it does before hydration; the runtime replays the
+ * click that wakes the island. Without script the header's <noscript> link stands in for it.
  */
 export default function MobileMenu({ links, cta, title }: MobileMenuProps) {
-  const [hydrated, setHydrated] = useState(false);
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const close = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const wasOpen = useRef(false);
-
-  useEffect(() => setHydrated(true), []);
 
   useEffect(() => {
     if (open) close.current?.focus();
@@ -37,12 +35,9 @@ export default function MobileMenu({ links, cta, title }: MobileMenuProps) {
 
   const onPanelKey = (event: KeyboardEvent<HTMLDivElement>) => { if (panel.current) trapTab(event.nativeEvent, panel.current); };
 
-  if (!hydrated) {
-    return <a className="menu-toggle" href="#footer-nav"><MenuIcon /> Menu</a>;
-  }
   return (
     <>
-      <button ref={toggle} type="button" className="menu-toggle" aria-expanded={open} aria-controls={open ? 'mobile-menu' : undefined} aria-haspopup="dialog" onClick={() => setOpen(true)}>
+      <button ref={toggle} type="button" className="menu-toggle" data-fallback-href="#footer-nav" aria-expanded={open} aria-controls={open ? 'mobile-menu' : undefined} aria-haspopup="dialog" onClick={() => setOpen(true)}>
         <MenuIcon /> Menu
       </button>
       {open && (

@@ -3,7 +3,7 @@ import { toast } from './shared/toast.ts';
 /** Clicking an article card says it is opening, without holding up the navigation. */
 export default function mount(root: HTMLElement): void {
   root.addEventListener('click', (event) => {
-    const link = event.target instanceof Element ? event.target.closest('a[href^="/blog/"]') : null;
+    const link = event.target instanceof Element ? event.target.closest('a[href^="/blog/"]:not([href^="/blog/category/"])') : null;
     if (link && link.closest('[data-post-card]')) toast({ title: 'Opening article', description: 'Loading the full article' });
   });
 }

@@ -1,7 +1,7 @@
 // Reading the request body: its kind from Content-Type, its bytes (plain or base64) under a
 // size limit, and its fields, with urlencoded form posts reshaped into the JSON payload's shape.
-import { ANSWER_FIELDS } from './schemas/assessment-questions.ts';
-import { HONEYPOT_FIELD } from './schemas/fields.ts';
+import { ANSWER_FIELDS } from '../forms/assessment-questions.ts';
+import { HONEYPOT_FIELD } from '../forms/fields.ts';
 
 export type BodyKind = 'json' | 'form';
 

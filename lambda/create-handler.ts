@@ -138,6 +138,10 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
     await options.ses.send(new SendEmailCommand(mail));
   } catch (error) {
     const failure = classifySesError(error);
+    if (failure.kind === 'internal') {
+      log({ level: 'error', event: 'handler_error', form: checked.form, name: failure.name });
+      return fail(FAILURES.internal, checked.form);
+    }
     log({ level: 'error', event: 'ses_error', form: checked.form, ...failure });
     const answer = failure.status === 503 ? FAILURES.busy(failure.retryAfter) : FAILURES.badGateway;
     return { ...fail(answer, checked.form), reason: `ses_${failure.kind}` };

@@ -3,9 +3,9 @@
 import type { SendEmailCommandInput } from '@aws-sdk/client-ses';
 import { escapeHtml, toHeaderText } from './escape.ts';
 import type { FormName } from './problem-page.ts';
-import { ASSESSMENT_QUESTIONS } from './schemas/assessment-questions.ts';
-import type { AssessmentSubmission } from './schemas/assessment.ts';
-import type { ContactSubmission } from './schemas/contact.ts';
+import { ASSESSMENT_QUESTIONS } from '../forms/assessment-questions.ts';
+import type { AssessmentSubmission } from '../forms/assessment.ts';
+import type { ContactSubmission } from '../forms/contact.ts';
 
 export type Submission =
   | { form: 'contact'; data: ContactSubmission }

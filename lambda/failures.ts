@@ -69,6 +69,13 @@ export const FAILURES = {
     intro: 'Our mail service is busy at the moment. Please go back and try again in a few minutes.',
     headers: { 'retry-after': String(retryAfter) },
   }),
+  internal: {
+    status: 500,
+    reason: 'internal',
+    error: 'Failed to send message',
+    heading: NOT_SENT,
+    intro: 'Something went wrong on our side. Please go back and try again later.',
+  },
   badGateway: {
     status: 502,
     reason: 'mail-failed',

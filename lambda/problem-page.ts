@@ -1,7 +1,7 @@
 // The page a form post without JavaScript gets back when it could not be sent: what went
 // wrong, field by field, and a link back to the form. Every value is escaped.
 import { escapeHtml } from './escape.ts';
-import { ANSWER_FIELDS, questionFor, type AnswerField } from './schemas/assessment-questions.ts';
+import { ANSWER_FIELDS, questionFor, type AnswerField } from '../forms/assessment-questions.ts';
 
 export type FormName = 'contact' | 'assessment';
 

@@ -1,5 +1,6 @@
 // The SES client the handler sends through: a bounded request time, so a hung connection
-// becomes a 503 rather than a Lambda timeout, and the SDK's own retries left on.
+// becomes a 503 rather than a Lambda timeout, the SDK's own retries left on, and a fresh SDK
+// client after a failure, so one broken request cannot spoil the next.
 import { SESClient, type SendEmailCommand } from '@aws-sdk/client-ses';
 
 /** What the handler needs of an SES client; SESClient satisfies it, and so can a test double. */
@@ -23,7 +24,30 @@ export interface SesClientOptions {
 // and the 30 s limit of an API Gateway integration.
 export const SES_DEFAULTS = { maxAttempts: 3, requestTimeoutMs: 3000, connectionTimeoutMs: 1000 } as const;
 
-export function createSesClient(options: SesClientOptions): SESClient {
+/**
+ * The handler's SES client. After any failed send it carries on with a fresh SDK client: when
+ * the SDK throws while writing a request (a lone surrogate makes its query serialiser throw
+ * URIError), the serialiser keeps the half-written body and prefixes it to the next request,
+ * so one bad lead would corrupt the next good one. Failures are rare; a new client is cheap.
+ * The old one is not destroyed, since a concurrent send may still be using it; Node's agent
+ * unrefs its idle sockets, so they hold nothing open.
+ */
+export function createSesClient(options: SesClientOptions): MailSender {
+  let client = sdkClient(options);
+  return {
+    async send(command) {
+      const used = client;
+      try {
+        return await used.send(command);
+      } catch (error) {
+        if (client === used) client = sdkClient(options);
+        throw error;
+      }
+    },
+  };
+}
+
+function sdkClient(options: SesClientOptions): SESClient {
   return new SESClient({
     region: options.region,
     maxAttempts: options.maxAttempts ?? SES_DEFAULTS.maxAttempts,

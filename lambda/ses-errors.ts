@@ -1,13 +1,14 @@
-// Maps a failed SendEmail to an answer. A throttle or a timeout is worth retrying shortly
-// (503 with Retry-After); a refused connection or any other SES error is a bad gateway (502).
+// Maps a failed SendEmail to an answer. A throttle, a timeout or a fault inside SES is worth
+// retrying shortly (503 with Retry-After); a refused connection or any other SES error is a bad
+// gateway (502); an error raised before the request left (a bug of ours) is a 500.
 // What is logged is the error's name and code, never its message: SES messages can quote
 // the addresses involved.
 
-export type SesFailureKind = 'throttled' | 'timeout' | 'connection' | 'rejected';
+export type SesFailureKind = 'throttled' | 'timeout' | 'unavailable' | 'connection' | 'rejected' | 'internal';
 
 export interface SesFailure {
   kind: SesFailureKind;
-  status: 502 | 503;
+  status: 500 | 502 | 503;
   /** Seconds, for the Retry-After header of a 503. */
   retryAfter?: number;
   name: string;
@@ -24,6 +25,9 @@ const THROTTLE_NAMES = new Set([
   'TooManyRequests',
   'TooManyRequestsException',
 ]);
+
+// SES's own faults; any 5xx answer counts too.
+const SERVER_FAULT_NAMES = new Set(['InternalFailure', 'ServiceUnavailable']);
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
@@ -57,11 +61,18 @@ export function classifySesError(error: unknown): SesFailure {
     ...(requestId ? { requestId } : {}),
   };
 
+  // The SDK's retry layer stamps $metadata on every error from an attempt to reach SES, answered
+  // or not. Without it the error came from building the request (URIError from a lone
+  // surrogate, say): not SES's doing, and not a visitor's.
+  if (typeof metadata !== 'object' || metadata === null) return { kind: 'internal', status: 500, ...details };
   if (THROTTLE_NAMES.has(name) || (code && THROTTLE_NAMES.has(code)) || httpStatusCode === 429) {
     return { kind: 'throttled', status: 503, retryAfter: RETRY_AFTER_SECONDS, ...details };
   }
   if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
     return { kind: 'timeout', status: 503, retryAfter: RETRY_AFTER_SECONDS, ...details };
+  }
+  if (SERVER_FAULT_NAMES.has(name) || (typeof httpStatusCode === 'number' && httpStatusCode >= 500)) {
+    return { kind: 'unavailable', status: 503, retryAfter: RETRY_AFTER_SECONDS, ...details };
   }
   if (code && CONNECTION_CODES.has(code)) return { kind: 'connection', status: 502, ...details };
   return { kind: 'rejected', status: 502, ...details };

@@ -1,9 +1,9 @@
 // Which form a payload is, whether it is spam, and whether it passes that form's schema.
 import type { Submission } from './email.ts';
 import type { FormName } from './problem-page.ts';
-import { validateAssessment } from './schemas/assessment.ts';
-import { validateContact } from './schemas/contact.ts';
-import { HONEYPOT_FIELD } from './schemas/fields.ts';
+import { validateAssessment } from '../forms/assessment.ts';
+import { validateContact } from '../forms/contact.ts';
+import { HONEYPOT_FIELD } from '../forms/fields.ts';
 
 export type CheckedSubmission =
   | { ok: true; form: FormName; submission: Submission }

@@ -1,6 +1,6 @@
 import { buildSite, type BuildResult } from '../src/build.ts';
-import type { PageFigures } from '../src/summary.ts';
-import { BudgetError, pageRows, type Budgets } from './budgets.ts';
+import type { PageFigures } from '../src/measure/summary.ts';
+import { BudgetError, pageRows, type Budgets } from '../src/measure/budgets.ts';
 import type { GateReport } from './report.ts';
 
 /**

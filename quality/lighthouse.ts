@@ -2,7 +2,7 @@ import lighthouse from 'lighthouse';
 import type * as LH from 'lighthouse/types/lh.js';
 import * as chromeLauncher from 'chrome-launcher';
 import { CHROMIUM } from './browser.ts';
-import type { Budgets } from './budgets.ts';
+import type { Budgets } from '../src/measure/budgets.ts';
 import type { GateReport } from './report.ts';
 
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;

@@ -2,8 +2,8 @@
  * Every quality gate over a fresh production build, each printing a compact table (page, figure,
  * limit) as it finishes, then one last line that says what failed.
  *
- * Order: the build (page budgets), html-validate, check-links; then one Chromium for axe, the
- * browser budgets and the CSP watch; then Lighthouse alone, so that its timings have both cores.
+ * Order: the build (page budgets), html-validate, the Nu Html Checker, check-links; then one
+ * Chromium for axe, the browser budgets and the CSP watch; then Lighthouse alone, so that its timings have both cores.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,7 +12,7 @@ import { startServer, type RunningServer } from '../src/serve/server.ts';
 import { axeReport } from './axe.ts';
 import { launchChromium, vp } from './browser.ts';
 import { buildGate } from './build-gate.ts';
-import { BUDGETS_FILE, loadBudgets } from './budgets.ts';
+import { BUDGETS_FILE, loadBudgets } from '../src/measure/budgets.ts';
 import { fetchHeaders, headersReport, readHeadersFile } from './headers.ts';
 import { htmlGate } from './html.ts';
 import { lighthouseReport, runLighthouse } from './lighthouse.ts';
@@ -22,8 +22,9 @@ import { crashed, formatGate, verdict, type GateReport } from './report.ts';
 import { readRoutingTable, targets } from './routes.ts';
 import { runtimeReport } from './runtime.ts';
 import { sweep } from './sweep.ts';
+import { vnuGate } from './vnu.ts';
 
-export const GATES = ['budgets', 'html', 'links', 'axe', 'runtime', 'headers', 'lighthouse'] as const;
+export const GATES = ['budgets', 'html', 'vnu', 'links', 'axe', 'runtime', 'headers', 'lighthouse'] as const;
 export type Gate = (typeof GATES)[number];
 
 export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (line: string) => void }): Promise<{ reports: GateReport[]; ok: boolean }> {
@@ -54,6 +55,7 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
     const consentVersion = built.result?.site.settings.cookiePolicyVersion ?? 1;
 
     if (opts.gates.has('html')) await gate('html', () => htmlGate({ dir, root: opts.root }));
+    if (opts.gates.has('vnu')) await gate('vnu', () => vnuGate({ dir }));
     if (opts.gates.has('links')) await gate('links', () => linksGate({ dir }));
 
     const table = await readRoutingTable(dir);

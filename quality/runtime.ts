@@ -1,5 +1,5 @@
 import { vp, VIEWPORTS } from './browser.ts';
-import type { Budgets } from './budgets.ts';
+import type { Budgets } from '../src/measure/budgets.ts';
 import { fmtKb, KB, type GateReport } from './report.ts';
 import type { PageView } from './sweep.ts';
 

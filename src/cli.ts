@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { instantOf } from './content/publication.ts';
 
 // Each command imports what it needs when it runs, so that `site --help` loads commander alone
 // (not React, esbuild or the AWS SDK).
@@ -23,23 +24,46 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     try { const u = new URL(value); if (!/^https?:$/.test(u.protocol)) throw new Error(); return u.href.replace(/\/$/, ''); } catch { throw new InvalidArgumentError('expected an http(s) URL such as https://www.example.com'); }
   };
 
+  const CLOCK = 'expected an ISO date like 2026-12-01, or a date and time with its offset like 2026-12-01T09:00:00+00:00';
+  const clock = (value: string) => {
+    const at = instantOf(value);
+    if (!at) throw new InvalidArgumentError(CLOCK);
+    return at;
+  };
+  /** --now, else SITE_NOW, else the real time (undefined); a malformed SITE_NOW is a usage error like a malformed flag. */
+  const nowOf = (flag: Date | undefined): Date | undefined | 'bad' => {
+    if (flag) return flag;
+    const env = process.env.SITE_NOW;
+    if (!env) return undefined;
+    const at = instantOf(env);
+    if (!at) { io.err(`error: SITE_NOW '${env}': ${CLOCK}`); return 'bad'; }
+    return at;
+  };
+  const NOW_HELP = 'build as if it were this moment (ISO date or date-time with offset; or SITE_NOW): decides which articles are published';
+
   program.command('build')
     .description('render every page into the output folder')
     .option('--out <dir>', 'output folder', 'dist')
     .option('--site-url <url>', 'the public URL, for canonical links and the sitemap', url)
-    .action(async (opts: { out: string; siteUrl?: string }) => {
+    .option('--now <iso>', NOW_HELP, clock)
+    .option('--json-summary', 'print the summary as JSON (for CI jobs), instead of the text', false)
+    .action(async (opts: { out: string; siteUrl?: string; now?: Date; jsonSummary: boolean }) => {
+      const now = nowOf(opts.now);
+      if (now === 'bad') { code = 2; return; }
       const { buildCommand } = await import('./build-command.ts');
-      code = await buildCommand({ root: program.opts().root, ...opts }, io);
+      code = await buildCommand({ root: program.opts().root, out: opts.out, siteUrl: opts.siteUrl, now, clockFrom: opts.now ? '--now' : 'SITE_NOW', jsonSummary: opts.jsonSummary }, io);
     });
 
   program.command('serve')
     .description('build, serve with live reload, and rebuild on changes')
     .option('--port <n>', 'port to listen on', port, 4321)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--out <dir>', 'output folder', 'dist')
-    .action(async (opts: { port: number; host: string; out: string }) => {
+    .option('--now <iso>', NOW_HELP, clock)
+    .action(async (opts: { port: number; host: string; now?: Date }) => {
+      const now = nowOf(opts.now);
+      if (now === 'bad') { code = 2; return; }
       const { serve } = await import('./serve/serve.ts');
-      code = await serve({ root: program.opts().root, outDir: opts.out, port: opts.port, host: opts.host, log: io.out, error: io.err });
+      code = await serve({ root: program.opts().root, port: opts.port, host: opts.host, now, log: io.out, error: io.err });
     });
 
   program.command('check-links')
@@ -74,3 +98,4 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
   }
   return code;
 }
+

@@ -3,7 +3,6 @@ import path from 'node:path';
 
 /** dist/ is written by this module alone: it is emptied, then every file of the build goes in. */
 export class DistWriter {
-  readonly written = new Map<string, number>();
   constructor(readonly outDir: string) {}
 
   async clean() {
@@ -17,7 +16,6 @@ export class DistWriter {
     if (!target.startsWith(this.outDir + path.sep)) throw new Error(`refusing to write outside ${this.outDir}: ${file}`);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, contents);
-    this.written.set(file, typeof contents === 'string' ? Buffer.byteLength(contents) : contents.byteLength);
   }
 
   async copy(from: string, file: string) {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** CloudFront Functions allow 10 KB of code. */
-import { FUNCTION_SIZE_LIMIT } from '../../src/routing-function.ts';
+import { FUNCTION_SIZE_LIMIT } from '../../src/routing/cloudfront-functions.ts';
 
 export interface BuildOutputs {
   viewerRequestPath: string;

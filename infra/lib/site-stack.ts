@@ -50,7 +50,7 @@ export class SiteStack extends Stack {
     });
 
     const viewerRequest = new CloudFrontFunction(this, 'ViewerRequest', {
-      comment: 'Pretty URLs, redirects and not-found routing, emitted from src/routing.ts',
+      comment: 'Pretty URLs, redirects and not-found routing, emitted from src/routing/resolve.ts',
       code: FunctionCode.fromFile({ filePath: build.viewerRequestPath }),
       runtime: FunctionRuntime.JS_2_0,
     });

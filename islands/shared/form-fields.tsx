@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { HONEYPOT_FIELD } from '../../lambda/schemas/fields.ts';
+import { HONEYPOT_FIELD } from '../../forms/fields.ts';
 
 /**
  * Field markup of the contact and assessment forms, rendered by the form islands on the server

@@ -2,14 +2,14 @@
  * From what a visitor entered to what the islands post (SPEC §7), checked with the same schemas
  * the handler uses, so the browser shows the handler's messages before anything is sent.
  */
-import { validateContact } from '../../lambda/schemas/contact.ts';
+import { validateContact } from '../../forms/contact.ts';
 import {
   ANSWER_FIELDS,
   ASSESSMENT_FORM_TYPE,
   HONEYPOT_FIELD,
   validateAssessment,
   type AnswerField,
-} from '../../lambda/schemas/assessment.ts';
+} from '../../forms/assessment.ts';
 import type { FieldErrors } from './form-state.ts';
 
 /** The parts of FormData the islands read (FormData itself, or a stand-in in tests). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { card, image } from './schemas.ts';
+import { ASSESSMENT_FORMS, card, image, type AssessmentFormName } from './schemas.ts';
+import { text } from './fields.ts';
 
-const text = z.string().trim().min(1);
 const meta = { title: text, description: text };
 const hero = z.strictObject({ eyebrow: text, heading: text, text });
 const block = z.strictObject({ heading: text, text });
@@ -18,7 +18,7 @@ function named<S extends z.ZodRawShape>(titles: readonly string[], shape: S) {
     .superRefine((items, ctx) => {
       titles.forEach((title, i) => {
         const item = items[i] as { title: string } | undefined;
-        if (item && item.title !== title) ctx.addIssue({ code: 'custom', path: [i, 'title'], message: `expected the title '${title}' (SPEC §2), got "${item.title}"` });
+        if (item && item.title !== title) ctx.addIssue({ code: 'custom', path: [i, 'title'], message: `expected the title '${title}' (these items' titles are fixed, in this order), got "${item.title}"` });
       });
     });
 }
@@ -28,12 +28,15 @@ export const STAGES = ['Unearth', 'Reveal', 'Build', 'Achieve'] as const;
 export const DIALOG_STEPS = ['Assessment', 'Analysis', 'Action Plan'] as const;
 export const DIALOG_ASPECTS = ['Advocate', 'Translator', 'Monitor', 'Enabler', 'Interpreter', 'Strategist'] as const;
 
+/** A heading that carries the word the spec names its section by, so a reader can find it ('Our Vision'). */
+const headingNaming = (word: string) => text.regex(new RegExp(`\\b${word}\\b`, 'i'), `must contain the word '${word}', as SPEC §2 names the section (e.g. 'Our ${word[0]!.toUpperCase()}${word.slice(1)}')`);
+
 export const aboutSchema = z.strictObject({
   ...meta,
   hero,
-  purpose: z.strictObject({ heading: text, paragraphs: z.array(text).min(1), image }),
-  vision: block,
-  mission: block,
+  purpose: z.strictObject({ heading: headingNaming('purpose'), paragraphs: z.array(text).min(1), image }),
+  vision: z.strictObject({ heading: headingNaming('vision'), text }),
+  mission: z.strictObject({ heading: headingNaming('mission'), text }),
   values: z.strictObject({ heading: text, lead: text, items: named(VALUES, { text }) }),
   methodology: z.strictObject({
     heading: text,
@@ -58,9 +61,19 @@ export const dialogSchema = z.strictObject({
   }),
   testimonials: z.strictObject({
     heading: text,
-    items: z.array(z.strictObject({ quote: text, role: text })).length(7, 'needs exactly seven quotes (SPEC §9)'),
+    items: z.array(z.strictObject({ quote: text, role: text })).length(7, 'needs exactly seven quotes'),
   }),
-  cta: block,
+  cta: z.strictObject({
+    heading: text,
+    text,
+    /** The surveys offered, one per audience: `form` names an address in content/site.yaml's assessmentForms. */
+    surveys: z.array(z.strictObject({
+      form: z.enum(ASSESSMENT_FORMS as [AssessmentFormName, ...AssessmentFormName[]], { error: `expected one of the assessmentForms in content/site.yaml: ${ASSESSMENT_FORMS.join(', ')}` }),
+      title: text,
+      text,
+      label: text,
+    })).min(1).max(3),
+  }),
 });
 
 export const testimonialsSchema = z.strictObject({
@@ -99,4 +112,3 @@ export const companyPages = {
 } satisfies Record<string, z.ZodType>;
 
 /** Folders content/<name>/*.yaml for the company pages: folder name → schema of one file. */
-export const companyCollections = {} satisfies Record<string, z.ZodType>;

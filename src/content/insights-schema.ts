@@ -1,17 +1,21 @@
 import { z } from 'zod';
 import { card, image } from './schemas.ts';
+import { metaDescription, text } from './fields.ts';
 
-const text = z.string().trim().min(1);
-/** Search results show about 155 characters; shorter than 120 wastes the space. */
-const description = text.min(120, 'should be at least 120 characters for search results').max(160, 'should be at most 160 characters, or search engines cut it');
+const description = metaDescription;
 const meta = { title: text, description };
 const hero = z.strictObject({ eyebrow: text, heading: text, text });
+
+/** Copy written once for every category's pages; {category} stands for the category's name. */
+const perCategory = text.refine((s) => s.includes('{category}'), "must contain {category}, which each category's page replaces with its name");
 
 export const blogPageSchema = z.strictObject({
   ...meta,
   hero,
   /** The label of the link to the Atom feed under the intro. */
   feedLink: text,
+  /** The pages at /blog/category/<slug>: their title, description and intro. */
+  category: z.strictObject({ title: perCategory, description: perCategory, text: perCategory }),
 });
 
 export const contactPageSchema = z.strictObject({
@@ -24,7 +28,7 @@ export const contactPageSchema = z.strictObject({
 export const assessmentPageSchema = z.strictObject({
   ...meta,
   eyebrow: text,
-  /** States the limited availability (SPEC §2). */
+  /** States that assessment places are limited. */
   intro: text,
   image,
   questionsLead: text,
@@ -47,7 +51,6 @@ export const insightsPages = {
 } satisfies Record<string, z.ZodType>;
 
 /** Folders content/<name>/*.yaml for the insights pages: folder name → schema of one file. */
-export const insightsCollections = {} satisfies Record<string, z.ZodType>;
 
 export type BlogPageContent = z.infer<typeof blogPageSchema>;
 export type ContactPageContent = z.infer<typeof contactPageSchema>;

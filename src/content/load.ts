@@ -5,12 +5,18 @@ import { issueToWords, pathToString, ContentErrors, type ContentError } from './
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { renderMarkdown, type TocEntry } from './markdown.ts';
 import { splitFrontMatter } from './front-matter.ts';
-import { newestFirst } from './blog-select.ts';
 import { loadImages, type SiteImage } from './images.ts';
+import { newestFirst, SLUG_PATTERN } from './fields.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
 import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
+import { categoryClashes, type CategoryUse } from './categories.ts';
+import type { PreviewStatus } from './publication.ts';
 
-export interface Post extends PostFrontMatter { slug: string; html: string; toc: TocEntry[] }
+export interface Post extends PostFrontMatter {
+  slug: string; html: string; toc: TocEntry[];
+  /** Set by the preview build alone, on a draft or scheduled article; production never carries one. */
+  preview?: PreviewStatus;
+}
 export interface CaseStudy extends CaseStudyData { slug: string }
 export interface LegalPage extends LegalFrontMatter { slug: string; html: string; toc: TocEntry[] }
 
@@ -24,6 +30,16 @@ export interface Site {
   caseStudies: CaseStudy[];
   legal: Record<'privacy-policy' | 'terms-of-service', LegalPage>;
   images: Record<string, SiteImage>;
+  /** Every address the content links to, with the file and line it is written at. */
+  links: SourceLink[];
+}
+
+/** An address written in a content file (a YAML value or a markdown link), and where. */
+export interface SourceLink { file: string; line?: number; path: string; href: string }
+
+/** Where an article's file lives, as errors name it. */
+export function postFile(slug: string): string {
+  return `content/blog/${slug}.md`;
 }
 
 const LEGAL = ['privacy-policy', 'terms-of-service'] as const;
@@ -38,6 +54,7 @@ function closest(value: string, known: string[]): string {
 
 class Collector {
   errors: ContentError[] = [];
+  links: SourceLink[] = [];
   constructor(readonly root: string) {}
 
   rel(file: string) { return path.join('content', path.relative(this.root, file)); }
@@ -59,16 +76,18 @@ class Collector {
       }
       return undefined;
     }
-    this.checkImages(result.data, [], file, parsed, images);
+    this.scan(result.data, [], file, parsed, images);
     return result.data;
   }
 
-  /** Every /images/… path a content file names must be a file in content/images. */
-  private checkImages(value: unknown, at: PropertyKey[], file: string, parsed: ParsedYaml, images: Record<string, SiteImage>) {
-    if (typeof value === 'string' && value.startsWith('/images/') && !images[value]) {
-      this.errors.push({ file, line: parsed.lineOf(at), path: pathToString(at), message: `names ${value}, which is not in content/images`, hint: closest(value, Object.keys(images)) });
+  /** Every /images/… path a content file names must be a file in content/images; other addresses are kept as links. */
+  private scan(value: unknown, at: PropertyKey[], file: string, parsed: ParsedYaml, images: Record<string, SiteImage>) {
+    if (typeof value === 'string' && value.startsWith('/images/')) {
+      if (!images[value]) this.errors.push({ file, line: parsed.lineOf(at), path: pathToString(at), message: `names ${value}, which is not in content/images`, hint: closest(value, Object.keys(images)) });
+    } else if (typeof value === 'string' && /^(\/(?!\/)|https?:\/\/)\S*$/.test(value)) {
+      this.links.push({ file, line: parsed.lineOf(at), path: pathToString(at), href: value });
     } else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) this.checkImages(v, [...at, Array.isArray(value) ? Number(k) : k], file, parsed, images);
+      for (const [k, v] of Object.entries(value)) this.scan(v, [...at, Array.isArray(value) ? Number(k) : k], file, parsed, images);
     }
   }
 
@@ -79,7 +98,7 @@ class Collector {
   }
 
   /** A markdown file: front matter checked by `schema`, body rendered once. */
-  async markdown<S extends z.ZodType>(file: string, schema: S, images: Record<string, SiteImage>) {
+  async markdown<S extends z.ZodType>(file: string, schema: S, images: Record<string, SiteImage>, forms?: SiteSettings['assessmentForms']) {
     const source = await this.read(file);
     if (source === undefined) return undefined;
     const rel = this.rel(file);
@@ -88,9 +107,10 @@ class Collector {
     const fm = parseYaml(front, rel, source.slice(0, Math.max(0, source.indexOf(front))).split('\n').length - 1);
     const data = this.validate(schema, fm, rel, images);
     const bodyStart = source.length - content.length;
-    const body = renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1);
+    const body = renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1, forms);
     this.errors.push(...body.errors);
-    return data === undefined ? undefined : { data, body };
+    this.links.push(...body.links.map((l) => ({ file: rel, line: l.line, path: 'body', href: l.href })));
+    return data === undefined ? undefined : { data, body, lineOf: fm.lineOf };
   }
 
   async list(dir: string, ext: string): Promise<string[]> {
@@ -121,11 +141,17 @@ export async function loadSite(root: string): Promise<Site> {
     collections[name] = records.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
   }
 
-  const posts: Post[] = [];
+  const unsorted: Post[] = [];
+  const categoryUses: CategoryUse[] = [];
   for (const file of await c.list('blog', '.md')) {
-    const doc = await c.markdown(file, postSchema, images);
-    if (doc) posts.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc });
+    const doc = await c.markdown(file, postSchema, images, settings?.assessmentForms);
+    if (!doc) continue;
+    unsorted.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc });
+    (doc.data.categories ?? []).forEach((name, i) => categoryUses.push({ name, file: c.rel(file), line: doc.lineOf(['categories', i]), path: `categories[${i}]` }));
   }
+  // Checked across every article, drafts included: a clash would surface the day the draft goes live.
+  c.errors.push(...categoryClashes(categoryUses));
+  const posts = newestFirst(unsorted);
 
   const caseStudies: CaseStudy[] = [];
   for (const file of await c.list('case-studies', '.yaml')) {
@@ -136,14 +162,14 @@ export async function loadSite(root: string): Promise<Site> {
 
   const legal: Partial<Record<(typeof LEGAL)[number], LegalPage>> = {};
   for (const slug of LEGAL) {
-    const doc = await c.markdown(path.join(root, 'pages', `${slug}.md`), legalSchema, images);
+    const doc = await c.markdown(path.join(root, 'pages', `${slug}.md`), legalSchema, images, settings?.assessmentForms);
     if (doc) legal[slug] = { ...doc.data, slug, html: doc.body.html, toc: doc.body.toc };
   }
 
   for (const [dir, slugs] of [['blog', posts.map((p) => p.slug)], ['case-studies', caseStudies.map((s) => s.slug)]] as const) {
-    for (const s of slugs) if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(s)) c.errors.push({ file: `content/${dir}/${s}`, path: '', message: 'has a file name that is not a URL slug', hint: 'use lower-case letters, digits and hyphens' });
+    for (const s of slugs) if (!SLUG_PATTERN.test(s)) c.errors.push({ file: `content/${dir}/${s}`, path: '', message: 'has a file name that is not a URL slug', hint: 'use lower-case letters, digits and hyphens' });
   }
 
   if (c.errors.length || !settings) throw new ContentErrors(c.errors);
-  return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts: newestFirst(posts), caseStudies, legal: legal as Site['legal'], images });
+  return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts, caseStudies, legal: legal as Site['legal'], images, links: c.links });
 }

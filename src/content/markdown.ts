@@ -1,13 +1,21 @@
-import { micromark } from 'micromark';
+import { compile, parse, postprocess, preprocess } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { directive } from 'micromark-extension-directive';
 import type { ContentError } from './errors.ts';
+import { ASSESSMENT_FORMS, type SiteSettings } from './schemas.ts';
 import { siteHtml, type TocEntry } from './markdown-site.ts';
+import { documentLinks, newTabLinks, type DocumentLink } from './markdown-links.ts';
 import { respell } from './markdown-spelling.ts';
 
 export type { TocEntry } from './markdown-site.ts';
+export type { DocumentLink } from './markdown-links.ts';
 export { slugify } from './markdown-site.ts';
-export interface RenderedMarkdown { html: string; toc: TocEntry[]; errors: ContentError[] }
+export interface RenderedMarkdown { html: string; toc: TocEntry[]; links: DocumentLink[]; errors: ContentError[] }
+
+/** The survey forms whose addresses markdown may link to, from content/site.yaml. */
+export type FormAddresses = SiteSettings['assessmentForms'];
+
+const NO_ADDRESSES = Object.fromEntries(ASSESSMENT_FORMS.map((name) => [name, ''])) as FormAddresses;
 
 // Built once: micromark only reads them.
 const syntax = [gfm(), directive()];
@@ -17,17 +25,22 @@ const gfmOutput = gfmHtml();
  * Markdown → HTML, once per document, in one pass: micromark's tokens straight to HTML, with no
  * syntax tree in between (remark built two, mdast and hast, and cost most of a build's time).
  * GFM and directives as before; `siteHtml` adds heading ids, the table of contents, the boxes and
- * the checks that keep markdown plain. `lineOffset` maps body lines back to the file's lines.
- * A pure function of its arguments, so that it can run in a worker.
+ * the checks that keep markdown plain; the links are read from the same tokens. `lineOffset` maps
+ * body lines back to the file's lines; `forms` are the survey addresses that `assessment-form:`
+ * links resolve to. A pure function of its arguments, so that it can run in a worker.
  */
-export function renderMarkdown(source: string, file: string, lineOffset = 0): RenderedMarkdown {
+export function renderMarkdown(source: string, file: string, lineOffset = 0, forms: FormAddresses = NO_ADDRESSES): RenderedMarkdown {
   const out = { toc: [] as TocEntry[], errors: [] as ContentError[] };
-  const html = micromark(source, {
-    extensions: syntax,
+  const events = postprocess(parse({ extensions: syntax }).document().write(preprocess()(source, undefined, true)));
+  const linkErrors: ContentError[] = [];
+  const links = documentLinks(events, file, lineOffset, linkErrors);
+  const html = compile({
     // Links keep any protocol, as remark-html left them: authors write the content, visitors do not.
     allowDangerousProtocol: true,
     htmlExtensions: [gfmOutput, ...siteHtml(file, lineOffset, out)],
-  });
-  const spelt = respell(html);
-  return { html: spelt && !/[\r\n]$/.test(spelt) ? `${spelt}\n` : spelt, ...out };
+  })(events);
+  const spelt = respell(newTabLinks(html, forms));
+  // In document order, as one walk of the tree reported them.
+  const errors = [...out.errors, ...linkErrors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  return { html: spelt && !/[\r\n]$/.test(spelt) ? `${spelt}\n` : spelt, toc: out.toc, links, errors };
 }

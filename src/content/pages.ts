@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { homeSchema } from './schemas.ts';
 import { servicesCollections, servicesPages } from './services-schema.ts';
-import { companyCollections, companyPages } from './company-schema.ts';
-import { insightsCollections, insightsPages } from './insights-schema.ts';
+import { companyPages } from './company-schema.ts';
+import { insightsPages } from './insights-schema.ts';
 
 /** The YAML page files under content/pages/, each with its schema. Adding a page's copy starts here. */
 export const pageSchemas = {
@@ -20,8 +20,6 @@ export type PageContent = { [K in keyof typeof pageSchemas]: z.infer<(typeof pag
  */
 export const collectionSchemas = {
   ...servicesCollections,
-  ...companyCollections,
-  ...insightsCollections,
 } satisfies Record<string, z.ZodType>;
 
 export type CollectionContent = { [K in keyof typeof collectionSchemas]: Array<z.infer<(typeof collectionSchemas)[K]> & { slug: string }> };

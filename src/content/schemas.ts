@@ -1,23 +1,36 @@
 import { z } from 'zod';
+import { slug, text } from './fields.ts';
+import { instantOf } from './publication.ts';
 
 /** Schemas of every content file. Strict objects, so a misspelt field is an error, not a silent default. */
 
-const text = z.string().trim().min(1);
 const isoDate = z
   .string({ error: 'expected an ISO date like 2025-09-24' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected an ISO date like 2025-09-24')
   // Only a well-formed date is checked against the calendar, so a bad one gets one message, not two.
   .refine((s) => !/^\d{4}-\d{2}-\d{2}$/.test(s) || (!Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)), 'is not a real calendar date');
-const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected a slug of lower-case letters, digits and single hyphens');
+const PUBLICATION_DATE = 'expected an ISO date like 2026-12-01, or a date and time with its offset like 2026-12-01T09:00:00+00:00';
+const publicationDate = z.string({ error: PUBLICATION_DATE }).refine((s) => instantOf(s) !== undefined, PUBLICATION_DATE);
 const sitePath = z.string().regex(/^\/(?!\/)[^\s]*$/, 'expected a root-relative path such as /contact');
 const href = z.union([sitePath, z.url({ protocol: /^https?$/ }), z.string().regex(/^mailto:[^\s@]+@[^\s@]+$/)], { error: 'expected a root-relative path, an http(s) address or a mailto: link' });
 /** A site image: a file under content/images, written as /images/name.ext. */
 const imagePath = z.string().regex(/^\/images\/[\w.-]+\.(svg|png|jpe?g|webp|avif)$/, 'expected an image path such as /images/hero.svg');
 
-export const link = z.strictObject({ label: text, href });
+const link = z.strictObject({ label: text, href });
 export const image = z.strictObject({ src: imagePath, alt: z.string() });
 export const faq = z.strictObject({ question: text, answer: text });
 export const card = z.strictObject({ title: text, text: text });
+
+const formUrlError = 'expected an https:// address, or empty to use /dialog-assessment';
+const formUrl = z.union([z.literal(''), z.url({ protocol: /^https$/, error: formUrlError })], { error: formUrlError }).default('');
+/**
+ * The hosted DIAlog survey forms, by the name templates and markdown ask for: the general survey,
+ * one per audience on the DIAlog page (leaders and their teams answer apart, to compare), and the
+ * six-dimension readiness assessment of the data-literacy page.
+ */
+const assessmentForms = z.strictObject({ organisation: formUrl, leaders: formUrl, teams: formUrl, readiness: formUrl });
+export type AssessmentFormName = keyof z.infer<typeof assessmentForms>;
+export const ASSESSMENT_FORMS = Object.keys(assessmentForms.shape) as AssessmentFormName[];
 
 export const siteSchema = z.strictObject({
   name: text,
@@ -27,8 +40,8 @@ export const siteSchema = z.strictObject({
   location: text,
   officeHours: text,
   logo: imagePath.optional(),
-  /** The external DIAlog survey; empty sends 'Test Your Data Maturity' to /dialog-assessment. */
-  assessmentFormUrl: z.union([z.literal(''), z.url({ protocol: /^https$/ })]).default(''),
+  /** The external DIAlog surveys, opened in a new tab; an empty address sends its links to /dialog-assessment. */
+  assessmentForms: assessmentForms.prefault({}),
   reviewsWidgetScript: z.union([z.literal(''), z.url({ protocol: /^https$/ })]).default(''),
   tagManagerId: z.union([z.literal(''), z.string().regex(/^GTM-[A-Z0-9]+$/, 'expected a container id like GTM-ABC1234')]).default(''),
   formEndpoint: z.union([sitePath, z.url({ protocol: /^https$/ })]).default('/api/send-contact-form'),
@@ -55,6 +68,18 @@ export const postSchema = z.strictObject({
   categories: z.array(text).optional(),
   image: image.optional(),
   faq: z.array(faq).length(3, 'needs exactly three questions (they feed the FAQPage structured data)'),
+  /** Kept out of every production build; `site serve` shows it with a banner. */
+  draft: z.boolean().optional(),
+  /** Not built before this moment (a bare date: midnight, UK time). */
+  publishDate: publicationDate.optional(),
+  /** Not built from this moment on. */
+  expiryDate: publicationDate.optional(),
+}).superRefine((post, ctx) => {
+  const publish = post.publishDate ? instantOf(post.publishDate) : undefined;
+  const expiry = post.expiryDate ? instantOf(post.expiryDate) : undefined;
+  if (publish && expiry && expiry.getTime() <= publish.getTime()) {
+    ctx.addIssue({ code: 'custom', path: ['expiryDate'], message: `is not after publishDate (${post.publishDate}), so the article would never be live` });
+  }
 });
 
 export const caseStudySchema = z.strictObject({
@@ -86,5 +111,4 @@ export type PostFrontMatter = z.infer<typeof postSchema>;
 export type CaseStudyData = z.infer<typeof caseStudySchema>;
 export type LegalFrontMatter = z.infer<typeof legalSchema>;
 export type Link = z.infer<typeof link>;
-export type ImageRef = z.infer<typeof image>;
 export type Faq = z.infer<typeof faq>;

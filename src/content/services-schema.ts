@@ -1,14 +1,9 @@
 import { z } from 'zod';
 import { card, faq } from './schemas.ts';
+import { metaDescription, slug, text } from './fields.ts';
 
 /** Schemas of the services copy: the /services overview and one YAML file per service page. */
 
-const text = z.string().trim().min(1);
-const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected a slug of lower-case letters, digits and single hyphens');
-/** Search engines show about 155 characters; shorter wastes the space, longer is cut. */
-const metaDescription = z.string().trim()
-  .min(120, 'is too short for a meta description: write 120 to 160 characters')
-  .max(160, 'is too long for a meta description: write 120 to 160 characters');
 
 /** The four stages, in the order the method runs them. */
 export const STAGES = ['Unearth', 'Reveal', 'Build', 'Achieve'] as const;

@@ -1,13 +1,14 @@
 // `site deploy`: dist/ → the bucket, then one CloudFront invalidation. Order matters to visitors:
 // new and changed files go up first (assets before the pages that link to them), stale objects
 // are deleted only once every upload has succeeded, and the CDN is told last.
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { deleteKeys, listRemote, putFile } from './bucket.ts';
 import type { Invalidator } from './cdn.ts';
 import { invalidationPaths } from './invalidation.ts';
-import { readLocalFiles } from './local-files.ts';
+import { readLocalFiles, type LocalFile } from './local-files.ts';
+import { carriesDevMarkup } from '../serve/live-reload.ts';
 import { planDeploy, type DeployPlan } from './plan.ts';
 
 export interface DeployOptions {
@@ -53,6 +54,15 @@ export function normalisePrefix(prefix: string | undefined): string {
   return trimmed ? `${trimmed}/` : '';
 }
 
+/** The pages `site serve` built (they load its live-reload script, a 404 and a console error in production). */
+async function devPages(files: readonly LocalFile[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of files) {
+    if (file.key.endsWith('.html') && carriesDevMarkup(await readFile(file.absolutePath, 'utf8'))) found.push(file.key);
+  }
+  return found;
+}
+
 async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
@@ -75,6 +85,11 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   }
   const prefix = normalisePrefix(options.prefix);
   const files = await readLocalFiles(dir);
+  const dev = await devPages(files);
+  if (dev.length > 0) {
+    const which = dev.length === 1 ? dev[0] : `${dev[0]} and ${dev.length - 1} other page${dev.length === 2 ? '' : 's'}`;
+    throw new DeployError(`${which} in ${dir} ${dev.length === 1 ? 'carries' : 'carry'} the development markup of \`site serve\` (its live-reload script): deploy the output of \`site build\` instead`);
+  }
   const remote = await listRemote(options.s3, options.bucket, prefix);
   const plan = planDeploy(files, remote, { force: options.force ?? false });
   const changed = [...plan.uploads.map((u) => u.file.key), ...plan.deletes];

@@ -2,7 +2,7 @@
 // function rewrote to (/about → /about/index.html), and a viewer may also have asked for the
 // file itself, so a page invalidates both. New hashed assets were never cached; old ones are
 // unreferenced once their pages are invalidated, so neither needs a path.
-import { isHashedAsset } from './cache-control.ts';
+import { isHashedAsset } from '../routing/cache-control.ts';
 
 /** Past this many paths one wildcard is cheaper (each path counts against the monthly quota). */
 export const MAX_INVALIDATION_PATHS = 50;

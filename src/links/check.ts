@@ -1,7 +1,12 @@
-/** The checking itself: pure, over pages already scanned, the routing table and the list of files. */
-import type { RoutingTable } from '../routing.ts';
+/**
+ * The checking itself: pure, over pages already scanned, the routing table and the list of files.
+ * With our build's routing table, links are also held to the site's URL conventions (root-relative,
+ * no trailing slash, no javascript:); without one (any other static folder), links resolve as a
+ * plain static host serves them and only what is broken is reported.
+ */
+import type { RoutingTable } from '../routing/resolve.ts';
 import type { ExtractedLink, PageScan } from './extract.ts';
-import { resolveTarget, type Target } from './target.ts';
+import { resolveStaticTarget, resolveTarget, type Target } from './target.ts';
 import type { DuplicateId, ExternalLink, Findings, Page, Problem, ProblemKind } from './types.ts';
 
 // Stands in for the site's origin when no page has a canonical URL; never fetched.
@@ -11,7 +16,8 @@ const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
 type Verdict = { ok: true } | { ok: false; reason: string; kind: ProblemKind } | { external: string };
 
 interface Context {
-  table: RoutingTable;
+  /** Our build's routing table; undefined for a plain static folder. */
+  table: RoutingTable | undefined;
   files: Set<string>;
   pagesByFile: Map<string, Page>;
   targets: Map<string, Target>;
@@ -49,7 +55,7 @@ export function fragmentProblem(hash: string, page: Page): string | undefined {
 function target(pathname: string, ctx: Context): Target {
   let found = ctx.targets.get(pathname);
   if (!found) {
-    found = resolveTarget(pathname, ctx.table, ctx.files);
+    found = ctx.table ? resolveTarget(pathname, ctx.table, ctx.files) : resolveStaticTarget(pathname, ctx.files);
     ctx.targets.set(pathname, found);
   }
   return found;
@@ -67,20 +73,31 @@ function internalVerdict(url: URL, ctx: Context): Verdict {
   return { ok: true };
 }
 
+/** The URL the page's relative links resolve against: its own address, or its `<base href>`. */
+function baseUrl(page: Page, origin: string): string {
+  const own = origin + page.url;
+  if (page.scan.base === undefined) return own;
+  try {
+    return new URL(page.scan.base, own).href;
+  } catch {
+    return own;
+  }
+}
+
 function verdict(link: ExtractedLink, page: Page, origin: string, ctx: Context): Verdict | undefined {
   const raw = link.url;
   if (raw === '') return link.attr === 'href' ? { ok: true } : { ok: false, reason: `empty ${link.attr}`, kind: 'invalid' };
-  if (raw.startsWith('#')) {
+  if (raw.startsWith('#') && page.scan.base === undefined) {
     const missing = fragmentProblem(raw, page);
     return missing ? { ok: false, reason: missing, kind: 'fragment' } : { ok: true };
   }
   let url: URL;
   try {
-    url = new URL(raw, origin + page.url);
+    url = new URL(raw, baseUrl(page, origin));
   } catch {
     return { ok: false, reason: 'not a valid URL', kind: 'invalid' };
   }
-  if (url.protocol === 'javascript:') return { ok: false, reason: 'javascript: URL (unsafe; use a button)', kind: 'unsafe' };
+  if (url.protocol === 'javascript:' && ctx.table) return { ok: false, reason: 'javascript: URL (unsafe; use a button)', kind: 'unsafe' };
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined; // mailto:, tel:, data:… are not ours to check
   if (url.origin !== origin) {
     if (link.internalOnly) return undefined;
@@ -88,14 +105,14 @@ function verdict(link: ExtractedLink, page: Page, origin: string, ctx: Context):
     return { external: url.href };
   }
   const result = internalVerdict(url, ctx);
-  if (SCHEME.test(raw) || raw.startsWith('/')) return result;
+  if (!ctx.table || SCHEME.test(raw) || raw.startsWith('/')) return result;
   const rooted = url.pathname + url.search + url.hash;
   const also = 'reason' in result ? `; and ${url.pathname}: ${result.reason}` : '';
   return { ok: false, reason: `relative URL; use root-relative ${rooted}${also}`, kind: 'relative' };
 }
 
-/** Checks every link on every page. */
-export function checkSite(pages: Page[], table: RoutingTable, files: Set<string>): Findings {
+/** Checks every link on every page: against our build's routing `table`, or as a plain static host serves `files` when undefined. */
+export function checkSite(pages: Page[], table: RoutingTable | undefined, files: Set<string>): Findings {
   const ctx: Context = { table, files, pagesByFile: new Map(pages.map((p) => [p.file, p])), targets: new Map() };
   const problems: Problem[] = [];
   const external = new Map<string, ExternalLink>();
@@ -124,5 +141,5 @@ export function checkSite(pages: Page[], table: RoutingTable, files: Set<string>
     }
     for (const [id, count] of page.scan.duplicateIds) duplicateIds.push({ page: page.url, id, count });
   }
-  return { pages: pages.length, internal, external: [...external.values()], problems, duplicateIds, linkPages };
+  return { staticHost: table === undefined, pages: pages.length, internal, external: [...external.values()], problems, duplicateIds, linkPages };
 }

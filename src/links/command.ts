@@ -4,7 +4,7 @@ import { checkSite } from './check.ts';
 import { checkExternalUrls, type ExternalOptions } from './external.ts';
 import { extractPage } from './extract.ts';
 import { buildReport, formatJson, formatText, reportFailed } from './report.ts';
-import { loadRoutingTable, pageUrlOf, readBuiltSite } from './site.ts';
+import { loadRoutingTable, pageUrlOf, readBuiltSite, staticUrlOf } from './site.ts';
 import type { Page } from './types.ts';
 
 export interface CheckLinksOptions {
@@ -33,12 +33,13 @@ export async function checkLinksCommand(opts: CheckLinksOptions): Promise<number
     err(`check-links: no HTML pages under ${opts.dir} (build the site first: site build)`);
     return 2;
   }
-  const routing = await loadRoutingTable(opts.dir, site.files);
+  const routing = await loadRoutingTable(opts.dir);
   if ('error' in routing) {
     err(`check-links: ${routing.error}`);
     return 2;
   }
-  const pages: Page[] = site.html.map(({ file, text }) => ({ url: pageUrlOf(file), file, scan: extractPage(text) }));
+  const urlOf = routing.table ? pageUrlOf : staticUrlOf;
+  const pages: Page[] = site.html.map(({ file, text }) => ({ url: urlOf(file), file, scan: extractPage(text) }));
   pages.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)); // report in URL order, home first
   const findings = checkSite(pages, routing.table, site.files);
   const results = opts.external ? await checkExternalUrls(findings.external.map((e) => e.url), opts.externalOptions) : undefined;

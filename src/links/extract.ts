@@ -21,6 +21,8 @@ export interface PageScan {
   duplicateIds: Map<string, number>;
   /** The `<link rel="canonical">` URL, if any. */
   canonical?: string;
+  /** The first `<base href>`, which relative URLs resolve against. */
+  base?: string;
 }
 
 // `<link>` relations that load a resource: checked wherever they point.
@@ -72,6 +74,10 @@ export function extractPage(html: string): PageScan {
       if (name) scan.names.add(name);
     }
     if (tag.name === 'link') return linkTag(tag, links, scan);
+    if (tag.name === 'base' && scan.base === undefined) {
+      const href = tag.attrs.get('href');
+      if (href !== undefined) scan.base = trimUrl(href);
+    }
     for (const attr of URL_ATTRS[tag.name] ?? []) {
       const value = tag.attrs.get(attr);
       if (value !== undefined) links.push({ url: trimUrl(value), tag: tag.name, attr });

@@ -3,6 +3,7 @@ import { groupDuplicateIds, groupLayoutProblems } from './group.ts';
 import type { DuplicateId, ExternalResult, Findings, GroupedProblem, Problem } from './types.ts';
 
 export interface Report {
+  staticHost: boolean;
   pages: number;
   internal: number;
   external: Array<{ url: string; pages: number; ok?: boolean; status?: number; error?: string }>;
@@ -30,7 +31,7 @@ export function buildReport(findings: Findings, results?: Map<string, ExternalRe
     const r = results?.get(link.url);
     return { url: link.url, pages: link.pages.length, ...(r && { ok: r.ok, status: r.status, error: r.error }) };
   });
-  return { pages: findings.pages, internal: findings.internal, external, broken, grouped, duplicateIds: findings.duplicateIds };
+  return { staticHost: findings.staticHost, pages: findings.pages, internal: findings.internal, external, broken, grouped, duplicateIds: findings.duplicateIds };
 }
 
 export function reportFailed(report: Report): boolean {
@@ -59,7 +60,8 @@ export function formatText(report: Report, fetched: boolean): string[] {
   lines.push(
     `checked ${plural(report.pages, 'page')}, ${plural(report.internal, 'internal link')}, ` +
       `${plural(report.external.length, 'external link')} (${externalNote}); ${broken} broken` +
-      (dupCount ? `, ${plural(dupCount, 'duplicate id')}` : ''),
+      (dupCount ? `, ${plural(dupCount, 'duplicate id')}` : '') +
+      (report.staticHost ? ' (no build/routing.json: resolved as a plain static host)' : ''),
   );
   return lines;
 }

@@ -1,7 +1,7 @@
 /** Reading a built site: its files, its HTML pages and the routing table the build wrote beside it. */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RoutingTable } from '../routing.ts';
+import type { RoutingTable } from '../routing/resolve.ts';
 
 export interface BuiltSite {
   /** Every file under the dir, as root-relative URL paths: '/assets/site-1a2b.css'. */
@@ -28,23 +28,22 @@ export async function readBuiltSite(dir: string): Promise<BuiltSite> {
   return { files: new Set(files), html };
 }
 
-/** The URL a page file answers: '/about/index.html' → '/about', '/index.html' → '/', '/404.html' stays. */
+/** The URL a page file of our build answers: '/about/index.html' → '/about', '/index.html' → '/', '/404.html' stays. */
 export function pageUrlOf(file: string): string {
   if (file === '/index.html') return '/';
   if (file.endsWith('/index.html')) return file.slice(0, -'/index.html'.length);
   return file;
 }
 
+/** The URL a plain static host serves a file at: '/docs/index.html' → '/docs/', '/docs/my page.html' → '/docs/my%20page.html'. */
+export function staticUrlOf(file: string): string {
+  const url = file.split('/').map(encodeURIComponent).join('/');
+  return url.endsWith('/index.html') ? url.slice(0, -'index.html'.length) : url;
+}
+
 /** Where the build writes the routing table for a dist dir: `<parent>/build/routing.json`. */
 export function routingTablePath(dir: string): string {
   return path.join(path.dirname(path.resolve(dir)), 'build', 'routing.json');
-}
-
-/** A table from the files alone, for a dist dir without the build's routing.json. */
-export function deriveRoutingTable(files: Iterable<string>): RoutingTable {
-  const pages: string[] = [];
-  for (const file of files) if (file.endsWith('/index.html')) pages.push(pageUrlOf(file));
-  return { pages: pages.sort(), redirects: {}, fallbacks: [], notFound: '/404.html' };
 }
 
 function isRoutingTable(value: unknown): value is RoutingTable {
@@ -55,16 +54,17 @@ function isRoutingTable(value: unknown): value is RoutingTable {
     && Array.isArray(t.fallbacks) && typeof t.notFound === 'string';
 }
 
-export type TableSource = { table: RoutingTable; from: string } | { error: string };
+/** The build's table; `table` undefined for a folder our build did not write (a plain static site). */
+export type TableSource = { table: RoutingTable | undefined; from: string } | { error: string };
 
-/** The build's routing table, or one derived from the files when the build wrote none. */
-export async function loadRoutingTable(dir: string, files: Set<string>): Promise<TableSource> {
+/** The build's routing table, or none when the folder has no build/routing.json beside it. */
+export async function loadRoutingTable(dir: string): Promise<TableSource> {
   const file = routingTablePath(dir);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { table: deriveRoutingTable(files), from: 'the files (no build/routing.json)' };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { table: undefined, from: 'a plain static host (no build/routing.json)' };
     return { error: `cannot read ${file}: ${(e as Error).message}` };
   }
   let value: unknown;

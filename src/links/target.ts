@@ -1,5 +1,8 @@
-/** What the server answers for an internal path: the same `resolve` that `site serve` and the CDN run. */
-import { resolve, type RoutingTable } from '../routing.ts';
+/**
+ * What the server answers for an internal path: for our own build, the same `resolve` that
+ * `site serve` and the CDN run; for any other folder, what a plain static host serves.
+ */
+import { resolve, type RoutingTable } from '../routing/resolve.ts';
 import type { ProblemKind } from './types.ts';
 
 export const MAX_REDIRECTS = 5;
@@ -36,6 +39,7 @@ export function resolveTarget(pathname: string, table: RoutingTable, files: Set<
       if (!files.has(safeDecode(res.file))) return { ok: false, reason: `${via}404 (no file ${res.file})`, kind: 'missing-file' };
       return { ok: true, path: current, file: safeDecode(res.file) };
     }
+    if (res.kind === 'bad-request') return { ok: false, reason: `${via}400 (not a URL path the server answers)`, kind: 'invalid' };
     const explicit = table.redirects[current];
     if (!explicit || explicit.to !== res.location) {
       // Not a redirect the table lists: the server normalises the URL or falls back for an unknown one.
@@ -56,4 +60,21 @@ export function resolveTarget(pathname: string, table: RoutingTable, files: Set<
     current = next;
   }
   return { ok: false, reason: `more than ${MAX_REDIRECTS} redirects: ${seen.join(' → ')}`, kind: 'redirect' };
+}
+
+/**
+ * What a plain static host (nginx, Apache, S3 website hosting, GitHub Pages…) serves for `pathname`
+ * from `files`: the file itself, `dir/index.html` for `dir/`, and for `dir` the redirect they all
+ * make to `dir/`. Nothing else: `/about` does not find `/about.html` on most of them.
+ */
+export function resolveStaticTarget(pathname: string, files: Set<string>): Target {
+  const file = safeDecode(pathname);
+  if (file.endsWith('/')) {
+    const index = file + 'index.html';
+    return files.has(index) ? { ok: true, path: pathname, file: index } : { ok: false, reason: `404 (no file ${index})`, kind: 'missing-file' };
+  }
+  if (files.has(file)) return { ok: true, path: pathname, file };
+  if (files.has(file + '/index.html')) return { ok: true, path: pathname + '/', file: file + '/index.html' };
+  const hint = files.has(file + '.html') ? `; ${file}.html exists, which only some hosts serve for ${file}` : '';
+  return { ok: false, reason: `404 (no file ${file}${hint})`, kind: 'missing-file' };
 }

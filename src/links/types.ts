@@ -57,6 +57,8 @@ export interface ExternalResult {
 }
 
 export interface Findings {
+  /** Checked as a plain static host serves the folder (no build/routing.json), without our URL conventions. */
+  staticHost: boolean;
   pages: number;
   /** Internal link occurrences checked (every href/src/srcset candidate into the site). */
   internal: number;

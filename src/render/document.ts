@@ -14,7 +14,7 @@ export interface PageAssets {
   feed?: { href: string; title: string };
 }
 
-const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+import { escapeMarkup as attr } from './escape.ts';
 
 /** The document shell around a rendered page. */
 export function documentHtml(page: RenderedPage, assets: PageAssets): string {

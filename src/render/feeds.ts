@@ -1,12 +1,10 @@
-import type { Route } from '../routes.ts';
+import type { Route } from '../routes/table.ts';
 import type { Site } from '../content/load.ts';
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { escapeMarkup as xml } from './escape.ts';
+import { absoluteUrl } from '../routing/absolute-url.ts';
 
-function absolute(site: Site, path: string): string {
-  const url = new URL(path, site.settings.url).href;
-  return path === '/' ? url : url.replace(/\/$/, '');
-}
+const absolute = (site: Site, path: string) => absoluteUrl(site.settings.url, path);
 
 export function sitemapXml(site: Site, all: Route[]): string {
   const urls = all.filter((r) => r.status === 200 && !r.meta.noindex).map((r) => {

@@ -3,8 +3,8 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { build } from 'esbuild';
-import type { Route } from '../routes.ts';
-import type { RenderContext } from './context.tsx';
+import type { Route } from '../routes/table.ts';
+import type { RenderContext } from '../page-api/site-context.tsx';
 import type { RenderedPage } from './page.tsx';
 
 export type Renderer = (route: Route, ctx: RenderContext) => RenderedPage;

@@ -1,9 +1,10 @@
 import { renderToString, renderToStaticMarkup } from 'react-dom/server';
 import type { ComponentType } from 'react';
-import type { Route } from '../routes.ts';
+import type { Route } from '../routes/table.ts';
 import type { PageMeta } from './meta.ts';
-import { SiteContext, type RenderContext } from './context.tsx';
-import { IslandCollector, IslandCollectorContext, type HydrateStrategy } from './island.tsx';
+import { absoluteUrl } from '../routing/absolute-url.ts';
+import { SiteContext, type RenderContext } from '../page-api/site-context.tsx';
+import { IslandCollector, IslandCollectorContext, type HydrateStrategy } from '../page-api/island.tsx';
 import type { IslandName, ScriptIslandName } from '../../islands/index.ts';
 
 export interface RenderedPage {
@@ -13,19 +14,11 @@ export interface RenderedPage {
   islands: Map<IslandName | ScriptIslandName, Set<HydrateStrategy>>;
 }
 
-function absolute(siteUrl: string, path: string): string {
-  return new URL(path, siteUrl).href;
-}
-
-function canonicalUrl(siteUrl: string, url: string): string {
-  const abs = absolute(siteUrl, url);
-  return url === '/' ? abs : abs.replace(/\/$/, '');
-}
 
 function Head({ meta, route, ctx }: { meta: PageMeta; route: Route; ctx: RenderContext }) {
   const { settings, images } = ctx;
   const title = route.url === '/' ? meta.title : `${meta.title} | ${settings.name}`;
-  const canonical = canonicalUrl(settings.url, route.url);
+  const canonical = absoluteUrl(settings.url, route.url);
   const img = images[meta.image ?? '/images/og-default.png'] ?? images['/images/og-default.png'];
   return (
     <>
@@ -38,14 +31,14 @@ function Head({ meta, route, ctx }: { meta: PageMeta; route: Route; ctx: RenderC
       <meta property="og:title" content={meta.title} />
       <meta property="og:description" content={meta.description} />
       {!meta.noindex && <meta property="og:url" content={canonical} />}
-      {img && <meta property="og:image" content={absolute(settings.url, img.src)} />}
+      {img && <meta property="og:image" content={absoluteUrl(settings.url, img.src)} />}
       {img && <meta property="og:image:width" content={String(img.width)} />}
       {img && <meta property="og:image:height" content={String(img.height)} />}
       {meta.published && <meta property="article:published_time" content={meta.published} />}
       <meta name="twitter:card" content={img ? 'summary_large_image' : 'summary'} />
       <meta name="twitter:title" content={meta.title} />
       <meta name="twitter:description" content={meta.description} />
-      {img && <meta name="twitter:image" content={absolute(settings.url, img.src)} />}
+      {img && <meta name="twitter:image" content={absoluteUrl(settings.url, img.src)} />}
       {meta.jsonLd?.map((data, i) => (
         // JSON-LD is a data block, never executed; escaped so content cannot close the tag.
         <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(data).replace(/</g, '\\u003c') }} />

@@ -2,8 +2,8 @@
 import { templates } from '../../templates/pages/index.ts';
 import { Layout } from '../../templates/layout/Layout.tsx';
 import { renderPage } from './page.tsx';
-import type { Route } from '../routes.ts';
-import type { RenderContext } from './context.tsx';
+import type { Route } from '../routes/table.ts';
+import type { RenderContext } from '../page-api/site-context.tsx';
 import type { ComponentType } from 'react';
 
 export function render(route: Route, ctx: RenderContext) {

@@ -1,17 +1,9 @@
 import type { CaseStudy, Site } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
 import type { PageMeta } from '../render/meta.ts';
+import type { CaseStudySummary } from '../../templates/components/CaseStudyCard.tsx';
 import { errorPage, page, type Route } from './route.ts';
 
-/** What a case-study card shows: plain data, the image's alt text already decided. */
-export interface CaseStudySummary {
-  slug: string;
-  href: string;
-  client: string;
-  title: string;
-  subtitle: string;
-  image?: { src: string; alt: string };
-}
 
 export function caseStudyUrl(slug: string): string {
   return `/case-studies/${slug}`;
@@ -73,7 +65,7 @@ export function companyRoutes(site: Site): Route[] {
     page('/dialog', 'dialog', { content: dialog }, { title: dialog.title, description: dialog.description, image: dialog.hero.image.src }),
     page('/testimonials', 'testimonials', { content: testimonials, caseStudies }, { title: testimonials.title, description: testimonials.description }),
     page('/case-studies', 'caseStudies', { content: list, caseStudies }, { title: list.title, description: list.description }),
-    ...site.caseStudies.map((study) => page(caseStudyUrl(study.slug), 'caseStudy', { study, cta: list.studyCta }, caseStudyMeta(study, site.settings))),
+    ...site.caseStudies.map((study) => page(caseStudyUrl(study.slug), 'caseStudy', { study, imageAlt: caseStudyImageAlt(study), cta: list.studyCta }, caseStudyMeta(study, site.settings))),
     errorPage('/case-studies/404', '/case-studies/404.html', 'caseStudyNotFound', {}, {
       title: 'Case Study Not Found',
       description: "The case study you're looking for doesn't exist or has been moved.",

@@ -1,6 +1,6 @@
 import { LIVE_RELOAD_TAG } from './live-reload.ts';
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { escapeMarkup as esc } from '../render/escape.ts';
 
 /** What `site serve` shows instead of the site while the content or templates are broken. */
 export function buildErrorPage(lines: string[]): string {

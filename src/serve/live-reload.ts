@@ -26,7 +26,15 @@ window.addEventListener('site:island-error', (event) => {
 });
 `;
 
-export const LIVE_RELOAD_TAG = '<script type="module" src="/__site/live-reload.js"></script>';
+/** The dev server's own paths (live reload, its events): no production host has them. */
+export const DEV_PATH_PREFIX = '/__site/';
+
+export const LIVE_RELOAD_TAG = `<script type="module" src="${DEV_PATH_PREFIX}live-reload.js"></script>`;
+
+/** True when a page loads something from the dev server's own paths, i.e. `site serve` built it. */
+export function carriesDevMarkup(html: string): boolean {
+  return /<script\b[^>]*\bsrc\s*=\s*["']?\/__site\//i.test(html);
+}
 
 /** Server-sent events to every open page. */
 export class ReloadChannel {

@@ -5,19 +5,22 @@ import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
 import { watch } from 'chokidar';
 import { buildSite, type BuildResult } from '../build.ts';
-import { ContentErrors, formatContentError } from '../content/errors.ts';
-import { resolve, type RoutingTable } from '../routing.ts';
+import { describeBuildError } from '../build-errors.ts';
+import { formatContentError } from '../content/errors.ts';
+import { resolve, type RoutingTable } from '../routing/resolve.ts';
 import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
 import { buildErrorPage } from './error-page.ts';
-import { formatSummary } from '../summary.ts';
+import { formatSummary } from '../measure/summary.ts';
 import { metaDirFor } from '../write.ts';
 import { HEADERS_FILE } from '../headers.ts';
+import { cacheControl } from '../routing/cache-control.ts';
 import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
 
 export interface ServerOptions {
   root: string;
-  outDir: string;
+  /** Where to build (or, with `prebuilt`, the build to serve); by default serve's own folder, never dist/. */
+  outDir?: string;
   port: number;
   host: string;
   watch?: boolean;
@@ -28,6 +31,8 @@ export interface ServerOptions {
   forms?: boolean;
   /** Where the form handler's JSON log lines go (default: quiet). */
   formLog?: Logger;
+  /** A fixed clock for every rebuild (--now); by default each rebuild reads the real time. */
+  now?: Date;
 }
 
 export interface RunningServer {
@@ -36,7 +41,15 @@ export interface RunningServer {
   forms?: LocalFormBackend;
   close(): Promise<void>;
   rebuild(): Promise<void>;
-  lastBuild(): BuildResult | undefined;
+}
+
+/**
+ * Where `site serve` builds: a folder of its own, with its routing table and headers beside it in
+ * build/serve/build/, so that its pages (which load the live-reload script) never reach dist/,
+ * and a production build in dist/ and build/ is left as it was.
+ */
+export function serveDir(root: string): string {
+  return path.join(path.resolve(root), 'build', 'serve', 'dist');
 }
 
 /** The path of a same-origin form endpoint; an absolute URL is served elsewhere. */
@@ -44,18 +57,18 @@ function endpointPath(endpoint: string): string | undefined {
   return endpoint.startsWith('/') ? endpoint : undefined;
 }
 
-/** Cache policy: hashed assets never change; everything else is revalidated. */
-function cacheControl(file: string): string {
-  return file.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-}
+/** The Cache-Control production stores each file with (a public path: leading slash). */
+const cacheControlFor = (file: string) => cacheControl(file.replace(/^\/+/, ''));
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
-  const outDir = path.resolve(opts.outDir);
+  const outDir = path.resolve(opts.outDir ?? serveDir(opts.root));
   const reload = new ReloadChannel();
   let table: RoutingTable | undefined;
   let formPath = '/api/send-contact-form';
   let result: BuildResult | undefined;
+  // Declared before the handler that reads it; it starts once the port is known, after listen.
+  let forms: LocalFormBackend | undefined;
   let failure: string[] | undefined;
   let building: Promise<void> | undefined;
   let again = false;
@@ -68,14 +81,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const runBuild = async () => {
     const start = Date.now();
     try {
-      result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG });
+      // A preview: drafts and scheduled articles are built too, each with its banner.
+      result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now });
       table = result.table;
       formPath = endpointPath(result.site.settings.formEndpoint) ?? formPath;
       failure = undefined;
       await readHeaders();
       log(`built ${result.summary.pages} pages in ${Date.now() - start} ms`);
+      for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);
     } catch (error) {
-      failure = error instanceof ContentErrors ? error.errors.map(formatContentError) : [error instanceof Error ? error.stack ?? error.message : String(error)];
+      failure = describeBuildError(error);
       log(`build failed; the browser shows why:\n  ${failure.join('\n  ')}`);
     }
   };
@@ -97,12 +112,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (result) log(formatSummary(result.summary));
   }
 
-  const files = sirv(outDir, { dev: true, etag: true, dotfiles: false, setHeaders: (res, pathname) => res.setHeader('cache-control', cacheControl(pathname)) });
+  const files = sirv(outDir, { dev: true, etag: true, dotfiles: false, setHeaders: (res, pathname) => res.setHeader('cache-control', cacheControlFor(pathname)) });
 
   const sendFile = async (res: ServerResponse, file: string, status: number) => {
     const body = await readFile(path.join(outDir, file)).catch(() => undefined);
     if (!body) return false;
-    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': cacheControlFor(file) });
     res.end(body);
     return true;
   };
@@ -129,6 +144,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return res.end(buildErrorPage(failure ?? ['no build yet']));
     }
     const answer = resolve(url.pathname, table);
+    if (answer.kind === 'bad-request') {
+      res.writeHead(400, { 'cache-control': 'no-store' });
+      return res.end();
+    }
     if (answer.kind === 'redirect') {
       res.writeHead(answer.status, { location: answer.location + url.search });
       return res.end();
@@ -156,7 +175,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   // Same-origin posts only: the browser's Origin is serve's own, under either loopback name.
-  const forms = opts.forms
+  forms = opts.forms
     ? await startLocalFormBackend({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`], log: opts.formLog ?? (() => {}) })
     : undefined;
 
@@ -171,7 +190,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     url: `http://${host}:${port}`,
     forms,
     rebuild,
-    lastBuild: () => result,
     async close() {
       clearTimeout(timer);
       await watcher?.close();

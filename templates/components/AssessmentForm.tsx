@@ -1,7 +1,7 @@
 import type { AssessmentPageContent } from '../../src/content/insights-schema.ts';
 import AssessmentFormIsland from '../../islands/assessment-form.tsx';
-import { Island } from '../../src/render/island.tsx';
-import { useSite } from '../../src/render/context.tsx';
+import { Island } from '../../src/page-api/island.tsx';
+import { useSite } from '../../src/page-api/site-context.tsx';
 import { Img } from './Img.tsx';
 
 /** /dialog-assessment: the titled introduction (the page's h1) and the assessment form. */

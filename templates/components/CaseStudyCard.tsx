@@ -1,5 +1,14 @@
-import type { CaseStudySummary } from '../../src/routes/company.ts';
 import { Img } from './Img.tsx';
+
+/** What a case-study card (and a service page's teaser) shows: plain data, the image's alt text already decided. */
+export interface CaseStudySummary {
+  slug: string;
+  href: string;
+  client: string;
+  title: string;
+  subtitle: string;
+  image?: { src: string; alt: string };
+}
 
 /** A case study as a card: the whole card links to it; the link's text names the client for screen readers. */
 export function CaseStudyCard({ study }: { study: CaseStudySummary }) {
@@ -7,7 +16,7 @@ export function CaseStudyCard({ study }: { study: CaseStudySummary }) {
     <article className="card card--link case-card">
       {study.image && (
         <div className="card__media">
-          <Img src={study.image.src} alt={study.image.alt} sizes="(min-width: 1024px) 22rem, (min-width: 640px) 45vw, 90vw" />
+          <Img src={study.image.src} alt={study.image.alt} />
         </div>
       )}
       <p className="case-card__client">{study.client}</p>

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import ContactFormIsland from '../../islands/contact-form.tsx';
-import { Island, type HydrateStrategy } from '../../src/render/island.tsx';
-import { useSite } from '../../src/render/context.tsx';
+import { Island, type HydrateStrategy } from '../../src/page-api/island.tsx';
+import { useSite } from '../../src/page-api/site-context.tsx';
 
 /**
  * A complete contact section: heading, optional lead, the form and, on /contact only, an aside

@@ -1,5 +1,5 @@
 import { Section } from './Section.tsx';
-import { Island } from '../../src/render/island.tsx';
+import { Island } from '../../src/page-api/island.tsx';
 import Accordion from '../../islands/accordion.tsx';
 
 export interface FaqItem { question: string; answer: string }

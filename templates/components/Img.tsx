@@ -1,7 +1,11 @@
-import { useSite } from '../../src/render/context.tsx';
+import { useSite } from '../../src/page-api/site-context.tsx';
 
-/** An image from content/images, with its hashed address and intrinsic size so nothing shifts. */
-export function Img({ src, alt, className, priority = false, sizes }: { src: string; alt: string; className?: string; priority?: boolean; sizes?: string }) {
+/**
+ * An image from content/images, with its hashed address and intrinsic size so nothing shifts. No
+ * `sizes`: it means nothing without `srcset` (invalid HTML), and React would copy it into the
+ * preload it writes for a priority image as an equally invalid `imagesizes`.
+ */
+export function Img({ src, alt, className, priority = false}: { src: string; alt: string; className?: string; priority?: boolean }) {
   const image = useSite().images[src];
   if (!image) throw new Error(`image ${src} is not in content/images`);
   return (
@@ -11,7 +15,6 @@ export function Img({ src, alt, className, priority = false, sizes }: { src: str
       width={image.width}
       height={image.height}
       className={className}
-      sizes={sizes}
       decoding="async"
       loading={priority ? 'eager' : 'lazy'}
       fetchPriority={priority ? 'high' : undefined}

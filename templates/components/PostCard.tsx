@@ -1,23 +1,34 @@
-import { formatDate } from '../../src/content/blog-select.ts';
-import type { PostSummary } from '../../src/routes/insights.ts';
+import type { Post } from '../../src/content/load.ts';
+import { BLOG_PLACEHOLDER_IMAGE } from '../../src/content/fields.ts';
 import { Img } from './Img.tsx';
+import { PreviewNotice, type PreviewMark } from './PreviewMark.tsx';
 
-const PLACEHOLDER = '/images/blog-placeholder.svg';
 export const DEFAULT_READING_TIME = '5 min read';
-export const DEFAULT_CATEGORIES = ['Data'];
 
-/** The date, reading time and category tags of a post, with the spec's defaults. */
+/** A category label and the address of its articles. */
+export interface CategoryLink { name: string; href: string }
+
+/**
+ * What a post card needs: the post without its body, its date as readers see it ('24 September 2025'),
+ * its categories as links (the default where it names none), and in a preview build its mark.
+ */
+export type PostSummary = Pick<Post, 'slug' | 'title' | 'excerpt' | 'date' | 'readingTime' | 'image'> & {
+  dateLabel: string;
+  categories: CategoryLink[];
+  preview?: PreviewMark;
+};
+
+/** The date, reading time and category tags of a post (each tag links to its category's articles). */
 export function PostMeta({ post, className = '' }: { post: PostSummary; className?: string }) {
-  const categories = post.categories?.length ? post.categories : DEFAULT_CATEGORIES;
   return (
     <>
       <p className={`meta-line ${className}`.trim()}>
-        <time dateTime={post.date}>{formatDate(post.date)}</time>
+        <time dateTime={post.date}>{post.dateLabel}</time>
         <span aria-hidden="true">·</span>
         <span>{post.readingTime ?? DEFAULT_READING_TIME}</span>
       </p>
       <ul className="tags">
-        {categories.map((c) => <li key={c} className="tag">{c}</li>)}
+        {post.categories.map((c) => <li key={c.href}><a className="tag" href={c.href}>{c.name}</a></li>)}
       </ul>
     </>
   );
@@ -33,8 +44,9 @@ export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headin
   return (
     <article className="card card--link post-card" data-post-card>
       <div className="card__media">
-        {post.image ? <Img src={post.image.src} alt={post.image.alt} /> : <Img src={PLACEHOLDER} alt="" />}
+        {post.image ? <Img src={post.image.src} alt={post.image.alt} /> : <Img src={BLOG_PLACEHOLDER_IMAGE} alt="" />}
       </div>
+      {post.preview && <PreviewNotice mark={post.preview} variant="card" />}
       <PostMeta post={post} />
       <Heading className="post-card__title"><a className="stretched" href={href}>{post.title}</a></Heading>
       <p className="clamp-3">{post.excerpt}</p>

@@ -1,4 +1,4 @@
-import { Island } from '../../src/render/island.tsx';
+import { Island } from '../../src/page-api/island.tsx';
 import Carousel, { type CarouselItem } from '../../islands/carousel.tsx';
 
 /**

@@ -1,8 +1,8 @@
-import { useSite } from '../../src/render/context.tsx';
+import { useSite } from '../../src/page-api/site-context.tsx';
 import { Img } from '../components/Img.tsx';
-import { ClockIcon, MailIcon, PinIcon } from '../components/icons.tsx';
+import { ClockIcon, MailIcon, PinIcon } from '../../islands/shared/icons.tsx';
 import { FOOTER_LINKS } from './nav.ts';
-import { Island, ScriptIsland } from '../../src/render/island.tsx';
+import { Island, ScriptIsland } from '../../src/page-api/island.tsx';
 import CookieSettings from '../../islands/cookie-settings.tsx';
 
 export function Footer() {

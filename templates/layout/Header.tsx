@@ -1,7 +1,8 @@
-import { useSite } from '../../src/render/context.tsx';
-import { Island } from '../../src/render/island.tsx';
+import { useSite } from '../../src/page-api/site-context.tsx';
+import { Island } from '../../src/page-api/island.tsx';
 import MobileMenu from '../../islands/mobile-menu.tsx';
 import { Img } from '../components/Img.tsx';
+import { MenuIcon } from '../../islands/shared/icons.tsx';
 import { NAV_CTA, NAV_LINKS, isCurrent } from './nav.ts';
 
 export function Header() {
@@ -22,6 +23,8 @@ export function Header() {
             ))}
             <li><a className="button button--secondary" href={NAV_CTA.href}>{NAV_CTA.label}</a></li>
           </ul>
+          {/* Without script the menu button cannot open; this link to the footer's navigation stands in (CSS hides the button). */}
+          <noscript><a className="menu-toggle" href="#footer-nav"><MenuIcon /> Menu</a></noscript>
           <Island component={MobileMenu} hydrate="interaction" props={{ links: NAV_LINKS.map((l) => ({ ...l, current: isCurrent(l.href, url) })), cta: NAV_CTA, title: settings.name }} />
         </nav>
       </div>

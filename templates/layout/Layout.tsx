@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Header } from './Header.tsx';
 import { Footer } from './Footer.tsx';
-import { Island } from '../../src/render/island.tsx';
+import { Island } from '../../src/page-api/island.tsx';
 import CookieConsent from '../../islands/cookie-consent.tsx';
-import { useSite } from '../../src/render/context.tsx';
+import { useSite } from '../../src/page-api/site-context.tsx';
 
 /** The chrome around every page: skip link, header with navigation, main, footer, cookie bar, toasts. */
 export function Layout({ children }: { children: ReactNode }) {

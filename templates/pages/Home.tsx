@@ -9,7 +9,7 @@ export function HomePage({ content }: { content: HomeContent }) {
   return (
     <>
       <section className="hero" aria-labelledby="hero-heading">
-        <Img className="hero__bg" src={hero.image.src} alt={hero.image.alt} priority sizes="100vw" />
+        <Img className="hero__bg" src={hero.image.src} alt={hero.image.alt} priority />
         <div className="container">
           <h1 id="hero-heading">{hero.headline}</h1>
           <p>{hero.text}</p>

@@ -2,13 +2,17 @@ import { HomePage } from './Home.tsx';
 import { NotFoundPage } from './NotFound.tsx';
 import { servicesTemplates } from './services/index.ts';
 import { companyTemplates } from './company/index.ts';
-import { insightsTemplates } from './insights/index.ts';
+import { blogTemplates } from './blog/index.ts';
+import { formTemplates } from './forms/index.ts';
+import { LegalPage } from './legal/LegalPage.tsx';
 
 /** Every page template, by the name routes give it. */
 export const templates = {
   home: HomePage,
   notFound: NotFoundPage,
+  legal: LegalPage,
   ...servicesTemplates,
   ...companyTemplates,
-  ...insightsTemplates,
+  ...blogTemplates,
+  ...formTemplates,
 };

@@ -133,3 +133,61 @@ describe('loadSite', () => {
     expect(err.join('\n')).not.toMatch(/invalid_type|"code"|ZodError/);
   });
 });
+
+describe('publication fields', () => {
+  const file = 'blog/what-is-data.md';
+  const addFront = (lines: string) => edit(file, (t) => t.replace(/^faq:/m, `${lines}\nfaq:`));
+
+  it('loads draft, publishDate and expiryDate', async () => {
+    await addFront('draft: true\npublishDate: 2026-12-01T09:00:00+00:00\nexpiryDate: 2027-01-01');
+    const post = (await loadSite(content())).posts.find((p) => p.slug === 'what-is-data')!;
+    expect(post).toMatchObject({ draft: true, publishDate: '2026-12-01T09:00:00+00:00', expiryDate: '2027-01-01' });
+  });
+
+  it('refuses an expiry before (or at) the publish date, at the expiryDate line', async () => {
+    await addFront('publishDate: 2026-12-01\nexpiryDate: 2026-11-30');
+    const [error, ...rest] = await errorsOf();
+    expect(rest).toEqual([]);
+    expect(formatContentError(error!)).toBe(`content/${file}:${await lineOf(file, /^expiryDate:/)} expiryDate: is not after publishDate (2026-12-01), so the article would never be live`);
+  });
+
+  it('refuses a malformed publish date, a time without offset, and a draft flag that is not true or false', async () => {
+    await addFront('publishDate: 1 December 2026\nexpiryDate: 2027-01-01T09:00\ndraft: yes');
+    const errors = await errorsOf();
+    const message = 'expected an ISO date like 2026-12-01, or a date and time with its offset like 2026-12-01T09:00:00+00:00';
+    expect(errors.map((e) => `${e.line} ${e.path}: ${e.message}`)).toEqual(expect.arrayContaining([
+      `${await lineOf(file, /^draft:/)} draft: expected true or false, got "yes"`,
+      `${await lineOf(file, /^expiryDate:/)} expiryDate: ${message}`,
+      `${await lineOf(file, /^publishDate:/)} publishDate: ${message}`,
+    ]));
+    expect(errors).toHaveLength(3);
+  });
+});
+
+describe('categories and links in content', () => {
+  it('refuses two spellings of one category, naming both files and lines', async () => {
+    await edit('blog/what-is-data.md', (t) => t.replace('  - Data Culture', '  - data culture'));
+    const [error, ...rest] = await errorsOf();
+    expect(rest).toEqual([]);
+    const first = await lineOf('blog/how-to-avoid-the-four-data-pitfalls.md', /^ {2}- Data Culture/);
+    expect(formatContentError(error!)).toBe(`content/blog/what-is-data.md:${await lineOf('blog/what-is-data.md', /^ {2}- data culture/)} categories[1]: "data culture" and "Data Culture" (content/blog/how-to-avoid-the-four-data-pitfalls.md:${first}) would share the address /blog/category/data-culture (hint: spell the category the same way in every article, e.g. "Data Culture")`);
+  });
+
+  it('records every markdown link with its file and line', async () => {
+    await edit('blog/your-data-is-fine.md', (t) => `${t}\nSee [what data is](/blog/what-is-data) and [ref][r].\n\n[r]: https://www.example.com/blog/what-is-data\n`);
+    const site = await loadSite(content());
+    const text = await readFile(path.join(content(), 'blog/your-data-is-fine.md'), 'utf8');
+    const lines = text.split('\n');
+    const ours = site.links.filter((l) => l.file === 'content/blog/your-data-is-fine.md' && l.href.includes('what-is-data'));
+    expect(ours).toEqual([
+      { file: 'content/blog/your-data-is-fine.md', line: lines.findIndex((l) => l.startsWith('See [what data is]')) + 1, path: 'body', href: '/blog/what-is-data' },
+      { file: 'content/blog/your-data-is-fine.md', line: lines.findIndex((l) => l.startsWith('[r]:')) + 1, path: 'body', href: 'https://www.example.com/blog/what-is-data' },
+    ]);
+  });
+
+  it('records addresses written in YAML with their field and line', async () => {
+    const site = await loadSite(content());
+    const endpoint = site.links.find((l) => l.file === 'content/site.yaml' && l.path === 'url');
+    expect(endpoint).toEqual({ file: 'content/site.yaml', line: await lineOf('site.yaml', /^url:/), path: 'url', href: site.settings.url });
+  });
+});

@@ -93,6 +93,20 @@ describe('deployCommand output', () => {
     expect(second.out.join('\n')).toContain('no invalidation');
   });
 
+  test('a build of site serve is refused in one line with exit 1, before S3 is asked', async () => {
+    const served = await mkdtemp(path.join(tmpdir(), 'site-deploy-serve-'));
+    try {
+      const page = '<!doctype html><script type="module" src="/__site/live-reload.js"></script><title>Home</title>';
+      for (const key of ['index.html', '404.html']) await writeFile(path.join(served, key), page);
+      const { io, out, err } = capture();
+      expect(await deployCommand(flags({ dir: served, bucket: 'no-such-bucket' }), io, {}, clients())).toBe(1);
+      expect(err).toEqual([`site deploy failed: 404.html and 1 other page in ${served} carry the development markup of \`site serve\` (its live-reload script): deploy the output of \`site build\` instead`]);
+      expect(out).toEqual([]);
+    } finally {
+      await rm(served, { recursive: true, force: true });
+    }
+  });
+
   test('an S3 failure is reported in one line with exit 1', async () => {
     const { io, err } = capture();
     expect(await deployCommand(flags({ bucket: 'no-such-bucket' }), io, {}, clients())).toBe(1);

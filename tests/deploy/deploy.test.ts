@@ -3,10 +3,11 @@
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cloudFrontInvalidator } from '../../src/deploy/cdn.ts';
 import { deploy, DeployError } from '../../src/deploy/deploy.ts';
+import { LIVE_RELOAD_TAG } from '../../src/serve/live-reload.ts';
 import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
 import { startLocalS3, type LocalS3 } from './local-s3.ts';
 
@@ -185,6 +186,24 @@ describe('site deploy to an S3-compatible bucket', () => {
     await expect(run({ dir: empty })).rejects.toThrow(DeployError);
     await expect(run({ dir: empty })).rejects.toThrow(/index\.html is missing/);
     expect(await bucketContents('site')).toEqual(before);
+  });
+
+  test('a folder whose pages carry site serve\'s live-reload script is refused, with one line saying so, before the bucket is touched', async () => {
+    // A client that fails any request: the refusal must come first.
+    const untouched = { send: () => Promise.reject(new Error('the bucket was asked')) } as unknown as S3Client;
+    const dev = Object.fromEntries(Object.entries(FIRST).map(([key, body]) => [key, key.endsWith('.html') ? body.replace('<title>', `${LIVE_RELOAD_TAG}<title>`) : body]));
+    await writeBuild(dist(), dev);
+    for (const dryRun of [false, true]) {
+      const refused = await run({ dryRun, s3: untouched }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(DeployError);
+      expect((refused as Error).message).toBe(`404.html and 4 other pages in ${dist()} carry the development markup of \`site serve\` (its live-reload script): deploy the output of \`site build\` instead`);
+    }
+    // One such page is enough to refuse the whole folder.
+    await writeBuild(dist(), { ...FIRST, 'about/index.html': dev['about/index.html']! });
+    await expect(run({ s3: untouched })).rejects.toThrow(/^about\/index\.html in .* carries the development markup of `site serve`/);
+    // The same build without it goes up.
+    await writeBuild(dist(), FIRST);
+    await expect(run()).resolves.toMatchObject({ dryRun: false });
   });
 
   test('the uploaded bytes are the built bytes, binary included', async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildSite } from '../../src/build.ts';
-import { resolve, type RoutingTable } from '../../src/routing.ts';
+import { resolve, type RoutingTable } from '../../src/routing/resolve.ts';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -65,7 +65,11 @@ async function cdn(target: string): Promise<Answer> {
   };
   const event = { version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '192.0.2.1' }, request };
   const out = viewerRequest(event);
-  if ('statusCode' in out) return { status: out.statusCode, location: out.headers.location?.value };
+  if ('statusCode' in out) {
+    // A response the function makes itself: a redirect, or a refusal with an empty body.
+    if (out.statusCode >= 300 && out.statusCode < 400) return { status: out.statusCode, location: out.headers.location?.value };
+    return { status: out.statusCode, body: '' };
+  }
   const file = path.join(dist, decodeURIComponent(out.uri));
   if (!existsSync(file)) {
     // CloudFront runs no function on an origin error; the error response gives 404.html its 404.
@@ -133,6 +137,8 @@ const TABLE_OF_URLS = [
   '/blog/no-such-article', '/blog/no-such-article?ref=x', '/blog/no/such/thing',
   '/case-studies/no-such-client', '/case-studies/no-such-client/', '/case-studies/',
   '/no-such-page', '/no/such/page', '/favicon.ico', '/assets/no-such-file.js', '/robots.txt', '/sitemap.xml', '/404.html',
+  // Targets no redirect may be built from: browsers read '\\' as '/', and an absolute-form target is not a path.
+  '/\\evil.example/', '/\\evil.example', '/about/\\', 'https://evil.example/x/', 'http://evil.example', 'https://evil.example/x/?a=1',
 ];
 
 describe('the functions route as site serve does', () => {
@@ -145,14 +151,16 @@ describe('the functions route as site serve does', () => {
     }
   });
 
-  test('the viewer-request answers are src/routing.ts resolve() answers, query string kept on redirects', () => {
+  test('the viewer-request answers are src/routing/resolve.ts resolve() answers, query string kept on redirects', () => {
     for (const url of TABLE_OF_URLS) {
       const q = url.indexOf('?');
       const pathname = q === -1 ? url : url.slice(0, q);
       const search = q === -1 ? '' : url.slice(q);
       const expected = resolve(pathname, table);
       const out = viewerRequest({ request: { method: 'GET', uri: pathname, querystring: querystring(search), headers: {}, cookies: {} } });
-      if (expected.kind === 'redirect') {
+      if (expected.kind === 'bad-request') {
+        expect({ url, status: (out as CfResponse).statusCode }).toEqual({ url, status: 400 });
+      } else if (expected.kind === 'redirect') {
         expect({ url, status: (out as CfResponse).statusCode, location: (out as CfResponse).headers.location?.value })
           .toEqual({ url, status: expected.status, location: expected.location + search });
       } else {
@@ -173,6 +181,13 @@ describe('the functions route as site serve does', () => {
     expect(caseStudy.body).toBe(await readFile(path.join(dist, 'case-studies/404.html'), 'utf8'));
     expect((await cdn('/no-such-page')).status).toBe(404);
     expect((await cdn('/about')).status).toBe(200);
+  });
+
+  test('neither the CDN nor site serve redirects a backslash or an absolute-form target off the site: both answer 400', async () => {
+    for (const target of ['/\\evil.example/', 'https://evil.example/x/']) {
+      expect({ target, ...(await served(target)) }).toEqual({ target, status: 400, body: '' });
+      expect({ target, ...(await cdn(target)) }).toEqual({ target, status: 400, body: '' });
+    }
   });
 
   test('the response function gives error pages their status, and leaves pages and non-200 answers alone', () => {

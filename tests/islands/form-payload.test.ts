@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ASSESSMENT_QUESTIONS, UNANSWERED, validateAssessment } from '../../lambda/schemas/assessment.ts';
-import { validateContact } from '../../lambda/schemas/contact.ts';
+import { ASSESSMENT_QUESTIONS, UNANSWERED, validateAssessment } from '../../forms/assessment.ts';
+import { validateContact } from '../../forms/contact.ts';
 import { assessmentValues, contactValues, toAssessmentPayload, toContactPayload, type ContactValues } from '../../islands/shared/form-payload.ts';
 
 const context = { timestamp: '2025-09-24T10:00:00.000Z', source: 'https://www.example.com' };

@@ -23,12 +23,26 @@ describe('escaping', () => {
     expect(toHeaderText('Jo\u0000\u0007 \tBloggs\u2028Bcc: x')).toBe('Jo Bloggs Bcc: x');
     expect(toHeaderText('x'.repeat(300))).toHaveLength(200);
   });
+
+  it('cuts by characters, so an emoji is never split in half', () => {
+    const cut = toHeaderText(`${'x'.repeat(198)}\u{1F600}\u{1F600}\u{1F600}`);
+    expect(cut).toBe(`${'x'.repeat(198)}\u{1F600}…`);
+    expect(cut).not.toMatch(/\p{Cs}/u);
+    expect(toHeaderText('\u{1F600}'.repeat(200))).toBe('\u{1F600}'.repeat(200));
+  });
+
+  it('leaves out direction overrides and isolates, zero-width characters and the byte-order mark', () => {
+    const invisible = '\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200b\u200c\u200d\u2060\ufeff';
+    expect(toHeaderText(`Jo${invisible} \u202eBloggs`)).toBe('Jo Bloggs');
+    expect(toHeaderText(invisible)).toBe('');
+  });
 });
 
 describe('composeEmail', () => {
   it('names the form and the sender in the subject, without control characters', () => {
     expect(subjectFor(contact('Jo\u0001Bloggs', 'Acme\u007f Ltd'))).toBe('Contact form: Jo Bloggs (Acme Ltd)');
     expect(subjectFor(contact('Jo', ''))).toBe('Contact form: Jo');
+    expect(subjectFor(contact('\u202eJo', '\u2067Acme\u2069'))).toBe('Contact form: Jo (Acme)');
   });
 
   it('addresses the mail to the inbox, from the sender, replying to the visitor', () => {

@@ -1,5 +1,5 @@
 // SES failing in each way the handler distinguishes, called through the real SDK client:
-// unreachable (502), throttled (503 + Retry-After), too slow (503), refused (502).
+// unreachable (502), throttled, failing inside or too slow (503 + Retry-After), refused (502).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -97,6 +97,43 @@ describe('SES failures', () => {
       requestId: REQUEST_ID,
     });
     expectNoVisitorDataIn(log);
+  });
+
+  it('answers 503 with Retry-After when SES has an internal failure, after the SDK has retried', async () => {
+    const ses = await fakeSes((_req, res) => {
+      res.writeHead(500, XML_HEADERS);
+      res.end(queryError('InternalFailure', 'The request processing has failed because of an unknown error.'));
+    });
+    closers.push(ses.close);
+    const { handler, log } = handlerFor(ses.endpoint, { maxAttempts: 2 });
+
+    const result = await handler(jsonPost(validContact()));
+
+    expect(result.statusCode).toBe(503);
+    expect(result.headers['retry-after']).toBe('10');
+    expect(JSON.parse(result.body)).toEqual({ ok: false, error: 'Failed to send message' });
+    expect(ses.calls()).toBe(2);
+    expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({
+      kind: 'unavailable',
+      name: 'InternalFailure',
+      httpStatusCode: 500,
+    });
+    expect(log.entries.find((e) => e.event === 'request')).toMatchObject({ status: 503, reason: 'ses_unavailable' });
+  });
+
+  it('answers 503 with Retry-After for any 5xx, even one without an SES error body', async () => {
+    const ses = await fakeSes((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><body>Bad gateway</body></html>');
+    });
+    closers.push(ses.close);
+    const { handler, log } = handlerFor(ses.endpoint, { maxAttempts: 1 });
+
+    const result = await handler(jsonPost(validContact()));
+
+    expect(result.statusCode).toBe(503);
+    expect(result.headers['retry-after']).toBe('10');
+    expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'unavailable', httpStatusCode: 502 });
   });
 
   it('answers 503 when SES does not answer within the request timeout', async () => {

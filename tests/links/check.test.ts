@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RoutingTable } from '../../src/routing.ts';
+import type { RoutingTable } from '../../src/routing/resolve.ts';
 import { checkSite } from '../../src/links/check.ts';
 import { extractPage } from '../../src/links/extract.ts';
 import { groupLayoutProblems, inLayout } from '../../src/links/group.ts';
@@ -54,6 +54,25 @@ describe('checkSite', () => {
 
   it('reports each broken link once per page, and an empty src', () => {
     expect(problemsOf([page('/', '<a href="/x">1</a><a href="/x">2</a><img src="">')])).toEqual(['/: /x → 404 (no page)', '/:  → empty src']);
+  });
+});
+
+describe('checkSite on a plain static folder (no routing table)', () => {
+  const plainFiles = new Set(['/index.html', '/docs/index.html', '/docs/intro.html', '/css/site.css']);
+  const plainPage = (file: string, body: string): Page => ({ url: file.replace(/index\.html$/, ''), file, scan: extractPage(`<body>${body}</body>`) });
+  const plainProblems = (pages: Page[]) => checkSite(pages, undefined, plainFiles).problems.map((p) => `${p.page}: ${p.link} → ${p.reason}`);
+
+  it('resolves relative URLs against the page itself and holds them to no URL convention', () => {
+    expect(plainProblems([plainPage('/docs/index.html', '<a href="intro.html">i</a><a href="../">h</a><a href="/docs/">d</a><a href="javascript:void(0)">j</a><a href="outro.html">o</a>')])).toEqual([
+      '/docs/: outro.html → 404 (no file /docs/outro.html)',
+    ]);
+  });
+
+  it('resolves against <base href>, fragments included', () => {
+    expect(plainProblems([plainPage('/docs/index.html', '<base href="/"><a href="docs/intro.html">i</a><a href="intro.html">x</a><link rel="stylesheet" href="css/site.css"><a href="#top">t</a><a href="#main">m</a><a href="#nav">n</a>'), plainPage('/index.html', '<main id="main"></main>')])).toEqual([
+      '/docs/: intro.html → 404 (no file /intro.html)',
+      '/docs/: #nav → no element with id "nav" on /',
+    ]);
   });
 });
 

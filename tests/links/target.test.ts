@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RoutingTable } from '../../src/routing.ts';
-import { resolveTarget } from '../../src/links/target.ts';
+import type { RoutingTable } from '../../src/routing/resolve.ts';
+import { resolveStaticTarget, resolveTarget } from '../../src/links/target.ts';
 
 const table: RoutingTable = {
   pages: ['/', '/about', '/blog', '/services/data-visualisation', '/caf%C3%A9'],
@@ -57,5 +57,24 @@ describe('resolveTarget', () => {
     expect(at('/about/')).toEqual({ ok: false, kind: 'trailing-slash', reason: "trailing slash: the site's URLs have none" });
     expect(at('/servces/')).toEqual({ ok: false, kind: 'trailing-slash', reason: "trailing slash: the site's URLs have none; and /servces: 404 (no page)" });
     expect(at('/about/index.html')).toEqual({ ok: false, kind: 'non-canonical', reason: '301 to /about (not the canonical URL)' });
+  });
+});
+
+describe('resolveStaticTarget (a plain static host)', () => {
+  const plain = new Set(['/index.html', '/docs/index.html', '/docs/my page.html', '/about.html', '/img/logo.png']);
+  const host = (path: string) => resolveStaticTarget(path, plain);
+
+  it('serves files, dir/index.html for dir/, and dir by way of its redirect to dir/', () => {
+    expect(host('/')).toEqual({ ok: true, path: '/', file: '/index.html' });
+    expect(host('/docs/')).toEqual({ ok: true, path: '/docs/', file: '/docs/index.html' });
+    expect(host('/docs')).toEqual({ ok: true, path: '/docs/', file: '/docs/index.html' });
+    expect(host('/docs/my%20page.html')).toEqual({ ok: true, path: '/docs/my%20page.html', file: '/docs/my page.html' });
+    expect(host('/index.html')).toMatchObject({ ok: true, file: '/index.html' });
+  });
+
+  it('finds nothing the files do not hold, and says when only a pretty URL is missing', () => {
+    expect(host('/img/')).toEqual({ ok: false, kind: 'missing-file', reason: '404 (no file /img/index.html)' });
+    expect(host('/about.html/')).toEqual({ ok: false, kind: 'missing-file', reason: '404 (no file /about.html/index.html)' });
+    expect(host('/about')).toEqual({ ok: false, kind: 'missing-file', reason: '404 (no file /about; /about.html exists, which only some hosts serve for /about)' });
   });
 });

@@ -16,6 +16,8 @@ export const BROKEN_PAGES = {
   '/faint': '<section class="faint"><h2>Pale on pale</h2><p>Text that is too faint over its gradient.</p></section>',
   '/inline-script': '<p>An inline script the policy has no hash for.</p><script>document.title = "changed";</script>',
   '/wide-image': '<img class="thumb" src="/assets/wide.png" alt="A wide test image" width="1600" height="16">',
+  // Valid to html-validate, not to the Nu Html Checker: `sizes` means nothing without `srcset`.
+  '/sizes-without-srcset': '<img src="/assets/dot.png" alt="A small grey square" width="8" height="8" sizes="50vw">',
 } as const;
 
 export type BrokenPage = keyof typeof BROKEN_PAGES;
@@ -86,7 +88,8 @@ export async function writeBrokenSite(): Promise<string> {
   await write('index.html', page('Quality gates test site', `<p>Every other page is broken in one way.</p><ul>${links}</ul>`));
   await write('404.html', page('Page not found', '<p><a href="/">Return to Home</a></p>'));
   for (const [url, body] of Object.entries(BROKEN_PAGES)) {
-    const head = url === '/big-script' ? '<script type="module" src="/assets/big.js"></script>' : '';
+    const head = url === '/big-script' ? '<script type="module" src="/assets/big.js"></script>'
+      : url === '/sizes-without-srcset' ? '<link rel="preload" as="image" href="/assets/dot.png" imagesizes="50vw">' : '';
     await write(`${url.slice(1)}/index.html`, page(url.slice(1).replace('-', ' '), `${body}\n<p><a href="/">Home</a></p>`, head));
   }
   await write('assets/site.css', CSS);

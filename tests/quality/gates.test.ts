@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
 import { axeReport } from '../../quality/axe.ts';
 import { launchChromium } from '../../quality/browser.ts';
-import { parseBudgets, type Budgets } from '../../quality/budgets.ts';
+import { parseBudgets, type Budgets } from '../../src/measure/budgets.ts';
 import { fetchHeaders, headersReport, readHeadersFile } from '../../quality/headers.ts';
 import { htmlGate } from '../../quality/html.ts';
 import { linksGate } from '../../quality/links.ts';
@@ -13,6 +13,7 @@ import type { GateReport } from '../../quality/report.ts';
 import { readRoutingTable, targets } from '../../quality/routes.ts';
 import { runtimeReport } from '../../quality/runtime.ts';
 import { sweep, type PageView } from '../../quality/sweep.ts';
+import { vnuGate } from '../../quality/vnu.ts';
 import { writeBrokenSite } from './broken-site.ts';
 
 const root = process.cwd();
@@ -41,6 +42,22 @@ describe('html gate (html-validate with the project config)', () => {
   });
 });
 
+describe('vnu gate (the Nu Html Checker)', () => {
+  it('fails on what html-validate lets through (sizes without srcset, imagesizes without imagesrcset) and on the other invalid pages, and passes the clean page', async () => {
+    const report = await vnuGate({ dir: dist });
+    expect(about(report, '/sizes-without-srcset')).toEqual([
+      expect.stringMatching(/^sizes-without-srcset\/index\.html:\d+:\d+ The “imagesizes” attribute must only be specified if the “imagesrcset” attribute is also specified\.$/),
+      expect.stringMatching(/^sizes-without-srcset\/index\.html:\d+:\d+ The “sizes” attribute must only be specified if the “srcset” attribute is also specified\.$/),
+    ]);
+    expect(about(report, '/missing-alt').join('\n')).toMatch(/An “img” element must have an “alt” attribute/);
+    expect(about(report, '/bad-nesting').join('\n')).toMatch(/No “p” element in scope but a “p” end tag seen/);
+    expect(report.failures).toHaveLength(4);
+    expect(report.rows).toContainEqual(['index.html', '0', '0']);
+    expect(report.rows).toContainEqual(['sizes-without-srcset/index.html', '2', '0']);
+    expect(report.summary).toMatch(/^vnu: 10 pages in one Java process \([\d.]+ s\), 4 errors, 0 warnings$/);
+  }, 60_000);
+});
+
 describe('links gate (site check-links)', () => {
   it('fails on the broken link, naming the page and the target', async () => {
     const report = await linksGate({ dir: dist });
@@ -67,7 +84,7 @@ describe('browser gates on the broken site, served by site serve', () => {
 
   it('visits every page and the 404 page at both viewports', () => {
     expect(views.map((v) => `${v.label}@${v.viewport.width}`)).toContain('404 (/404.html)@375');
-    expect(views).toHaveLength(9 * 2); // eight pages and one unknown address
+    expect(views).toHaveLength(10 * 2); // nine pages and one unknown address
     expect(views.filter((v) => v.error)).toEqual([]);
   });
 

@@ -162,6 +162,26 @@ describe('company content schemas', () => {
     expect(failingPaths(dialogSchema, dialog)).toContain('aspects.items.0.title');
   });
 
+  it('requires the About headings to carry the words purpose, vision and mission', async () => {
+    const about = await rawPage('about');
+    about.purpose.heading = 'Why We Exist';
+    about.vision.heading = 'Where We Are Heading';
+    about.mission.heading = 'Our Missions';
+    const result = aboutSchema.safeParse(about);
+    expect(result.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      "purpose.heading: must contain the word 'purpose', as SPEC §2 names the section (e.g. 'Our Purpose')",
+      "vision.heading: must contain the word 'vision', as SPEC §2 names the section (e.g. 'Our Vision')",
+      "mission.heading: must contain the word 'mission', as SPEC §2 names the section (e.g. 'Our Mission')",
+    ]);
+  });
+
+  it("offers the DIAlog surveys by the names of site.yaml's assessmentForms", async () => {
+    const dialog = await rawPage('dialog');
+    dialog.cta.surveys[1].form = 'everyone';
+    expect(failingPaths(dialogSchema, dialog)).toEqual(['cta.surveys.1.form']);
+    expect(site.pages.dialog.cta.surveys.map((s) => s.form)).toEqual(['leaders', 'teams']);
+  });
+
   it('requires exactly seven DIAlog testimonials, each with a role', async () => {
     const dialog = await rawPage('dialog');
     dialog.testimonials.items.pop();

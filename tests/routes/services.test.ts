@@ -4,7 +4,9 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { parse } from 'yaml';
 import { loadSite, type Site } from '../../src/content/load.ts';
 import { serviceSchema, servicesOverviewSchema, DIMENSIONS } from '../../src/content/services-schema.ts';
-import { caseStudyTeaser, faqPageJsonLd, serviceJsonLd, servicesRoutes, type Service } from '../../src/routes/services.ts';
+import { caseStudyTeaser, serviceJsonLd, servicesRoutes } from '../../src/routes/services.ts';
+import { faqPageJsonLd } from '../../src/routes/json-ld.ts';
+import type { Service } from '../../templates/pages/services/ServicePage.tsx';
 
 const CONTENT = path.resolve('content');
 const SLUGS = ['data-visualisation', 'data-governance', 'data-integration', 'data-cleaning', 'data-infrastructure', 'data-literacy'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderToString } from 'react-dom/server';
-import { Pagination } from '../../templates/pages/insights/Pagination.tsx';
-import { pageLinks } from '../../src/content/blog-select.ts';
+import { Pagination } from '../../templates/pages/blog/Pagination.tsx';
+import { pageLinks } from '../../src/routes/blog-paging.ts';
 
 /** The visible labels of the pagination, in order: numbers, 'Previous', 'Next', and '…' for a gap. */
 function labels(html: string): string[] {

@@ -47,6 +47,19 @@ async function wake(marker: HTMLElement): Promise<void> {
   }
 }
 
+/**
+ * An island that could not load leaves controls without behaviour; one that names a fallback
+ * (`data-fallback-href`: the menu button, the footer's links) still takes the visitor there.
+ */
+function fallBack(root: Element, pendingClick: number[] | undefined) {
+  const go = (el: Element | null | undefined) => {
+    const href = el?.closest<HTMLElement>('[data-fallback-href]')?.dataset.fallbackHref;
+    if (href) location.assign(href);
+  };
+  go(pendingClick && atPath(root, pendingClick));
+  root.addEventListener('click', (event) => go(event.target instanceof Element ? event.target : undefined));
+}
+
 /** Hydrate on first focus, pointer or key, and replay a click that arrived before React did. */
 function onInteraction(marker: HTMLElement) {
   let pendingClick: number[] | undefined;
@@ -65,6 +78,7 @@ function onInteraction(marker: HTMLElement) {
     void wake(marker).then(() => {
       for (const type of WAKE_EVENTS) marker.removeEventListener(type, handler, true);
       if (!root) return;
+      if (marker.dataset.state === 'failed') return fallBack(root, pendingClick);
       const focusEl = pendingFocus && atPath(root, pendingFocus);
       if (focusEl && (document.activeElement === document.body || !document.activeElement)) focusEl.focus();
       // The control may have changed shape when hydrated (a <summary> becomes a heading's button).

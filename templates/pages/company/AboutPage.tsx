@@ -11,12 +11,12 @@ export function AboutPage({ content }: { content: AboutContent }) {
       <PageHero id="about-hero-heading" eyebrow={hero.eyebrow} heading={hero.heading} text={hero.text}
         actions={<><a className="button button--primary" href="#methodology">See How We Work</a><TalkButton variant="ghost" /></>} />
 
-      <Section id="purpose" eyebrow="Our purpose" heading={purpose.heading}>
+      <Section id="purpose" eyebrow="Why we exist" heading={purpose.heading}>
         <div className="split">
           <div className="narrow">
             {purpose.paragraphs.map((p, i) => <p key={i}>{p}</p>)}
           </div>
-          <Img className="company-figure" src={purpose.image.src} alt={purpose.image.alt} sizes="(min-width: 900px) 34rem, 90vw" />
+          <Img className="company-figure" src={purpose.image.src} alt={purpose.image.alt} />
         </div>
       </Section>
 

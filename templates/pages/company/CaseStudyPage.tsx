@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import type { CaseStudy } from '../../../src/content/load.ts';
-import { caseStudyImageAlt } from '../../../src/routes/company.ts';
-import { ArrowLeft } from '../../components/icons.tsx';
+import { ArrowLeft } from '../../../islands/shared/icons.tsx';
 import { Img } from '../../components/Img.tsx';
 import { AssessmentButton, TalkButton } from '../../components/links.tsx';
 import { PageHero } from './PageHero.tsx';
@@ -16,7 +15,7 @@ function Part({ id, heading, children }: { id: string; heading: string; children
 }
 
 /** One case study: the spec's sections in order; feedback and 'Why Us' only when the file has them. */
-export function CaseStudyPage({ study, cta }: { study: CaseStudy; cta: { heading: string; text: string } }) {
+export function CaseStudyPage({ study, imageAlt, cta }: { study: CaseStudy; imageAlt: string; cta: { heading: string; text: string } }) {
   return (
     <>
       <PageHero id="case-study-heading" eyebrow={study.client} heading={study.title} text={study.subtitle}
@@ -25,7 +24,7 @@ export function CaseStudyPage({ study, cta }: { study: CaseStudy; cta: { heading
       <div className="section case-study">
         <div className="container case-study__body">
           {study.headerImage && (
-            <Img className="case-study__image" src={study.headerImage} alt={caseStudyImageAlt(study)} priority sizes="(min-width: 1024px) 48rem, 92vw" />
+            <Img className="case-study__image" src={study.headerImage} alt={imageAlt} priority />
           )}
           <dl className="case-study__facts">
             <dt>Client</dt>

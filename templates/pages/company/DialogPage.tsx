@@ -11,7 +11,7 @@ export function DialogPage({ content }: { content: DialogContent }) {
     <>
       <PageHero id="dialog-hero-heading" eyebrow={hero.eyebrow} heading={hero.heading} text={hero.text}
         actions={<><AssessmentButton /><TalkButton variant="ghost" /></>}
-        aside={<Img className="company-figure" src={hero.image.src} alt={hero.image.alt} priority sizes="(min-width: 900px) 34rem, 90vw" />} />
+        aside={<Img className="company-figure" src={hero.image.src} alt={hero.image.alt} priority />} />
 
       <Section id="challenges" eyebrow="The challenge" heading={challenges.heading} lead={challenges.lead}>
         <ul className="grid grid--2 company-list">
@@ -79,8 +79,16 @@ export function DialogPage({ content }: { content: DialogContent }) {
       </Section>
 
       <Section id="dialog-next-steps" tone="dark" eyebrow="Get started" heading={cta.heading} lead={cta.text}>
+        <ul className="grid grid--2 company-list">
+          {cta.surveys.map((survey) => (
+            <li key={survey.form} className="card survey-card">
+              <h3>{survey.title}</h3>
+              <p>{survey.text}</p>
+              <AssessmentButton form={survey.form} label={survey.label} />
+            </li>
+          ))}
+        </ul>
         <div className="button-row">
-          <AssessmentButton />
           <TalkButton variant="ghost" />
         </div>
       </Section>

@@ -1,5 +1,5 @@
 import type { TestimonialsContent } from '../../../src/content/company-schema.ts';
-import type { CaseStudySummary } from '../../../src/routes/company.ts';
+import type { CaseStudySummary } from '../../components/CaseStudyCard.tsx';
 import { CaseStudyGrid } from '../../components/CaseStudyCard.tsx';
 import { ButtonLink, TalkButton } from '../../components/links.tsx';
 import { Section } from '../../components/Section.tsx';

@@ -1,9 +1,13 @@
-import type { Service, CaseStudyTeaser as Teaser } from '../../../src/routes/services.ts';
+import type { ServiceContent } from '../../../src/content/services-schema.ts';
+import type { CaseStudySummary as Teaser } from '../../components/CaseStudyCard.tsx';
 import { ContactForm } from '../../components/ContactForm.tsx';
 import { Faq } from '../../components/Faq.tsx';
 import { Approach, AssessmentPromo, Benefits, CaseStudyTeaser, Challenge, ServiceHero, Tools } from './ServiceSections.tsx';
 
 /** One service: hero, challenge, the four stages, benefits, tools, a case study, questions, then the form. */
+/** A service as its page and the overview card receive it. */
+export type Service = ServiceContent & { slug: string };
+
 export function ServicePage({ service, caseStudy }: { service: Service; caseStudy: Teaser }) {
   return (
     <>

@@ -1,5 +1,5 @@
 import type { ServiceContent } from '../../../src/content/services-schema.ts';
-import type { CaseStudyTeaser as Teaser } from '../../../src/routes/services.ts';
+import type { CaseStudySummary as Teaser } from '../../components/CaseStudyCard.tsx';
 import { Img } from '../../components/Img.tsx';
 import { AssessmentButton, ButtonLink } from '../../components/links.tsx';
 import { Section } from '../../components/Section.tsx';
@@ -15,7 +15,7 @@ export function ServiceHero({ hero }: { hero: ServiceContent['hero'] }) {
         <h1 id="service-hero-heading">{hero.heading}</h1>
         <p>{hero.text}</p>
         <div className="button-row">
-          {hero.action === 'assessment' ? <AssessmentButton /> : <ButtonLink href="/contact">Book a Free Consultation</ButtonLink>}
+          {hero.action === 'assessment' ? <AssessmentButton form="readiness" /> : <ButtonLink href="/contact">Book a Free Consultation</ButtonLink>}
         </div>
       </div>
     </section>
@@ -93,7 +93,7 @@ export function CaseStudyTeaser({ copy, study }: { copy: ServiceContent['caseStu
       <article className="card case-teaser" aria-labelledby="case-study-title">
         {study.image && (
           <div className="case-teaser__media">
-            <Img src={study.image.src} alt={study.image.alt} sizes="(min-width: 900px) 28rem, 100vw" />
+            <Img src={study.image.src} alt={study.image.alt} />
           </div>
         )}
         <div className="case-teaser__body">
@@ -123,7 +123,7 @@ export function AssessmentPromo({ assessment }: { assessment: NonNullable<Servic
       </ul>
       <p className="assessment-note">{assessment.note}</p>
       <div className="button-row">
-        <AssessmentButton />
+        <AssessmentButton form="readiness" />
       </div>
     </Section>
   );

@@ -1,11 +1,13 @@
 import type { ServicesOverviewContent } from '../../../src/content/services-schema.ts';
-import type { ServiceCard as Card } from '../../../src/routes/services.ts';
 import { ButtonLink, AssessmentButton } from '../../components/links.tsx';
 import { Section } from '../../components/Section.tsx';
 import { ServiceCard } from '../../components/ServiceCard.tsx';
 import { StageList } from './StageList.tsx';
 
-export function ServicesOverviewPage({ content, services }: { content: ServicesOverviewContent; services: Card[] }) {
+/** A card on /services. */
+export interface ServiceListing { slug: string; name: string; summary: string }
+
+export function ServicesOverviewPage({ content, services }: { content: ServicesOverviewContent; services: ServiceListing[] }) {
   const { hero, list, method, closing } = content;
   return (
     <>

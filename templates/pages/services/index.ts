@@ -4,5 +4,5 @@ import { ServicePage } from './ServicePage.tsx';
 /** The services page templates, by the name their routes give. */
 export const servicesTemplates = {
   servicesOverview: ServicesOverviewPage,
-  servicePage: ServicePage,
+  service: ServicePage,
 };

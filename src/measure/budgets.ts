@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { PageFigures } from './summary.ts';
+
+/** The one file that holds every limit, at the project's root. */
+export const BUDGETS_FILE = 'budgets.json';
+
+const kb = z.number().positive();
+const count = z.number().int().min(0);
+
+const BudgetsSchema = z.object({
+  description: z.string().optional(),
+  page: z.object({
+    jsBeforeInteractionKb: kb,
+    jsAllKb: kb,
+    cssKb: kb,
+    htmlKb: kb,
+    renderBlockingScripts: count,
+    imagesWithoutSize: count,
+  }),
+  /** Pages whose forms hydrate at idle: held to the Lighthouse TBT limit instead. */
+  jsBeforeInteractionExempt: z.array(z.string().startsWith('/')),
+  images: z.object({ maxPixelsPerSlotPixel: z.number().min(1) }),
+  lighthouse: z.object({
+    pages: z.array(z.string().startsWith('/')).min(1),
+    runs: z.number().int().min(1),
+    minScores: z.object({ performance: z.number(), accessibility: z.number(), 'best-practices': z.number(), seo: z.number() }),
+    maxTotalBlockingTimeMs: z.number().min(0),
+  }),
+});
+
+export type Budgets = z.infer<typeof BudgetsSchema>;
+
+/** The project's budgets, or undefined when it has no budgets.json (a fixture site, say). */
+export async function loadBudgets(root: string): Promise<Budgets | undefined> {
+  const file = path.join(root, BUDGETS_FILE);
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (text === undefined) return undefined;
+  return parseBudgets(text, file);
+}
+
+export function parseBudgets(text: string, file = BUDGETS_FILE): Budgets {
+  let data: unknown;
+  try { data = JSON.parse(text); } catch (error) { throw new Error(`${file}: not valid JSON (${(error as Error).message})`); }
+  const parsed = BudgetsSchema.safeParse(data);
+  if (!parsed.success) {
+    throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/** What the build can read from a page's own markup: scripts that block rendering, images with no reserved size. */
+export function markupFigures(html: string): Pick<PageFigures, 'renderBlockingScripts' | 'imagesWithoutSize'> {
+  const head = /<head\b[^>]*>([\s\S]*?)<\/head>/i.exec(html)?.[1] ?? '';
+  // A classic external script in <head> stops the parser until it has loaded and run.
+  const renderBlockingScripts = [...head.matchAll(/<script\b([^>]*)>/gi)]
+    .map((m) => m[1] ?? '')
+    .filter((attrs) => /\ssrc\s*=/i.test(attrs) && !/\s(async|defer)\b/i.test(attrs) && !/\stype\s*=\s*["']?module\b/i.test(attrs))
+    .length;
+  // Without width and height the browser cannot reserve the image's slot before it loads.
+  const imagesWithoutSize = [...html.matchAll(/<img\b([^>]*)>/gi)]
+    .filter((m) => !/\swidth\s*=/i.test(m[1] ?? '') || !/\sheight\s*=/i.test(m[1] ?? ''))
+    .length;
+  return { renderBlockingScripts, imagesWithoutSize };
+}
+
+export interface BudgetFinding { page: string; figure: string; value: string; limit: string }
+
+const KB = 1024;
+const fmtKb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+/** One row per figure of a page: its name, the value, the limit, and whether it is over. */
+export function pageRows(p: PageFigures, b: Budgets): Array<{ figure: string; value: string; limit: string; over: boolean }> {
+  const exempt = b.jsBeforeInteractionExempt.includes(p.url);
+  const size = (figure: string, bytes: number, limitKb: number) => ({ figure, value: fmtKb(bytes), limit: `${limitKb} KB`, over: bytes > limitKb * KB });
+  return [
+    exempt
+      ? { figure: 'JS before interaction', value: fmtKb(p.jsInitial), limit: `exempt (TBT ≤ ${b.lighthouse.maxTotalBlockingTimeMs} ms)`, over: false }
+      : size('JS before interaction', p.jsInitial, b.page.jsBeforeInteractionKb),
+    size('JS all', p.jsAll, b.page.jsAllKb),
+    size('CSS', p.css, b.page.cssKb),
+    size('HTML', p.html, b.page.htmlKb),
+    { figure: 'render-blocking scripts', value: String(p.renderBlockingScripts), limit: String(b.page.renderBlockingScripts), over: p.renderBlockingScripts > b.page.renderBlockingScripts },
+    { figure: 'images without width/height', value: String(p.imagesWithoutSize), limit: String(b.page.imagesWithoutSize), over: p.imagesWithoutSize > b.page.imagesWithoutSize },
+  ];
+}
+
+/** Every figure over its limit, page by page. */
+export function checkBudgets(pages: PageFigures[], budgets: Budgets): BudgetFinding[] {
+  return pages.flatMap((p) => pageRows(p, budgets).filter((r) => r.over).map(({ figure, value, limit }) => ({ page: p.url, figure, value, limit })));
+}
+
+/** Thrown by `site build` after writing dist/ when a page is over budget; the CLI prints the lines and exits 1. */
+export class BudgetError extends Error {
+  /** `pages`: every page's figures, so that a report can still show the whole table. */
+  constructor(readonly findings: BudgetFinding[], readonly pages: PageFigures[] = []) {
+    super(`over budget (${BUDGETS_FILE}): ${findings.map((f) => `${f.page} ${f.figure} ${f.value} > ${f.limit}`).join('; ')}`);
+    this.name = 'BudgetError';
+  }
+
+  get lines(): string[] {
+    const pages = new Set(this.findings.map((f) => f.page)).size;
+    return [
+      ...this.findings.map((f) => `${f.page}: ${f.figure} is ${f.value}, over the budget of ${f.limit}`),
+      `build failed: ${this.findings.length} figure${this.findings.length === 1 ? '' : 's'} over budget on ${pages} page${pages === 1 ? '' : 's'} (sizes gzip; limits in ${BUDGETS_FILE}; the pages were written for inspection)`,
+    ];
+  }
+}

@@ -1,0 +1,72 @@
+import { gzipSync } from 'node:zlib';
+import type { ArticleFigures } from '../content/published.ts';
+
+export interface SizeFigure { raw: number; gzip: number }
+
+export function sizeOf(contents: string | Uint8Array): SizeFigure {
+  const buf = typeof contents === 'string' ? Buffer.from(contents) : contents;
+  return { raw: buf.byteLength, gzip: gzipSync(buf, { level: 9 }).byteLength };
+}
+
+export const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+/** One page's figures, gzip bytes, for the budgets in budgets.json. */
+export interface PageFigures {
+  url: string;
+  html: number;
+  css: number;
+  /** JavaScript loaded before the visitor interacts (the runtime, islands hydrated at load or idle). */
+  jsInitial: number;
+  /** All JavaScript the page can load. */
+  jsAll: number;
+  renderBlockingScripts: number;
+  imagesWithoutSize: number;
+}
+
+export interface BuildSummary {
+  pages: number;
+  perPage: PageFigures[];
+  /** Set when budgets.json was checked (and every page was within it). */
+  budgetsChecked?: boolean;
+  html: SizeFigure;
+  css: SizeFigure;
+  js: SizeFigure;
+  /** Template name → gzip bytes of JS loaded before interaction, and of all JS it can load. */
+  jsByTemplate: Record<string, { initial: number; all: number; pages: number }>;
+  stages: Record<string, number>;
+  /** How many articles are live, draft, scheduled and expired at the build's clock, and when that next changes. */
+  articles: ArticleFigures;
+}
+
+/** 'next change: 2026-12-01 09:00 Europe/London, publishes a; expires b', or that nothing is dated. */
+export function formatNextChange(a: ArticleFigures): string {
+  const next = a.nextChange;
+  if (!next) return 'next change: none scheduled';
+  const what = [next.publishes.length ? `publishes ${next.publishes.join(', ')}` : '', next.expires.length ? `expires ${next.expires.join(', ')}` : ''].filter(Boolean);
+  return `next change: ${next.local}, ${what.join('; ')}`;
+}
+
+export function formatArticles(a: ArticleFigures): string[] {
+  return [`  articles: ${a.live} live, ${a.draft} draft, ${a.scheduled} scheduled, ${a.expired} expired`, `  ${formatNextChange(a)}`];
+}
+
+/** The figures for a CI job (`site build --json-summary`): everything but the per-page rows, which budgets.json reads. */
+export function summaryJson(s: BuildSummary): string {
+  const { perPage: _perPage, ...figures } = s;
+  return JSON.stringify({ ...figures, stages: Object.fromEntries(Object.entries(s.stages).map(([k, v]) => [k, Math.round(v)])) }, null, 2);
+}
+
+export function formatSummary(s: BuildSummary): string {
+  const lines = [
+    `built ${s.pages} pages`,
+    ...formatArticles(s.articles),
+    `  HTML ${kb(s.html.raw)} (${kb(s.html.gzip)} gzip)   CSS ${kb(s.css.raw)} (${kb(s.css.gzip)} gzip)   JS ${kb(s.js.raw)} (${kb(s.js.gzip)} gzip)`,
+    '  JavaScript per page type (gzip): before interaction / all it can load',
+  ];
+  const rows = Object.entries(s.jsByTemplate).sort(([a], [b]) => a.localeCompare(b));
+  const width = Math.max(...rows.map(([t]) => t.length), 8);
+  for (const [template, f] of rows) lines.push(`    ${template.padEnd(width)}  ${kb(f.initial).padStart(8)} / ${kb(f.all).padStart(8)}  (${f.pages} page${f.pages === 1 ? '' : 's'})`);
+  if (s.budgetsChecked) lines.push(`  budgets.json: every page within budget (largest per page, gzip: JS ${kb(Math.max(...s.perPage.map((p) => p.jsAll)))}, CSS ${kb(Math.max(...s.perPage.map((p) => p.css)))}, HTML ${kb(Math.max(...s.perPage.map((p) => p.html)))})`);
+  lines.push(`  time: ${Object.entries(s.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')}, total ${Math.round(Object.values(s.stages).reduce((a, b) => a + b, 0))} ms`);
+  return lines.join('\n');
+}

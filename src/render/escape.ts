@@ -1,0 +1,6 @@
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text made safe for HTML or XML, in element content and in quoted attributes alike. */
+export function escapeMarkup(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}

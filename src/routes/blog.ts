@@ -1,0 +1,146 @@
+import type { Site, Post } from '../content/load.ts';
+import type { SiteSettings } from '../content/schemas.ts';
+import { continueReading, metaDescription, pageLinks, paginate } from './blog-paging.ts';
+import { BLOG_PLACEHOLDER_IMAGE as PLACEHOLDER_IMAGE } from '../content/fields.ts';
+import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
+import { londonTimeOf } from '../content/publication.ts';
+import { formatDate } from './date-label.ts';
+import { faqPageJsonLd } from './json-ld.ts';
+import { page, type Route } from './route.ts';
+import { absoluteUrl } from '../routing/absolute-url.ts';
+import type { PostSummary } from '../../templates/components/PostCard.tsx';
+import type { PreviewMark } from '../../templates/components/PreviewMark.tsx';
+import type { BlogListProps } from '../../templates/pages/blog/BlogList.tsx';
+import type { ShareLinks } from '../../templates/pages/blog/BlogPost.tsx';
+
+/** The banner text of an article only a preview build contains ('Draft: not published', 'Scheduled for …'). */
+function previewMark(post: Post): PreviewMark | undefined {
+  if (post.preview === 'draft') return { status: 'draft', label: 'Draft: not published' };
+  if (post.preview === 'scheduled' && post.publishDate) {
+    const time = londonTimeOf(post.publishDate);
+    return { status: 'scheduled', label: `Scheduled for ${formatDate(post.publishDate)}${time ? ` at ${time}` : ''}` };
+  }
+  return undefined;
+}
+
+/** What a post card needs: the post without its body, its date as readers see it, its categories as links. */
+export function summary(post: Post): PostSummary {
+  const { slug, title, excerpt, date, readingTime, image } = post;
+  const preview = previewMark(post);
+  return {
+    slug, title, excerpt, date, dateLabel: formatDate(date), readingTime, image,
+    categories: categoriesOf(post).map((name) => ({ name, href: categoryUrl(name) })),
+    ...(preview ? { preview } : {}),
+  };
+}
+
+/** An absolute address for a site path or an image key, for structured data and share links. */
+function absolute(site: Site, pathOrImage: string): string {
+  return absoluteUrl(site.settings.url, site.images[pathOrImage]?.src ?? pathOrImage);
+}
+
+function organisation(settings: SiteSettings, site: Site) {
+  return {
+    '@type': 'Organization',
+    name: settings.name,
+    url: absolute(site, '/'),
+    ...(settings.logo ? { logo: { '@type': 'ImageObject', url: absolute(site, settings.logo) } } : {}),
+  };
+}
+
+/** Schema.org Article and FAQPage for one post. */
+export function articleJsonLd(site: Site, post: Post): Array<Record<string, unknown>> {
+  const url = absolute(site, `/blog/${post.slug}`);
+  return [
+    {
+      '@context': 'https://schema.org',
+      '@type': 'Article',
+      headline: post.title,
+      description: metaDescription(post.excerpt),
+      datePublished: post.date,
+      dateModified: post.date,
+      author: organisation(site.settings, site),
+      publisher: organisation(site.settings, site),
+      image: [absolute(site, post.image?.src ?? PLACEHOLDER_IMAGE)],
+      mainEntityOfPage: { '@type': 'WebPage', '@id': url },
+      ...(post.categories?.length ? { keywords: post.categories.join(', ') } : {}),
+    },
+    faqPageJsonLd(post.faq),
+  ];
+}
+
+/** Share addresses that really share: e-mail, LinkedIn and X. */
+export function shareLinks(url: string, title: string): ShareLinks {
+  const u = encodeURIComponent(url);
+  return {
+    email: `mailto:?subject=${encodeURIComponent(title)}&body=${encodeURIComponent(`${title}\n\n${url}`)}`,
+    linkedin: `https://www.linkedin.com/sharing/share-offsite/?url=${u}`,
+    x: `https://twitter.com/intent/tweet?url=${u}&text=${encodeURIComponent(title)}`,
+  };
+}
+
+/** The pages of one article list, six a page: /blog, and each category's, numbered alike. */
+function listRoutes(posts: PostSummary[], base: string, view: { hero: BlogListProps['hero']; feedLink?: string; category?: string; title: string; description: string }): Route[] {
+  const pages = paginate(posts, undefined, base);
+  return pages.map((p) => page(p.url, 'blogList', {
+    hero: view.hero,
+    ...(view.feedLink ? { feedLink: view.feedLink } : {}),
+    ...(view.category ? { category: view.category } : {}),
+    posts: p.items,
+    current: p.number,
+    total: pages.length,
+    pages: pageLinks(p.number, pages.length, base),
+  }, {
+    title: p.number === 1 ? view.title : `${view.title}, page ${p.number} of ${pages.length}`,
+    description: view.description,
+  }));
+}
+
+function blogListRoutes(site: Site, cards: PostSummary[]): Route[] {
+  const { title, description, hero, feedLink } = site.pages.blog;
+  return listRoutes(cards, '/blog', { hero, feedLink, title, description });
+}
+
+/** One list per category that has articles in this build, in the order the articles are (newest first). */
+function categoryRoutes(site: Site, cards: PostSummary[]): Route[] {
+  const { hero, category: words } = site.pages.blog;
+  const byCategory = new Map<string, { name: string; cards: PostSummary[] }>();
+  for (const card of cards) {
+    for (const { name } of card.categories) {
+      const slug = categorySlug(name);
+      const entry = byCategory.get(slug) ?? byCategory.set(slug, { name, cards: [] }).get(slug)!;
+      entry.cards.push(card);
+    }
+  }
+  const fill = (text: string, name: string) => text.replaceAll('{category}', name);
+  return [...byCategory.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([slug, { name, cards: listed }]) => listRoutes(listed, `/blog/category/${slug}`, {
+    hero: { eyebrow: hero.eyebrow, heading: name, text: fill(words.text, name) },
+    category: name,
+    title: fill(words.title, name),
+    description: fill(words.description, name),
+  }));
+}
+
+function postRoutes(site: Site): Route[] {
+  return site.posts.map((post) => {
+    const url = `/blog/${post.slug}`;
+    return page(url, 'blogPost', {
+      post: { ...summary(post), html: post.html, toc: post.toc, faq: post.faq },
+      related: continueReading(site.posts, post.slug).map(summary),
+      share: shareLinks(absolute(site, url), post.title),
+    }, {
+      title: post.title,
+      description: metaDescription(post.excerpt),
+      image: post.image?.src ?? PLACEHOLDER_IMAGE,
+      type: 'article',
+      published: post.date,
+      jsonLd: articleJsonLd(site, post),
+    });
+  });
+}
+
+/** The blog: the article list page by page, each category's list likewise, and one page per article. */
+export function blogRoutes(site: Site): Route[] {
+  const cards = site.posts.map(summary);
+  return [...blogListRoutes(site, cards), ...categoryRoutes(site, cards), ...postRoutes(site)];
+}

@@ -1,0 +1,12 @@
+import type { Site } from '../content/load.ts';
+import { page, type Route } from './route.ts';
+
+/** The pages built around a form: contact, the DIAlog assessment, and the thank-you page both lead to. */
+export function formRoutes(site: Site): Route[] {
+  const { contact, 'dialog-assessment': assessment, 'thank-you': thanks } = site.pages;
+  return [
+    page('/contact', 'contact', { content: contact }, { title: contact.title, description: contact.description }),
+    page('/dialog-assessment', 'assessment', { content: assessment }, { title: assessment.title, description: assessment.description, image: assessment.image.src }),
+    page('/thank-you', 'thankYou', { content: thanks }, { title: thanks.title, description: thanks.description, noindex: true }),
+  ];
+}

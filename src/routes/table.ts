@@ -1,0 +1,41 @@
+import type { Site } from '../content/load.ts';
+import type { RoutingTable } from '../routing/resolve.ts';
+import { errorPage, page, type Route } from './route.ts';
+import { servicesRoutes } from './services.ts';
+import { companyRoutes } from './company.ts';
+import { blogRoutes } from './blog.ts';
+import { formRoutes } from './forms.ts';
+import { legalRoutes } from './legal.ts';
+
+export type { Route, TemplateName } from './route.ts';
+
+/** Every URL of the site: a pure function of the content. Build, sitemap, serve and the CDN read this list. */
+export function routes(site: Site): Route[] {
+  const { home } = site.pages;
+  return [
+    page('/', 'home', { content: home }, { title: home.title, description: home.description, image: home.hero.image.src }),
+    ...companyRoutes(site),
+    ...servicesRoutes(site),
+    ...blogRoutes(site),
+    ...formRoutes(site),
+    ...legalRoutes(site),
+    errorPage('/404', '/404.html', 'notFound', {}, { title: 'Page not found', description: "The page you're looking for doesn't exist or has been moved." }),
+  ];
+}
+
+/** Exact-path redirects; the CDN and `site serve` apply them alike. */
+export const REDIRECTS: RoutingTable['redirects'] = {
+  '/services/analytics-and-reporting': { to: '/services/data-visualisation', status: 301 },
+};
+
+export function routingTable(all: Route[]): RoutingTable {
+  return {
+    pages: all.filter((r) => r.status === 200).map((r) => r.url),
+    redirects: REDIRECTS,
+    fallbacks: [
+      { prefix: '/blog/', redirect: '/blog', status: 302 },
+      ...(all.some((r) => r.file === '/case-studies/404.html') ? [{ prefix: '/case-studies/', file: '/case-studies/404.html', status: 404 }] : []),
+    ],
+    notFound: '/404.html',
+  };
+}

@@ -1,0 +1,48 @@
+import { ScriptIsland } from '../../../src/page-api/island.tsx';
+import type { PostSummary } from '../../components/PostCard.tsx';
+import { PostCard } from '../../components/PostCard.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
+import { ArrowLeft } from '../../../islands/shared/icons.tsx';
+import { Pagination } from './Pagination.tsx';
+
+export interface BlogListProps {
+  hero: { eyebrow: string; heading: string; text: string };
+  /** The label of the link to the Atom feed (on /blog). */
+  feedLink?: string;
+  /** On a category's pages: its name. */
+  category?: string;
+  posts: PostSummary[];
+  current: number;
+  /** How many list pages there are. */
+  total: number;
+  /** The page links to show (not every page: see pageLinks). */
+  pages: Array<{ number: number; url: string }>;
+}
+
+/** /blog and /blog/category/<slug>, each with its /page/N: newest articles first, six a page. */
+export function BlogListPage({ hero, feedLink, category, posts, current, total, pages }: BlogListProps) {
+  const paged = total > 1;
+  const name = category ? `Articles in ${category}` : 'Articles';
+  return (
+    <>
+      <PageHero id="blog-title" eyebrow={hero.eyebrow} heading={hero.heading}
+        back={category && <a className="back-link" href="/blog"><ArrowLeft /> All Insights</a>}>
+        <p>{hero.text}</p>
+        {feedLink && <p className="page-hero__aside"><a href="/blog/feed.xml" type="application/atom+xml">{feedLink}</a></p>}
+      </PageHero>
+      <section className="section" aria-labelledby="articles-heading">
+        <div className="container">
+          <h2 id="articles-heading" className="visually-hidden">
+            {paged ? `${name}, page ${current} of ${total}` : name}
+          </h2>
+          <ScriptIsland name="post-card-toast" hydrate="interaction">
+            <ul className="grid grid--3 post-grid">
+              {posts.map((post) => <li key={post.slug}><PostCard post={post} headingLevel={3} /></li>)}
+            </ul>
+          </ScriptIsland>
+          <Pagination pages={pages} current={current} />
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+import { BlogListPage } from './BlogList.tsx';
+import { BlogPostPage } from './BlogPost.tsx';
+
+/** The blog's templates: the article list and one article. */
+export const blogTemplates = {
+  blogList: BlogListPage,
+  blogPost: BlogPostPage,
+};

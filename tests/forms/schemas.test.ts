@@ -1,0 +1,202 @@
+// The shared validators the islands call, and the assessment's questions the page renders.
+import { describe, expect, it } from 'vitest';
+import {
+  ANSWER_FIELDS,
+  ASSESSMENT_FORM_TYPE,
+  ASSESSMENT_QUESTIONS,
+  answerLabel,
+  validateAssessment,
+} from '../../forms/assessment.ts';
+import { HONEYPOT_FIELD, LIMITS, validateContact } from '../../forms/contact.ts';
+
+// SPEC §3, in order.
+const SPEC_CODES: Record<string, string[]> = {
+  dataApproach: ['collect_dont_use', 'occasional_reporting', 'regular_decisions', 'defined_strategy', 'embedded_culture', 'not_sure'],
+  dataChallenges: ['lack_strategy', 'low_skills', 'siloed_data', 'leadership_buyin', 'unclear_roles', 'no_challenges', 'other'],
+  dataCulture: ['just_starting', 'some_teams', 'important_slow', 'strategic_priority', 'strong_culture', 'not_sure'],
+  dataOwnership: ['leadership', 'data_it', 'transformation_lead', 'no_ownership', 'figuring_out'],
+  organisationType: ['sme', 'midsize', 'enterprise', 'public_sector', 'nonprofit', 'other'],
+  timeframe: ['immediately', 'next_3_months', '3_6_months', 'exploring', 'not_sure'],
+};
+
+const contact = { name: 'Morag', email: 'morag@example.co.uk', company: '', message: 'Hello', isHuman: true };
+
+describe('validateContact', () => {
+  it('accepts a complete form and trims the values', () => {
+    const result = validateContact({ ...contact, name: '  Morag  ', message: ' Hello \n' });
+    expect(result).toEqual({ ok: true, data: { ...contact, message: 'Hello' } });
+  });
+
+  it("gives SPEC §5's messages, one per field", () => {
+    const result = validateContact({ name: ' ', email: '', message: '', isHuman: false });
+    expect(result).toEqual({
+      ok: false,
+      errors: {
+        name: 'Name is required',
+        email: 'Email is required',
+        message: 'Message is required',
+        isHuman: 'Please confirm you are human',
+      },
+    });
+  });
+
+  it.each(['a@b.c', 'first.last+tag@sub.example.co.uk', "o'brien@example.ie"])('accepts the address %s', (email) => {
+    expect(validateContact({ ...contact, email }).ok).toBe(true);
+  });
+
+  it.each(['plain', 'a@b', '@b.co', 'a@.co', 'a b@c.co', 'a@b.co,c@d.co', 'Jo <jo@b.co>', 'jö@b.co'])(
+    'refuses the address %s as invalid',
+    (email) => {
+      expect(validateContact({ ...contact, email })).toEqual({ ok: false, errors: { email: 'Email is invalid' } });
+    },
+  );
+
+  // Stricter than SPEC §5's loose shape: SES refuses these, so the visitor hears it from the form.
+  it.each([
+    'jo..bloggs@example.co.uk',
+    '.jo@example.co.uk',
+    'jo.@example.co.uk',
+    `${'j'.repeat(65)}@example.co.uk`,
+    'jo@-example.co.uk',
+    'jo@example-.co.uk',
+    'jo@example.co-.uk',
+    'jo@example.-co.uk',
+  ])('refuses %s, which SES would refuse, with a valid-address message', (email) => {
+    expect(validateContact({ ...contact, email })).toEqual({
+      ok: false,
+      errors: { email: 'Please enter a valid email address' },
+    });
+  });
+
+  it.each([`${'j'.repeat(64)}@example.co.uk`, 'jo.b.bloggs@my-example.co.uk', 'a-@b-c.d-e.uk', '-jo-@x1.co', 'a.-b-.c@x.co'])(
+    'accepts %s, which SES takes',
+    (email) => {
+      expect(validateContact({ ...contact, email }).ok).toBe(true);
+    },
+  );
+
+  it('keeps half a character (a lone surrogate) as U+FFFD, and whole ones as they are', () => {
+    const result = validateContact({ ...contact, name: 'Jo \ud800', company: '\udc00Acme \u{1F600}', message: 'a\ud83d' });
+    expect(result).toEqual({
+      ok: true,
+      data: { ...contact, name: 'Jo \ufffd', company: '\ufffdAcme \u{1F600}', message: 'a\ufffd' },
+    });
+  });
+
+  it('states each length limit', () => {
+    const result = validateContact({
+      name: 'n'.repeat(LIMITS.name + 1),
+      email: `${'e'.repeat(LIMITS.email)}@b.co`,
+      company: 'c'.repeat(LIMITS.company + 1),
+      message: 'm'.repeat(LIMITS.message + 1),
+      isHuman: true,
+    });
+    expect(result).toEqual({
+      ok: false,
+      errors: {
+        name: 'Name must be 100 characters or fewer',
+        email: 'Email must be 254 characters or fewer',
+        company: 'Organisation must be 150 characters or fewer',
+        message: 'Message must be 5000 characters or fewer',
+      },
+    });
+  });
+
+  it('allows exactly the limits', () => {
+    const result = validateContact({ ...contact, name: 'n'.repeat(100), message: 'm'.repeat(5000) });
+    expect(result.ok).toBe(true);
+  });
+
+  it('refuses line breaks in the single-line fields but keeps them in the message', () => {
+    const result = validateContact({ ...contact, name: 'a\u2028b', company: 'x\ny', message: 'one\r\ntwo' });
+    expect(result).toEqual({
+      ok: false,
+      errors: { name: 'Name must not contain line breaks', company: 'Organisation must not contain line breaks' },
+    });
+  });
+
+  it('names the honeypot field', () => {
+    expect(HONEYPOT_FIELD).toBe('website');
+  });
+});
+
+describe('ASSESSMENT_QUESTIONS', () => {
+  it("has the six questions in order with exactly SPEC §3's codes", () => {
+    expect(ASSESSMENT_QUESTIONS.map((q) => q.field)).toEqual([...ANSWER_FIELDS]);
+    for (const question of ASSESSMENT_QUESTIONS) {
+      expect(question.options.map((o) => o.code)).toEqual(SPEC_CODES[question.field]);
+    }
+  });
+
+  it('gives every option a non-empty, distinct label and every question text and a placeholder', () => {
+    for (const question of ASSESSMENT_QUESTIONS) {
+      expect(question.question).toMatch(/\?$/);
+      expect(question.placeholder).not.toBe('');
+      const labels = question.options.map((o) => o.label);
+      expect(new Set(labels).size).toBe(labels.length);
+      for (const label of labels) expect(label.trim()).toBe(label);
+      for (const label of labels) expect(label).not.toBe('');
+    }
+  });
+
+  it('maps a code or its label to the label, and nothing else', () => {
+    expect(answerLabel('organisationType', 'sme')).toBe('SME (fewer than 250 employees)');
+    expect(answerLabel('organisationType', 'SME (fewer than 250 employees)')).toBe('SME (fewer than 250 employees)');
+    expect(answerLabel('organisationType', 'immediately')).toBeUndefined();
+  });
+});
+
+describe('validateAssessment', () => {
+  const answers = {
+    dataApproach: 'collect_dont_use',
+    dataChallenges: 'Low data skills or confidence',
+    dataCulture: 'just_starting',
+    dataOwnership: 'figuring_out',
+    organisationType: 'midsize',
+    timeframe: '3_6_months',
+  };
+  const assessment = { ...contact, message: undefined, formType: ASSESSMENT_FORM_TYPE, assessmentData: answers };
+
+  it('accepts the answers as codes or labels and returns labels, comments optional', () => {
+    const result = validateAssessment(assessment);
+    expect(result.ok && result.data.assessmentData).toEqual({
+      dataApproach: "We collect data but don't really use it",
+      dataChallenges: 'Low data skills or confidence',
+      dataCulture: 'Just starting out',
+      dataOwnership: "We're still working that out",
+      organisationType: 'Mid-size organisation (250 to 999 employees)',
+      timeframe: 'In 3 to 6 months',
+    });
+  });
+
+  it("says 'Please select an option' for each missing answer", () => {
+    const result = validateAssessment({ ...assessment, assessmentData: undefined });
+    expect(result.ok).toBe(false);
+    if (!result.ok) for (const field of ANSWER_FIELDS) expect(result.errors[field]).toBe('Please select an option');
+  });
+
+  it('refuses an unknown answer and a wrong form type', () => {
+    const result = validateAssessment({ ...assessment, formType: 'Other', assessmentData: { ...answers, dataCulture: 'great' } });
+    expect(result).toEqual({
+      ok: false,
+      errors: { formType: 'Unknown form type', dataCulture: 'Please choose one of the listed options' },
+    });
+  });
+
+  it('keeps half a character in the comments as U+FFFD', () => {
+    const result = validateAssessment({ ...assessment, message: 'Soon \udc00' });
+    expect(result.ok && result.data.message).toBe('Soon \ufffd');
+  });
+
+  it('checks the contact fields with the same rules', () => {
+    const result = validateAssessment({ ...assessment, name: '', isHuman: undefined, message: 'x'.repeat(5001) });
+    expect(result).toEqual({
+      ok: false,
+      errors: {
+        name: 'Name is required',
+        isHuman: 'Please confirm you are human',
+        message: 'Comments must be 5000 characters or fewer',
+      },
+    });
+  });
+});
