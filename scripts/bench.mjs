@@ -73,9 +73,10 @@ async function main() {
 
   const root = await mkdtemp(path.join(os.tmpdir(), 'site-bench-'));
   try {
-    // The project, with its code linked and its content copied, so the articles can be added.
-    for (const part of ['src', 'templates', 'islands', 'node_modules', 'package.json', 'tsconfig.json', 'budgets.json']) {
-      if (existsSync(path.join(PACKAGE_DIR, part))) await symlink(path.join(PACKAGE_DIR, part), path.join(root, part));
+    // The project, with its code linked and its content copied, so the articles can be added; the
+    // build's outputs are left behind, so the build is a clean one.
+    for (const part of readdirSync(PACKAGE_DIR)) {
+      if (!['content', 'dist', 'build', '.site-cache', '.git'].includes(part)) await symlink(path.join(PACKAGE_DIR, part), path.join(root, part));
     }
     await cp(path.join(PACKAGE_DIR, 'content'), path.join(root, 'content'), { recursive: true });
     const blog = path.join(root, 'content', 'blog');
