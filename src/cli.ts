@@ -1,10 +1,8 @@
-import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { buildSite } from './build.ts';
-import { formatSummary, summaryJson } from './measure/summary.ts';
-import { instantOf, londonDateTime } from './content/publication.ts';
-import { overridesFromEnv } from './config.ts';
-import { describeBuildError } from './build-errors.ts';
+import { instantOf } from './content/publication.ts';
+
+// Each command imports what it needs when it runs, so that `site --help` loads commander alone
+// (not React, esbuild or the AWS SDK).
 
 /** Exit codes: 0 success, 1 a failure the user can fix, 2 a usage error. */
 export async function main(argv: string[], io: { out: (s: string) => void; err: (s: string) => void } = { out: (s) => console.log(s), err: (s) => console.error(s) }): Promise<number> {
@@ -52,16 +50,8 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .action(async (opts: { out: string; siteUrl?: string; now?: Date; jsonSummary: boolean }) => {
       const now = nowOf(opts.now);
       if (now === 'bad') { code = 2; return; }
-      try {
-        const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}) };
-        const result = await buildSite({ root: program.opts().root, outDir: opts.out, overrides, now, warn: io.err });
-        if (opts.jsonSummary) { io.out(summaryJson(result.summary)); return; }
-        io.out(formatSummary(result.summary));
-        if (now) io.out(`  clock: ${londonDateTime(now)} (${opts.now ? '--now' : 'SITE_NOW'}), not the real time`);
-        io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), result.metaDir)}/ (routing table, CloudFront functions)`);
-      } catch (error) {
-        code = reportBuildError(error, io.err);
-      }
+      const { buildCommand } = await import('./build-command.ts');
+      code = await buildCommand({ root: program.opts().root, out: opts.out, siteUrl: opts.siteUrl, now, clockFrom: opts.now ? '--now' : 'SITE_NOW', jsonSummary: opts.jsonSummary }, io);
     });
 
   program.command('serve')
@@ -109,8 +99,3 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
   return code;
 }
 
-/** Prints why the build failed; every build failure exits 1. */
-export function reportBuildError(error: unknown, err: (s: string) => void): number {
-  for (const line of describeBuildError(error)) err(line);
-  return 1;
-}

@@ -30,6 +30,7 @@ export interface Site {
   settings: SiteSettings;
   pages: PageContent;
   collections: CollectionContent;
+  /** Newest first (newestFirst): the one order that list pages, feeds and 'Continue Reading' read. */
   posts: Post[];
   caseStudies: CaseStudy[];
   legal: Record<'privacy-policy' | 'terms-of-service', LegalPage>;

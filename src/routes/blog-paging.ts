@@ -1,7 +1,5 @@
 /** Pure choices the blog pages make about posts: paging, related articles, descriptions. */
 
-import { newestFirst } from '../content/fields.ts';
-
 export const POSTS_PER_PAGE = 6;
 
 /** One page of an article list. Page 1 lives at the list's own URL (/blog); there is no /blog/page/1. */
@@ -31,9 +29,29 @@ export function paginate<T>(posts: readonly T[], perPage = POSTS_PER_PAGE, base 
   }));
 }
 
-/** The n most recent articles other than the one being read, newest first. */
-export function continueReading<T extends { slug: string; date: string }>(posts: readonly T[], slug: string, n = 2): T[] {
-  return newestFirst(posts.filter((p) => p.slug !== slug)).slice(0, Math.max(0, n));
+/**
+ * The n most recent articles other than the one being read, from `posts` in newestFirst order (as
+ * site.posts is). It reads at most n + 1 of them, so an article page costs the same however long the
+ * blog grows.
+ */
+export function continueReading<T extends { slug: string }>(posts: readonly T[], slug: string, n = 2): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < posts.length && out.length < n; i++) {
+    const post = posts[i]!;
+    if (post.slug !== slug) out.push(post);
+  }
+  return out;
+}
+
+/**
+ * The numbered links a list page shows: the first and last pages, and two either side of the
+ * current one. A link to every page would make each list page grow with the blog, and the list
+ * pages together with its square.
+ */
+export function pageLinks(current: number, count: number, base = '/blog', around = 2): Array<{ number: number; url: string }> {
+  const numbers = new Set([1, count]);
+  for (let n = Math.max(1, current - around); n <= Math.min(count, current + around); n++) numbers.add(n);
+  return [...numbers].sort((a, b) => a - b).map((number) => ({ number, url: listPageUrl(number, base) }));
 }
 
 /** The first `max` characters of the excerpt (whitespace collapsed), with no space left dangling at the cut. */

@@ -1,6 +1,6 @@
 import type { Site, Post } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
-import { continueReading, metaDescription, paginate } from './blog-paging.ts';
+import { continueReading, metaDescription, pageLinks, paginate } from './blog-paging.ts';
 import { BLOG_PLACEHOLDER_IMAGE as PLACEHOLDER_IMAGE } from '../content/fields.ts';
 import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
 import { londonTimeOf } from '../content/publication.ts';
@@ -88,7 +88,8 @@ function listRoutes(posts: PostSummary[], base: string, view: { hero: BlogListPr
     ...(view.category ? { category: view.category } : {}),
     posts: p.items,
     current: p.number,
-    pages: pages.map(({ number, url }) => ({ number, url })),
+    total: pages.length,
+    pages: pageLinks(p.number, pages.length, base),
   }, {
     title: p.number === 1 ? view.title : `${view.title}, page ${p.number} of ${pages.length}`,
     description: view.description,

@@ -109,6 +109,13 @@ describe('loadSite', () => {
     expect(error?.line).toBe(await lineOf('blog/what-is-data.md', /<div onclick/));
   });
 
+  it('points at the line of a YAML syntax error in front matter', async () => {
+    await edit('blog/what-is-data.md', (t) => t.replace(/^readingTime: .*$/m, 'readingTime: 6 min read: or so'));
+    const [error] = await errorsOf();
+    expect(error).toMatchObject({ file: 'content/blog/what-is-data.md' });
+    expect(error?.line).toBe(await lineOf('blog/what-is-data.md', /^readingTime: 6 min read: or so/));
+  });
+
   it('keeps times like 5:30pm as text rather than directives', async () => {
     await edit('blog/what-is-data.md', (t) => `${t}\n\nWe open at 9:30am and close at 5:30pm.\n`);
     const site = await loadSite(content());

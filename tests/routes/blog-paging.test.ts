@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blogPageUrl, continueReading, metaDescription, paginate } from '../../src/routes/blog-paging.ts';
+import { blogPageUrl, continueReading, metaDescription, pageLinks, paginate } from '../../src/routes/blog-paging.ts';
 import { newestFirst } from '../../src/content/fields.ts';
 import { formatDate } from '../../src/routes/date-label.ts';
 
@@ -50,9 +50,17 @@ describe('continueReading', () => {
     expect(continueReading(all, 'post-2').map((p) => p.slug)).toEqual(['post-1', 'post-3']);
   });
 
-  it('sorts by date whatever order the posts come in', () => {
+  it('reads the order newestFirst gives, whatever order the posts came in', () => {
     const shuffled = [all[6]!, all[2]!, all[7]!, all[0]!, all[4]!];
-    expect(continueReading(shuffled, 'post-8').map((p) => p.slug)).toEqual(['post-1', 'post-3']);
+    expect(continueReading(newestFirst(shuffled), 'post-8').map((p) => p.slug)).toEqual(['post-1', 'post-3']);
+  });
+
+  it('looks at no more than n + 1 posts, however many there are', () => {
+    const many = posts(20);
+    let reads = 0;
+    const counted = new Proxy(many, { get: (t, k, r) => { if (typeof k === 'string' && /^\d+$/.test(k)) reads++; return Reflect.get(t, k, r); } });
+    expect(continueReading(counted, 'post-2').map((p) => p.slug)).toEqual(['post-1', 'post-3']);
+    expect(reads).toBeLessThanOrEqual(3);
   });
 
   it('gives fewer when there are fewer others, and n of them when asked', () => {
@@ -64,6 +72,33 @@ describe('continueReading', () => {
   it('breaks a tie on date by slug, so the choice is stable', () => {
     const tied = [{ slug: 'b', date: '2025-01-01' }, { slug: 'a', date: '2025-01-01' }, { slug: 'c', date: '2024-01-01' }];
     expect(newestFirst(tied).map((p) => p.slug)).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('pageLinks', () => {
+  const numbers = (current: number, count: number) => pageLinks(current, count).map((l) => l.number);
+
+  it('links every page of a short list', () => {
+    expect(numbers(1, 1)).toEqual([1]);
+    expect(numbers(2, 2)).toEqual([1, 2]);
+    expect(numbers(3, 5)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('links the first, the last and two either side of the current page of a long list', () => {
+    expect(numbers(1, 400)).toEqual([1, 2, 3, 400]);
+    expect(numbers(200, 400)).toEqual([1, 198, 199, 200, 201, 202, 400]);
+    expect(numbers(400, 400)).toEqual([1, 398, 399, 400]);
+  });
+
+  it('links the pages of a category list under its own address', () => {
+    const base = '/blog/category/data-culture';
+    expect(pageLinks(3, 9, base)[0]).toEqual({ number: 1, url: base });
+    expect(pageLinks(3, 9, base).at(-1)).toEqual({ number: 9, url: `${base}/page/9` });
+  });
+
+  it('gives each link the page URL, with page 1 at /blog', () => {
+    expect(pageLinks(3, 9)[0]).toEqual({ number: 1, url: '/blog' });
+    expect(pageLinks(3, 9).at(-1)).toEqual({ number: 9, url: '/blog/page/9' });
   });
 });
 

@@ -13,12 +13,15 @@ export interface BlogListProps {
   category?: string;
   posts: PostSummary[];
   current: number;
+  /** How many list pages there are. */
+  total: number;
+  /** The page links to show (not every page: see pageLinks). */
   pages: Array<{ number: number; url: string }>;
 }
 
 /** /blog and /blog/category/<slug>, each with its /page/N: newest articles first, six a page. */
-export function BlogListPage({ hero, feedLink, category, posts, current, pages }: BlogListProps) {
-  const paged = pages.length > 1;
+export function BlogListPage({ hero, feedLink, category, posts, current, total, pages }: BlogListProps) {
+  const paged = total > 1;
   const name = category ? `Articles in ${category}` : 'Articles';
   return (
     <>
@@ -30,7 +33,7 @@ export function BlogListPage({ hero, feedLink, category, posts, current, pages }
       <section className="section" aria-labelledby="articles-heading">
         <div className="container">
           <h2 id="articles-heading" className="visually-hidden">
-            {paged ? `${name}, page ${current} of ${pages.length}` : name}
+            {paged ? `${name}, page ${current} of ${total}` : name}
           </h2>
           <ScriptIsland name="post-card-toast" hydrate="interaction">
             <ul className="grid grid--3 post-grid">

@@ -1,0 +1,104 @@
+// `npm run bench -- N [--from DIR] [--keep]`: one clean `site build` of the site with N extra
+// articles, in a temporary copy of the project, measured from outside: pages, wall time, pages per
+// second, and peak memory of every process of the build. See the README.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { convertArticles, writeArticles } from './bench-articles.mjs';
+import { buildCli, PACKAGE_DIR, staleReason } from './build-cli.mjs';
+
+const USAGE = 'usage: npm run bench -- N [--from DIR] [--keep]\n  N       extra articles to write (ignored with --from)\n  --from  convert the markdown files of DIR instead (front matter as ../shared/bench/gen-content.mjs writes it)\n  --keep  leave the temporary project for a look';
+
+function options(argv) {
+  const opts = { count: undefined, from: undefined, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--from') opts.from = argv[++i];
+    else if (a === '--keep') opts.keep = true;
+    else if (/^\d+$/.test(a)) opts.count = Number(a);
+    else throw new Error(`unknown argument '${a}'`);
+  }
+  if (opts.from === undefined && opts.count === undefined) throw new Error('say how many articles');
+  if (opts.from !== undefined && !existsSync(opts.from)) throw new Error(`--from ${opts.from}: no such folder`);
+  return opts;
+}
+
+/** The process and its descendants (esbuild's service, any child), from /proc. */
+function tree(pid) {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) {
+    for (const task of safe(() => readdirSync(`/proc/${all[i]}/task`), [])) {
+      for (const child of safe(() => readFileSync(`/proc/${all[i]}/task/${task}/children`, 'utf8'), '').split(' ').filter(Boolean)) all.push(Number(child));
+    }
+  }
+  return all;
+}
+function safe(fn, fallback) { try { return fn(); } catch { return fallback; } }
+/** A process's peak resident memory so far (VmHWM, bytes); its threads, workers included, share it. */
+const peakOf = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(safe(() => readFileSync(`/proc/${pid}/status`, 'utf8'), ''))?.[1] ?? 0) * 1024;
+
+/**
+ * Runs the build and samples every 20 ms the peak memory of each of its processes; the figure is the
+ * sum of those peaks (an upper bound of what they held at once). Linux only: elsewhere it is undefined.
+ */
+function run(args, cwd) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const peaks = new Map();
+    const sample = () => { for (const pid of tree(child.pid)) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakOf(pid))); };
+    const timer = existsSync('/proc/self/status') ? setInterval(sample, 20) : undefined;
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const wall = (performance.now() - start) / 1000;
+      clearInterval(timer);
+      const peak = timer ? [...peaks.values()].reduce((a, b) => a + b, 0) : undefined;
+      resolve({ code, wall, peak, stdout, stderr });
+    });
+  });
+}
+
+async function main() {
+  let opts;
+  try { opts = options(process.argv.slice(2)); } catch (error) { console.error(`bench: ${error.message}\n${USAGE}`); return 2; }
+  // Compiled beforehand, so that the figure is the build's alone.
+  if (staleReason()) await buildCli();
+
+  const root = await mkdtemp(path.join(os.tmpdir(), 'site-bench-'));
+  try {
+    // The project, with its code linked and its content copied, so the articles can be added; the
+    // build's outputs are left behind, so the build is a clean one.
+    for (const part of readdirSync(PACKAGE_DIR)) {
+      if (!['content', 'dist', 'build', '.site-cache', '.git'].includes(part)) await symlink(path.join(PACKAGE_DIR, part), path.join(root, part));
+    }
+    await cp(path.join(PACKAGE_DIR, 'content'), path.join(root, 'content'), { recursive: true });
+    const blog = path.join(root, 'content', 'blog');
+    const added = opts.from ? await convertArticles(path.resolve(opts.from), blog) : await writeArticles(blog, opts.count);
+
+    const result = await run([path.join(PACKAGE_DIR, 'bin', 'site'), 'build', '--root', root, '--out', path.join(root, 'dist')], root);
+    if (result.code !== 0) {
+      console.error(`bench: site build failed (exit ${result.code})\n${result.stderr || result.stdout}`);
+      return 1;
+    }
+    const pages = Number(/built (\d+) pages/.exec(result.stdout)?.[1]);
+    const stages = /time: (.*)/.exec(result.stdout)?.[1];
+    const mib = (b) => `${(b / 1048576).toFixed(0)} MiB`;
+    console.log(`bench: ${added} ${opts.from ? `articles from ${opts.from}` : 'generated articles'} + the site's own → ${pages} pages`);
+    console.log(`  wall ${result.wall.toFixed(2)} s, ${(pages / result.wall).toFixed(0)} pages/s, peak memory ${result.peak === undefined ? 'n/a (no /proc)' : `${mib(result.peak)} (all processes)`}`);
+    if (stages) console.log(`  stages: ${stages}`);
+    console.log(`  load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.availableParallelism()} cores`);
+    if (opts.keep) console.log(`  kept ${root}`);
+    return 0;
+  } finally {
+    if (!opts.keep) await rm(root, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main();

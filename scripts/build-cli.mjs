@@ -1,0 +1,101 @@
+// Compiles the CLI (src/cli.ts and what it imports) to plain JavaScript in build/cli/, so that
+// `site` starts without compiling TypeScript. `npm ci` runs it (the `prepare` script); bin/site runs
+// it again whenever a source it was built from has changed since. Dependencies stay in
+// node_modules; the templates are not part of it (each `site build` bundles them afresh).
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+export const CLI_DIR = path.join(PACKAGE_DIR, 'build', 'cli');
+export const STAMP = path.join(CLI_DIR, 'stamp.json');
+/**
+ * Pure-JavaScript dependencies of the build, compiled into the CLI: loading them from node_modules
+ * file by file (yaml alone is some sixty CommonJS files) cost more at each start than running them.
+ * The rest stays in node_modules: esbuild (a native binary), React (the templates' bundle imports it),
+ * and what only serve and deploy load (the AWS SDK, chokidar, sirv).
+ */
+const INLINE = /^(?:commander|zod|yaml|micromark[\w-]*)(?:\/|$)/;
+
+/** Chunks of earlier builds are removed once this old: a `site` started before may still be loading them. */
+const ORPHAN_AGE_MS = 10 * 60_000;
+
+/**
+ * Why build/cli must be compiled again before it runs, or undefined when it is current: it is
+ * missing, or a source it was built from has another modification time than when it was compiled
+ * (a stat of each, about a millisecond).
+ */
+export function staleReason() {
+  let stamp;
+  try { stamp = JSON.parse(readFileSync(STAMP, 'utf8')); } catch { return 'build/cli is missing'; }
+  for (const [file, compiled] of Object.entries(stamp.inputs)) {
+    let mtime;
+    try { mtime = statSync(path.join(PACKAGE_DIR, file)).mtimeMs; } catch { return `${file} is gone`; }
+    if (mtime !== compiled) return `${file} changed`;
+  }
+  return undefined;
+}
+
+/** Builds build/cli/cli.js and its chunks; returns the stamp that staleReason() checks. */
+export async function buildCli() {
+  const { build } = await import('esbuild');
+  const startedAt = Date.now();
+  const result = await build({
+    absWorkingDir: PACKAGE_DIR,
+    entryPoints: { cli: 'src/cli.ts' },
+    outdir: CLI_DIR,
+    bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20',
+    jsx: 'automatic', loader: { '.css': 'empty' },
+    plugins: [{
+      name: 'external-packages',
+      setup(b) {
+        // What an inlined package imports is inlined too (only inlined packages are read from node_modules).
+        const inline = (args) => INLINE.test(args.path) || args.path.startsWith('node:') || args.importer.includes(`${path.sep}node_modules${path.sep}`);
+        b.onResolve({ filter: /^[^./]/ }, (args) => (inline(args) ? undefined : { path: args.path, external: true }));
+      },
+    }],
+    sourcemap: 'linked', sourcesContent: false, chunkNames: 'chunk-[hash]',
+    write: false, metafile: true, logLevel: 'silent',
+    // The inlined CommonJS packages require() Node's built-in modules, which ES modules must be given.
+    banner: { js: "// Built from src/ by scripts/build-cli.mjs: edit the TypeScript, not this.\nimport { createRequire as __siteRequire } from 'node:module';\nconst require = __siteRequire(import.meta.url);" },
+  });
+  await mkdir(CLI_DIR, { recursive: true });
+  // Each file replaced whole (write, then rename), so that a `site` starting meanwhile never reads half a file.
+  const written = new Set(['stamp.json']);
+  for (const file of result.outputFiles) {
+    const tmp = `${file.path}.${process.pid}.tmp`;
+    await writeFile(tmp, file.contents);
+    await rename(tmp, file.path);
+    written.add(path.basename(file.path));
+  }
+  // Each source's modification time as compiled; bin/site compiles again when any differs. A file
+  // saved while esbuild ran may not be in the output: it gets no time, so the next start compiles it.
+  const inputs = {};
+  for (const file of Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('node_modules/')).sort()) {
+    const { mtimeMs } = await stat(path.join(PACKAGE_DIR, file));
+    inputs[file] = mtimeMs < startedAt ? mtimeMs : -1;
+  }
+  const stamp = { inputs };
+  if (process.env.BUILD_CLI_META) await writeFile(process.env.BUILD_CLI_META, JSON.stringify(result.metafile));
+  const tmp = `${STAMP}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(stamp, null, 1) + '\n');
+  await rename(tmp, STAMP);
+  for (const name of await readdir(CLI_DIR)) {
+    if (written.has(name)) continue;
+    const file = path.join(CLI_DIR, name);
+    const age = Date.now() - (await stat(file).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
+    if (age > ORPHAN_AGE_MS) await rm(file, { force: true });
+  }
+  return stamp;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    const stamp = await buildCli();
+    console.log(`built ${path.relative(process.cwd(), CLI_DIR) || '.'}/ from ${Object.keys(stamp.inputs).length} source files`);
+  } catch (error) {
+    console.error(`build-cli: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { buildSite } from './build.ts';
+import { formatSummary, summaryJson } from './measure/summary.ts';
+import { londonDateTime } from './content/publication.ts';
+import { overridesFromEnv } from './config.ts';
+import { describeBuildError } from './build-errors.ts';
+
+type Io = { out: (s: string) => void; err: (s: string) => void };
+
+export interface BuildFlags { root: string; out: string; siteUrl?: string; now?: Date; clockFrom: '--now' | 'SITE_NOW'; jsonSummary: boolean }
+
+/** `site build`: kept apart from cli.ts so that `site --help` and the other commands never load the build. */
+export async function buildCommand(opts: BuildFlags, io: Io): Promise<number> {
+  try {
+    const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}) };
+    const result = await buildSite({ root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err });
+    if (opts.jsonSummary) { io.out(summaryJson(result.summary)); return 0; }
+    io.out(formatSummary(result.summary));
+    if (opts.now) io.out(`  clock: ${londonDateTime(opts.now)} (${opts.clockFrom}), not the real time`);
+    io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), result.metaDir)}/ (routing table, CloudFront functions)`);
+    return 0;
+  } catch (error) {
+    return reportBuildError(error, io.err);
+  }
+}
+
+/** Prints why the build failed; every build failure exits 1. */
+export function reportBuildError(error: unknown, err: (s: string) => void): number {
+  for (const line of describeBuildError(error)) err(line);
+  return 1;
+}

@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** bin/site on a scratch copy of the package, so that the test can edit src/ and delete build/cli. */
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'site-launcher-'));
+  for (const part of ['bin', 'scripts', 'src', 'forms', 'lambda', 'package.json', 'tsconfig.json']) await cp(path.resolve(part), path.join(dir, part), { recursive: true });
+  await symlink(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir');
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function site(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(dir, 'bin', 'site'), ...args], { cwd: dir });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('bin/site', () => {
+  it('compiles the CLI when it is missing, then starts from the compiled JavaScript', async () => {
+    const first = await site('--help');
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe('site: compiling the CLI from src/ into build/cli (build/cli is missing)\n');
+    expect(first.stdout).toContain('Usage: site [options] [command]');
+    const again = await site('--help');
+    expect(again).toEqual({ code: 0, stdout: first.stdout, stderr: '' });
+  }, 60_000);
+
+  it('loads commander and little else before a command runs', async () => {
+    // The entry and the chunks it imports statically, which Node loads for `site --help`.
+    const cli = path.join(dir, 'build', 'cli');
+    const loaded = new Map<string, string>();
+    const visit = async (file: string) => {
+      if (loaded.has(file)) return;
+      const text = await readFile(path.join(cli, file), 'utf8');
+      loaded.set(file, text);
+      for (const [, chunk] of text.matchAll(/^import\b[^;]*?from\s*["']\.\/([^"']+)["']/gm)) await visit(chunk!);
+    };
+    await visit('cli.js');
+    const code = [...loaded.values()].join('\n');
+    expect(code).toMatch(/^\/\/ .*node_modules\/commander\//m);
+    // esbuild names each module it inlines in a comment; the heavy ones wait behind import().
+    expect(code).not.toMatch(/^\/\/ .*node_modules\/(zod|yaml|micromark)/m);
+    expect(code).not.toMatch(/from\s*["'](esbuild|react|react-dom\/server|@aws-sdk\/[\w-]+|chokidar|sirv)["']/);
+    expect(loaded.get('cli.js')).toMatch(/import\(["']\.\/chunk-/);
+  });
+
+  it('never runs stale code: a changed source is compiled again before the command runs', async () => {
+    const cli = path.join(dir, 'src', 'cli.ts');
+    await writeFile(cli, (await readFile(cli, 'utf8')).replace("'Build, serve and check the static site'", "'Build, serve and check the static site, freshly edited'"));
+    const edited = await site('--help');
+    expect(edited.stderr).toBe('site: compiling the CLI from src/ into build/cli (src/cli.ts changed)\n');
+    expect(edited.stdout).toContain('freshly edited');
+  }, 60_000);
+
+  it('says so, and exits 1, when src/ does not compile', async () => {
+    const config = path.join(dir, 'src', 'config.ts');
+    await writeFile(config, `${await readFile(config, 'utf8')}\nexport const broken = ;\n`);
+    const result = await site('--help');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^site: compiling the CLI from src\/ into build\/cli \(src\/config\.ts changed\)\nsite: cannot compile src\/: .*\n.*src\/config\.ts:\d+:\d+/s);
+  }, 60_000);
+});
