@@ -55,10 +55,23 @@ async function prepare(selectors: string[]): Promise<Prepared[]> {
       const top = r.top + px('border-top-width') + px('padding-top');
       rects = [DOMRect.fromRect({ x: left, y: top, width: r.right - px('border-right-width') - px('padding-right') - left, height: r.bottom - px('border-bottom-width') - px('padding-bottom') - top })];
     } else {
-      // Only where the text is, line by line: not the element's padding, border or corners.
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      rects = [...range.getClientRects()];
+      // Only where the text is, line by line: not the element's padding, border or corners; and not
+      // text clipped out of sight for screen readers ('opens in a new tab'), which no eye reads.
+      const seen = (n: Node) => {
+        for (let e = n.parentElement; e && e !== el.parentElement; e = e.parentElement) {
+          const r = e.getBoundingClientRect();
+          if (r.width <= 1 && r.height <= 1 && getComputedStyle(e).overflow === 'hidden') return false;
+        }
+        return true;
+      };
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      rects = [];
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!n.textContent?.trim() || !seen(n)) continue;
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        rects.push(...range.getClientRects());
+      }
     }
     const boxes = rects.filter((b) => b.width >= 1 && b.height >= 1).map((b) => {
       const x = Math.ceil(b.left + scrollX), y = Math.ceil(b.top + scrollY);

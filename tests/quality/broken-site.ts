@@ -67,6 +67,9 @@ const CSS = `body { font-family: sans-serif; color: #1a1a1a; background: #fff; m
 a { color: #0645ad; }
 .faint { background: linear-gradient(#ffffff, #eeeeee); color: #b5b5b5; padding: 1rem; }
 .thumb { width: 100px; height: auto; }
+.banner { background: linear-gradient(#102a43, #0b1f33); padding: 2rem; }
+.go { position: relative; display: inline-block; background: linear-gradient(#ffd54f, #ffca28); color: #102a43; padding: 0.5rem 1rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 `;
 
 export const STRICT_HEADERS: Record<string, string> = {
@@ -86,7 +89,9 @@ export async function writeBrokenSite(): Promise<string> {
     await writeFile(path.join(dist, file), contents);
   };
   const links = Object.keys(BROKEN_PAGES).map((url) => `<li><a href="${url}">${url.slice(1)}</a></li>`).join('');
-  await write('index.html', page('Quality gates test site', `<p>Every other page is broken in one way.</p><ul>${links}</ul>`));
+  // Clean, though text is clipped out of sight for screen readers inside a button over a gradient.
+  const banner = '<p class="banner"><a class="go" href="/broken-link">Start here<span class="visually-hidden"> (a page of this site)</span></a></p>';
+  await write('index.html', page('Quality gates test site', `<p>Every other page is broken in one way.</p>${banner}<ul>${links}</ul>`));
   await write('404.html', page('Page not found', '<p><a href="/">Return to Home</a></p>'));
   for (const [url, body] of Object.entries(BROKEN_PAGES)) {
     const head = url === '/big-script' ? '<script type="module" src="/assets/big.js"></script>'
