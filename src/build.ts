@@ -12,7 +12,8 @@ import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
 import { DistWriter, metaDirFor, writeMeta, type DistFile } from './write.ts';
 import { pageScripts } from './bundle/page-scripts.ts';
-import { measureBuild, type PageDocument } from './measure/measure.ts';
+import { measureBuild, type DocumentFigures } from './measure/measure.ts';
+import { markupFigures } from './measure/budgets.ts';
 import { viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';
 import type { BuildSummary, SizeFigure } from './measure/summary.ts';
 import type { RoutingTable } from './routing/resolve.ts';
@@ -104,40 +105,49 @@ function renderStage(site: Site, routes: Route[], now: Date, code: BuildCode, ca
   return cache.render(routes, ctx, code.renderHash, (missing) => workers.render(missing, ctx));
 }
 
-/** Stage 6: each rendered page as its whole HTML document, pointing at the bundled assets. */
-function documentStage(site: Site, pages: RenderedPage[], assets: BundleResult, scripts: string[], extraHead: string | undefined): PageDocument[] {
-  return pages.map((page) => ({
-    page,
-    html: documentHtml(page, {
-      css: assets.css, runtime: assets.runtime, preload: pageScripts(page, assets).preload, favicon: site.images['/images/favicon.svg'],
-      inlineScripts: scripts, extraHead,
-      feed: site.posts.length ? { href: '/blog/feed.xml', title: `${site.settings.name} Insights` } : undefined,
-    }),
-  }));
+/** Stage 6: a rendered page as its whole HTML document, pointing at the bundled assets; made as it is written, never all at once. */
+function documentOf(site: Site, assets: BundleResult, scripts: string[], extraHead: string | undefined): (page: RenderedPage) => string {
+  const feed = site.posts.length ? { href: '/blog/feed.xml', title: `${site.settings.name} Insights` } : undefined;
+  return (page) => documentHtml(page, {
+    css: assets.css, runtime: assets.runtime, preload: pageScripts(page, assets).preload, favicon: site.images['/images/favicon.svg'],
+    inlineScripts: scripts, extraHead, feed,
+  });
 }
 
 /**
  * Stage 7: dist/ brought up to date (assets, images, pages, sitemap, robots, feed; unchanged files left
  * alone, stale ones deleted), a bounded number of files at a time, then build/ (routing table, CDN
- * functions, headers). Returns the raw and gzip size of each page and asset, for the summary.
+ * functions, headers). Each page's document is made, written and measured in turn, then let go, so a
+ * large site never holds every document at once. Returns the raw and gzip size of each page and
+ * asset, and what the budgets read from each page's markup, for the summary.
  */
 async function writeStage(root: string, outDir: string, metaDir: string, input: {
-  site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; images: BuiltImages; documents: PageDocument[]; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
-}): Promise<Map<string, SizeFigure>> {
-  const { site, routes, table, assets, images, documents, scripts, now, session, fresh } = input;
+  site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; images: BuiltImages; pages: RenderedPage[]; documentOf: (page: RenderedPage) => string; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
+}): Promise<{ sizes: Map<string, SizeFigure>; markup: DocumentFigures }> {
+  const { site, routes, table, assets, images, pages, documentOf, scripts, now, session, fresh } = input;
+  const markup: DocumentFigures = new Map();
   const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
   await writer.begin();
   const feed = atomFeed(site, now);
-  const files: DistFile[] = [
+  const files: Array<DistFile | { file: string; page: RenderedPage }> = [
     ...Object.entries(assets.files).map(([file, contents]) => ({ file, contents, measure: true })),
     ...[...images.files].map(([file, from]) => ({ file, from })),
-    ...documents.map(({ page, html }) => ({ file: page.route.file, contents: html, measure: true })),
+    ...pages.map((page) => ({ file: page.route.file, page })),
     { file: '/sitemap.xml', contents: sitemapXml(site, routes) },
     { file: '/robots.txt', contents: robotsTxt(site) },
     ...(feed ? [{ file: '/blog/feed.xml', contents: feed }] : []),
   ];
   const sizes = new Map<string, SizeFigure>();
-  await mapLimit(files, IO_CONCURRENCY, async (f) => { const size = await writer.write(f); if (size) sizes.set(f.file, size); });
+  await mapLimit(files, IO_CONCURRENCY, async (f) => {
+    let entry: DistFile;
+    if ('page' in f) {
+      const html = documentOf(f.page);
+      markup.set(f.file, markupFigures(html));
+      entry = { file: f.file, contents: html, measure: true };
+    } else entry = f;
+    const size = await writer.write(entry);
+    if (size) sizes.set(f.file, size);
+  });
   await writer.finish();
   // The CDN functions are bundled by esbuild: serve reuses them while the table and the code stay the same.
   const tableJson = JSON.stringify(table, null, 2) + '\n';
@@ -150,7 +160,7 @@ async function writeStage(root: string, outDir: string, metaDir: string, input: 
     'cloudfront/viewer-response.js': cdn.response,
     [HEADERS_FILE]: JSON.stringify(securityHeaders(site.settings, scripts), null, 2) + '\n',
   });
-  return sizes;
+  return { sizes, markup };
 }
 
 /** Stage 9: the page budgets; checked after writing, so that an over-budget build leaves its pages to inspect. */
@@ -200,6 +210,8 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     table = routingTable(routes);
     pages = await timed(stages, 'render', () => renderStage(site, routes, now, code, cache, workers));
   } finally {
+    // A cache that cannot be written costs the next build time, not this one its pages.
+    await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
     void workers?.close();
   }
@@ -211,13 +223,10 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const reuse = !fresh && session?.assets && session.assets.islands === islands.join(',') ? session.assets.result : undefined;
   const assets = reuse ?? await timed(stages, 'bundle', () => bundle({ root, outDir, islands }));
   const scripts = inlineScripts(site.settings);
-  const { documents, sizes } = await timed(stages, 'write', async () => {
-    const documents = documentStage(site, pages, assets, scripts, opts.extraHead);
-    const sizes = await writeStage(root, outDir, metaDir, { site, routes, table, assets, images, documents, scripts, now, session, fresh });
-    return { documents, sizes };
-  });
+  const { sizes, markup } = await timed(stages, 'write', () =>
+    writeStage(root, outDir, metaDir, { site, routes, table, assets, images, pages, documentOf: documentOf(site, assets, scripts, opts.extraHead), scripts, now, session, fresh }));
   if (session) Object.assign(session, { code: code!, assets: { islands: islands.join(','), result: assets } });
-  const summary = await timed(stages, 'measure', () => measureBuild(documents, assets, stages, sizes, articles, { site: site.images, built: images }));
+  const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
   await budgetStage(root, opts.budgets, summary);
   return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool }, warnings: opts.preview ? unpublishedLinks : [] };
 }

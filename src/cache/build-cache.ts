@@ -32,15 +32,23 @@ export class BuildCache {
   /** What the last build did: files parsed and pages rendered afresh (the rest came from the cache). */
   readonly counts = { parsed: 0, rendered: 0 };
 
-  private constructor(readonly root: string, private readonly lockHash: string, memory?: Map<string, unknown>) {
-    this.markdown = new CacheStore(root, 'markdown', isParsed, memory);
-    this.pages = new CacheStore(root, 'pages', isPage, memory);
+  private constructor(readonly root: string, private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<CachedPage>]) {
+    [this.markdown, this.pages] = stores;
   }
 
   /** `memory`: entries kept in memory from one build to the next as well (serve's session). */
   static async open(root: string, memory?: Map<string, unknown>): Promise<BuildCache> {
-    const lock = await readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from(''));
-    return new BuildCache(root, hashOf(lock), memory);
+    const [lock, markdown, pages] = await Promise.all([
+      readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from('')),
+      CacheStore.open(root, 'markdown', isParsed, memory),
+      CacheStore.open(root, 'pages', isPage, memory),
+    ]);
+    return new BuildCache(root, hashOf(lock), [markdown, pages]);
+  }
+
+  /** What this build added, written; a pack grown stale rewritten. */
+  async save(): Promise<void> {
+    await Promise.all([this.markdown.save(), this.pages.save()]);
   }
 
   get dir() { return path.join(this.root, CACHE_DIR); }

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 
 /** The git-ignored folder of everything a build may reuse: parsed markdown, rendered pages, bundled code. */
 export const CACHE_DIR = '.site-cache';
 /** Raised when the shape of a cache entry changes, so that entries of an older shape are never read. */
-export const CACHE_FORMAT = 3;
+export const CACHE_FORMAT = 4;
 
 export const hashOf = (...parts: Array<string | Uint8Array>) => {
   const h = createHash('sha256');
@@ -13,47 +13,188 @@ export const hashOf = (...parts: Array<string | Uint8Array>) => {
   return h.digest('hex');
 };
 
+const KEY = /^[0-9a-f]{64}$/;
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+/** New entries are appended in writes of about this size, so that a large build never holds them all. */
+const FLUSH_BYTES = 4 << 20;
+/** The pack is rewritten with this build's entries alone once it holds more than twice as many lines, plus this slack. */
+const COMPACT_SLACK = 256;
+
 /**
- * One kind of cached result, one file per key under .site-cache/<kind>/. An entry that cannot be
- * read back exactly (not JSON, another key inside, the wrong shape) is deleted and counted, and the
- * caller computes the result afresh: a bad cache costs time, never a wrong page.
+ * One kind of cached result in one file, .site-cache/<kind>.pack: a header line naming the kind and
+ * the format, then a line per entry, `<key>\t<JSON>\n`, the newest line of a key winning. Opening reads
+ * the keys and where each line lies, not the values; a value is read when asked for. New entries are
+ * appended a few megabytes at a time; once old lines outnumber the entries this build used, the file
+ * is rewritten with those alone. A line that cannot be read back exactly (no key, another key, cut
+ * short, not JSON, the wrong shape) is counted in `discarded`, dropped at the next rewrite, and the
+ * caller computes the result afresh: a bad cache costs time, never a wrong page. A few thousand
+ * small files cost more to open than the work they saved.
  */
 export class CacheStore<T> {
-  readonly dir: string;
+  readonly file: string;
   discarded = 0;
+  private index = new Map<string, { start: number; end: number }>();
+  private lines = 0;
+  private size = 0;
+  private used = new Set<string>();
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private rewrite = false;
+  /** No header of this format: the file is started afresh before anything is appended. */
+  private foreign = false;
+  private handle: FileHandle | undefined;
+  private appending: Promise<void> = Promise.resolve();
 
   /** `memory`, when given, keeps entries in memory too (serve's session): a rebuild then reads no cache file. */
-  constructor(root: string, private readonly kind: string, private readonly valid: (value: unknown) => value is T, private readonly memory?: Map<string, unknown>) {
-    this.dir = path.join(root, CACHE_DIR, kind);
+  private constructor(root: string, private readonly kind: string, private readonly valid: (value: unknown) => value is T, private readonly memory?: Map<string, unknown>) {
+    this.file = path.join(root, CACHE_DIR, `${kind}.pack`);
   }
 
-  private file(key: string) { return path.join(this.dir, key.slice(0, 2), `${key}.json`); }
+  private get header() { return `site-cache ${this.kind} ${CACHE_FORMAT}\n`; }
+
+  static async open<T>(root: string, kind: string, valid: (value: unknown) => value is T, memory?: Map<string, unknown>): Promise<CacheStore<T>> {
+    const store = new CacheStore(root, kind, valid, memory);
+    await store.readIndex();
+    return store;
+  }
+
+  /** Reads the pack once, a megabyte at a time, noting each line's key and place. */
+  private async readIndex() {
+    const handle = await open(this.file, 'r').catch(() => undefined);
+    if (!handle) return;
+    this.handle = handle;
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    let carry = Buffer.alloc(0);
+    let offset = 0;
+    let first = true;
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, offset);
+      const data = carry.length ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      const base = offset - carry.length;
+      let at = 0;
+      for (let nl = data.indexOf(NEWLINE, at); nl !== -1; nl = data.indexOf(NEWLINE, at)) {
+        if (first) {
+          first = false;
+          // Another format or kind: nothing in it is read, and the next save starts the file afresh.
+          if (data.toString('latin1', 0, nl + 1) !== this.header) { this.foreign = true; return; }
+        } else {
+          const tab = data.indexOf(TAB, at);
+          const key = tab !== -1 && tab < nl ? data.toString('latin1', at, tab) : '';
+          if (KEY.test(key)) this.index.set(key, { start: base + at, end: base + nl });
+          else { this.discarded++; this.rewrite = true; }
+          this.lines++;
+        }
+        at = nl + 1;
+      }
+      carry = Buffer.from(data.subarray(at));
+      offset += bytesRead;
+      if (bytesRead === 0) break;
+    }
+    this.size = offset;
+    // A last line without its newline was cut short (an interrupted build).
+    if (carry.length) { this.discarded++; this.rewrite = true; }
+    if (first) this.foreign = true;
+  }
 
   async get(key: string): Promise<T | undefined> {
     const remembered = this.memory?.get(`${this.kind}:${key}`);
-    if (remembered !== undefined) return remembered as T;
-    const file = this.file(key);
-    const text = await readFile(file, 'utf8').catch(() => undefined);
-    if (text === undefined) return undefined;
+    if (remembered !== undefined) { this.used.add(key); return remembered as T; }
+    const place = this.index.get(key);
+    if (!place || !this.handle) return undefined;
+    const line = Buffer.allocUnsafe(place.end - place.start);
+    const { bytesRead } = await this.handle.read(line, 0, line.length, place.start);
     try {
-      const entry = JSON.parse(text) as { format?: unknown; key?: unknown; value?: unknown };
-      if (entry.format === CACHE_FORMAT && entry.key === key && this.valid(entry.value)) {
-        this.memory?.set(`${this.kind}:${key}`, entry.value);
-        return entry.value;
+      const text = line.toString('utf8', 0, bytesRead);
+      if (bytesRead === line.length && text.startsWith(`${key}\t`)) {
+        const value: unknown = JSON.parse(text.slice(key.length + 1));
+        if (this.valid(value)) {
+          this.memory?.set(`${this.kind}:${key}`, value);
+          this.used.add(key);
+          return value;
+        }
       }
     } catch { /* counted below */ }
     this.discarded++;
-    await rm(file, { force: true });
+    this.index.delete(key);
+    this.rewrite = true;
     return undefined;
   }
 
-  /** Written whole (a temporary file, then a rename), so that an interrupted build leaves no half entry. */
+  /** Queued, and appended with others once a few megabytes are waiting (or at `save`). */
   async set(key: string, value: T): Promise<void> {
     this.memory?.set(`${this.kind}:${key}`, value);
-    const file = this.file(key);
-    await mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify({ format: CACHE_FORMAT, key, value }));
-    await rename(tmp, file);
+    this.used.add(key);
+    const line = `${key}\t${JSON.stringify(value)}\n`;
+    this.pending.push(line);
+    this.pendingBytes += line.length;
+    if (this.pendingBytes >= FLUSH_BYTES) await this.flush();
+  }
+
+  /** Appends what is queued, one write after another; each line's place is noted for a later rewrite. */
+  private flush(): Promise<void> {
+    const lines = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.appending = this.appending.then(async () => {
+      if (!lines.length) return;
+      await mkdir(path.dirname(this.file), { recursive: true });
+      const fresh = this.size === 0 || this.foreign;
+      if (fresh) {
+        // Started afresh (no file, or one of another format): what it held is unreadable anyway.
+        await this.handle?.close();
+        this.handle = undefined;
+        this.index.clear();
+        this.lines = 0;
+        this.foreign = false;
+      }
+      const handle = await open(this.file, fresh ? 'w' : 'a');
+      try {
+        const parts = fresh ? [this.header, ...lines] : lines;
+        let at = fresh ? 0 : this.size;
+        for (const [i, line] of parts.entries()) {
+          const bytes = Buffer.byteLength(line);
+          if (!fresh || i > 0) { this.index.set(line.slice(0, 64), { start: at, end: at + bytes - 1 }); this.lines++; }
+          at += bytes;
+        }
+        await handle.write(parts.join(''));
+        this.size = at;
+      } finally {
+        await handle.close();
+      }
+      // Reads go through a handle of the file as it is now.
+      await this.handle?.close();
+      this.handle = await open(this.file, 'r');
+    });
+    return this.appending;
+  }
+
+  /** Writes what this build added; rewrites the file with this build's entries alone when it has grown stale or holds bad lines. */
+  async save(): Promise<void> {
+    await this.flush();
+    const stale = this.rewrite || this.foreign || this.lines > 2 * this.used.size + COMPACT_SLACK;
+    if (stale) await this.compact();
+    await this.handle?.close();
+    this.handle = undefined;
+  }
+
+  /** The file anew, written whole beside it and renamed over it, holding the lines of the entries this build used. */
+  private async compact() {
+    await mkdir(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    const out = await open(tmp, 'w');
+    try {
+      await out.write(this.header);
+      for (const key of this.used) {
+        const place = this.index.get(key);
+        if (!place || !this.handle) continue;
+        const line = Buffer.allocUnsafe(place.end - place.start + 1);
+        const { bytesRead } = await this.handle.read(line, 0, line.length, place.start);
+        if (bytesRead === line.length && line.toString('latin1', 0, 65) === `${key}\t` && line[line.length - 1] === NEWLINE) await out.write(line);
+      }
+    } finally {
+      await out.close();
+    }
+    await rename(tmp, this.file).catch(() => rm(tmp, { force: true }));
   }
 }

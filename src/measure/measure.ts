@@ -8,8 +8,8 @@ import type { SiteImage } from '../content/images.ts';
 import { pageImageFigures } from '../images/figures.ts';
 import type { BuiltImages } from '../images/produce.ts';
 
-/** A page and the HTML document written for it. */
-export interface PageDocument { page: RenderedPage; html: string }
+/** What the write stage measured of each page's document as it wrote it (the documents are not kept). */
+export type DocumentFigures = Map<string, ReturnType<typeof markupFigures>>;
 
 /**
  * The build's figures, from what was written: raw and gzip sizes of the HTML, CSS and JS, the
@@ -19,13 +19,13 @@ export interface PageDocument { page: RenderedPage; html: string }
  * Pure: it reads no file, and gzips nothing: `sizes` (public path → raw and gzip bytes) come from the
  * write stage, which measured them off the main thread.
  */
-export function measureBuild(documents: PageDocument[], assets: BundleResult, stages: Record<string, number>, sizes: Map<string, SizeFigure>, articles: ArticleFigures, images: { site: Record<string, SiteImage>; built: BuiltImages }): BuildSummary {
+export function measureBuild(pages: RenderedPage[], markup: DocumentFigures, assets: BundleResult, stages: Record<string, number>, sizes: Map<string, SizeFigure>, articles: ArticleFigures, images: { site: Record<string, SiteImage>; built: BuiltImages }): BuildSummary {
   const sizeOf = (file: string) => {
     const size = sizes.get(file);
     if (!size) throw new Error(`no size was measured for ${file}`);
     return size;
   };
-  const summary: BuildSummary = { pages: documents.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, images: images.built.stats, stages, articles };
+  const summary: BuildSummary = { pages: pages.length, perPage: [], html: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, js: { raw: 0, gzip: 0 }, jsByTemplate: {}, images: images.built.stats, stages, articles };
   const jsSize = new Map<string, number>();
   let cssGzip = 0;
   for (const file of Object.keys(assets.files)) {
@@ -36,13 +36,13 @@ export function measureBuild(documents: PageDocument[], assets: BundleResult, st
     if (file === assets.css) cssGzip = size.gzip;
   }
   const sum = (set: Set<string>) => [...set].reduce((n, f) => n + (jsSize.get(f) ?? 0), 0);
-  for (const { page, html } of documents) {
+  for (const page of pages) {
     const { eager, every } = pageScripts(page, assets);
     const size = sizeOf(page.route.file);
     summary.html.raw += size.raw; summary.html.gzip += size.gzip;
     const row = (summary.jsByTemplate[page.route.template] ??= { initial: 0, all: 0, pages: 0 });
     row.initial = Math.max(row.initial, sum(eager)); row.all = Math.max(row.all, sum(every)); row.pages++;
-    summary.perPage.push({ url: page.route.url, html: size.gzip, css: cssGzip, jsInitial: sum(eager), jsAll: sum(every), ...markupFigures(html), ...pageImageFigures(page.images, images.site, images.built.bytes) });
+    summary.perPage.push({ url: page.route.url, html: size.gzip, css: cssGzip, jsInitial: sum(eager), jsAll: sum(every), ...markup.get(page.route.file)!, ...pageImageFigures(page.images, images.site, images.built.bytes) });
   }
   return summary;
 }

@@ -1,8 +1,7 @@
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildSession } from '../../src/build.ts';
-import { CACHE_FORMAT } from '../../src/cache/store.ts';
 import { editFile, filesOf, scratchProject } from '../scratch-project.ts';
 
 const now = new Date('2026-01-15T12:00:00Z');
@@ -12,11 +11,14 @@ const build = (outDir: string, warn: (line: string) => void = () => {}) => build
 beforeAll(async () => { dir = await scratchProject('site-cache-'); });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
-/** Every file under .site-cache/<kind>/. */
-async function entries(kind: string): Promise<string[]> {
-  const root = path.join(dir, '.site-cache', kind);
-  return (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+/** The lines of .site-cache/<kind>.pack: its header, then `<key>\t<JSON>` per entry. */
+async function packLines(kind: string): Promise<{ file: string; header: string; entries: Array<[string, string]> }> {
+  const file = path.join(dir, '.site-cache', `${kind}.pack`);
+  const [header, ...rest] = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+  return { file, header: header!, entries: rest.map((line) => [line.slice(0, line.indexOf('\t')), line.slice(line.indexOf('\t') + 1)]) };
 }
+const writePack = (pack: { file: string; header: string; entries: Array<[string, string]> }, tail = '') =>
+  writeFile(pack.file, `${[pack.header, ...pack.entries.map(([k, v]) => `${k}\t${v}`)].join('\n')}\n${tail}`);
 
 describe('the build cache (.site-cache/)', () => {
   it('parses again only the article that changed, and renders again only the pages it appears on', async () => {
@@ -53,19 +55,45 @@ describe('the build cache (.site-cache/)', () => {
     await build('clean');
     const expected = await filesOf(path.join(dir, 'clean'));
 
-    const markdown = await entries('markdown');
-    const pages = await entries('pages');
-    // Garbage, a truncated entry, and valid JSON of another shape: none may reach a page.
-    await writeFile(markdown[0]!, 'not json');
-    await writeFile(markdown[1]!, (await readFile(markdown[1]!, 'utf8')).slice(0, 40));
-    for (const file of pages) await writeFile(file, JSON.stringify({ format: CACHE_FORMAT, key: path.basename(file, '.json'), value: { head: '<title>wrong</title>', body: 1, islands: [] } }));
-    await writeFile(markdown[2]!, JSON.stringify({ format: CACHE_FORMAT, key: 'another key', value: JSON.parse(await readFile(markdown[3]!, 'utf8')).value }));
+    const markdown = await packLines('markdown');
+    const pages = await packLines('pages');
+    // Garbage, a truncated entry, and a line whose key is not a key: none may reach a page.
+    markdown.entries[0]![1] = 'not json';
+    markdown.entries[1]![1] = markdown.entries[1]![1].slice(0, 40);
+    markdown.entries[2]![0] = 'another key';
+    // Valid JSON of another shape, for every page; and a last line cut short, as an interrupted build leaves it.
+    for (const entry of pages.entries) entry[1] = JSON.stringify({ head: '<title>wrong</title>', body: 1, islands: [] });
+    await writePack(markdown);
+    await writePack(pages, `${'0'.repeat(64)}\t{"head":"<title>cut`);
 
     const warnings: string[] = [];
     const result = await build('clean', (line) => warnings.push(line));
-    expect(warnings).toEqual([`warning: ${3 + pages.length} unreadable entries in .site-cache/ discarded and rebuilt`]);
+    expect(warnings).toEqual([`warning: ${3 + pages.entries.length + 1} unreadable entries in .site-cache/ discarded and rebuilt`]);
     expect(result.redone).toMatchObject({ parsed: 3, rendered: result.routes.length });
     expect(await filesOf(path.join(dir, 'clean'))).toEqual(expected);
+
+    // The bad lines are gone from the packs: the next build reads every entry back.
+    const again: string[] = [];
+    expect((await build('clean', (line) => again.push(line))).redone).toMatchObject({ parsed: 0, rendered: 0 });
+    expect(again).toEqual([]);
+  }, 120_000);
+
+  it('starts a pack of another format afresh, and appends what each edit adds', async () => {
+    await build('dist');
+    const markdown = await packLines('markdown');
+    await writeFile(markdown.file, `site-cache markdown 1\n${markdown.entries.map(([k, v]) => `${k}\t${v}`).join('\n')}\n`);
+    expect((await build('dist')).redone.parsed).toBeGreaterThan(0);
+    expect((await packLines('markdown')).header).toBe(markdown.header);
+
+    // Each edit appends a line (old lines go only once they outnumber the live ones: see store.test.ts).
+    const live = (await packLines('markdown')).entries.length;
+    for (let i = 0; i < 3; i++) {
+      await editFile(dir, 'content/blog/what-is-data.md', (s) => `${s}\nEdit ${i}.\n`);
+      await build('dist');
+    }
+    const grown = await packLines('markdown');
+    expect(grown.entries.length).toBe(live + 3);
+    expect(new Set(grown.entries.map(([k]) => k)).size).toBe(live + 3);
   }, 120_000);
 
   it('rewrites a page in dist/ that was changed by hand, and deletes files the build did not make', async () => {

@@ -1,0 +1,60 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CacheStore, hashOf } from '../../src/cache/store.ts';
+
+const isText = (v: unknown): v is { text: string } => typeof (v as { text?: unknown })?.text === 'string';
+let root: string;
+afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+
+const lineCount = async () => (await readFile(path.join(root, '.site-cache', 'demo.pack'), 'utf8')).split('\n').filter(Boolean).length - 1;
+
+describe('CacheStore: one pack file per kind', () => {
+  it('reads back every entry a build wrote, however many flushes it took, and text of any script', async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'site-store-'));
+    const store = await CacheStore.open(root, 'demo', isText);
+    // About 12 MB: several appends of a few megabytes each.
+    const big = 'Ünïcödé ’quotes’ and \t tabs \n newlines '.repeat(1000);
+    for (let i = 0; i < 300; i++) await store.set(hashOf(String(i)), { text: `${i}:${big}` });
+    await store.save();
+
+    const again = await CacheStore.open(root, 'demo', isText);
+    for (const i of [0, 1, 150, 299]) expect(await again.get(hashOf(String(i)))).toEqual({ text: `${i}:${big}` });
+    expect(await again.get(hashOf('never written'))).toBeUndefined();
+    expect(again.discarded).toBe(0);
+  });
+
+  it('rewrites the pack with the entries in use once old lines outnumber them', async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'site-store-'));
+    const first = await CacheStore.open(root, 'demo', isText);
+    for (let i = 0; i < 600; i++) await first.set(hashOf(String(i)), { text: String(i) });
+    await first.save();
+    expect(await lineCount()).toBe(600);
+
+    // A build that uses ten of them and adds one: 601 lines is more than twice 11 plus the slack.
+    const second = await CacheStore.open(root, 'demo', isText);
+    for (let i = 0; i < 10; i++) expect(await second.get(hashOf(String(i)))).toEqual({ text: String(i) });
+    await second.set(hashOf('new'), { text: 'new' });
+    await second.save();
+    expect(await lineCount()).toBe(11);
+
+    const third = await CacheStore.open(root, 'demo', isText);
+    expect(await third.get(hashOf('new'))).toEqual({ text: 'new' });
+    expect(await third.get(hashOf('5'))).toEqual({ text: '5' });
+    expect(await third.get(hashOf('500'))).toBeUndefined();
+  });
+
+  it('keeps a pack that is mostly in use as it is, appending only', async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'site-store-'));
+    const first = await CacheStore.open(root, 'demo', isText);
+    for (let i = 0; i < 100; i++) await first.set(hashOf(String(i)), { text: String(i) });
+    await first.save();
+    const second = await CacheStore.open(root, 'demo', isText);
+    await second.set(hashOf('0'), { text: 'zero' });
+    await second.save();
+    expect(await lineCount()).toBe(101);
+    // The newest line of a key wins.
+    expect(await (await CacheStore.open(root, 'demo', isText)).get(hashOf('0'))).toEqual({ text: 'zero' });
+  });
+});
