@@ -60,7 +60,7 @@ export interface BuildOptions {
 export interface BuildSession {
   codeChanged: boolean;
   code?: BuildCode;
-  assets?: { islands: string; result: BundleResult };
+  assets?: BundleResult;
   cdn?: { table: string; request: string; response: string };
   /** Cache entries kept in memory; entries of old keys go when it grows past a bound (see build.ts). */
   memory?: Map<string, unknown>;
@@ -79,7 +79,7 @@ export interface BuildResult {
 
 async function timed<T>(stages: Record<string, number>, name: string, fn: () => Promise<T> | T): Promise<T> {
   const start = performance.now();
-  try { return await fn(); } finally { stages[name] = (stages[name] ?? 0) + performance.now() - start; }
+  try { return await fn(); } finally { stages[name] = (stages[name] ?? 0) + performance.now() - start; if (process.env.SITE_DEBUG_SNAPSHOT === name) (await import('node:v8')).writeHeapSnapshot('/tmp/site.heapsnapshot'); if (process.env.SITE_DEBUG_MEMORY) { const m = process.memoryUsage(); process.stderr.write(`[mem] after ${name}: rss ${(m.rss / 1048576).toFixed(0)} heapUsed ${(m.heapUsed / 1048576).toFixed(0)} heapTotal ${(m.heapTotal / 1048576).toFixed(0)} external ${(m.external / 1048576).toFixed(0)} ab ${(m.arrayBuffers / 1048576).toFixed(0)}\n`); } }
 }
 
 /** Stage 1: the content, validated, with the flags' and environment's settings applied. */
@@ -99,10 +99,31 @@ function publishStage(site: Site, now: Date, preview: boolean): Published {
   return published;
 }
 
-/** Stage 4: every route through the templates (bundled fresh), into head and body markup and the islands it uses; unchanged pages from the cache. */
-function renderStage(site: Site, routes: Route[], now: Date, code: BuildCode, cache: BuildCache, workers: BuildWorkers): Promise<RenderedPage[]> {
+/** A page once written to dist/: what the images stage and the summary still read; its markup is let go. */
+export type WrittenPage = Omit<RenderedPage, 'head' | 'body'>;
+
+/**
+ * Stages 4–6: every route through the templates (bundled fresh; unchanged pages from the cache), and
+ * each page's document made, written to dist/ and measured as soon as it is rendered, then let go,
+ * so a large site never holds every page's markup at once. Returns the pages, without their markup,
+ * in the routes' order.
+ */
+async function renderStage(input: {
+  site: Site; routes: Route[]; now: Date; code: BuildCode; cache: BuildCache; workers: BuildWorkers;
+  writer: DistWriter; documentOf: (page: RenderedPage) => string; sizes: Map<string, SizeFigure>; markup: DocumentFigures;
+}): Promise<WrittenPage[]> {
+  const { site, routes, now, code, cache, workers, writer, documentOf, sizes, markup } = input;
   const ctx = { settings: site.settings, images: site.images, year: now.getUTCFullYear() };
-  return cache.render(routes, ctx, code.renderHash, (missing) => workers.render(missing, ctx));
+  const order = new Map(routes.map((route, i) => [route, i]));
+  const written = new Array<WrittenPage>(routes.length);
+  await cache.render(routes, ctx, code.renderHash, (missing, each) => workers.render(missing, ctx, each), async (page) => {
+    const html = documentOf(page);
+    markup.set(page.route.file, markupFigures(html));
+    sizes.set(page.route.file, (await writer.write({ file: page.route.file, contents: html, measure: true }))!);
+    const { head: _head, body: _body, ...rest } = page;
+    written[order.get(page.route)!] = rest;
+  });
+  return written;
 }
 
 /** Stage 6: a rendered page as its whole HTML document, pointing at the bundled assets; made as it is written, never all at once. */
@@ -115,39 +136,23 @@ function documentOf(site: Site, assets: BundleResult, scripts: string[], extraHe
 }
 
 /**
- * Stage 7: dist/ brought up to date (assets, images, pages, sitemap, robots, feed; unchanged files left
- * alone, stale ones deleted), a bounded number of files at a time, then build/ (routing table, CDN
- * functions, headers). Each page's document is made, written and measured in turn, then let go, so a
- * large site never holds every document at once. Returns the raw and gzip size of each page and
- * asset, and what the budgets read from each page's markup, for the summary.
+ * Stage 7: the rest of dist/ (assets, images, sitemap, robots, feed; unchanged files left alone, stale
+ * ones deleted), a bounded number of files at a time, then build/ (routing table, CDN functions,
+ * headers). The raw and gzip size of each asset goes into `sizes`, for the summary.
  */
-async function writeStage(root: string, outDir: string, metaDir: string, input: {
-  site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; images: BuiltImages; pages: RenderedPage[]; documentOf: (page: RenderedPage) => string; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
-}): Promise<{ sizes: Map<string, SizeFigure>; markup: DocumentFigures }> {
-  const { site, routes, table, assets, images, pages, documentOf, scripts, now, session, fresh } = input;
-  const markup: DocumentFigures = new Map();
-  const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
-  await writer.begin();
+async function writeStage(root: string, metaDir: string, input: {
+  writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; images: BuiltImages; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
+}): Promise<void> {
+  const { writer, sizes, site, routes, table, assets, images, scripts, now, session, fresh } = input;
   const feed = atomFeed(site, now);
-  const files: Array<DistFile | { file: string; page: RenderedPage }> = [
+  const files: DistFile[] = [
     ...Object.entries(assets.files).map(([file, contents]) => ({ file, contents, measure: true })),
     ...[...images.files].map(([file, from]) => ({ file, from })),
-    ...pages.map((page) => ({ file: page.route.file, page })),
     { file: '/sitemap.xml', contents: sitemapXml(site, routes) },
     { file: '/robots.txt', contents: robotsTxt(site) },
     ...(feed ? [{ file: '/blog/feed.xml', contents: feed }] : []),
   ];
-  const sizes = new Map<string, SizeFigure>();
-  await mapLimit(files, IO_CONCURRENCY, async (f) => {
-    let entry: DistFile;
-    if ('page' in f) {
-      const html = documentOf(f.page);
-      markup.set(f.file, markupFigures(html));
-      entry = { file: f.file, contents: html, measure: true };
-    } else entry = f;
-    const size = await writer.write(entry);
-    if (size) sizes.set(f.file, size);
-  });
+  await mapLimit(files, IO_CONCURRENCY, async (f) => { const size = await writer.write(f); if (size) sizes.set(f.file, size); });
   await writer.finish();
   // The CDN functions are bundled by esbuild: serve reuses them while the table and the code stay the same.
   const tableJson = JSON.stringify(table, null, 2) + '\n';
@@ -160,7 +165,6 @@ async function writeStage(root: string, outDir: string, metaDir: string, input: 
     'cloudfront/viewer-response.js': cdn.response,
     [HEADERS_FILE]: JSON.stringify(securityHeaders(site.settings, scripts), null, 2) + '\n',
   });
-  return { sizes, markup };
 }
 
 /** Stage 9: the page budgets; checked after writing, so that an over-budget build leaves its pages to inspect. */
@@ -191,41 +195,53 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
 
   if (session && (session.memory?.size ?? 0) > SESSION_MEMORY_MAX) session.memory = undefined;
   if (session) session.memory ??= new Map();
+  // Started at once, beside loading: the build's code (esbuild), and every island and the stylesheet
+  // (esbuild again), neither of which needs the content.
+  const codeReady = timed(stages, 'code', async () => !fresh && session?.code ? session.code : bundleBuildCode(root)).catch((error: unknown) => error as Error);
+  const assetsReady = !fresh && session?.assets ? Promise.resolve(session.assets) : timed(stages, 'bundle', () => bundle({ root, outDir }));
+  assetsReady.catch(() => { /* awaited, and reported, before rendering */ });
   const cache = await BuildCache.open(root, session?.memory);
+  let workers: BuildWorkers | undefined;
   // A project whose code cannot be bundled still has its content checked first, with the parser
   // built into the generator: a content error is the more useful report.
-  const bundled = await timed(stages, 'code', async () => !fresh && session?.code ? session.code : bundleBuildCode(root)).catch((error: unknown) => error as Error);
-  const code = bundled instanceof Error ? undefined : bundled;
-  // Until the templates bundle again, every build must try again.
-  if (!code && session) session.codeChanged = true;
-  const workers = code && new BuildWorkers(code, opts.poolThreshold);
-  let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: RenderedPage[];
+  const parse: ParseMarkdown = async (jobs) => {
+    const ready = await codeReady;
+    if (ready instanceof Error) return Promise.all(jobs.map(parseMarkdownFile));
+    workers ??= new BuildWorkers(ready, opts.poolThreshold);
+    return cache.parse(jobs, ready.markdownHash, (missing) => workers!.parse(missing));
+  };
+  let code: BuildCode | undefined;
+  let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult;
+  const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
+  const sizes = new Map<string, SizeFigure>();
+  const markup: DocumentFigures = new Map();
   try {
-    const loaded = await timed(stages, 'load', () => loadStage(contentDir, opts.overrides, code && workers
-      ? (jobs) => cache.parse(jobs, code.markdownHash, (missing) => workers.parse(missing))
-      : (jobs) => Promise.all(jobs.map(parseMarkdownFile))));
-    if (!code || !workers) throw bundled;
+    const loaded = await timed(stages, 'load', () => loadStage(contentDir, opts.overrides, parse));
+    const ready = await codeReady;
+    // Until the templates bundle again, every build must try again.
+    if (ready instanceof Error) { if (session) session.codeChanged = true; throw ready; }
+    code = ready;
+    workers ??= new BuildWorkers(code, opts.poolThreshold);
     ({ site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false));
     routes = routeTable(site);
     table = routingTable(routes);
-    pages = await timed(stages, 'render', () => renderStage(site, routes, now, code, cache, workers));
+    assets = await assetsReady;
+    const scripts = inlineScripts(site.settings);
+    await writer.begin();
+    pages = await timed(stages, 'render', () => renderStage({ site, routes, now, code: code!, cache, workers: workers!, writer, documentOf: documentOf(site, assets, scripts, opts.extraHead), sizes, markup }));
   } finally {
     // A cache that cannot be written costs the next build time, not this one its pages.
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
     void workers?.close();
   }
-  const pool = workers!.startedOnce;
+  const pool = workers?.startedOnce ?? false;
   const images = await timed(stages, 'images', () => buildImages({
     images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir: path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR)),
   }));
-  const islands = [...new Set(pages.flatMap((p) => [...p.islands.keys()]))].sort();
-  const reuse = !fresh && session?.assets && session.assets.islands === islands.join(',') ? session.assets.result : undefined;
-  const assets = reuse ?? await timed(stages, 'bundle', () => bundle({ root, outDir, islands }));
   const scripts = inlineScripts(site.settings);
-  const { sizes, markup } = await timed(stages, 'write', () =>
-    writeStage(root, outDir, metaDir, { site, routes, table, assets, images, pages, documentOf: documentOf(site, assets, scripts, opts.extraHead), scripts, now, session, fresh }));
-  if (session) Object.assign(session, { code: code!, assets: { islands: islands.join(','), result: assets } });
+  await timed(stages, 'write', () => writeStage(root, metaDir, { writer, sizes, site, routes, table, assets, images, scripts, now, session, fresh }));
+  if (session) Object.assign(session, { code: code!, assets });
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
   await budgetStage(root, opts.budgets, summary);
   return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool }, warnings: opts.preview ? unpublishedLinks : [] };

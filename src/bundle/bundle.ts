@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { build, type Metafile, type Plugin } from 'esbuild';
 
 export interface BundleResult {
@@ -60,15 +61,23 @@ function closures(meta: Metafile, root: string, outDir: string): Record<string, 
   return result;
 }
 
+/** Every island in islands/ (a .tsx or .ts file there, by its name; index.ts is the registry). */
+export async function islandNames(root: string): Promise<string[]> {
+  const names = await readdir(path.join(root, 'islands')).catch(() => [] as string[]);
+  return names.filter((n) => /\.tsx?$/.test(n) && !/^index\.tsx?$/.test(n)).map((n) => n.replace(/\.tsx?$/, '')).sort();
+}
+
 /**
- * esbuild, twice: the islands that pages use (code-split, so React and shared code load once),
- * then the runtime with their chunk addresses baked in. CSS goes with the first pass.
+ * esbuild, twice: every island in islands/ (code-split, so React and shared code load once) with the
+ * stylesheet, then the runtime with their chunk addresses baked in. It needs no page, so the build
+ * starts it while content loads, and each page's document can be written as soon as it is rendered.
+ * A page loads only its own islands' closures: an island no page uses is a file nobody fetches.
  */
-export async function bundle(opts: { root: string; outDir: string; islands: string[] }): Promise<BundleResult> {
-  const assets = path.join(opts.outDir, 'assets');
+export async function bundle(opts: { root: string; outDir: string }): Promise<BundleResult> {
+  const names = await islandNames(opts.root);
   const common = {
     bundle: true, write: false, minify: true, metafile: true, format: 'esm', target: 'es2020',
-    outdir: assets, entryNames: '[name]-[hash]', chunkNames: 'chunks/[name]-[hash]', assetNames: '[name]-[hash]',
+    outdir: path.join(opts.outDir, 'assets'), entryNames: '[name]-[hash]', chunkNames: 'chunks/[name]-[hash]', assetNames: '[name]-[hash]',
     absWorkingDir: opts.root, logLevel: 'silent', legalComments: 'none', jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },
   } as const;
@@ -78,7 +87,7 @@ export async function bundle(opts: { root: string; outDir: string; islands: stri
     splitting: true,
     entryPoints: [
       { in: 'templates/styles/site.css', out: 'site' },
-      ...opts.islands.map((name) => ({ in: `${ISLAND_PREFIX}${name}`, out: name })),
+      ...names.map((name) => ({ in: `${ISLAND_PREFIX}${name}`, out: name })),
     ],
     plugins: [islandEntries(opts.root)],
   });
@@ -92,7 +101,7 @@ export async function bundle(opts: { root: string; outDir: string; islands: stri
   }
 
   let runtime: string | undefined;
-  if (opts.islands.length) {
+  if (names.length) {
     const rt = await build({
       ...common,
       entryPoints: [{ in: 'src/bundle/client/runtime.ts', out: 'runtime' }],

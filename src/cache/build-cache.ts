@@ -6,6 +6,7 @@ import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import { CACHE_DIR, CacheStore, hashOf } from './store.ts';
 import { cachedMap } from './cached.ts';
+import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
 import type { ImagePreload, ImageUse } from '../images/picture.ts';
 
 /** A rendered page as cached: its route is the build's own, so only the markup and the islands are kept. */
@@ -62,11 +63,31 @@ export class BuildCache {
     return results;
   }
 
-  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string, compute: (routes: Route[]) => Promise<Array<Omit<RenderedPage, 'route'>>>): Promise<RenderedPage[]> {
+  /**
+   * Every route's rendered page handed to `each`, from the cache where its key is there and from
+   * `compute` (which streams its results) where not; nothing is kept, so a large site never holds
+   * every page's markup at once.
+   */
+  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string, compute: (routes: Route[], each: (route: Route, page: Omit<RenderedPage, 'route'>) => Promise<void>) => Promise<void>, each: (page: RenderedPage) => Promise<void>): Promise<void> {
     const shared = hashOf(this.lockHash, codeHash, JSON.stringify(ctx));
-    const { results, computed } = await cachedMap(this.pages, routes, (route) => hashOf(shared, JSON.stringify(route)), async (missing) =>
-      (await compute(missing)).map((p) => ({ head: p.head, body: p.body, islands: [...p.islands].map(([name, s]) => [name, [...s]] as [string, string[]]), images: p.images, ...(p.preload ? { preload: p.preload } : {}) })));
-    this.counts.rendered += computed;
-    return results.map((p, i) => ({ route: routes[i]!, head: p.head, body: p.body, islands: new Map(p.islands.map(([name, s]) => [name, new Set(s)])) as RenderedPage['islands'], images: p.images, preload: p.preload }));
+    const keys = new Map<Route, string>();
+    const missing: Route[] = [];
+    await mapLimit(routes, IO_CONCURRENCY, async (route) => {
+      const key = hashOf(shared, JSON.stringify(route));
+      const hit = await this.pages.get(key);
+      if (hit) await each(fromCache(route, hit));
+      else { keys.set(route, key); missing.push(route); }
+    });
+    this.counts.rendered += missing.length;
+    if (!missing.length) return;
+    await compute(missing, async (route, p) => {
+      const cached: CachedPage = { head: p.head, body: p.body, islands: [...p.islands].map(([name, s]) => [name, [...s]] as [string, string[]]), images: p.images, ...(p.preload ? { preload: p.preload } : {}) };
+      await this.pages.set(keys.get(route)!, cached);
+      await each({ route, ...p });
+    });
   }
+}
+
+function fromCache(route: Route, p: CachedPage): RenderedPage {
+  return { route, head: p.head, body: p.body, islands: new Map(p.islands.map(([name, s]) => [name, new Set(s)])) as RenderedPage['islands'], images: p.images, preload: p.preload };
 }

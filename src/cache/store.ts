@@ -38,7 +38,7 @@ export class CacheStore<T> {
   private lines = 0;
   private size = 0;
   private used = new Set<string>();
-  private pending: string[] = [];
+  private pending: Array<{ key: string; line: string }> = [];
   private pendingBytes = 0;
   private rewrite = false;
   /** No header of this format: the file is started afresh before anything is appended. */
@@ -126,7 +126,7 @@ export class CacheStore<T> {
     this.memory?.set(`${this.kind}:${key}`, value);
     this.used.add(key);
     const line = `${key}\t${JSON.stringify(value)}\n`;
-    this.pending.push(line);
+    this.pending.push({ key, line });
     this.pendingBytes += line.length;
     if (this.pendingBytes >= FLUSH_BYTES) await this.flush();
   }
@@ -150,14 +150,15 @@ export class CacheStore<T> {
       }
       const handle = await open(this.file, fresh ? 'w' : 'a');
       try {
-        const parts = fresh ? [this.header, ...lines] : lines;
-        let at = fresh ? 0 : this.size;
-        for (const [i, line] of parts.entries()) {
+        let at = fresh ? Buffer.byteLength(this.header) : this.size;
+        // The key as given, never a slice of the line: a slice would keep the whole line alive.
+        for (const { key, line } of lines) {
           const bytes = Buffer.byteLength(line);
-          if (!fresh || i > 0) { this.index.set(line.slice(0, 64), { start: at, end: at + bytes - 1 }); this.lines++; }
+          this.index.set(key, { start: at, end: at + bytes - 1 });
+          this.lines++;
           at += bytes;
         }
-        await handle.write(parts.join(''));
+        await handle.write((fresh ? this.header : '') + lines.map((l) => l.line).join(''));
         this.size = at;
       } finally {
         await handle.close();

@@ -19,7 +19,7 @@ export type DocumentFigures = Map<string, ReturnType<typeof markupFigures>>;
  * Pure: it reads no file, and gzips nothing: `sizes` (public path → raw and gzip bytes) come from the
  * write stage, which measured them off the main thread.
  */
-export function measureBuild(pages: RenderedPage[], markup: DocumentFigures, assets: BundleResult, stages: Record<string, number>, sizes: Map<string, SizeFigure>, articles: ArticleFigures, images: { site: Record<string, SiteImage>; built: BuiltImages }): BuildSummary {
+export function measureBuild(pages: Array<Omit<RenderedPage, 'head' | 'body'>>, markup: DocumentFigures, assets: BundleResult, stages: Record<string, number>, sizes: Map<string, SizeFigure>, articles: ArticleFigures, images: { site: Record<string, SiteImage>; built: BuiltImages }): BuildSummary {
   const sizeOf = (file: string) => {
     const size = sizes.get(file);
     if (!size) throw new Error(`no size was measured for ${file}`);

@@ -47,6 +47,23 @@ export class WorkerPool {
     return results.flat() as R[];
   }
 
+  /**
+   * Like `map`, but hands each batch's results to `each` as they arrive and keeps none of them: a
+   * batch is sent only while fewer than one per worker (plus one) await `each`, so a slow consumer
+   * holds back the workers instead of letting results pile up in memory.
+   */
+  async forEach<T, R>(items: T[], toTask: (batch: T[]) => Task, each: (batch: T[], results: R[]) => Promise<void>): Promise<void> {
+    const per = Math.max(1, Math.min(32, Math.ceil(items.length / (this.size * 4))));
+    let next = 0;
+    const lane = async () => {
+      while (next < items.length) {
+        const batch = items.slice(next, next += per);
+        await each(batch, (await this.run(toTask(batch))) as R[]);
+      }
+    };
+    await Promise.all(Array.from({ length: this.size + 1 }, lane));
+  }
+
   run(task: Task): Promise<unknown[]> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {

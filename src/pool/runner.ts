@@ -4,6 +4,7 @@ import type { RenderContext } from '../page-api/site-context.tsx';
 import type { RenderedPage } from '../render/page.tsx';
 import type { BuildCode } from './code.ts';
 import { WorkerPool } from './pool.ts';
+import { mapLimit } from '../concurrency.ts';
 
 /**
  * Below this many pieces of work (markdown files or pages not in the cache) a call runs on the
@@ -40,11 +41,18 @@ export class BuildWorkers {
     return Promise.all(jobs.map(parseMarkdownFile));
   }
 
-  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>): Promise<PageMarkup[]> {
+  /** Each route rendered, handed to `each` with its markup as soon as its batch is done; none are kept. */
+  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, each: (route: Route, page: PageMarkup) => Promise<void>): Promise<void> {
     const pool = this.poolFor(routes.length);
-    if (pool) return pool.map(routes, (batch) => ({ kind: 'render', routes: batch, ctx }));
+    if (pool) {
+      await pool.forEach<Route, PageMarkup>(routes, (batch) => ({ kind: 'render', routes: batch, ctx }), async (batch, results) => {
+        // A batch's pages written a few at a time: one by one, the disk's latency would hold up the workers.
+        await mapLimit(batch, 8, (route, i) => each(route, results[i]!));
+      });
+      return;
+    }
     const { render } = (await import(this.code.renderUrl)) as { render: (route: Route, ctx: RenderContext) => RenderedPage };
-    return routes.map((route) => render(route, { ...ctx, url: route.url }));
+    for (const route of routes) await each(route, render(route, { ...ctx, url: route.url }));
   }
 
   async close(): Promise<void> {
