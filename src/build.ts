@@ -6,7 +6,7 @@ import { ContentErrors, type ContentError } from './content/errors.ts';
 import { parseMarkdownFile } from './content/markdown-file.ts';
 import { routes as routeTable, routingTable, type Route } from './routes/table.ts';
 import type { RenderedPage } from './render/page.tsx';
-import { documentHtml } from './render/document.ts';
+import { DOCUMENT_CODE, documentHtml } from './render/document.ts';
 import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
@@ -72,14 +72,14 @@ const SESSION_MEMORY_MAX = 20_000;
 export interface BuildResult {
   site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string;
   /** Markdown files parsed and pages rendered by this build; the rest came from the cache. */
-  redone: { parsed: number; rendered: number; pool: boolean };
+  redone: { parsed: number; rendered: number; pool: boolean; documents: number };
   /** Problems a preview lets through that a production build refuses (links to unpublished articles). */
   warnings: ContentError[];
 }
 
 async function timed<T>(stages: Record<string, number>, name: string, fn: () => Promise<T> | T): Promise<T> {
   const start = performance.now();
-  try { return await fn(); } finally { stages[name] = (stages[name] ?? 0) + performance.now() - start; if (process.env.SITE_DEBUG_SNAPSHOT === name) (await import('node:v8')).writeHeapSnapshot('/tmp/site.heapsnapshot'); if (process.env.SITE_DEBUG_MEMORY) { const m = process.memoryUsage(); process.stderr.write(`[mem] after ${name}: rss ${(m.rss / 1048576).toFixed(0)} heapUsed ${(m.heapUsed / 1048576).toFixed(0)} heapTotal ${(m.heapTotal / 1048576).toFixed(0)} external ${(m.external / 1048576).toFixed(0)} ab ${(m.arrayBuffers / 1048576).toFixed(0)}\n`); } }
+  try { return await fn(); } finally { stages[name] = (stages[name] ?? 0) + performance.now() - start; if (process.env.SITE_DEBUG_SNAPSHOT === name) (await import('node:v8')).writeHeapSnapshot('/tmp/site.heapsnapshot'); if (process.env.SITE_DEBUG_MEMORY) { (globalThis as { gc?: () => void }).gc?.(); const m = process.memoryUsage(); process.stderr.write(`[mem] after ${name}: rss ${(m.rss / 1048576).toFixed(0)} heapUsed ${(m.heapUsed / 1048576).toFixed(0)} heapTotal ${(m.heapTotal / 1048576).toFixed(0)} external ${(m.external / 1048576).toFixed(0)} ab ${(m.arrayBuffers / 1048576).toFixed(0)}\n`); } }
 }
 
 /** Stage 1: the content, validated, with the flags' and environment's settings applied. */
@@ -101,6 +101,11 @@ function publishStage(site: Site, now: Date, preview: boolean): Published {
 
 /** A page once written to dist/: what the images stage and the summary still read; its markup is let go. */
 export type WrittenPage = Omit<RenderedPage, 'head' | 'body'>;
+type PageMarkupFigures = ReturnType<typeof markupFigures>;
+/** What the manifest keeps of a written page, so that a later build can leave it standing without reading it. */
+interface StoredPage { islands: Array<[string, string[]]>; images: RenderedPage['images']; preload?: RenderedPage['preload']; markup: PageMarkupFigures }
+/** How a page becomes its document, and the inputs besides the page that the document is made of. */
+interface DocumentMaker { make: (page: RenderedPage) => string; inputs: string }
 
 /**
  * Stages 4–6: every route through the templates (bundled fresh; unchanged pages from the cache), and
@@ -110,29 +115,47 @@ export type WrittenPage = Omit<RenderedPage, 'head' | 'body'>;
  */
 async function renderStage(input: {
   site: Site; routes: Route[]; now: Date; code: BuildCode; cache: BuildCache; workers: BuildWorkers;
-  writer: DistWriter; documentOf: (page: RenderedPage) => string; sizes: Map<string, SizeFigure>; markup: DocumentFigures;
-}): Promise<WrittenPage[]> {
+  writer: DistWriter; documentOf: DocumentMaker; sizes: Map<string, SizeFigure>; markup: DocumentFigures;
+}): Promise<{ written: WrittenPage[]; documents: number }> {
   const { site, routes, now, code, cache, workers, writer, documentOf, sizes, markup } = input;
   const ctx = { settings: site.settings, images: site.images, year: now.getUTCFullYear() };
   const order = new Map(routes.map((route, i) => [route, i]));
   const written = new Array<WrittenPage>(routes.length);
-  await cache.render(routes, ctx, code.renderHash, (missing, each) => workers.render(missing, ctx, each), async (page) => {
-    const html = documentOf(page);
-    markup.set(page.route.file, markupFigures(html));
-    sizes.set(page.route.file, (await writer.write({ file: page.route.file, contents: html, measure: true }))!);
+  // What a document is made of besides its page: a change here remakes every document.
+  const shell = hashOf(documentOf.inputs);
+  const keep = (page: WrittenPage, size: SizeFigure, figures: PageMarkupFigures) => {
+    sizes.set(page.route.file, size);
+    markup.set(page.route.file, figures);
+    written[order.get(page.route)!] = page;
+  };
+  let documents = 0;
+  await cache.render(routes, ctx, code.renderHash, (missing, each) => workers.render(missing, ctx, each), async (page, key) => {
+    documents++;
+    const html = documentOf.make(page);
     const { head: _head, body: _body, ...rest } = page;
-    written[order.get(page.route)!] = rest;
+    const figures = markupFigures(html);
+    const about: StoredPage = { islands: [...page.islands].map(([name, s]) => [name, [...s]]), images: page.images, preload: page.preload, markup: figures };
+    keep(rest, (await writer.write({ file: page.route.file, contents: html, measure: true, key: hashOf(key, shell), about }))!, figures);
+  }, async (route, key) => {
+    // The document on disk was made from this very page and shell, and nobody has touched it: it stands.
+    const record = await writer.keep(route.file, hashOf(key, shell));
+    const about = record?.about as StoredPage | undefined;
+    if (!record || !about?.markup) return false;
+    keep({ route, islands: new Map(about.islands.map(([name, s]) => [name, new Set(s)])) as RenderedPage['islands'], images: about.images, preload: about.preload }, { raw: record.size, gzip: record.gzip! }, about.markup);
+    return true;
   });
-  return written;
+  return { written, documents };
 }
 
 /** Stage 6: a rendered page as its whole HTML document, pointing at the bundled assets; made as it is written, never all at once. */
-function documentOf(site: Site, assets: BundleResult, scripts: string[], extraHead: string | undefined): (page: RenderedPage) => string {
+function documentOf(site: Site, assets: BundleResult, scripts: string[], extraHead: string | undefined): DocumentMaker {
   const feed = site.posts.length ? { href: '/blog/feed.xml', title: `${site.settings.name} Insights` } : undefined;
-  return (page) => documentHtml(page, {
-    css: assets.css, runtime: assets.runtime, preload: pageScripts(page, assets).preload, favicon: site.images['/images/favicon.svg'],
-    inlineScripts: scripts, extraHead, feed,
-  });
+  const favicon = site.images['/images/favicon.svg'];
+  return {
+    make: (page) => documentHtml(page, { css: assets.css, runtime: assets.runtime, preload: pageScripts(page, assets).preload, favicon, inlineScripts: scripts, extraHead, feed }),
+    // The functions' own text too: a generator that makes documents differently remakes them all.
+    inputs: JSON.stringify([DOCUMENT_CODE, String(pageScripts), assets.css, assets.runtime, assets.islands, assets.closure, favicon, scripts, extraHead, feed]),
+  };
 }
 
 /**
@@ -215,6 +238,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
   const sizes = new Map<string, SizeFigure>();
   const markup: DocumentFigures = new Map();
+  let documents = 0;
   try {
     const loaded = await timed(stages, 'load', () => loadStage(contentDir, opts.overrides, parse));
     const ready = await codeReady;
@@ -228,7 +252,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     assets = await assetsReady;
     const scripts = inlineScripts(site.settings);
     await writer.begin();
-    pages = await timed(stages, 'render', () => renderStage({ site, routes, now, code: code!, cache, workers: workers!, writer, documentOf: documentOf(site, assets, scripts, opts.extraHead), sizes, markup }));
+    ({ written: pages, documents } = await timed(stages, 'render', () => renderStage({ site, routes, now, code: code!, cache, workers: workers!, writer, documentOf: documentOf(site, assets, scripts, opts.extraHead), sizes, markup })));
   } finally {
     // A cache that cannot be written costs the next build time, not this one its pages.
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
@@ -244,5 +268,5 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   if (session) Object.assign(session, { code: code!, assets });
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
   await budgetStage(root, opts.budgets, summary);
-  return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool }, warnings: opts.preview ? unpublishedLinks : [] };
+  return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool, documents }, warnings: opts.preview ? unpublishedLinks : [] };
 }

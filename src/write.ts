@@ -7,11 +7,18 @@ import type { SizeFigure } from './measure/summary.ts';
 
 const gzipAsync = promisify(gzip);
 
-/** What the last build wrote to each file of dist/: its hash, and the size and time the file then had. */
-type Manifest = Record<string, { hash: string; size: number; mtimeMs: number; gzip?: number }>;
+/**
+ * What the last build wrote to each file of dist/: its hash, and the size and time the file then had;
+ * for a page, also the key of everything its document was made from, and what the build read from it.
+ */
+type Manifest = Record<string, DistRecord>;
+export interface DistRecord { hash: string; size: number; mtimeMs: number; gzip?: number; key?: string; about?: unknown }
 
-/** One file of the build: contents to write, or a file to copy; `measure` asks for its raw and gzip size. */
-export type DistFile = { file: string; measure?: boolean } & ({ contents: string | Uint8Array } | { from: string });
+/**
+ * One file of the build: contents to write, or a file to copy; `measure` asks for its raw and gzip
+ * size; `key` and `about` are kept with its record (see `keep`).
+ */
+export type DistFile = { file: string; measure?: boolean; key?: string; about?: unknown } & ({ contents: string | Uint8Array } | { from: string });
 
 /**
  * dist/ is written by this module alone. A file whose contents equal what the last build wrote
@@ -38,6 +45,19 @@ export class DistWriter {
   }
 
   /**
+   * The record of `file` if the last build wrote it from inputs of this `key` and nobody has touched
+   * it since (same size and time): the file stands as it is, and the caller need not make it again.
+   */
+  async keep(file: string, key: string): Promise<DistRecord | undefined> {
+    const before = this.previous[file];
+    if (!before || before.key !== key || before.gzip === undefined) return undefined;
+    const now = await stat(this.target(file)).catch(() => undefined);
+    if (!now || now.size !== before.size || now.mtimeMs !== before.mtimeMs) return undefined;
+    this.next[file] = before;
+    return before;
+  }
+
+  /**
    * `file` is the public path, with a leading slash. Gzip sizes (level 9, as the summary has always
    * reported) are computed by zlib on libuv's thread pool, off the main thread, and reused while the
    * file's contents stay the same.
@@ -61,6 +81,7 @@ export class DistWriter {
     if (entry.measure && record!.gzip === undefined) {
       record = { ...record!, gzip: (await gzipAsync(contents ?? await readFile(target), { level: 9 })).byteLength };
     }
+    if (entry.key !== undefined) record = { ...record!, key: entry.key, about: entry.about };
     this.next[entry.file] = record!;
     return entry.measure ? { raw: record!.size, gzip: record!.gzip! } : undefined;
   }

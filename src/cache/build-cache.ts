@@ -68,14 +68,16 @@ export class BuildCache {
    * `compute` (which streams its results) where not; nothing is kept, so a large site never holds
    * every page's markup at once.
    */
-  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string, compute: (routes: Route[], each: (route: Route, page: Omit<RenderedPage, 'route'>) => Promise<void>) => Promise<void>, each: (page: RenderedPage) => Promise<void>): Promise<void> {
+  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string, compute: (routes: Route[], each: (route: Route, page: Omit<RenderedPage, 'route'>) => Promise<void>) => Promise<void>, each: (page: RenderedPage, key: string) => Promise<void>, done?: (route: Route, key: string) => Promise<boolean>): Promise<void> {
     const shared = hashOf(this.lockHash, codeHash, JSON.stringify(ctx));
     const keys = new Map<Route, string>();
     const missing: Route[] = [];
     await mapLimit(routes, IO_CONCURRENCY, async (route) => {
       const key = hashOf(shared, JSON.stringify(route));
+      // Its output stands as the last build left it: nothing to read. The entry stays for the day it is needed.
+      if (await done?.(route, key)) { this.pages.touch(key); return; }
       const hit = await this.pages.get(key);
-      if (hit) await each(fromCache(route, hit));
+      if (hit) await each(fromCache(route, hit), key);
       else { keys.set(route, key); missing.push(route); }
     });
     this.counts.rendered += missing.length;
@@ -83,7 +85,7 @@ export class BuildCache {
     await compute(missing, async (route, p) => {
       const cached: CachedPage = { head: p.head, body: p.body, islands: [...p.islands].map(([name, s]) => [name, [...s]] as [string, string[]]), images: p.images, ...(p.preload ? { preload: p.preload } : {}) };
       await this.pages.set(keys.get(route)!, cached);
-      await each({ route, ...p });
+      await each({ route, ...p }, keys.get(route)!);
     });
   }
 }

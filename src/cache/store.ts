@@ -121,6 +121,11 @@ export class CacheStore<T> {
     return undefined;
   }
 
+  /** Marks the entry of `key` as still in use without reading it, so that a rewrite keeps it. */
+  touch(key: string): void {
+    if (this.index.has(key) || this.memory?.has(`${this.kind}:${key}`)) this.used.add(key);
+  }
+
   /** Queued, and appended with others once a few megabytes are waiting (or at `save`). */
   async set(key: string, value: T): Promise<void> {
     this.memory?.set(`${this.kind}:${key}`, value);

@@ -41,3 +41,6 @@ export function documentHtml(page: RenderedPage, assets: PageAssets): string {
   ].filter(Boolean);
   return `<!doctype html>\n<html lang="en-GB"${page.route.status === 200 ? '' : ` data-status="${page.route.status}"`}>\n<head>\n${head.join('\n')}\n</head>\n<body>\n${page.body}\n</body>\n</html>\n`;
 }
+
+/** The text of the code that makes a document: part of the key under which a written page may stand (see build.ts). */
+export const DOCUMENT_CODE = [documentHtml, preloadTag, attr].map(String).join('\n');

@@ -56,6 +56,10 @@ export function pageLinks(current: number, count: number, base = '/blog', around
 
 /** The first `max` characters of the excerpt (whitespace collapsed), with no space left dangling at the cut. */
 export function metaDescription(excerpt: string, max = 140): string {
-  const chars = Array.from(excerpt.replace(/\s+/g, ' ').trim());
-  return chars.slice(0, max).join('').trim();
+  const text = excerpt.replace(/\s+/g, ' ').trim();
+  // No more UTF-16 units than `max` means no more characters: nothing to cut (the usual case, and cheap).
+  if (text.length <= max) return text;
+  let end = 0;
+  for (let n = 0; n < max && end < text.length; n++) end += text.codePointAt(end)! > 0xffff ? 2 : 1;
+  return text.slice(0, end).trim();
 }

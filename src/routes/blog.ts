@@ -23,15 +23,22 @@ function previewMark(post: Post): PreviewMark | undefined {
   return undefined;
 }
 
+// One card per article, however many lists and 'Continue Reading' blocks show it (five or so each).
+const summaries = new WeakMap<Post, PostSummary>();
+
 /** What a post card needs: the post without its body, its date as readers see it, its categories as links. */
 export function summary(post: Post): PostSummary {
+  const made = summaries.get(post);
+  if (made) return made;
   const { slug, title, excerpt, date, readingTime, image } = post;
   const preview = previewMark(post);
-  return {
+  const card: PostSummary = {
     slug, title, excerpt, date, dateLabel: formatDate(date), readingTime, image,
     categories: categoriesOf(post).map((name) => ({ name, href: categoryUrl(name) })),
     ...(preview ? { preview } : {}),
   };
+  summaries.set(post, card);
+  return card;
 }
 
 /** An absolute address for a site path or an image key, for structured data and share links. */

@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildSession } from '../../src/build.ts';
@@ -66,15 +66,16 @@ describe('the build cache (.site-cache/)', () => {
     await writePack(markdown);
     await writePack(pages, `${'0'.repeat(64)}\t{"head":"<title>cut`);
 
+    // Into a new folder, so that no page can stand as the last build wrote it: every page is looked up.
     const warnings: string[] = [];
-    const result = await build('clean', (line) => warnings.push(line));
+    const result = await build('rebuilt', (line) => warnings.push(line));
     expect(warnings).toEqual([`warning: ${3 + pages.entries.length + 1} unreadable entries in .site-cache/ discarded and rebuilt`]);
     expect(result.redone).toMatchObject({ parsed: 3, rendered: result.routes.length });
-    expect(await filesOf(path.join(dir, 'clean'))).toEqual(expected);
+    expect(await filesOf(path.join(dir, 'rebuilt'))).toEqual(expected);
 
     // The bad lines are gone from the packs: the next build reads every entry back.
     const again: string[] = [];
-    expect((await build('clean', (line) => again.push(line))).redone).toMatchObject({ parsed: 0, rendered: 0 });
+    expect((await build('again', (line) => again.push(line))).redone).toMatchObject({ parsed: 0, rendered: 0 });
     expect(again).toEqual([]);
   }, 120_000);
 
@@ -94,6 +95,23 @@ describe('the build cache (.site-cache/)', () => {
     const grown = await packLines('markdown');
     expect(grown.entries.length).toBe(live + 3);
     expect(new Set(grown.entries.map(([k]) => k)).size).toBe(live + 3);
+  }, 120_000);
+
+  it('leaves standing every page whose inputs and document shell are unchanged, and remakes them all when the shell changes', async () => {
+    await build('dist');
+    const about = path.join(dir, 'dist/about/index.html');
+    const before = await stat(about);
+    await editFile(dir, 'content/blog/what-is-data.md', (s) => `${s}\nOne more line, so that this build has something to do.\n`);
+    const warm = await build('dist');
+    // Only the article's own document is made again: the others are neither read nor written.
+    expect(warm.redone).toMatchObject({ rendered: 1, documents: 1 });
+    expect((await stat(about)).mtimeMs).toBe(before.mtimeMs);
+
+    // Serve's live-reload tag is part of every document's shell: every page is written again, none rendered.
+    const withTag = await buildSite({ root: dir, outDir: path.join(dir, 'dist'), now, budgets: false, extraHead: '<meta name="x-test" content="shell">' });
+    expect(withTag.redone).toMatchObject({ rendered: 0, documents: withTag.routes.length });
+    expect(await readFile(about, 'utf8')).toContain('<meta name="x-test" content="shell">');
+    expect((await stat(about)).mtimeMs).not.toBe(before.mtimeMs);
   }, 120_000);
 
   it('rewrites a page in dist/ that was changed by hand, and deletes files the build did not make', async () => {

@@ -111,6 +111,13 @@ describe('metaDescription', () => {
     expect(metaDescription(long)).toHaveLength(140);
   });
 
+  it('counts characters, not UTF-16 units, and never cuts one in half', () => {
+    const astral = `${'📊'.repeat(139)}ab`;
+    expect(metaDescription(astral)).toBe(`${'📊'.repeat(139)}a`);
+    expect([...metaDescription(`${'a'.repeat(139)}📊📊`)]).toHaveLength(140);
+    expect(metaDescription(`${'a'.repeat(139)}📊📊`).endsWith('📊')).toBe(true);
+  });
+
   it('returns a shorter excerpt whole', () => {
     expect(metaDescription('Short and to the point.')).toBe('Short and to the point.');
   });
