@@ -79,7 +79,7 @@ export interface BuildResult {
 
 async function timed<T>(stages: Record<string, number>, name: string, fn: () => Promise<T> | T): Promise<T> {
   const start = performance.now();
-  try { return await fn(); } finally { stages[name] = (stages[name] ?? 0) + performance.now() - start; if (process.env.SITE_DEBUG_SNAPSHOT === name) (await import('node:v8')).writeHeapSnapshot('/tmp/site.heapsnapshot'); if (process.env.SITE_DEBUG_MEMORY) { (globalThis as { gc?: () => void }).gc?.(); const m = process.memoryUsage(); process.stderr.write(`[mem] after ${name}: rss ${(m.rss / 1048576).toFixed(0)} heapUsed ${(m.heapUsed / 1048576).toFixed(0)} heapTotal ${(m.heapTotal / 1048576).toFixed(0)} external ${(m.external / 1048576).toFixed(0)} ab ${(m.arrayBuffers / 1048576).toFixed(0)}\n`); } }
+  try { return await fn(); } finally { stages[name] = (stages[name] ?? 0) + performance.now() - start; }
 }
 
 /** Stage 1: the content, validated, with the flags' and environment's settings applied. */
