@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 
 /** The git-ignored folder of everything a build may reuse: parsed markdown, rendered pages, bundled code. */
 export const CACHE_DIR = '.site-cache';
@@ -33,6 +33,7 @@ const COMPACT_SLACK = 256;
  */
 export class CacheStore<T> {
   readonly file: string;
+  private readonly indexFile: string;
   discarded = 0;
   private index = new Map<string, { start: number; end: number }>();
   private lines = 0;
@@ -49,6 +50,7 @@ export class CacheStore<T> {
   /** `memory`, when given, keeps entries in memory too (serve's session): a rebuild then reads no cache file. */
   private constructor(root: string, private readonly kind: string, private readonly valid: (value: unknown) => value is T, private readonly memory?: Map<string, unknown>) {
     this.file = path.join(root, CACHE_DIR, `${kind}.pack`);
+    this.indexFile = `${this.file}.index`;
   }
 
   private get header() { return `site-cache ${this.kind} ${CACHE_FORMAT}\n`; }
@@ -64,6 +66,7 @@ export class CacheStore<T> {
     const handle = await open(this.file, 'r').catch(() => undefined);
     if (!handle) return;
     this.handle = handle;
+    if (await this.readSavedIndex(handle)) return;
     const chunk = Buffer.allocUnsafe(1 << 20);
     let carry = Buffer.alloc(0);
     let offset = 0;
@@ -182,6 +185,7 @@ export class CacheStore<T> {
     if (stale) await this.compact();
     await this.handle?.close();
     this.handle = undefined;
+    await this.writeIndex();
   }
 
   /** The file anew, written whole beside it and renamed over it, holding the lines of the entries this build used. */
@@ -189,18 +193,62 @@ export class CacheStore<T> {
     await mkdir(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
     const out = await open(tmp, 'w');
+    const index = new Map<string, { start: number; end: number }>();
     try {
       await out.write(this.header);
+      let at = Buffer.byteLength(this.header);
       for (const key of this.used) {
         const place = this.index.get(key);
         if (!place || !this.handle) continue;
         const line = Buffer.allocUnsafe(place.end - place.start + 1);
         const { bytesRead } = await this.handle.read(line, 0, line.length, place.start);
-        if (bytesRead === line.length && line.toString('latin1', 0, 65) === `${key}\t` && line[line.length - 1] === NEWLINE) await out.write(line);
+        if (bytesRead === line.length && line.toString('latin1', 0, 65) === `${key}\t` && line[line.length - 1] === NEWLINE) {
+          await out.write(line);
+          index.set(key, { start: at, end: at + line.length - 1 });
+          at += line.length;
+        }
       }
     } finally {
       await out.close();
     }
-    await rename(tmp, this.file).catch(() => rm(tmp, { force: true }));
+    const renamed = await rename(tmp, this.file).then(() => true, () => rm(tmp, { force: true }).then(() => false));
+    if (renamed) { this.index = index; this.lines = index.size; this.size = Buffer.byteLength(this.header) + [...index.values()].reduce((n, p) => n + p.end - p.start + 1, 0); }
+  }
+
+  /**
+   * Beside the pack, where each of its lines lies, with the pack's size and time: the next build reads
+   * this (a megabyte or so) instead of scanning a pack of hundreds. Used only while the pack is exactly
+   * as it was then; each line is still checked against its key when read.
+   */
+  private async writeIndex() {
+    const now = await stat(this.file).catch(() => undefined);
+    if (!now) return;
+    const places: Array<[string, number, number]> = [];
+    for (const [key, { start, end }] of this.index) places.push([key, start, end]);
+    const tmp = `${this.indexFile}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify({ header: this.header, size: now.size, mtimeMs: now.mtimeMs, lines: this.lines, places }));
+    await rename(tmp, this.indexFile).catch(() => rm(tmp, { force: true }));
+  }
+
+  /** The index `writeIndex` left, if the pack is still exactly as it was then. */
+  private async readSavedIndex(handle: FileHandle): Promise<boolean> {
+    const text = await readFile(this.indexFile, 'utf8').catch(() => undefined);
+    if (!text) return false;
+    try {
+      const saved = JSON.parse(text) as { header: string; size: number; mtimeMs: number; lines: number; places: Array<[string, number, number]> };
+      const now = await handle.stat();
+      if (saved.header !== this.header || saved.size !== now.size || saved.mtimeMs !== now.mtimeMs || !Array.isArray(saved.places)) return false;
+      // The header as well: an index of this kind and format over a file that is not.
+      const head = Buffer.alloc(Buffer.byteLength(this.header));
+      await handle.read(head, 0, head.length, 0);
+      if (head.toString('latin1') !== this.header) return false;
+      for (const [key, start, end] of saved.places) if (KEY.test(key) && end > start) this.index.set(key, { start, end });
+      this.lines = saved.lines;
+      this.size = now.size;
+      return true;
+    } catch {
+      this.index.clear();
+      return false;
+    }
   }
 }

@@ -1,4 +1,5 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { issueToWords, pathToString, ContentErrors, type ContentError } from './errors.ts';
@@ -64,8 +65,11 @@ class Collector {
 
   rel(file: string) { return path.join('content', path.relative(this.root, file)); }
 
+  // Read synchronously: a content file is small and usually in the kernel's cache, and thousands of
+  // them read through promises (open, stat, read, close, each a trip through the thread pool) took
+  // several times as long.
   async read(file: string): Promise<string | undefined> {
-    try { return await readFile(file, 'utf8'); } catch (err) {
+    try { return readFileSync(file, 'utf8'); } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       this.errors.push({ file: this.rel(file), path: '', message: code === 'ENOENT' ? 'is missing: this file is required' : `cannot be read (${code})` });
       return undefined;

@@ -18,10 +18,13 @@ export function robotsTxt(site: Site): string {
   return `User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${absolute(site, '/sitemap.xml')}\n`;
 }
 
-/** An Atom feed of the articles, newest first. `updated` is the build time, passed in. */
+/** How many articles the feed lists: a reader polls it often, and wants what is new, not the archive. */
+export const FEED_ENTRIES = 50;
+
+/** An Atom feed of the newest articles (FEED_ENTRIES at most), newest first. `updated` is the build time, passed in. */
 export function atomFeed(site: Site, updated: Date): string | undefined {
   if (!site.posts.length) return undefined;
-  const entries = site.posts.map((p) => {
+  const entries = site.posts.slice(0, FEED_ENTRIES).map((p) => {
     const url = absolute(site, `/blog/${p.slug}`);
     return [
       '  <entry>',

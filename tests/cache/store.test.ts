@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -56,5 +56,31 @@ describe('CacheStore: one pack file per kind', () => {
     expect(await lineCount()).toBe(101);
     // The newest line of a key wins.
     expect(await (await CacheStore.open(root, 'demo', isText)).get(hashOf('0'))).toEqual({ text: 'zero' });
+  });
+
+  it('opens a large pack from the index saved beside it, and still checks each line it reads against its key', async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'site-store-'));
+    const first = await CacheStore.open(root, 'demo', isText);
+    for (let i = 0; i < 50; i++) await first.set(hashOf(String(i)), { text: `value ${i}` });
+    await first.save();
+    const pack = path.join(root, '.site-cache', 'demo.pack');
+    expect(JSON.parse(await readFile(`${pack}.index`, 'utf8')).places).toHaveLength(50);
+
+    // One key changed in place, the size the same, and the index told the pack is as it was: the
+    // saved index answers, and the line's own key guards the value.
+    const text = await readFile(pack, 'utf8');
+    await writeFile(pack, text.replace(`${hashOf('7')}\t{"text":"value 7"}`, `${hashOf('8')}\t{"text":"value 7"}`));
+    const saved = JSON.parse(await readFile(`${pack}.index`, 'utf8'));
+    await writeFile(`${pack}.index`, JSON.stringify({ ...saved, mtimeMs: (await stat(pack)).mtimeMs }));
+    const second = await CacheStore.open(root, 'demo', isText);
+    expect(await second.get(hashOf('7'))).toBeUndefined();
+    expect(second.discarded).toBe(1);
+    expect(await second.get(hashOf('9'))).toEqual({ text: 'value 9' });
+
+    // A pack changed since its index was saved is scanned afresh.
+    await writeFile(pack, `${text}${hashOf('extra')}\t{"text":"appended by hand"}\n`);
+    const third = await CacheStore.open(root, 'demo', isText);
+    expect(await third.get(hashOf('extra'))).toEqual({ text: 'appended by hand' });
+    expect(await third.get(hashOf('7'))).toEqual({ text: 'value 7' });
   });
 });
