@@ -10,7 +10,7 @@ import { DOCUMENT_CODE, documentHtml } from './render/document.ts';
 import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
-import { DistWriter, metaDirFor, writeMeta, type DistFile } from './write.ts';
+import { DistWriter, gzipHere, metaDirFor, writeMeta, type DistFile } from './write.ts';
 import { pageScripts } from './bundle/page-scripts.ts';
 import { measureBuild, type DocumentFigures } from './measure/measure.ts';
 import { markupFigures } from './measure/budgets.ts';
@@ -205,6 +205,7 @@ async function budgetStage(root: string, option: Budgets | false | undefined, su
  */
 export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const stages: Record<string, number> = {};
+  const startedAt = performance.now();
   const now = opts.now ?? new Date();
   const root = path.resolve(opts.root);
   const outDir = path.resolve(opts.outDir);
@@ -246,6 +247,8 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     if (ready instanceof Error) { if (session) session.codeChanged = true; throw ready; }
     code = ready;
     workers ??= new BuildWorkers(code, opts.poolThreshold);
+    const pool = workers;
+    writer.gzipSize = (data) => pool.gzipSize(data);
     ({ site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false));
     routes = routeTable(site);
     table = routingTable(routes);
@@ -257,6 +260,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     // A cache that cannot be written costs the next build time, not this one its pages.
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
+    writer.gzipSize = gzipHere;
     void workers?.close();
   }
   const pool = workers?.startedOnce ?? false;
@@ -267,6 +271,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   await timed(stages, 'write', () => writeStage(root, metaDir, { writer, sizes, site, routes, table, assets, images, scripts, now, session, fresh }));
   if (session) Object.assign(session, { code: code!, assets });
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
+  summary.wallMs = performance.now() - startedAt;
   await budgetStage(root, opts.budgets, summary);
   return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool, documents }, warnings: opts.preview ? unpublishedLinks : [] };
 }

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { gzip } from 'node:zlib';
@@ -7,6 +7,12 @@ import path from 'node:path';
 import type { SizeFigure } from './measure/summary.ts';
 
 const gzipAsync = promisify(gzip);
+
+/** Bytes → their gzip size at level 9. The bytes may be handed to another thread: the caller does not read them after. */
+export type GzipSize = (data: Uint8Array) => Promise<number>;
+
+/** zlib on libuv's thread pool: for a small build, where starting worker threads would cost more. */
+export const gzipHere: GzipSize = async (data) => (await gzipAsync(data, { level: 9 })).byteLength;
 
 /**
  * What the last build wrote to each file of dist/: its hash, and the size and time the file then had;
@@ -29,8 +35,11 @@ export type DistFile = { file: string; measure?: boolean; key?: string; about?: 
 export class DistWriter {
   private previous: Manifest = {};
   private next: Manifest = {};
+  /** Folders made (or found) by this build, so each is asked for once. */
+  private made = new Set<string>();
 
-  constructor(readonly outDir: string, private readonly manifestFile: string) {}
+  /** `gzipSize` may be swapped while the build runs (to the worker pool, once it has started). */
+  constructor(readonly outDir: string, private readonly manifestFile: string, public gzipSize: GzipSize = gzipHere) {}
 
   async begin() {
     const text = await readFile(this.manifestFile, 'utf8').catch(() => undefined);
@@ -72,17 +81,22 @@ export class DistWriter {
     // A copied file is known by its source's path, size and time (images are read only when they change).
     const hash = contents ? createHash('sha256').update(contents).digest('hex') : `copy:${'from' in entry ? entry.from : ''}:${source!.size}:${source!.mtimeMs}`;
     const before = this.previous[entry.file];
-    const now = before?.hash === hash ? await stat(target).catch(() => undefined) : undefined;
+    // Synchronous file calls: a page is a few kilobytes into the kernel's cache, and through promises
+    // (four trips through the thread pool each) the main thread spent more time on the trips than on
+    // the writing, while it is the one thread a large build waits on.
+    const now = before?.hash === hash ? statSync(target, { throwIfNoEntry: false }) : undefined;
     let record = before;
     if (!before || !now || now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
       const data = contents ?? await readFile((entry as { from: string }).from);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, data);
-      const written = await stat(target);
+      const dir = path.dirname(target);
+      if (!this.made.has(dir)) { mkdirSync(dir, { recursive: true }); this.made.add(dir); }
+      writeFileSync(target, data);
+      const written = statSync(target);
       record = { hash, size: written.size, mtimeMs: written.mtimeMs, gzip: before?.hash === hash ? before.gzip : undefined };
     }
     if (entry.measure && record!.gzip === undefined) {
-      record = { ...record!, gzip: (await gzipAsync(contents ?? await readFile(target), { level: 9 })).byteLength };
+      // Measured last: the bytes may go to another thread, after which they are not read here.
+      record = { ...record!, gzip: await this.gzipSize(contents ?? await readFile(target)) };
     }
     if (entry.key !== undefined) record = { ...record!, key: entry.key, about: entry.about };
     this.next[entry.file] = record!;

@@ -29,6 +29,8 @@ export interface PageFigures extends PageImageFigures {
 export interface BuildSummary {
   pages: number;
   perPage: PageFigures[];
+  /** The whole build by the clock, start to summary (stages overlap: code and bundle run beside load). */
+  wallMs?: number;
   /** Set when budgets.json was checked (and every page was within it). */
   budgetsChecked?: boolean;
   html: SizeFigure;
@@ -73,6 +75,7 @@ export function formatSummary(s: BuildSummary): string {
   const i = s.images;
   lines.push(`  images: ${i.sources} raster source${i.sources === 1 ? '' : 's'} (${mb(i.sourceBytes)}) → ${i.processed + i.reused} file${i.processed + i.reused === 1 ? '' : 's'} (${mb(i.variantBytes)}): ${i.processed} processed, ${i.reused} reused from the cache; ${mb(i.saved)} saved (each source less the largest file a modern browser gets for it); ${i.svgs} SVG${i.svgs === 1 ? '' : 's'} copied as they are`);
   if (s.budgetsChecked) lines.push(`  budgets.json: every page within budget (largest per page, gzip: JS ${kb(Math.max(...s.perPage.map((p) => p.jsAll)))}, CSS ${kb(Math.max(...s.perPage.map((p) => p.css)))}, HTML ${kb(Math.max(...s.perPage.map((p) => p.html)))})`);
-  lines.push(`  time: ${Object.entries(s.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')}, total ${Math.round(Object.values(s.stages).reduce((a, b) => a + b, 0))} ms`);
+  // Code and bundle run beside load, so the stages add up to more than the build took: the total is the build's own clock.
+  lines.push(`  time: ${Object.entries(s.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')}, total ${Math.round(s.wallMs ?? Object.values(s.stages).reduce((a, b) => a + b, 0))} ms`);
   return lines.join('\n');
 }

@@ -5,7 +5,7 @@ import type { Task } from './worker.ts';
 /** Old-generation limit of each worker's heap, in MB: several times what one batch and the code need. */
 const WORKER_HEAP_MB = 128;
 
-interface Job { id: number; task: Task; resolve: (results: unknown[]) => void; reject: (error: Error) => void }
+interface Job { id: number; task: Task; transfer?: ArrayBuffer[]; resolve: (results: unknown[]) => void; reject: (error: Error) => void }
 
 /**
  * Worker threads, one per core, each running the build's bundled worker module. Tasks queue and go
@@ -69,10 +69,11 @@ export class WorkerPool {
     await Promise.all(Array.from({ length: this.size + 1 }, lane));
   }
 
-  run(task: Task): Promise<unknown[]> {
+  /** `transfer`: buffers handed to the worker rather than copied (the caller must not use them after). */
+  run(task: Task, transfer?: ArrayBuffer[]): Promise<unknown[]> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, resolve, reject });
+      this.queue.push({ id: this.nextId++, task, transfer, resolve, reject });
       this.dispatch();
     });
   }
@@ -82,7 +83,7 @@ export class WorkerPool {
       const worker = this.idle.pop()!;
       const job = this.queue.shift()!;
       this.running.set(worker, job);
-      worker.postMessage({ id: job.id, task: job.task });
+      worker.postMessage({ id: job.id, task: job.task }, job.transfer ?? []);
     }
   }
 

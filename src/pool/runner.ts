@@ -5,6 +5,7 @@ import type { RenderedPage } from '../render/page.tsx';
 import type { BuildCode } from './code.ts';
 import { WorkerPool } from './pool.ts';
 import { mapLimit } from '../concurrency.ts';
+import { gzipHere, type GzipSize } from '../write.ts';
 
 /**
  * Below this many pieces of work (markdown files or pages not in the cache) a call runs on the
@@ -54,6 +55,17 @@ export class BuildWorkers {
     const { render } = (await import(this.code.renderUrl)) as { render: (route: Route, ctx: RenderContext) => RenderedPage };
     for (const route of routes) await each(route, render(route, { ...ctx, url: route.url }));
   }
+
+  /**
+   * A gzip measure for the write stage, on the pool's threads once it has started (the main thread,
+   * which writes every page, is the one a large build waits on); until then, zlib on libuv's pool.
+   */
+  gzipSize: GzipSize = async (data) => {
+    if (!this.pool) return gzipHere(data);
+    // Its own copy, handed over whole: the caller's bytes may share a buffer with others.
+    const copy = new Uint8Array(data);
+    return ((await this.pool.run({ kind: 'gzip', data: copy }, [copy.buffer as ArrayBuffer])) as number[])[0]!;
+  };
 
   async close(): Promise<void> {
     await this.pool?.close();
