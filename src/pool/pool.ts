@@ -2,9 +2,6 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { Task } from './worker.ts';
 
-/** Old-generation limit of each worker's heap, in MB: several times what one batch and the code need. */
-const WORKER_HEAP_MB = 128;
-
 interface Job { id: number; task: Task; transfer?: ArrayBuffer[]; resolve: (results: unknown[]) => void; reject: (error: Error) => void }
 
 /**
@@ -23,9 +20,7 @@ export class WorkerPool {
   constructor(file: string, readonly size = availableParallelism()) {
     this.workers = Array.from({ length: size }, () => {
       // Production React: the development build renders about five times slower.
-      // A worker holds the code and one batch at a time; the limit makes its collector keep it near that,
-      // where by default it lets garbage grow to hundreds of megabytes on a large site.
-      const worker = new Worker(file, { env: { ...process.env, NODE_ENV: 'production' }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+      const worker = new Worker(file, { env: { ...process.env, NODE_ENV: 'production' } });
       worker.on('message', (message: { id: number; results?: unknown[]; error?: string }) => {
         const job = this.running.get(worker);
         this.running.delete(worker);
