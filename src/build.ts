@@ -6,6 +6,7 @@ import { ContentErrors, type ContentError } from './content/errors.ts';
 import { parseMarkdownFile } from './content/markdown-file.ts';
 import { routes as routeTable, routingTable, type Route } from './routes/table.ts';
 import type { RenderedPage } from './render/page.tsx';
+import { islandList, islandMap, type IslandList } from './render/island-list.ts';
 import { DOCUMENT_CODE, documentHtml } from './render/document.ts';
 import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
@@ -103,7 +104,7 @@ function publishStage(site: Site, now: Date, preview: boolean): Published {
 export type WrittenPage = Omit<RenderedPage, 'head' | 'body'>;
 type PageMarkupFigures = ReturnType<typeof markupFigures>;
 /** What the manifest keeps of a written page, so that a later build can leave it standing without reading it. */
-interface StoredPage { islands: Array<[string, string[]]>; images: RenderedPage['images']; preload?: RenderedPage['preload']; markup: PageMarkupFigures }
+interface StoredPage { islands: IslandList; images: RenderedPage['images']; preload?: RenderedPage['preload']; markup: PageMarkupFigures }
 /** How a page becomes its document, and the inputs besides the page that the document is made of. */
 interface DocumentMaker { make: (page: RenderedPage) => string; inputs: string }
 
@@ -134,14 +135,14 @@ async function renderStage(input: {
     const html = documentOf.make(page);
     const { head: _head, body: _body, ...rest } = page;
     const figures = markupFigures(html);
-    const about: StoredPage = { islands: [...page.islands].map(([name, s]) => [name, [...s]]), images: page.images, preload: page.preload, markup: figures };
+    const about: StoredPage = { islands: islandList(page.islands), images: page.images, preload: page.preload, markup: figures };
     keep(rest, (await writer.write({ file: page.route.file, contents: html, measure: true, key: hashOf(key, shell), about }))!, figures);
   }, async (route, key) => {
     // The document on disk was made from this very page and shell, and nobody has touched it: it stands.
     const record = await writer.keep(route.file, hashOf(key, shell));
     const about = record?.about as StoredPage | undefined;
     if (!record || !about?.markup) return false;
-    keep({ route, islands: new Map(about.islands.map(([name, s]) => [name, new Set(s)])) as RenderedPage['islands'], images: about.images, preload: about.preload }, { raw: record.size, gzip: record.gzip! }, about.markup);
+    keep({ route, islands: islandMap(about.islands), images: about.images, preload: about.preload }, { raw: record.size, gzip: record.gzip! }, about.markup);
     return true;
   });
   return { written, documents };
@@ -235,7 +236,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     return cache.parse(jobs, ready.markdownHash, (missing) => workers!.parse(missing));
   };
   let code: BuildCode | undefined;
-  let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult;
+  let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult, scripts: string[];
   const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
   const sizes = new Map<string, SizeFigure>();
   const markup: DocumentFigures = new Map();
@@ -247,13 +248,12 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     if (ready instanceof Error) { if (session) session.codeChanged = true; throw ready; }
     code = ready;
     workers ??= new BuildWorkers(code, opts.poolThreshold);
-    const pool = workers;
-    writer.gzipSize = (data) => pool.gzipSize(data);
+    writer.gzipSize = workers.gzipSize;
     ({ site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false));
     routes = routeTable(site);
     table = routingTable(routes);
     assets = await assetsReady;
-    const scripts = inlineScripts(site.settings);
+    scripts = inlineScripts(site.settings);
     await writer.begin();
     ({ written: pages, documents } = await timed(stages, 'render', () => renderStage({ site, routes, now, code: code!, cache, workers: workers!, writer, documentOf: documentOf(site, assets, scripts, opts.extraHead), sizes, markup })));
   } finally {
@@ -267,7 +267,6 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const images = await timed(stages, 'images', () => buildImages({
     images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir: path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR)),
   }));
-  const scripts = inlineScripts(site.settings);
   await timed(stages, 'write', () => writeStage(root, metaDir, { writer, sizes, site, routes, table, assets, images, scripts, now, session, fresh }));
   if (session) Object.assign(session, { code: code!, assets });
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));

@@ -62,7 +62,7 @@ function closures(meta: Metafile, root: string, outDir: string): Record<string, 
 }
 
 /** Every island in islands/ (a .tsx or .ts file there, by its name; index.ts is the registry). */
-export async function islandNames(root: string): Promise<string[]> {
+async function islandNames(root: string): Promise<string[]> {
   const names = await readdir(path.join(root, 'islands')).catch(() => [] as string[]);
   return names.filter((n) => /\.tsx?$/.test(n) && !/^index\.tsx?$/.test(n)).map((n) => n.replace(/\.tsx?$/, '')).sort();
 }

@@ -2,15 +2,16 @@ import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.ts';
 import type { RenderedPage } from '../render/page.tsx';
+import { islandList, islandMap, type IslandList } from '../render/island-list.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
-import { CACHE_DIR, CacheStore, hashOf } from './store.ts';
+import { CacheStore, hashOf } from './store.ts';
 import { cachedMap } from './cached.ts';
 import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
 import type { ImagePreload, ImageUse } from '../images/picture.ts';
 
 /** A rendered page as cached: its route is the build's own, so only the markup and the islands are kept. */
-type CachedPage = { head: string; body: string; islands: Array<[string, string[]]>; images: ImageUse[]; preload?: ImagePreload };
+type CachedPage = { head: string; body: string; islands: IslandList; images: ImageUse[]; preload?: ImagePreload };
 
 const isParsed = (v: unknown): v is ParsedMarkdownFile => {
   const p = v as ParsedMarkdownFile;
@@ -33,7 +34,7 @@ export class BuildCache {
   /** What the last build did: files parsed and pages rendered afresh (the rest came from the cache). */
   readonly counts = { parsed: 0, rendered: 0 };
 
-  private constructor(readonly root: string, private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<CachedPage>]) {
+  private constructor(private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<CachedPage>]) {
     [this.markdown, this.pages] = stores;
   }
 
@@ -44,7 +45,7 @@ export class BuildCache {
       CacheStore.open(root, 'markdown', isParsed, memory),
       CacheStore.open(root, 'pages', isPage, memory),
     ]);
-    return new BuildCache(root, hashOf(lock), [markdown, pages]);
+    return new BuildCache(hashOf(lock), [markdown, pages]);
   }
 
   /** What this build added, written; a pack grown stale rewritten. */
@@ -52,7 +53,6 @@ export class BuildCache {
     await Promise.all([this.markdown.save(), this.pages.save()]);
   }
 
-  get dir() { return path.join(this.root, CACHE_DIR); }
 
   /** Entries found unreadable and deleted during this build. */
   get discarded() { return this.markdown.discarded + this.pages.discarded; }
@@ -83,7 +83,7 @@ export class BuildCache {
     this.counts.rendered += missing.length;
     if (!missing.length) return;
     await compute(missing, async (route, p) => {
-      const cached: CachedPage = { head: p.head, body: p.body, islands: [...p.islands].map(([name, s]) => [name, [...s]] as [string, string[]]), images: p.images, ...(p.preload ? { preload: p.preload } : {}) };
+      const cached: CachedPage = { head: p.head, body: p.body, islands: islandList(p.islands), images: p.images, ...(p.preload ? { preload: p.preload } : {}) };
       await this.pages.set(keys.get(route)!, cached);
       await each({ route, ...p }, keys.get(route)!);
     });
@@ -91,5 +91,5 @@ export class BuildCache {
 }
 
 function fromCache(route: Route, p: CachedPage): RenderedPage {
-  return { route, head: p.head, body: p.body, islands: new Map(p.islands.map(([name, s]) => [name, new Set(s)])) as RenderedPage['islands'], images: p.images, preload: p.preload };
+  return { route, head: p.head, body: p.body, islands: islandMap(p.islands), images: p.images, preload: p.preload };
 }
