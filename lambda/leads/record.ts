@@ -1,0 +1,60 @@
+// A lead as it is stored in DynamoDB: the one shape the form handler writes, the retry mailer and
+// `site leads` read, and the CDK stack and the local store (dynalite) declare. Stored before it is
+// e-mailed, so a lead outlives any mail outage.
+import type { FormName } from '../problem-page.ts';
+
+/** The table's partition key: the browser's random UUID, or one the server derives for a plain form post. */
+export const LEAD_KEY = 'submissionId';
+/** The global secondary index on `emailKey`, by which `site leads erase --email` finds every record of an address. */
+export const EMAIL_INDEX = 'byEmail';
+/** The TTL attribute: epoch seconds after which DynamoDB deletes the record (the retention period of content/site.yaml). */
+export const TTL_ATTRIBUTE = 'expiresAt';
+
+/** The key schema, attributes and index every copy of the table is created with (CDK stack, dynalite, tests). */
+export const LEAD_TABLE_SCHEMA = {
+  KeySchema: [{ AttributeName: LEAD_KEY, KeyType: 'HASH' }],
+  AttributeDefinitions: [
+    { AttributeName: LEAD_KEY, AttributeType: 'S' },
+    { AttributeName: 'emailKey', AttributeType: 'S' },
+  ],
+  GlobalSecondaryIndexes: [
+    { IndexName: EMAIL_INDEX, KeySchema: [{ AttributeName: 'emailKey', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
+  ],
+} as const;
+
+/** Where the lead's e-mail stands: `pending` until SES accepts it, `sent` with its message id after. */
+export type MailState = 'pending' | 'sent';
+
+export interface LeadMail {
+  state: MailState;
+  /** Send attempts so far, by the handler and the retry mailer together. */
+  attempts: number;
+  /** SES's MessageId, once sent. */
+  messageId?: string;
+  /** The kind of the last failure (`throttled`, `timeout`, `unavailable`, `rejected`, `config`, …), never its raw text. */
+  lastError?: string;
+  /** ISO time of the last attempt. */
+  lastAttemptAt?: string;
+}
+
+export interface LeadRecord {
+  submissionId: string;
+  form: FormName;
+  /** ISO time the handler received the post (the browser's clock is not trusted). */
+  receivedAt: string;
+  name: string;
+  email: string;
+  /** The address in lower case: the email index's key. */
+  emailKey: string;
+  /** Empty when not given. */
+  company: string;
+  /** The contact message, or the assessment's optional comments (empty when not given). */
+  message: string;
+  /** Assessment only: each question's text → the chosen answer's label, in the questions' order. */
+  assessment?: Record<string, string>;
+  /** The page or origin the post came from. */
+  source: string;
+  mail: LeadMail;
+  /** TTL, epoch seconds. */
+  expiresAt: number;
+}
