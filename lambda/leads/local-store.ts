@@ -1,0 +1,70 @@
+// A DynamoDB-compatible server (dynalite) inside this process on 127.0.0.1, holding the leads
+// table with the production key schema: for `site serve`, `site leads` and the tests.
+// dynalite has no UpdateTimeToLive, so records never expire locally; the TTL attribute is still written.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir } from 'node:fs/promises';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import dynalite from 'dynalite';
+import { LEAD_TABLE_SCHEMA } from './record.ts';
+
+export const LOCAL_LEADS_TABLE = 'site-leads';
+
+export interface LocalStore {
+  /** Endpoint to give the DynamoDB client. */
+  endpoint: string;
+  table: string;
+  /** Where the data lives on disk; undefined when held in memory. */
+  dataDir?: string;
+  /** A client for this server (fixed dummy credentials: dynalite checks none). */
+  client(): DynamoDBClient;
+  close(): Promise<void>;
+}
+
+export function localClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({ endpoint, region: 'eu-west-2', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+}
+
+/** Creates the leads table where it does not exist yet, with the schema of lead records. */
+export async function ensureLeadTable(client: DynamoDBClient, table: string): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: table }));
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+    await client.send(new CreateTableCommand({
+      TableName: table,
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [...LEAD_TABLE_SCHEMA.KeySchema],
+      AttributeDefinitions: [...LEAD_TABLE_SCHEMA.AttributeDefinitions],
+      GlobalSecondaryIndexes: LEAD_TABLE_SCHEMA.GlobalSecondaryIndexes.map((index) => ({
+        IndexName: index.IndexName, KeySchema: [...index.KeySchema], Projection: { ...index.Projection },
+      })),
+    }));
+  }
+}
+
+/** Starts dynalite (port 0: a free one), on disk under `dataDir` when given, and creates the table. */
+export async function startLocalStore(options: { dataDir?: string; port?: number; table?: string } = {}): Promise<LocalStore> {
+  const host = '127.0.0.1';
+  if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  const server: Server = dynalite({ path: options.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => { server.off('error', reject); resolve(); });
+  });
+  const { port } = server.address() as AddressInfo;
+  const endpoint = `http://${host}:${port}`;
+  const table = options.table ?? LOCAL_LEADS_TABLE;
+  const setup = localClient(endpoint);
+  try { await ensureLeadTable(setup, table); } finally { setup.destroy(); }
+  return {
+    endpoint,
+    table,
+    dataDir: options.dataDir,
+    client: () => localClient(endpoint),
+    close: () => new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      server.closeAllConnections();
+    }),
+  };
+}
