@@ -70,3 +70,20 @@ describe('bin/site', () => {
     expect(result.stderr).toMatch(/^site: compiling the CLI from src\/ into build\/cli \(src\/config\.ts changed\)\nsite: cannot compile src\/: .*\n.*src\/config\.ts:\d+:\d+/s);
   }, 60_000);
 });
+
+describe('bin/site on an old Node', () => {
+  it('refuses Node 20 with one plain line and exit code 1, before loading anything', async () => {
+    // The running Node told to call itself v20: what a machine with Node 20 would see.
+    const pretend = `data:text/javascript,Object.defineProperty(process,'version',{value:'v20.19.2'})`;
+    const run = await promisify(execFile)(process.execPath, ['--import', pretend, path.resolve('bin/site'), '--help'])
+      .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (e: { code: number; stdout: string; stderr: string }) => e);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe('site: needs Node.js 22 or newer; this is v20.19.2. Install a current LTS release (see README.md, Set-up).\n');
+  });
+
+  it('declares the same floor in package.json', async () => {
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { engines: { node: string } };
+    expect(pkg.engines.node).toBe('>=22');
+  });
+});

@@ -80,7 +80,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   // The bundled code and assets, reused from build to build until a template or island changes.
   const session: BuildSession = { codeChanged: false };
-  const runBuild = async () => {
+  // The first build reports with the full summary (as `site build` does), rebuilds with one line.
+  const runBuild = async (first = false) => {
     const start = Date.now();
     try {
       // A preview: drafts and scheduled articles are built too, each with its banner.
@@ -90,7 +91,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       failure = undefined;
       await readHeaders();
       const stages = Object.entries(result.summary.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
-      log(`built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged; ${stages} ms)`);
+      log(first ? formatSummary(result.summary) : `built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged; ${stages} ms)`);
       for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);
     } catch (error) {
       failure = describeBuildError(error);
@@ -111,8 +112,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     table = JSON.parse(await readFile(path.join(metaDirFor(outDir), 'routing.json'), 'utf8')) as RoutingTable;
     await readHeaders();
   } else {
-    await runBuild();
-    if (result) log(formatSummary(result.summary));
+    await runBuild(true);
   }
 
   const files = sirv(outDir, { dev: true, etag: true, dotfiles: false, setHeaders: (res, pathname) => res.setHeader('cache-control', cacheControlFor(pathname)) });

@@ -26,7 +26,7 @@ export function BlogListPage({ hero, feedLink, category, posts, current, total, 
   return (
     <>
       <PageHero id="blog-title" eyebrow={hero.eyebrow} heading={hero.heading}
-        back={category && <a className="back-link" href="/blog"><ArrowLeft /> All Insights</a>}>
+        before={category && <a className="back-link" href="/blog"><ArrowLeft /> All Insights</a>}>
         <p>{hero.text}</p>
         {feedLink && <p className="page-hero__aside"><a href="/blog/feed.xml" type="application/atom+xml">{feedLink}</a></p>}
       </PageHero>

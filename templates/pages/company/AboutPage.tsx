@@ -2,7 +2,7 @@ import type { AboutContent } from '../../../src/content/company-schema.ts';
 import { Img } from '../../components/Img.tsx';
 import { AssessmentButton, TalkButton } from '../../components/links.tsx';
 import { Section } from '../../components/Section.tsx';
-import { PageHero } from './PageHero.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
 
 export function AboutPage({ content }: { content: AboutContent }) {
   const { hero, purpose, vision, mission, values, methodology, cta } = content;

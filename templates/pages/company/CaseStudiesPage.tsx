@@ -3,7 +3,7 @@ import type { CaseStudySummary } from '../../components/CaseStudyCard.tsx';
 import { CaseStudyGrid } from '../../components/CaseStudyCard.tsx';
 import { ButtonLink, TalkButton } from '../../components/links.tsx';
 import { Section } from '../../components/Section.tsx';
-import { PageHero } from './PageHero.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
 
 export function CaseStudiesPage({ content, caseStudies }: { content: CaseStudiesPageContent; caseStudies: CaseStudySummary[] }) {
   const { hero, list, cta } = content;

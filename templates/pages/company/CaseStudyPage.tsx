@@ -3,7 +3,7 @@ import type { CaseStudy } from '../../../src/content/load.ts';
 import { ArrowLeft } from '../../../islands/shared/icons.tsx';
 import { Img } from '../../components/Img.tsx';
 import { AssessmentButton, TalkButton } from '../../components/links.tsx';
-import { PageHero } from './PageHero.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
 
 function Part({ id, heading, children }: { id: string; heading: string; children: ReactNode }) {
   return (

@@ -3,7 +3,7 @@ import { Img } from '../../components/Img.tsx';
 import { AssessmentButton, TalkButton } from '../../components/links.tsx';
 import { Section } from '../../components/Section.tsx';
 import { Testimonials } from '../../components/Testimonials.tsx';
-import { PageHero } from './PageHero.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
 
 export function DialogPage({ content }: { content: DialogContent }) {
   const { hero, challenges, about, steps, aspects, businessCase, testimonials, cta } = content;

@@ -4,7 +4,7 @@ import { CaseStudyGrid } from '../../components/CaseStudyCard.tsx';
 import { ButtonLink, TalkButton } from '../../components/links.tsx';
 import { Section } from '../../components/Section.tsx';
 import { Testimonials } from '../../components/Testimonials.tsx';
-import { PageHero } from './PageHero.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
 
 /** Our Work: client quotes, the case-study grid and a closing call to action. */
 export function TestimonialsPage({ content, caseStudies }: { content: TestimonialsContent; caseStudies: CaseStudySummary[] }) {

@@ -1,6 +1,7 @@
 import type { ServiceContent } from '../../../src/content/services-schema.ts';
 import type { CaseStudySummary as Teaser } from '../../components/CaseStudyCard.tsx';
 import { Img } from '../../components/Img.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
 import { AssessmentButton, ButtonLink } from '../../components/links.tsx';
 import { Section } from '../../components/Section.tsx';
 import { StageList } from './StageList.tsx';
@@ -9,16 +10,8 @@ import { StageList } from './StageList.tsx';
 
 export function ServiceHero({ hero }: { hero: ServiceContent['hero'] }) {
   return (
-    <section className="page-hero services-hero" aria-labelledby="service-hero-heading">
-      <div className="container">
-        <p className="eyebrow">{hero.eyebrow}</p>
-        <h1 id="service-hero-heading">{hero.heading}</h1>
-        <p>{hero.text}</p>
-        <div className="button-row">
-          {hero.action === 'assessment' ? <AssessmentButton form="readiness" /> : <ButtonLink href="/contact">Book a Free Consultation</ButtonLink>}
-        </div>
-      </div>
-    </section>
+    <PageHero id="service-hero-heading" className="services-hero" eyebrow={hero.eyebrow} heading={hero.heading} text={hero.text}
+      actions={hero.action === 'assessment' ? <AssessmentButton form="readiness" /> : <ButtonLink href="/contact">Book a Free Consultation</ButtonLink>} />
   );
 }
 

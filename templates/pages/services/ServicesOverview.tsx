@@ -1,5 +1,6 @@
 import type { ServicesOverviewContent } from '../../../src/content/services-schema.ts';
 import { ButtonLink, AssessmentButton } from '../../components/links.tsx';
+import { PageHero } from '../../components/PageHero.tsx';
 import { Section } from '../../components/Section.tsx';
 import { ServiceCard } from '../../components/ServiceCard.tsx';
 import { StageList } from './StageList.tsx';
@@ -11,17 +12,8 @@ export function ServicesOverviewPage({ content, services }: { content: ServicesO
   const { hero, list, method, closing } = content;
   return (
     <>
-      <section className="page-hero services-hero" aria-labelledby="services-hero-heading">
-        <div className="container">
-          <p className="eyebrow">{hero.eyebrow}</p>
-          <h1 id="services-hero-heading">{hero.heading}</h1>
-          <p>{hero.text}</p>
-          <div className="button-row">
-            <ButtonLink href="/contact">Book a Free Consultation</ButtonLink>
-            <AssessmentButton variant="ghost" />
-          </div>
-        </div>
-      </section>
+      <PageHero id="services-hero-heading" className="services-hero" eyebrow={hero.eyebrow} heading={hero.heading} text={hero.text}
+        actions={<><ButtonLink href="/contact">Book a Free Consultation</ButtonLink><AssessmentButton variant="ghost" /></>} />
 
       <Section id="services-list" heading={list.heading} lead={list.lead}>
         <ul className="grid grid--3 service-cards">
