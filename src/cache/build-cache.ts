@@ -26,7 +26,7 @@ const isPage = (v: unknown): v is CachedPage => {
  * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's text, its path,
  * the survey addresses, the images it names and the markdown code; rendered pages keyed by the route's props, the render
  * context and the templates' code. Both keys also hold the lockfile, so that upgrading a package
- * (micromark, React) invalidates them.
+ * (remark, React) invalidates them.
  */
 export class BuildCache {
   private readonly markdown: CacheStore<ParsedMarkdownFile>;

@@ -1,10 +1,8 @@
 import { createRequire } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
 import type { Root } from 'mdast';
+import type { Plugin } from 'unified';
 import { unified } from 'unified';
-import remarkParse from 'remark-parse';
-import remarkGfm from 'remark-gfm';
-import remarkDirective from 'remark-directive';
 
 /** Markdown source → remark's mdast tree (GFM and directives), positions on every node. */
 export type ParseMdast = (source: string) => Root;
@@ -28,9 +26,11 @@ export const SATTERI_OPTIONS = { features: { gfm: true, directive: true, frontma
 
 /** remark-parse with the same syntax: the reference the differential test holds satteri to, and the fallback. */
 export function remarkParser(): MarkdownParser {
-  const processor = unified().use(remarkParse).use(remarkGfm).use(remarkDirective).freeze();
-  // runSync: remark-gfm and remark-directive add syntax through `data`, and no transformer runs.
-  return { name: 'remark-parse', parse: (source) => processor.runSync(processor.parse(source)) as Root };
+  // Loaded only when needed: with satteri, no worker pays for micromark's hundred-odd modules.
+  const load = (name: string) => (require(name) as { default: Plugin }).default;
+  const processor = unified().use(load('remark-parse')).use(load('remark-gfm')).use(load('remark-directive')).freeze();
+  // remark-gfm and remark-directive add syntax through `data`: parsing is all, no transformer runs.
+  return { name: 'remark-parse', parse: (source) => processor.parse(source) as unknown as Root };
 }
 
 export function satteriParser(satteri: Satteri): MarkdownParser {
@@ -39,7 +39,8 @@ export function satteriParser(satteri: Satteri): MarkdownParser {
 
 // Loaded on first use, not at import: `site --help` never parses markdown. Synchronous (require of
 // an ES module, Node ≥ 20.19), so that rendering markdown stays a plain function call.
-const requireSatteri = (): Satteri => createRequire(import.meta.url)('satteri') as Satteri;
+const require = createRequire(import.meta.url);
+const requireSatteri = (): Satteri => require('satteri') as Satteri;
 
 /** Once per process, though the CLI and the build's bundled code each hold a copy of this module. */
 const WARNED = Symbol.for('site.markdownParser.warned');

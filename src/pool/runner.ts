@@ -9,7 +9,7 @@ import { gzipHere, type GzipSize } from '../write.ts';
 
 /**
  * Below this many pieces of work (markdown files or pages not in the cache) a call runs on the
- * main thread: starting workers (each loads React, the templates and micromark) costs more than it
+ * main thread: starting workers (each loads React, the templates and the markdown processor) costs more than it
  * saves on a small site. Measured on this 2-core machine; see the README.
  */
 /** A rendered page without its route, which the caller holds. */
