@@ -13,8 +13,8 @@ export interface MarkdownParser { name: 'satteri' | 'remark-parse'; parse: Parse
 export interface Satteri { markdownToMdast(source: string, options: { features: { gfm: boolean; directive: boolean; frontmatter: boolean } }): unknown }
 
 /**
- * `SITE_MARKDOWN_PARSER=remark-parse` skips the native parser: the fallback a platform without
- * satteri's binding gets, chosen on purpose (to compare the two, or to test the fallback).
+ * `SITE_MARKDOWN_PARSER=remark-parse` takes the native parser as unloadable: the fallback a
+ * platform without satteri's binding gets, warning included, on purpose (to compare, or to test it).
  */
 export const PARSER_ENV = 'SITE_MARKDOWN_PARSER';
 
@@ -50,8 +50,8 @@ const WARNED = Symbol.for('site.markdownParser.warned');
  * thread only: workers fall back silently, and the main thread has said it once for the build).
  */
 export function chooseParser(load: () => Satteri = requireSatteri, env: NodeJS.ProcessEnv = process.env, warn: (line: string) => void = console.warn): MarkdownParser {
-  if (env[PARSER_ENV] === 'remark-parse') return remarkParser();
   try {
+    if (env[PARSER_ENV] === 'remark-parse') throw new Error(`${PARSER_ENV}=remark-parse`);
     return satteriParser(load());
   } catch (error) {
     const g = globalThis as { [WARNED]?: boolean };
