@@ -1,9 +1,7 @@
-import type { Definition, Html, Image, ImageReference, Root } from 'mdast';
-import { visit } from 'unist-util-visit';
-import type { VFile } from 'vfile';
+import type { Definition, Html, Image, ImageReference, Parents } from 'mdast';
 import type { SiteImage } from './images.ts';
 import { pictureMarkup, type PictureMarkup } from '../images/picture.ts';
-import { lineOf, stateOf } from './markdown-site.ts';
+import { lineOf, type SiteStep } from './markdown-site.ts';
 
 /**
  * The images a markdown file's text names: what its parse needs, and all of its cache key needs,
@@ -28,27 +26,32 @@ export function pictureHtml(m: PictureMarkup, title?: string | null): string {
 /**
  * Each image of a body (inline or by reference) → its responsive <picture>, lazy, in the `body`
  * slot. Alt text is required and the file must be one of content/images; each refusal is an error
- * with its line. Runs after remarkPlainChecks: the <picture> is raw HTML of ours.
+ * with its line. Done after the walk, in document order: a definition may follow its references.
  */
-export function remarkPictures() {
-  return (tree: Root, vfile: VFile) => {
-    const state = stateOf(vfile);
-    const definitions = new Map<string, Definition>();
-    visit(tree, 'definition', (node) => { if (!definitions.has(node.identifier)) definitions.set(node.identifier, node); });
-    visit(tree, (node, index, parent) => {
-      if (node.type !== 'image' && node.type !== 'imageReference') return;
-      const target: Image | Definition | undefined = node.type === 'image' ? node : definitions.get((node as ImageReference).identifier);
-      if (!target) return; // a reference to nothing stays text, as CommonMark says
-      const src = target.url;
-      const alt = node.alt ?? '';
-      const line = lineOf(state, node);
-      const image = state.images[src];
-      const fail = (message: string, hint: string) => state.linkErrors.push({ file: state.file, line, path: 'body', message, hint });
-      if (!alt.trim()) fail(`has an image without alt text: ![](${src})`, 'describe what the picture shows between the brackets, as in ![The team at a workshop](/images/team.jpg)');
-      if (!image) fail(`names the image ${src}, which is not in content/images`, 'put the file in content/images and write its path as /images/name.jpg');
-      if (!alt.trim() || !image) return;
-      state.shown.push({ src, slot: 'body', priority: false });
-      parent!.children[index!] = { type: 'html', value: pictureHtml(pictureMarkup(image, 'body', { alt }), target.title) } satisfies Html;
-    });
+export const pictures: SiteStep = (state) => {
+  const definitions = new Map<string, Definition>();
+  const found: Array<{ node: Image | ImageReference; index: number; parent: Parents }> = [];
+  return {
+    enter(node, index, parent) {
+      if (node.type === 'definition' && !definitions.has(node.identifier)) definitions.set(node.identifier, node);
+      else if (node.type === 'image' || node.type === 'imageReference') found.push({ node, index: index!, parent: parent! });
+    },
+    done() {
+      for (const { node, index, parent } of found) {
+        const target: Image | Definition | undefined = node.type === 'image' ? node : definitions.get(node.identifier);
+        if (!target) continue; // a reference to nothing stays text, as CommonMark says
+        const src = target.url;
+        const alt = node.alt ?? '';
+        const line = lineOf(state, node);
+        const image = state.images[src];
+        const fail = (message: string, hint: string) => state.imageErrors.push({ file: state.file, line, path: 'body', message, hint });
+        if (!alt.trim()) fail(`has an image without alt text: ![](${src})`, 'describe what the picture shows between the brackets, as in ![The team at a workshop](/images/team.jpg)');
+        if (!image) fail(`names the image ${src}, which is not in content/images`, 'put the file in content/images and write its path as /images/name.jpg');
+        if (!alt.trim() || !image) continue;
+        state.shown.push({ src, slot: 'body', priority: false });
+        // Replaced where it stands: no step adds or removes a phrasing node, so its index still holds.
+        parent.children[index] = { type: 'html', value: pictureHtml(pictureMarkup(image, 'body', { alt }), target.title) } satisfies Html;
+      }
+    },
   };
-}
+};

@@ -4,9 +4,9 @@ import remarkHtml from 'remark-html';
 import { VFile } from 'vfile';
 import type { ContentError } from './errors.ts';
 import { ASSESSMENT_FORMS, type SiteSettings } from './schemas.ts';
-import { remarkBoxes, remarkHeadingIds, remarkPlainChecks, remarkTextDirectivesAsText, type SiteMarkdownState, type TocEntry } from './markdown-site.ts';
-import { remarkCollectLinks, remarkSurveyLinks, type DocumentLink } from './markdown-links.ts';
-import { remarkPictures } from './markdown-images.ts';
+import { boxes, headingIds, plainChecks, remarkSiteSteps, textDirectivesAsText, type SiteMarkdownState, type TocEntry } from './markdown-site.ts';
+import { collectLinks, surveyLinks, type DocumentLink } from './markdown-links.ts';
+import { pictures } from './markdown-images.ts';
 import { markdownParser, type MarkdownParser } from './markdown-parser.ts';
 import type { SiteImage } from './images.ts';
 import type { ImageUse } from '../images/picture.ts';
@@ -24,19 +24,13 @@ const NO_ADDRESSES = Object.fromEntries(ASSESSMENT_FORMS.map((name) => [name, ''
 
 /**
  * remark's processor with `parser` underneath (satteri, or remark-parse where it cannot load) and the
- * site's steps as remark plugins over mdast, in this order: the checks see the author's tree before
- * our own raw HTML goes in; links are collected before text directives become text.
+ * site's steps over mdast in one walk (see remarkSiteSteps), in this order: the checks see the
+ * author's tree before our own raw HTML goes in; links are collected as written.
  */
 export function siteProcessor(parser: MarkdownParser): Processor<Root, Root, Root, Root, string> {
   return unified()
     .use(function parse(this: Processor) { this.parser = (document: string) => parser.parse(document); })
-    .use(remarkPlainChecks)
-    .use(remarkCollectLinks)
-    .use(remarkTextDirectivesAsText)
-    .use(remarkBoxes)
-    .use(remarkHeadingIds)
-    .use(remarkSurveyLinks)
-    .use(remarkPictures)
+    .use(remarkSiteSteps, [plainChecks, collectLinks, textDirectivesAsText, boxes, headingIds, surveyLinks, pictures])
     // Links keep any protocol, as before: authors write the content, visitors do not.
     .use(remarkHtml, { sanitize: false })
     .freeze() as unknown as Processor<Root, Root, Root, Root, string>;
@@ -54,10 +48,10 @@ const processors = new Map<MarkdownParser, Processor<Root, Root, Root, Root, str
 export function renderMarkdown(source: string, file: string, lineOffset = 0, forms: FormAddresses = NO_ADDRESSES, images: Record<string, SiteImage> = {}, parser: MarkdownParser = markdownParser()): RenderedMarkdown {
   let processor = processors.get(parser);
   if (!processor) processors.set(parser, (processor = siteProcessor(parser)));
-  const state: SiteMarkdownState = { file, lineOffset, forms, images, toc: [], links: [], errors: [], linkErrors: [], shown: [] };
+  const state: SiteMarkdownState = { file, lineOffset, forms, images, toc: [], links: [], errors: [], linkErrors: [], imageErrors: [], shown: [] };
   const vfile = new VFile({ value: source, data: { site: state } });
   const html = String(processor.processSync(vfile));
   // In document order; on one line, the checks before the links and images, as before.
-  const errors = [...state.errors, ...state.linkErrors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  const errors = [...state.errors, ...state.linkErrors, ...state.imageErrors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return { html: html && !/[\r\n]$/.test(html) ? `${html}\n` : html, toc: state.toc, links: state.links, errors, images: state.shown };
 }
