@@ -32,7 +32,7 @@ export class BuildWorkers {
   private poolFor(count: number): WorkerPool | undefined {
     if (count < this.threshold) return this.pool;
     this.startedOnce = true;
-    return (this.pool ??= new WorkerPool(this.code.workerFile));
+    return (this.pool ??= new WorkerPool(this.code.workerFile, { renderUrl: this.code.renderUrl }));
   }
 
   async parse(jobs: MarkdownJob[]): Promise<ParsedMarkdownFile[]> {
