@@ -54,6 +54,9 @@ export class BuildCache {
   }
 
 
+  /** Parsed markdown files the cache holds: a guess, before reading any content, at how many a build can reuse. */
+  get markdownEntries(): number { return this.markdown.entries; }
+
   /** Entries found unreadable and deleted during this build. */
   get discarded() { return this.markdown.discarded + this.pages.discarded; }
 

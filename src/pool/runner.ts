@@ -35,6 +35,14 @@ export class BuildWorkers {
     return (this.pool ??= new WorkerPool(this.code.workerFile, { renderUrl: this.code.renderUrl }));
   }
 
+  /**
+   * Starts the pool now if about `expected` files will need parsing: its workers then load their
+   * code (a second or so on a busy machine) while the main thread reads the content.
+   */
+  prestart(expected: number): void {
+    this.poolFor(expected);
+  }
+
   async parse(jobs: MarkdownJob[]): Promise<ParsedMarkdownFile[]> {
     const pool = this.poolFor(jobs.length);
     if (pool) return pool.map(jobs, (batch) => ({ kind: 'markdown', jobs: batch }));
