@@ -13,10 +13,11 @@ export const STAMP = path.join(CLI_DIR, 'stamp.json');
 /**
  * Pure-JavaScript dependencies of the build, compiled into the CLI: loading them from node_modules
  * file by file (yaml alone is some sixty CommonJS files) cost more at each start than running them.
- * The rest stays in node_modules: esbuild (a native binary), React (the templates' bundle imports it),
+ * The rest stays in node_modules: esbuild and satteri (native binaries; remark-parse, the fallback, is
+ * loaded by require() only where satteri cannot load), React (the templates' bundle imports it),
  * and what only serve and deploy load (the AWS SDK, chokidar, sirv).
  */
-const INLINE = /^(?:commander|zod|yaml|micromark[\w-]*)(?:\/|$)/;
+const INLINE = /^(?:commander|zod|yaml|gray-matter|unified|vfile|remark-html|unist-util-visit)(?:\/|$)/;
 
 /** Chunks of earlier builds are removed once this old: a `site` started before may still be loading them. */
 const ORPHAN_AGE_MS = 10 * 60_000;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadSite, type ParseMarkdown, type Site } from './content/load.ts';
+import { loadSite, markdownFileCount, type ParseMarkdown, type Site } from './content/load.ts';
 import { publishedSite, type Published } from './content/published.ts';
 import { ContentErrors, type ContentError } from './content/errors.ts';
 import { parseMarkdownFile } from './content/markdown-file.ts';
@@ -235,6 +235,12 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     workers ??= new BuildWorkers(ready, opts.poolThreshold);
     return cache.parse(jobs, ready.markdownHash, (missing) => workers!.parse(missing));
   };
+  // A build with many markdown files the cache does not hold (not serve's, whose saves touch a few)
+  // starts its workers as soon as the code is bundled, so that they load while content is read.
+  const prestarted = session ? undefined : codeReady.then(async (ready) => {
+    const misses = (await markdownFileCount(contentDir)) - cache.markdownEntries;
+    if (!(ready instanceof Error)) (workers ??= new BuildWorkers(ready, opts.poolThreshold)).prestart(misses);
+  }).catch(() => undefined);
   let code: BuildCode | undefined;
   let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult, scripts: string[];
   const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
@@ -261,6 +267,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
     writer.gzipSize = gzipHere;
+    await prestarted;
     void workers?.close();
   }
   const pool = workers?.startedOnce ?? false;

@@ -26,7 +26,7 @@ const isPage = (v: unknown): v is CachedPage => {
  * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's text, its path,
  * the survey addresses, the images it names and the markdown code; rendered pages keyed by the route's props, the render
  * context and the templates' code. Both keys also hold the lockfile, so that upgrading a package
- * (micromark, React) invalidates them.
+ * (remark, React) invalidates them.
  */
 export class BuildCache {
   private readonly markdown: CacheStore<ParsedMarkdownFile>;
@@ -53,6 +53,9 @@ export class BuildCache {
     await Promise.all([this.markdown.save(), this.pages.save()]);
   }
 
+
+  /** Parsed markdown files the cache holds: a guess, before reading any content, at how many a build can reuse. */
+  get markdownEntries(): number { return this.markdown.entries; }
 
   /** Entries found unreadable and deleted during this build. */
   get discarded() { return this.markdown.discarded + this.pages.discarded; }

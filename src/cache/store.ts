@@ -124,6 +124,9 @@ export class CacheStore<T> {
     return undefined;
   }
 
+  /** How many entries the pack holds (some may belong to files since changed). */
+  get entries(): number { return this.index.size; }
+
   /** Marks the entry of `key` as still in use without reading it, so that a rewrite keeps it. */
   touch(key: string): void {
     if (this.index.has(key) || this.memory?.has(`${this.kind}:${key}`)) this.used.add(key);

@@ -50,6 +50,12 @@ export function postFile(slug: string): string {
 
 const LEGAL = ['privacy-policy', 'terms-of-service'] as const;
 
+/** How many markdown files a load will parse (the articles and the legal pages), from one directory listing. */
+export async function markdownFileCount(contentDir: string): Promise<number> {
+  const names = await readdir(path.join(contentDir, 'blog')).catch(() => [] as string[]);
+  return names.filter((n) => n.endsWith('.md')).length + LEGAL.length;
+}
+
 /** A hint naming a known image close to a misspelt one (same start of name), if there is one. */
 function closest(value: string, known: string[]): string {
   const name = value.slice('/images/'.length);

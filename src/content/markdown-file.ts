@@ -2,8 +2,7 @@ import { renderMarkdown, type RenderedMarkdown } from './markdown.ts';
 import type { SiteSettings } from './schemas.ts';
 import type { ContentError } from './errors.ts';
 import type { SiteImage } from './images.ts';
-import { readYaml } from './yaml.ts';
-import { splitFrontMatter } from './front-matter.ts';
+import { readFrontMatter } from './front-matter.ts';
 
 /** One markdown file to parse: its text, its path as errors name it, the survey addresses its links may name, the images it names. */
 export interface MarkdownJob { source: string; rel: string; forms?: SiteSettings['assessmentForms']; images?: Record<string, SiteImage> }
@@ -24,10 +23,7 @@ export interface ParsedMarkdownFile {
  * in a worker thread and its result can be cached.
  */
 export async function parseMarkdownFile({ source, rel, forms, images }: MarkdownJob): Promise<ParsedMarkdownFile> {
-  const { front, body: content } = splitFrontMatter(source);
-  const frontLine = source.slice(0, Math.max(0, source.indexOf(front))).split('\n').length - 1;
-  const bodyStart = source.length - content.length;
-  const body = renderMarkdown(content, rel, source.slice(0, bodyStart).split('\n').length - 1, forms, images);
-  const { data, errors } = readYaml(front, rel, frontLine);
+  const { front, frontLine, data, errors, body: content, bodyLine } = readFrontMatter(source, rel);
+  const body = renderMarkdown(content, rel, bodyLine, forms, images);
   return { front, frontLine, frontData: data, frontErrors: errors, body };
 }

@@ -1,7 +1,7 @@
-import type { Event } from 'micromark-util-types';
-import type { ContentError } from './errors.ts';
+import type { Definition, Html, Image, ImageReference, Parents } from 'mdast';
 import type { SiteImage } from './images.ts';
-import { pictureMarkup, type ImageUse, type PictureMarkup } from '../images/picture.ts';
+import { pictureMarkup, type PictureMarkup } from '../images/picture.ts';
+import { lineOf, type SiteStep } from './markdown-site.ts';
 
 /**
  * The images a markdown file's text names: what its parse needs, and all of its cache key needs,
@@ -11,52 +11,47 @@ export function imagesNamedIn(source: string, images: Record<string, SiteImage>)
   return Object.fromEntries(Object.entries(images).filter(([key]) => source.includes(key)));
 }
 
-/** Where each image of a body starts, and whether it has alt text, in document order, read from micromark's tokens. */
-export function imageTokens(events: Event[], lineOffset: number): Array<{ line: number; hasAlt: boolean }> {
-  const found: Array<{ line: number; hasAlt: boolean }> = [];
-  let inImage = 0;
-  for (const [kind, token, context] of events) {
-    const type = token.type as string;
-    if (type === 'image') {
-      // An image inside another's brackets is only that one's alt text: micromark writes no <img> for it.
-      if (kind === 'enter' && !inImage++) found.push({ line: token.start.line + lineOffset, hasAlt: false });
-      if (kind === 'exit') inImage--;
-    } else if (type === 'labelText' && kind === 'enter' && inImage === 1 && context.sliceSerialize(token).trim()) {
-      found.at(-1)!.hasAlt = true;
-    }
-  }
-  return found;
-}
+// hast-util-to-html's spelling of an attribute value, as remark-html writes the rest of the page.
+const ATTRIBUTE: Record<string, string> = { '&': '&#x26;', '"': '&#x22;', "'": '&#x27;', '`': '&#x60;' };
+const encode = (s: string | number) => String(s).replace(/[&"'`]/g, (c) => ATTRIBUTE[c]!);
 
-const encode = (s: string | number) => String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"' };
-
-/** The <picture> as HTML: the same elements and attributes the <Img> component renders. */
-export function pictureHtml(m: PictureMarkup): string {
-  const attrs = (pairs: Array<[string, string | number | undefined]>) => pairs.filter(([, v]) => v !== undefined).map(([k, v]) => ` ${k}="${encode(v!)}"`).join('');
+/** The <picture> as HTML: the same elements and attributes the <Img> component renders; an author's title on the <img>. */
+export function pictureHtml(m: PictureMarkup, title?: string | null): string {
+  const attrs = (pairs: Array<[string, string | number | null | undefined]>) => pairs.filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => ` ${k}="${encode(v!)}"`).join('');
   const { img } = m;
   return `<picture>${m.sources.map((s) => `<source${attrs([['type', s.type], ['srcset', s.srcSet], ['sizes', s.sizes]])}>`).join('')}`
-    + `<img${attrs([['src', img.src], ['srcset', img.srcSet], ['sizes', img.sizes], ['width', img.width], ['height', img.height], ['alt', img.alt], ['class', img.className], ['decoding', img.decoding], ['loading', img.loading], ['fetchpriority', img.fetchPriority]])}></picture>`;
+    + `<img${attrs([['src', img.src], ['srcset', img.srcSet], ['sizes', img.sizes], ['width', img.width], ['height', img.height], ['alt', img.alt], ['title', title], ['class', img.className], ['decoding', img.decoding], ['loading', img.loading], ['fetchpriority', img.fetchPriority]])}></picture>`;
 }
 
 /**
- * micromark's `<img>` for each image of a body (inline or by reference, in document order, matched
- * to `found`) → its responsive <picture>, lazy, in the `body` slot. Alt text is required and the
- * file must be one of content/images; each refusal is an error with its line.
+ * Each image of a body (inline or by reference) → its responsive <picture>, lazy, in the `body`
+ * slot. Alt text is required and the file must be one of content/images; each refusal is an error
+ * with its line. Done after the walk, in document order: a definition may follow its references.
  */
-export function bodyPictures(html: string, found: Array<{ line: number; hasAlt: boolean }>, images: Record<string, SiteImage>, file: string, out: { errors: ContentError[]; images: ImageUse[] }): string {
-  if (!found.length) return html;
-  let i = 0;
-  return html.replace(/<img src="([^"]*)" alt="([^"]*)"( title="[^"]*")? \/>/g, (tag, src: string, alt: string, title = '') => {
-    const { line, hasAlt } = found[i++] ?? { line: undefined, hasAlt: Boolean(alt.trim()) };
-    const image = images[src];
-    const fail = (message: string, hint: string) => out.errors.push({ file, line, path: 'body', message, hint });
-    if (!hasAlt) fail(`has an image without alt text: ![](${src})`, 'describe what the picture shows between the brackets, as in ![The team at a workshop](/images/team.jpg)');
-    if (!image) fail(`names the image ${src}, which is not in content/images`, 'put the file in content/images and write its path as /images/name.jpg');
-    if (!hasAlt || !image) return tag;
-    out.images.push({ src, slot: 'body', priority: false });
-    const picture = pictureHtml(pictureMarkup(image, 'body', { alt: alt.replace(/&(?:amp|lt|gt|quot);/g, (e) => ENTITIES[e]!) }));
-    // An author's title stays on the <img>, as it was.
-    return title ? picture.replace(/ decoding="/, `${title} decoding="`) : picture;
-  });
-}
+export const pictures: SiteStep = (state) => {
+  const definitions = new Map<string, Definition>();
+  const found: Array<{ node: Image | ImageReference; index: number; parent: Parents }> = [];
+  return {
+    enter(node, index, parent) {
+      if (node.type === 'definition' && !definitions.has(node.identifier)) definitions.set(node.identifier, node);
+      else if (node.type === 'image' || node.type === 'imageReference') found.push({ node, index: index!, parent: parent! });
+    },
+    done() {
+      for (const { node, index, parent } of found) {
+        const target: Image | Definition | undefined = node.type === 'image' ? node : definitions.get(node.identifier);
+        if (!target) continue; // a reference to nothing stays text, as CommonMark says
+        const src = target.url;
+        const alt = node.alt ?? '';
+        const line = lineOf(state, node);
+        const image = state.images[src];
+        const fail = (message: string, hint: string) => state.imageErrors.push({ file: state.file, line, path: 'body', message, hint });
+        if (!alt.trim()) fail(`has an image without alt text: ![](${src})`, 'describe what the picture shows between the brackets, as in ![The team at a workshop](/images/team.jpg)');
+        if (!image) fail(`names the image ${src}, which is not in content/images`, 'put the file in content/images and write its path as /images/name.jpg');
+        if (!alt.trim() || !image) continue;
+        state.shown.push({ src, slot: 'body', priority: false });
+        // Replaced where it stands: no step adds or removes a phrasing node, so its index still holds.
+        parent.children[index] = { type: 'html', value: pictureHtml(pictureMarkup(image, 'body', { alt }), target.title) } satisfies Html;
+      }
+    },
+  };
+};

@@ -1,12 +1,13 @@
-import { compile, parse, postprocess, preprocess } from 'micromark';
-import { gfm, gfmHtml } from 'micromark-extension-gfm';
-import { directive } from 'micromark-extension-directive';
+import type { Root } from 'mdast';
+import { unified, type Processor } from 'unified';
+import remarkHtml from 'remark-html';
+import { VFile } from 'vfile';
 import type { ContentError } from './errors.ts';
 import { ASSESSMENT_FORMS, type SiteSettings } from './schemas.ts';
-import { siteHtml, type TocEntry } from './markdown-site.ts';
-import { documentLinks, newTabLinks, type DocumentLink } from './markdown-links.ts';
-import { respell } from './markdown-spelling.ts';
-import { bodyPictures, imageTokens } from './markdown-images.ts';
+import { boxes, headingIds, plainChecks, remarkSiteSteps, textDirectivesAsText, type SiteMarkdownState, type TocEntry } from './markdown-site.ts';
+import { collectLinks, surveyLinks, type DocumentLink } from './markdown-links.ts';
+import { pictures } from './markdown-images.ts';
+import { markdownParser, type MarkdownParser } from './markdown-parser.ts';
 import type { SiteImage } from './images.ts';
 import type { ImageUse } from '../images/picture.ts';
 
@@ -21,32 +22,36 @@ export type FormAddresses = SiteSettings['assessmentForms'];
 
 const NO_ADDRESSES = Object.fromEntries(ASSESSMENT_FORMS.map((name) => [name, ''])) as FormAddresses;
 
-// Built once: micromark only reads them.
-const syntax = [gfm(), directive()];
-const gfmOutput = gfmHtml();
+/**
+ * remark's processor with `parser` underneath (satteri, or remark-parse where it cannot load) and the
+ * site's steps over mdast in one walk (see remarkSiteSteps), in this order: the checks see the
+ * author's tree before our own raw HTML goes in; links are collected as written.
+ */
+export function siteProcessor(parser: MarkdownParser): Processor<Root, Root, Root, Root, string> {
+  return unified()
+    .use(function parse(this: Processor) { this.parser = (document: string) => parser.parse(document); })
+    .use(remarkSiteSteps, [plainChecks, collectLinks, textDirectivesAsText, boxes, headingIds, surveyLinks, pictures])
+    // Links keep any protocol, as before: authors write the content, visitors do not.
+    .use(remarkHtml, { sanitize: false })
+    .freeze() as unknown as Processor<Root, Root, Root, Root, string>;
+}
+
+const processors = new Map<MarkdownParser, Processor<Root, Root, Root, Root, string>>();
 
 /**
- * Markdown → HTML, once per document, in one pass: micromark's tokens straight to HTML, with no
- * syntax tree in between (remark built two, mdast and hast, and cost most of a build's time).
- * GFM and directives as before; `siteHtml` adds heading ids, the table of contents, the boxes and
- * the checks that keep markdown plain; the links are read from the same tokens. `lineOffset` maps
- * body lines back to the file's lines; `forms` are the survey addresses that `assessment-form:`
- * links resolve to; `images` are the content/images files body images may name, each shown as a
- * responsive <picture>. A pure function of its arguments, so that it can run in a worker.
+ * Markdown → HTML, once per document: GFM and directives; heading ids, the table of contents, the
+ * boxes and the checks that keep markdown plain; the links. `lineOffset` maps body lines back to the
+ * file's lines; `forms` are the survey addresses that `assessment-form:` links resolve to; `images`
+ * are the content/images files body images may name, each shown as a responsive <picture>. A pure
+ * function of its arguments, so that it can run in a worker. `parser` is for the differential test.
  */
-export function renderMarkdown(source: string, file: string, lineOffset = 0, forms: FormAddresses = NO_ADDRESSES, images: Record<string, SiteImage> = {}): RenderedMarkdown {
-  const out = { toc: [] as TocEntry[], errors: [] as ContentError[] };
-  const events = postprocess(parse({ extensions: syntax }).document().write(preprocess()(source, undefined, true)));
-  const linkErrors: ContentError[] = [];
-  const links = documentLinks(events, file, lineOffset, linkErrors);
-  const shown = { errors: linkErrors, images: [] as ImageUse[] };
-  const html = compile({
-    // Links keep any protocol, as remark-html left them: authors write the content, visitors do not.
-    allowDangerousProtocol: true,
-    htmlExtensions: [gfmOutput, ...siteHtml(file, lineOffset, out)],
-  })(events);
-  const spelt = respell(bodyPictures(newTabLinks(html, forms), imageTokens(events, lineOffset), images, file, shown));
-  // In document order, as one walk of the tree reported them.
-  const errors = [...out.errors, ...linkErrors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  return { html: spelt && !/[\r\n]$/.test(spelt) ? `${spelt}\n` : spelt, toc: out.toc, links, errors, images: shown.images };
+export function renderMarkdown(source: string, file: string, lineOffset = 0, forms: FormAddresses = NO_ADDRESSES, images: Record<string, SiteImage> = {}, parser: MarkdownParser = markdownParser()): RenderedMarkdown {
+  let processor = processors.get(parser);
+  if (!processor) processors.set(parser, (processor = siteProcessor(parser)));
+  const state: SiteMarkdownState = { file, lineOffset, forms, images, toc: [], links: [], errors: [], linkErrors: [], imageErrors: [], shown: [] };
+  const vfile = new VFile({ value: source, data: { site: state } });
+  const html = String(processor.processSync(vfile));
+  // In document order; on one line, the checks before the links and images, as before.
+  const errors = [...state.errors, ...state.linkErrors, ...state.imageErrors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  return { html: html && !/[\r\n]$/.test(html) ? `${html}\n` : html, toc: state.toc, links: state.links, errors, images: state.shown };
 }

@@ -4,10 +4,14 @@ import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { CACHE_DIR } from '../cache/store.ts';
+import { markdownParser } from '../content/markdown-parser.ts';
 
 /** The build's own code as it is on disk now: the markdown parser, the templates' renderer, the worker that runs both. */
 export interface BuildCode {
-  /** Hashes of the bundled code: a cached result made by other code is never reused. */
+  /**
+   * Hashes of the bundled code: a cached result made by other code is never reused. The markdown
+   * hash names the parser too: satteri and its fallback differ on a few documents (see the parser's test).
+   */
   markdownHash: string;
   renderHash: string;
   markdownUrl: string;
@@ -43,8 +47,10 @@ export async function bundleBuildCode(root: string): Promise<BuildCode> {
     await rename(tmp, dir).catch(() => rm(tmp, { recursive: true, force: true }));
     await pruneOldCode(path.join(root, CACHE_DIR), dir);
   }
+  // Chosen here, on the main thread, so that a build without the native parser says so once, though its workers parse.
+  const parser = markdownParser().name;
   return {
-    markdownHash: sha(byName.get('markdown')!), renderHash: sha(byName.get('render')!),
+    markdownHash: sha(Buffer.concat([byName.get('markdown')!, Buffer.from(parser)])), renderHash: sha(byName.get('render')!),
     markdownUrl: pathToFileURL(path.join(dir, 'markdown.mjs')).href,
     renderUrl: pathToFileURL(path.join(dir, 'render.mjs')).href,
     workerFile: path.join(dir, 'worker.mjs'),

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import type { Task } from './worker.ts';
+import type { Task, WorkerData } from './worker.ts';
 
 interface Job { id: number; task: Task; transfer?: ArrayBuffer[]; resolve: (results: unknown[]) => void; reject: (error: Error) => void }
 
@@ -17,10 +17,10 @@ export class WorkerPool {
   private closing = false;
   readonly workers: Worker[];
 
-  constructor(file: string, readonly size = availableParallelism()) {
+  constructor(file: string, data: WorkerData, readonly size = availableParallelism()) {
     this.workers = Array.from({ length: size }, () => {
       // Production React: the development build renders about five times slower.
-      const worker = new Worker(file, { env: { ...process.env, NODE_ENV: 'production' } });
+      const worker = new Worker(file, { workerData: data, env: { ...process.env, NODE_ENV: 'production' } });
       worker.on('message', (message: { id: number; results?: unknown[]; error?: string }) => {
         const job = this.running.get(worker);
         this.running.delete(worker);

@@ -9,7 +9,7 @@ import { gzipHere, type GzipSize } from '../write.ts';
 
 /**
  * Below this many pieces of work (markdown files or pages not in the cache) a call runs on the
- * main thread: starting workers (each loads React, the templates and micromark) costs more than it
+ * main thread: starting workers (each loads React, the templates and the markdown processor) costs more than it
  * saves on a small site. Measured on this 2-core machine; see the README.
  */
 /** A rendered page without its route, which the caller holds. */
@@ -32,7 +32,15 @@ export class BuildWorkers {
   private poolFor(count: number): WorkerPool | undefined {
     if (count < this.threshold) return this.pool;
     this.startedOnce = true;
-    return (this.pool ??= new WorkerPool(this.code.workerFile));
+    return (this.pool ??= new WorkerPool(this.code.workerFile, { renderUrl: this.code.renderUrl }));
+  }
+
+  /**
+   * Starts the pool now if about `expected` files will need parsing: its workers then load their
+   * code (a second or so on a busy machine) while the main thread reads the content.
+   */
+  prestart(expected: number): void {
+    this.poolFor(expected);
   }
 
   async parse(jobs: MarkdownJob[]): Promise<ParsedMarkdownFile[]> {
