@@ -1,22 +1,26 @@
 /**
  * A worker thread of the build's pool, bundled fresh with the templates for each build (see
- * code.ts): it parses markdown files and renders pages, plain data in and out, until it is closed.
+ * code.ts): it parses markdown files, renders pages and draws share cards, plain data in and out, until it is closed.
  */
 import { parentPort } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { parseMarkdownFile, type MarkdownJob } from '../content/markdown-file.ts';
 import { render } from '../render/server-entry.tsx';
+import { drawCard } from '../cards/draw.tsx';
+import type { CardJob } from '../cards/plan.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 
 export type Task =
   | { kind: 'gzip'; data: Uint8Array }
   | { kind: 'markdown'; jobs: MarkdownJob[] }
+  | { kind: 'cards'; jobs: CardJob[] }
   | { kind: 'render'; routes: Route[]; ctx: Omit<RenderContext, 'url'> };
 
 async function run(task: Task): Promise<unknown[]> {
   if (task.kind === 'gzip') return [gzipSync(task.data, { level: 9 }).byteLength];
   if (task.kind === 'markdown') return Promise.all(task.jobs.map(parseMarkdownFile));
+  if (task.kind === 'cards') return Promise.all(task.jobs.map(drawCard));
   // The route goes back without its props: the main thread has them already.
   return task.routes.map((route) => { const { head, body, islands, images, preload } = render(route, { ...task.ctx, url: route.url }); return { head, body, islands, images, preload }; });
 }
