@@ -27,7 +27,7 @@ import { BuildCache } from './cache/build-cache.ts';
 import { CACHE_DIR, hashOf } from './cache/store.ts';
 import { IO_CONCURRENCY, mapLimit } from './concurrency.ts';
 import { buildImages, type BuiltImages } from './images/produce.ts';
-import { planCards, type CardJob } from './cards/plan.ts';
+import { CARDS_FILE, planCards, type CardJob } from './cards/plan.ts';
 import { cardFonts } from './cards/fonts.ts';
 import { buildCards, type BuiltCards } from './cards/stage.ts';
 
@@ -192,6 +192,8 @@ async function writeStage(root: string, metaDir: string, input: {
     'cloudfront/viewer-request.js': cdn.request,
     'cloudfront/viewer-response.js': cdn.response,
     [HEADERS_FILE]: JSON.stringify(securityHeaders(site.settings, scripts), null, 2) + '\n',
+    // Each page's share card, for serve's preview (/__site/card/<page>).
+    [CARDS_FILE]: JSON.stringify(Object.fromEntries(routes.flatMap((r) => (r.meta.shareImage ? [[r.url, r.meta.shareImage.src]] : []))), null, 2) + '\n',
   });
 }
 
