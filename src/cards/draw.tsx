@@ -47,17 +47,27 @@ export async function cardSvg(props: ShareCardProps, embedFont = true): Promise<
   return satori(<ShareCard {...props} />, { width: CARD_WIDTH, height: CARD_HEIGHT, fonts: cardFonts().fonts, embedFont });
 }
 
-/** One card as PNG bytes: full colour where that is light enough, else quantised to a palette. */
-export async function drawCard(job: CardJob): Promise<Uint8Array> {
-  const svg = await cardSvg(await cardProps(job));
+/** PNG bytes: full colour where that is light enough, else quantised to a palette; undefined if nothing is within the limit. */
+async function encode(svg: string): Promise<Buffer | undefined> {
   const { default: sharp } = await import('sharp');
   const raster = sharp(Buffer.from(svg)).removeAlpha();
   const full = await raster.clone().png({ compressionLevel: 9 }).toBuffer();
   if (full.byteLength <= PALETTE_FROM) return full;
-  // Flat colours and anti-aliased text keep clean in 256 colours; art-heavy cards come down a long way.
+  // Flat colours and anti-aliased text keep clean in a palette; art-heavy cards come down a long way.
   for (const colours of [256, 128, 64]) {
     const quantised = await raster.clone().png({ palette: true, colours, effort: 4, compressionLevel: 9 }).toBuffer();
     if (quantised.byteLength <= CARD_MAX_BYTES) return quantised;
   }
-  throw new Error(`share card ${job.url} for "${job.title}" is over ${CARD_MAX_BYTES / 1024} KB even at 64 colours`);
+  return undefined;
+}
+
+/**
+ * One card as PNG bytes, within CARD_MAX_BYTES. Art too busy to fit (a photograph that is mostly
+ * grain) is left off rather than the card made blotchy: the words are what the card is for.
+ */
+export async function drawCard(job: CardJob): Promise<Uint8Array> {
+  const props = await cardProps(job);
+  const png = await encode(await cardSvg(props)) ?? (job.art ? await encode(await cardSvg(await cardProps({ ...job, art: undefined }))) : undefined);
+  if (!png) throw new Error(`share card ${job.url} for "${job.title}" is over ${CARD_MAX_BYTES / 1024} KB even at 64 colours`);
+  return png;
 }
