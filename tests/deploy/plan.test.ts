@@ -79,6 +79,15 @@ describe('planDeploy', () => {
     expect(plan.deletes).toEqual(['old/index.html']);
   });
 
+  test('never deletes a share card: social sites fetch an old post\'s og:image long after the page has moved on', () => {
+    const plan = planDeploy([file('index.html'), file('og/home-bbbbbbbbbbbb.png')], remote(
+      { key: 'og/home-aaaaaaaaaaaa.png', size: 10, etag: '1'.repeat(32) },
+      { key: 'assets/old-ABCDEFGH.js', size: 10, etag: '2'.repeat(32) },
+    ));
+    expect(plan.deletes).toEqual(['assets/old-ABCDEFGH.js']);
+    expect(plan.uploads.map((u) => u.file.key)).toEqual(['og/home-bbbbbbbbbbbb.png', 'index.html']);
+  });
+
   test('an ETag that is not an MD5 (multipart, KMS) is judged by the stored sha256', () => {
     const local = [file('a.txt'), file('b.txt')];
     const plan = planDeploy(local, remote(
