@@ -59,7 +59,7 @@ describe('a drawn share card', () => {
     const photo = path.join(dir, 'photo.jpg');
     const noise = path.join(dir, 'noise.jpg');
     await writeFile(photo, await fixturePhoto(process.cwd(), { width: 1600, height: 1200 }));
-    await writeFile(noise, await sharp({ create: { width: 1600, height: 1200, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).jpeg().toBuffer());
+    await writeFile(noise, await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).jpeg().toBuffer());
     const raster = (file: string) => ({ file, format: 'jpeg', width: 1600, height: 1200 });
     for (const j of [job(TITLE_140, { art }), job('A photograph', { art: raster(photo) }), job('Nothing but grain', { art: raster(noise) })]) {
       const png = await drawCard(j);
