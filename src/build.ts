@@ -28,7 +28,7 @@ import { CACHE_DIR, hashOf } from './cache/store.ts';
 import { IO_CONCURRENCY, mapLimit } from './concurrency.ts';
 import { buildImages, type BuiltImages } from './images/produce.ts';
 import { CARDS_FILE, planCards, type CardJob } from './cards/plan.ts';
-import { cardFonts } from './cards/fonts.ts';
+import { cardFontsHash } from './cards/fonts.ts';
 import { buildCards, type BuiltCards } from './cards/stage.ts';
 
 export interface BuildOptions {
@@ -259,7 +259,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     writer.gzipSize = workers.gzipSize;
     ({ site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false));
     // Each page's share card named before any page renders, since the head links to it.
-    ({ routes, jobs: cardJobs } = planCards(site, routeTable(site), contentDir, hashOf(code.cardsHash, cardFonts().hash)));
+    ({ routes, jobs: cardJobs } = planCards(site, routeTable(site), contentDir, hashOf(code.cardsHash, cardFontsHash())));
     table = routingTable(routes);
     assets = await assetsReady;
     scripts = inlineScripts(site.settings);

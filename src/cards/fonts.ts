@@ -8,20 +8,38 @@ import { fontMetrics, type FontMetrics } from './font-metrics.ts';
 export interface CardFont { name: string; data: Buffer; weight: 400 | 700; style: 'normal' }
 
 export interface CardFonts {
-  fonts: CardFont[];
-  /** Metrics per weight, latin first, then latin-ext for the rest of Europe's letters. */
+  /** Latin only: what nearly every card needs, and quicker for satori to load. */
+  latin: CardFont[];
+  /** Latin and latin-ext, for a card with letters beyond Latin-1 and general punctuation. */
+  all: CardFont[];
+  /** Metrics per weight, latin first, then latin-ext. */
   metrics: Record<400 | 700, FontMetrics[]>;
-  /** Of every font file's bytes: a card drawn with other fonts gets another name. */
-  hash: string;
+  /** Latin's metrics per weight: a text they cover is drawn with `latin`. */
+  latinMetrics: Record<400 | 700, FontMetrics[]>;
 }
 
 export const CARD_FONT = 'Inter';
-const FILES: Array<{ file: string; weight: 400 | 700 }> = [
-  { file: 'inter-latin-700-normal.woff', weight: 700 },
-  { file: 'inter-latin-ext-700-normal.woff', weight: 700 },
-  { file: 'inter-latin-400-normal.woff', weight: 400 },
-  { file: 'inter-latin-ext-400-normal.woff', weight: 400 },
+const FILES: Array<{ file: string; weight: 400 | 700; latin: boolean }> = [
+  { file: 'inter-latin-700-normal.woff', weight: 700, latin: true },
+  { file: 'inter-latin-400-normal.woff', weight: 400, latin: true },
+  { file: 'inter-latin-ext-700-normal.woff', weight: 700, latin: false },
+  { file: 'inter-latin-ext-400-normal.woff', weight: 400, latin: false },
 ];
+
+function fontFiles(): Array<{ data: Buffer; weight: 400 | 700; latin: boolean }> {
+  // The package's exports map names only CSS; its LICENSE is exported and sits beside files/.
+  const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('@fontsource/inter/LICENSE')), 'files');
+  return FILES.map((f) => ({ ...f, data: readFileSync(path.join(dir, f.file)) }));
+}
+
+let hash: string | undefined;
+/** Of every font file's bytes: a card drawn with other fonts gets another name. Reads the files, parses nothing. */
+export function cardFontsHash(): string {
+  if (hash) return hash;
+  const h = createHash('sha256');
+  for (const f of fontFiles()) h.update(f.data);
+  return (hash = h.digest('hex').slice(0, 20));
+}
 
 let loaded: CardFonts | undefined;
 
@@ -31,15 +49,13 @@ let loaded: CardFonts | undefined;
  */
 export function cardFonts(): CardFonts {
   if (loaded) return loaded;
-  // The package's exports map names only CSS; its LICENSE is exported and sits beside files/.
-  const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('@fontsource/inter/LICENSE')), 'files');
-  const hash = createHash('sha256');
-  const fonts = FILES.map(({ file, weight }) => {
-    const data = readFileSync(path.join(dir, file));
-    hash.update(data);
-    return { name: CARD_FONT, data, weight, style: 'normal' as const };
-  });
-  const metricsOf = (weight: 400 | 700) => fonts.filter((f) => f.weight === weight).map((f) => fontMetrics(f.data));
-  loaded = { fonts, metrics: { 400: metricsOf(400), 700: metricsOf(700) }, hash: hash.digest('hex').slice(0, 20) };
+  const files = fontFiles().map((f) => ({ ...f, font: { name: CARD_FONT, data: f.data, weight: f.weight, style: 'normal' as const }, metrics: fontMetrics(f.data) }));
+  const metricsOf = (weight: 400 | 700, latinOnly: boolean) => files.filter((f) => f.weight === weight && (f.latin || !latinOnly)).map((f) => f.metrics);
+  loaded = {
+    latin: files.filter((f) => f.latin).map((f) => f.font),
+    all: files.map((f) => f.font),
+    metrics: { 400: metricsOf(400, false), 700: metricsOf(700, false) },
+    latinMetrics: { 400: metricsOf(400, true), 700: metricsOf(700, true) },
+  };
   return loaded;
 }
