@@ -19,6 +19,8 @@ describe('Cache-Control', () => {
     ['assets/chunks/chunk-5DKC4DDV.js', IMMUTABLE],
     ['assets/site-7NOAKD3I.css', IMMUTABLE],
     ['assets/images/logo-65b7ea6382.svg', IMMUTABLE],
+    // A share card is named by what it shows: a new card, a new name.
+    ['og/blog-what-is-data-b6c24daaff22.png', IMMUTABLE],
     ['index.html', REVALIDATE],
     ['about/index.html', REVALIDATE],
     ['404.html', REVALIDATE],
@@ -26,7 +28,7 @@ describe('Cache-Control', () => {
     ['robots.txt', REVALIDATE],
     // Not hashed, so it may change under the same name even inside assets/.
     ['assets/favicon.ico', REVALIDATE],
-    // Hash-like, but outside assets/: only the build's asset folder holds hashed names.
+    // Hash-like, but outside assets/ and og/: only the build's own folders hold hashed names.
     ['downloads/report-ABCDEFGH.pdf', REVALIDATE],
   ])('%s → %s', (key, expected) => {
     expect(cacheControl(key)).toBe(expected);
