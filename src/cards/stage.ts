@@ -1,5 +1,4 @@
-import { access, mkdir, rename, stat, writeFile } from 'node:fs/promises';
-import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
+import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CardJob } from './plan.ts';
 
@@ -9,11 +8,9 @@ export interface BuiltCards {
   /** Cards drawn by this build, and those found in the cache. */
   drawn: number;
   reused: number;
-  /** All the cards' bytes together. */
+  /** The bytes of the cards drawn (the cache's are not looked at again). */
   bytes: number;
 }
-
-const exists = (file: string) => access(file).then(() => true, () => false);
 
 /**
  * The cards stage: each card from .site-cache/cards/<key>.png when there, else drawn by `draw` and
@@ -25,19 +22,22 @@ export async function buildCards(jobs: CardJob[], cacheDir: string, draw: (missi
   const fileOf = (job: CardJob) => path.join(dir, `${job.key}.png`);
   const files = new Map<string, string>();
   const missing: CardJob[] = [];
+  // One listing, not a look-up per card: a warm build of a large site asks the disk once.
+  const have = new Set(await readdir(dir));
   for (const job of jobs) {
-    if (await exists(fileOf(job))) files.set(job.url, fileOf(job));
+    if (have.has(`${job.key}.png`)) files.set(job.url, fileOf(job));
     else missing.push(job);
   }
+  let bytes = 0;
   if (missing.length) {
     await draw(missing, async (job, png) => {
       // Written under a temporary name, then renamed: a build stopped half-way leaves no half card.
       const tmp = `${fileOf(job)}.${process.pid}.tmp`;
       await writeFile(tmp, png);
+      bytes += png.byteLength;
       await rename(tmp, fileOf(job));
       files.set(job.url, fileOf(job));
     });
   }
-  const sizes = await mapLimit([...files.values()], IO_CONCURRENCY, async (file) => (await stat(file)).size);
-  return { files, drawn: missing.length, reused: jobs.length - missing.length, bytes: sizes.reduce((a, b) => a + b, 0) };
+  return { files, drawn: missing.length, reused: jobs.length - missing.length, bytes };
 }
