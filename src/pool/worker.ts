@@ -8,6 +8,7 @@ import { parseMarkdownFile, type MarkdownJob } from '../content/markdown-file.ts
 import { render } from '../render/server-entry.tsx';
 import { drawCard } from '../cards/draw.tsx';
 import type { CardJob } from '../cards/plan.ts';
+import { mapLimit } from '../concurrency.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 
@@ -20,7 +21,8 @@ export type Task =
 async function run(task: Task): Promise<unknown[]> {
   if (task.kind === 'gzip') return [gzipSync(task.data, { level: 9 }).byteLength];
   if (task.kind === 'markdown') return Promise.all(task.jobs.map(parseMarkdownFile));
-  if (task.kind === 'cards') return Promise.all(task.jobs.map(drawCard));
+  // Two at a time (satori's layout beside sharp's raster), not the whole batch: each card in flight holds megabytes of pixels.
+  if (task.kind === 'cards') return mapLimit(task.jobs, 2, drawCard);
   // The route goes back without its props: the main thread has them already.
   return task.routes.map((route) => { const { head, body, islands, images, preload } = render(route, { ...task.ctx, url: route.url }); return { head, body, islands, images, preload }; });
 }
