@@ -29,7 +29,7 @@ import { IO_CONCURRENCY, mapLimit } from './concurrency.ts';
 import { buildImages, type BuiltImages } from './images/produce.ts';
 import { CARDS_FILE, planCards, type CardJob } from './cards/plan.ts';
 import { cardFontsHash } from './cards/fonts.ts';
-import { buildCards, type BuiltCards } from './cards/stage.ts';
+import { buildCards, preloadDrawing, type BuiltCards } from './cards/stage.ts';
 
 export interface BuildOptions {
   /** The project folder holding content/, templates/ and islands/. */
@@ -245,6 +245,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult, scripts: string[];
   let cardJobs: CardJob[], cards: BuiltCards;
   const cacheDir = path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR));
+  void preloadDrawing(cacheDir);
   const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
   const sizes = new Map<string, SizeFigure>();
   const markup: DocumentFigures = new Map();

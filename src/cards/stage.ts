@@ -41,3 +41,14 @@ export async function buildCards(jobs: CardJob[], cacheDir: string, draw: (missi
   }
   return { files, drawn: missing.length, reused: jobs.length - missing.length, bytes };
 }
+
+/**
+ * On a build with no cards drawn yet (a fresh checkout, CI), satori's module is loaded at once, in
+ * the gaps while the content loads and esbuild bundles, rather than after. The drawing code then
+ * finds it loaded (one module per file, whoever imports it). A build with cards cached loads nothing.
+ */
+export async function preloadDrawing(cacheDir: string): Promise<void> {
+  const cached = await readdir(path.join(cacheDir, 'cards')).catch(() => [] as string[]);
+  if (cached.length) return;
+  await import('satori').catch(() => { /* the cards stage reports it */ });
+}
