@@ -1,8 +1,8 @@
 /**
  * Draws share cards: the template in templates/share-card through satori (React → SVG, text as
  * paths from the fonts of @fontsource/inter), then sharp (SVG → pixels, the logo and art laid on,
- * PNG). Bundled fresh for every
- * build with the template (see pool/code.ts), and run on the main thread or a pool worker.
+ * PNG). Bundled fresh for every build with the template (see pool/code.ts), and run on the main
+ * thread or a pool worker.
  */
 import { readFile } from 'node:fs/promises';
 import type { Sharp } from 'sharp';
