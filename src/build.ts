@@ -27,13 +27,16 @@ import { BuildCache } from './cache/build-cache.ts';
 import { CACHE_DIR, hashOf } from './cache/store.ts';
 import { IO_CONCURRENCY, mapLimit } from './concurrency.ts';
 import { buildImages, type BuiltImages } from './images/produce.ts';
+import { CARDS_FILE, planCards, type CardJob } from './cards/plan.ts';
+import { cardFontsHash } from './cards/fonts.ts';
+import { buildCards, preloadDrawing, type BuiltCards } from './cards/stage.ts';
 
 export interface BuildOptions {
   /** The project folder holding content/, templates/ and islands/. */
   root: string;
   /** The content folder, if not root/content (a test's copy, say). */
   contentDir?: string;
-  /** Where image variants are cached (in images/); by default the build cache, root/.site-cache, git-ignored. */
+  /** Where image variants (images/) and share cards (cards/) are cached; by default the build cache, root/.site-cache, git-ignored. */
   cacheDir?: string;
   outDir: string;
   /** Settings that win over content/site.yaml (from flags and the environment). */
@@ -165,13 +168,14 @@ function documentOf(site: Site, assets: BundleResult, scripts: string[], extraHe
  * headers). The raw and gzip size of each asset goes into `sizes`, for the summary.
  */
 async function writeStage(root: string, metaDir: string, input: {
-  writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; images: BuiltImages; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
+  writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; images: BuiltImages; cards: BuiltCards; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
 }): Promise<void> {
-  const { writer, sizes, site, routes, table, assets, images, scripts, now, session, fresh } = input;
+  const { writer, sizes, site, routes, table, assets, images, cards, scripts, now, session, fresh } = input;
   const feed = atomFeed(site, now);
   const files: DistFile[] = [
     ...Object.entries(assets.files).map(([file, contents]) => ({ file, contents, measure: true })),
     ...[...images.files].map(([file, from]) => ({ file, from })),
+    ...[...cards.files].map(([file, from]) => ({ file, from })),
     { file: '/sitemap.xml', contents: sitemapXml(site, routes) },
     { file: '/robots.txt', contents: robotsTxt(site) },
     ...(feed ? [{ file: '/blog/feed.xml', contents: feed }] : []),
@@ -188,6 +192,8 @@ async function writeStage(root: string, metaDir: string, input: {
     'cloudfront/viewer-request.js': cdn.request,
     'cloudfront/viewer-response.js': cdn.response,
     [HEADERS_FILE]: JSON.stringify(securityHeaders(site.settings, scripts), null, 2) + '\n',
+    // Each page's share card, for serve's preview (/__site/card/<page>).
+    [CARDS_FILE]: JSON.stringify(Object.fromEntries(routes.flatMap((r) => (r.meta.shareImage ? [[r.url, r.meta.shareImage.src]] : []))), null, 2) + '\n',
   });
 }
 
@@ -243,6 +249,9 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   }).catch(() => undefined);
   let code: BuildCode | undefined;
   let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult, scripts: string[];
+  let cardJobs: CardJob[], cards: BuiltCards;
+  const cacheDir = path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR));
+  void preloadDrawing(cacheDir);
   const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
   const sizes = new Map<string, SizeFigure>();
   const markup: DocumentFigures = new Map();
@@ -256,12 +265,17 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     workers ??= new BuildWorkers(code, opts.poolThreshold);
     writer.gzipSize = workers.gzipSize;
     ({ site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false));
-    routes = routeTable(site);
+    // Each page's share card named before any page renders, since the head links to it.
+    ({ routes, jobs: cardJobs } = planCards(site, routeTable(site), contentDir, hashOf(code.cardsHash, cardFontsHash())));
     table = routingTable(routes);
     assets = await assetsReady;
     scripts = inlineScripts(site.settings);
     await writer.begin();
+    // Drawn beside rendering: sharp rasterises on libuv's threads while the main thread renders.
+    const cardsReady = timed(stages, 'cards', () => buildCards(cardJobs, cacheDir, (missing, each) => workers!.cards(missing, each)));
+    cardsReady.catch(() => { /* awaited below */ });
     ({ written: pages, documents } = await timed(stages, 'render', () => renderStage({ site, routes, now, code: code!, cache, workers: workers!, writer, documentOf: documentOf(site, assets, scripts, opts.extraHead), sizes, markup })));
+    cards = await cardsReady;
   } finally {
     // A cache that cannot be written costs the next build time, not this one its pages.
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
@@ -272,11 +286,12 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   }
   const pool = workers?.startedOnce ?? false;
   const images = await timed(stages, 'images', () => buildImages({
-    images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir: path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR)),
+    images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir,
   }));
-  await timed(stages, 'write', () => writeStage(root, metaDir, { writer, sizes, site, routes, table, assets, images, scripts, now, session, fresh }));
+  await timed(stages, 'write', () => writeStage(root, metaDir, { writer, sizes, site, routes, table, assets, images, cards, scripts, now, session, fresh }));
   if (session) Object.assign(session, { code: code!, assets });
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
+  summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };
   summary.wallMs = performance.now() - startedAt;
   await budgetStage(root, opts.budgets, summary);
   return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool, documents }, warnings: opts.preview ? unpublishedLinks : [] };

@@ -22,7 +22,7 @@ export interface DeployPlan {
   /** In upload order: everything else before the HTML that refers to it. */
   uploads: Upload[];
   unchanged: LocalFile[];
-  /** Keys in the bucket (under the prefix) that the build no longer has. Deleted last. */
+  /** Keys in the bucket (under the prefix) that the build no longer has, share cards (og/) apart. Deleted last. */
   deletes: string[];
 }
 
@@ -41,6 +41,15 @@ export function sameContent(file: LocalFile, remote: RemoteObject): boolean {
 
 const isHtml = (key: string) => key.endsWith('.html');
 
+/**
+ * Share cards are never deleted: LinkedIn, Facebook, X and Slack keep the og:image URL of a link
+ * shared months ago and fetch it again when they redraw the post. A card is named by its content,
+ * so an old one is never wrong, only unused, and costs a few tens of kilobytes; keeping "those a
+ * live page used in the last 30 days" would need a history the deploy does not keep (it decides
+ * from the build and the bucket listing alone).
+ */
+export const KEPT_PREFIX = 'og/';
+
 export function planDeploy(files: readonly LocalFile[], remote: ReadonlyMap<string, RemoteObject>, options: { force?: boolean } = {}): DeployPlan {
   const uploads: Upload[] = [];
   const unchanged: LocalFile[] = [];
@@ -54,6 +63,6 @@ export function planDeploy(files: readonly LocalFile[], remote: ReadonlyMap<stri
   // A page must never arrive before the assets it links to, so HTML goes last (stable otherwise).
   uploads.sort((a, b) => Number(isHtml(a.file.key)) - Number(isHtml(b.file.key)));
   const local = new Set(files.map((f) => f.key));
-  const deletes = [...remote.keys()].filter((key) => !local.has(key)).sort();
+  const deletes = [...remote.keys()].filter((key) => !local.has(key) && !key.startsWith(KEPT_PREFIX)).sort();
   return { uploads, unchanged, deletes };
 }

@@ -91,6 +91,8 @@ function verdict(link: ExtractedLink, page: Page, origin: string, ctx: Context):
     const missing = fragmentProblem(raw, page);
     return missing ? { ok: false, reason: missing, kind: 'fragment' } : { ok: true };
   }
+  // Social sites fetch a share image without a page to resolve it against.
+  if (link.tag === 'meta' && !/^https?:\/\//i.test(raw)) return { ok: false, reason: `${link.attr} must be an absolute https:// URL`, kind: 'invalid' };
   let url: URL;
   try {
     url = new URL(raw, baseUrl(page, origin));

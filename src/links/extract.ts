@@ -44,6 +44,8 @@ const URL_ATTRS: Record<string, string[]> = {
   embed: ['src'],
 };
 const SRCSET_TAGS = new Set(['img', 'source']);
+// `<meta>` that name an image social sites fetch (absolute URLs, so on the site's origin they are checked as files).
+const IMAGE_META = new Set(['og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src']);
 
 function trimUrl(value: string): string {
   return value.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
@@ -74,6 +76,11 @@ export function extractPage(html: string): PageScan {
       if (name) scan.names.add(name);
     }
     if (tag.name === 'link') return linkTag(tag, links, scan);
+    if (tag.name === 'meta') {
+      const name = (tag.attrs.get('property') ?? tag.attrs.get('name') ?? '').toLowerCase();
+      const content = tag.attrs.get('content');
+      if (IMAGE_META.has(name) && content !== undefined) links.push({ url: trimUrl(content), tag: 'meta', attr: name });
+    }
     if (tag.name === 'base' && scan.base === undefined) {
       const href = tag.attrs.get('href');
       if (href !== undefined) scan.base = trimUrl(href);

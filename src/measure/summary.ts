@@ -39,6 +39,8 @@ export interface BuildSummary {
   /** Template name → gzip bytes of JS loaded before interaction, and of all JS it can load. */
   jsByTemplate: Record<string, { initial: number; all: number; pages: number }>;
   images: ImageStats;
+  /** Share cards (og:image): drawn by this build (and their bytes), and taken from the cache. */
+  cards?: { drawn: number; reused: number; bytes: number };
   stages: Record<string, number>;
   /** How many articles are live, draft, scheduled and expired at the build's clock, and when that next changes. */
   articles: ArticleFigures;
@@ -74,6 +76,7 @@ export function formatSummary(s: BuildSummary): string {
   for (const [template, f] of rows) lines.push(`    ${template.padEnd(width)}  ${kb(f.initial).padStart(8)} / ${kb(f.all).padStart(8)}  (${f.pages} page${f.pages === 1 ? '' : 's'})`);
   const i = s.images;
   lines.push(`  images: ${i.sources} raster source${i.sources === 1 ? '' : 's'} (${mb(i.sourceBytes)}) → ${i.processed + i.reused} file${i.processed + i.reused === 1 ? '' : 's'} (${mb(i.variantBytes)}): ${i.processed} processed, ${i.reused} reused from the cache; ${mb(i.saved)} saved (each source less the largest file a modern browser gets for it); ${i.svgs} SVG${i.svgs === 1 ? '' : 's'} copied as they are`);
+  if (s.cards) lines.push(`  share cards: ${s.cards.drawn + s.cards.reused}: ${s.cards.drawn} drawn (${mb(s.cards.bytes)}), ${s.cards.reused} reused from the cache`);
   if (s.budgetsChecked) lines.push(`  budgets.json: every page within budget (largest per page, gzip: JS ${kb(Math.max(...s.perPage.map((p) => p.jsAll)))}, CSS ${kb(Math.max(...s.perPage.map((p) => p.css)))}, HTML ${kb(Math.max(...s.perPage.map((p) => p.html)))})`);
   // Code and bundle run beside load, so the stages add up to more than the build took: the total is the build's own clock.
   lines.push(`  time: ${Object.entries(s.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')}, total ${Math.round(s.wallMs ?? Object.values(s.stages).reduce((a, b) => a + b, 0))} ms`);

@@ -14,7 +14,10 @@ export interface BuildCode {
    */
   markdownHash: string;
   renderHash: string;
+  /** Of the share cards' drawing code and template (src/cards/draw.tsx, templates/share-card/). */
+  cardsHash: string;
   markdownUrl: string;
+  cardsUrl: string;
   renderUrl: string;
   workerFile: string;
 }
@@ -31,13 +34,13 @@ const KEEP_MS = 10 * 60_000;
 export async function bundleBuildCode(root: string): Promise<BuildCode> {
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { markdown: 'src/content/markdown-file.ts', render: 'src/render/server-entry.tsx', worker: 'src/pool/worker.ts' },
+    entryPoints: { markdown: 'src/content/markdown-file.ts', render: 'src/render/server-entry.tsx', cards: 'src/cards/draw.tsx', worker: 'src/pool/worker.ts' },
     outdir: path.join(root, CACHE_DIR, 'code'),
     bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', outExtension: { '.js': '.mjs' },
     packages: 'external', jsx: 'automatic', logLevel: 'silent', sourcemap: 'inline', loader: { '.css': 'empty' },
   });
   const byName = new Map(result.outputFiles.map((f) => [path.basename(f.path, '.mjs'), f.contents]));
-  const all = sha(Buffer.concat(['markdown', 'render', 'worker'].map((n) => byName.get(n)!)));
+  const all = sha(Buffer.concat(['markdown', 'render', 'cards', 'worker'].map((n) => byName.get(n)!)));
   const dir = path.join(root, CACHE_DIR, `code-${all}`);
   const exists = await stat(path.join(dir, 'worker.mjs')).then(() => true, () => false);
   if (!exists) {
@@ -50,9 +53,10 @@ export async function bundleBuildCode(root: string): Promise<BuildCode> {
   // Chosen here, on the main thread, so that a build without the native parser says so once, though its workers parse.
   const parser = markdownParser().name;
   return {
-    markdownHash: sha(Buffer.concat([byName.get('markdown')!, Buffer.from(parser)])), renderHash: sha(byName.get('render')!),
+    markdownHash: sha(Buffer.concat([byName.get('markdown')!, Buffer.from(parser)])), renderHash: sha(byName.get('render')!), cardsHash: sha(byName.get('cards')!),
     markdownUrl: pathToFileURL(path.join(dir, 'markdown.mjs')).href,
     renderUrl: pathToFileURL(path.join(dir, 'render.mjs')).href,
+    cardsUrl: pathToFileURL(path.join(dir, 'cards.mjs')).href,
     workerFile: path.join(dir, 'worker.mjs'),
   };
 }

@@ -3,6 +3,7 @@ import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import type { RenderedPage } from '../render/page.tsx';
 import type { BuildCode } from './code.ts';
+import type { CardJob } from '../cards/plan.ts';
 import { WorkerPool } from './pool.ts';
 import { mapLimit } from '../concurrency.ts';
 import { gzipHere, type GzipSize } from '../write.ts';
@@ -32,7 +33,7 @@ export class BuildWorkers {
   private poolFor(count: number): WorkerPool | undefined {
     if (count < this.threshold) return this.pool;
     this.startedOnce = true;
-    return (this.pool ??= new WorkerPool(this.code.workerFile, { renderUrl: this.code.renderUrl }));
+    return (this.pool ??= new WorkerPool(this.code.workerFile, { renderUrl: this.code.renderUrl, cardsUrl: this.code.cardsUrl }));
   }
 
   /**
@@ -62,6 +63,22 @@ export class BuildWorkers {
     }
     const { render } = (await import(this.code.renderUrl)) as { render: (route: Route, ctx: RenderContext) => RenderedPage };
     for (const route of routes) await each(route, render(route, { ...ctx, url: route.url }));
+  }
+
+  /**
+   * Each card drawn and handed to `each` as PNG bytes: on the pool when there are many or it is
+   * running already, else two at a time here (satori's layout and sharp's raster then overlap).
+   */
+  async cards(jobs: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>): Promise<void> {
+    const pool = this.pool ?? this.poolFor(jobs.length);
+    if (pool) {
+      await pool.forEach<CardJob, Uint8Array>(jobs, (batch) => ({ kind: 'cards', jobs: batch }), async (batch, results) => {
+        await mapLimit(batch, 8, (job, i) => each(job, results[i]!));
+      });
+      return;
+    }
+    const { drawCard } = (await import(this.code.cardsUrl)) as { drawCard: (job: CardJob) => Promise<Uint8Array> };
+    await mapLimit(jobs, 2, async (job) => each(job, await drawCard(job)));
   }
 
   /**

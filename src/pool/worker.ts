@@ -1,22 +1,29 @@
 /**
  * A worker thread of the build's pool, bundled fresh for each build (see code.ts): it parses
- * markdown files and renders pages, plain data in and out, until it is closed.
+ * markdown files, renders pages and draws share cards, plain data in and out, until it is closed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { parseMarkdownFile, type MarkdownJob } from '../content/markdown-file.ts';
+import type { CardJob } from '../cards/plan.ts';
+import { mapLimit } from '../concurrency.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 
 export type Task =
   | { kind: 'gzip'; data: Uint8Array }
   | { kind: 'markdown'; jobs: MarkdownJob[] }
+  | { kind: 'cards'; jobs: CardJob[] }
   | { kind: 'render'; routes: Route[]; ctx: Omit<RenderContext, 'url'> };
 
-/** What the pool tells each worker: where the bundled renderer (the templates and React) is. */
-export interface WorkerData { renderUrl: string }
+/** What the pool tells each worker: where the bundled renderer (the templates and React) and card drawer are. */
+export interface WorkerData { renderUrl: string; cardsUrl: string }
 
 type Renderer = typeof import('../render/server-entry.tsx');
+type Drawer = typeof import('../cards/draw.tsx');
+/** satori, its wasm and the fonts load only in a worker that is handed a card to draw. */
+let drawer: Promise<Drawer> | undefined;
+const loadDrawer = () => (drawer ??= import((workerData as WorkerData).cardsUrl) as Promise<Drawer>);
 
 /**
  * The renderer is imported when first needed, or as soon as the worker has been idle a moment: a
@@ -33,6 +40,8 @@ const warmWhenIdle = () => { clearTimeout(warm); if (!renderer) warm = setTimeou
 async function run(task: Task): Promise<unknown[]> {
   if (task.kind === 'gzip') return [gzipSync(task.data, { level: 9 }).byteLength];
   if (task.kind === 'markdown') return Promise.all(task.jobs.map(parseMarkdownFile));
+  // Two at a time (satori's layout beside sharp's raster), not the whole batch: each card in flight holds megabytes of pixels.
+  if (task.kind === 'cards') { const { drawCard } = await loadDrawer(); return mapLimit(task.jobs, 2, drawCard); }
   const { render } = await loadRenderer();
   // The route goes back without its props: the main thread has them already.
   return task.routes.map((route) => { const { head, body, islands, images, preload } = render(route, { ...task.ctx, url: route.url }); return { head, body, islands, images, preload }; });

@@ -9,4 +9,19 @@ export interface PageMeta {
   published?: string;
   jsonLd?: Array<Record<string, unknown>>;
   noindex?: boolean;
+  /** What the page's share card shows; a page without one shares the site's card. */
+  card?: CardContent;
+  /** The share card's PNG, set by the build once the card is planned (src/cards/plan.ts). */
+  shareImage?: ShareImage;
 }
+
+/** The words and art of a share card: 'Article · Data governance', the title, the article's own art. */
+export interface CardContent {
+  title: string;
+  label: string;
+  /** An image key of content/images (/images/x.svg) drawn beside the title. */
+  art?: string;
+}
+
+/** An og:image as the head writes it: a root-relative PNG and what it shows, in words. */
+export interface ShareImage { src: string; width: number; height: number; alt: string; type: 'image/png' }

@@ -24,7 +24,10 @@ function Head({ meta, route, ctx }: { meta: PageMeta; route: Route; ctx: RenderC
   const { settings, images } = ctx;
   const title = route.url === '/' ? meta.title : `${meta.title} | ${settings.name}`;
   const canonical = absoluteUrl(settings.url, route.url);
-  const img = images[meta.image ?? '/images/og-default.png'] ?? images['/images/og-default.png'];
+  // The page's share card; a route made without one (a test's, say) shares its image file as before.
+  const fallback = images[meta.image ?? '/images/og-default.png'] ?? images['/images/og-default.png'];
+  const img = meta.shareImage ?? (fallback && { src: fallback.src, width: fallback.width, height: fallback.height, alt: undefined, type: undefined });
+  const imageUrl = img && absoluteUrl(settings.url, img.src);
   return (
     <>
       <title>{title}</title>
@@ -36,14 +39,17 @@ function Head({ meta, route, ctx }: { meta: PageMeta; route: Route; ctx: RenderC
       <meta property="og:title" content={meta.title} />
       <meta property="og:description" content={meta.description} />
       {!meta.noindex && <meta property="og:url" content={canonical} />}
-      {img && <meta property="og:image" content={absoluteUrl(settings.url, img.src)} />}
+      {img && <meta property="og:image" content={imageUrl} />}
+      {img?.type && <meta property="og:image:type" content={img.type} />}
       {img && <meta property="og:image:width" content={String(img.width)} />}
       {img && <meta property="og:image:height" content={String(img.height)} />}
+      {img?.alt && <meta property="og:image:alt" content={img.alt} />}
       {meta.published && <meta property="article:published_time" content={meta.published} />}
       <meta name="twitter:card" content={img ? 'summary_large_image' : 'summary'} />
       <meta name="twitter:title" content={meta.title} />
       <meta name="twitter:description" content={meta.description} />
-      {img && <meta name="twitter:image" content={absoluteUrl(settings.url, img.src)} />}
+      {img && <meta name="twitter:image" content={imageUrl} />}
+      {img?.alt && <meta name="twitter:image:alt" content={img.alt} />}
       {meta.jsonLd?.map((data, i) => (
         // JSON-LD is a data block, never executed; escaped so content cannot close the tag.
         <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(data).replace(/</g, '\\u003c') }} />

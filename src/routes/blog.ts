@@ -100,6 +100,8 @@ function listRoutes(posts: PostSummary[], base: string, view: { hero: BlogListPr
   }, {
     title: p.number === 1 ? view.title : `${view.title}, page ${p.number} of ${pages.length}`,
     description: view.description,
+    // A category's pages share one card; /blog has the site's.
+    ...(view.category ? { card: { title: view.category, label: 'Insights' } } : {}),
   }));
 }
 
@@ -142,6 +144,12 @@ function postRoutes(site: Site): Route[] {
       type: 'article',
       published: post.date,
       jsonLd: articleJsonLd(site, post),
+      card: {
+        title: post.title,
+        label: `Article · ${categoriesOf(post)[0]}`,
+        // The placeholder is nobody's own art: the card goes without.
+        ...(post.image?.src && post.image.src !== PLACEHOLDER_IMAGE ? { art: post.image.src } : {}),
+      },
     });
   });
 }

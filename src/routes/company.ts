@@ -41,6 +41,7 @@ export function caseStudyMeta(study: CaseStudy, settings: Pick<SiteSettings, 'na
     description: study.metaDescription ?? clip(`How we worked with ${study.client}: ${study.subtitle}`, 160),
     ...(study.headerImage ? { image: study.headerImage } : {}),
     type: 'article',
+    card: { title: study.title, label: `Case study · ${study.client}`, ...(study.headerImage ? { art: study.headerImage } : {}) },
     jsonLd: [{
       '@context': 'https://schema.org',
       '@type': 'Article',

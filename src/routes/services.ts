@@ -44,6 +44,7 @@ export function servicesRoutes(site: Site): Route[] {
     ...services.map((service) => page(servicePath(service.slug), 'service', { service, caseStudy: caseStudyTeaser(service, site) }, {
       title: service.metaTitle,
       description: service.metaDescription,
+      card: { title: service.metaTitle, label: 'Service' },
       jsonLd: [serviceJsonLd(service, site.settings), faqPageJsonLd(service.faq.items)],
     })),
   ];

@@ -13,7 +13,7 @@ export type { Route, TemplateName } from './route.ts';
 export function routes(site: Site): Route[] {
   const { home } = site.pages;
   return [
-    page('/', 'home', { content: home }, { title: home.title, description: home.description, image: home.hero.image.src }),
+    page('/', 'home', { content: home }, { title: home.title, description: home.description, image: home.hero.image.src, card: { title: home.title, label: site.settings.location, art: home.hero.image.src } }),
     ...companyRoutes(site),
     ...servicesRoutes(site),
     ...blogRoutes(site),

@@ -5,12 +5,13 @@
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'public, max-age=0, must-revalidate';
 
-// esbuild names bundles name-XXXXXXXX.js (8 base32 characters); images are name-<10 hex>.ext.
+// esbuild names bundles name-XXXXXXXX.js (8 base32 characters); images are name-<10 hex>.ext;
+// share cards, og/name-<12 hex>.png.
 const HASHED_NAME = /-[A-Za-z0-9]{8,}\.[A-Za-z0-9]+$/;
 
 /** Whether a key (relative to the site root, no leading slash) is a content-hashed asset. */
 export function isHashedAsset(key: string): boolean {
-  return key.startsWith('assets/') && HASHED_NAME.test(key.slice(key.lastIndexOf('/') + 1));
+  return (key.startsWith('assets/') || key.startsWith('og/')) && HASHED_NAME.test(key.slice(key.lastIndexOf('/') + 1));
 }
 
 export function cacheControl(key: string): string {

@@ -14,6 +14,7 @@ import { formatSummary } from '../measure/summary.ts';
 import { metaDirFor } from '../write.ts';
 import { HEADERS_FILE } from '../headers.ts';
 import { cacheControl } from '../routing/cache-control.ts';
+import { cardPreviewLocation } from './card-preview.ts';
 import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
 
@@ -137,6 +138,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return res.end(LIVE_RELOAD_JS);
     }
     if (forms && url.pathname === formPath) return forms.listener(req, res);
+    const card = await cardPreviewLocation(url.pathname, metaDirFor(outDir));
+    if (card) {
+      res.writeHead(302, { location: card, 'cache-control': 'no-store' });
+      return res.end();
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' });
       return res.end();

@@ -19,6 +19,8 @@ describe('Cache-Control', () => {
     ['assets/chunks/chunk-5DKC4DDV.js', IMMUTABLE],
     ['assets/site-7NOAKD3I.css', IMMUTABLE],
     ['assets/images/logo-65b7ea6382.svg', IMMUTABLE],
+    // A share card is named by what it shows: a new card, a new name.
+    ['og/blog-what-is-data-b6c24daaff22.png', IMMUTABLE],
     ['index.html', REVALIDATE],
     ['about/index.html', REVALIDATE],
     ['404.html', REVALIDATE],
@@ -26,7 +28,7 @@ describe('Cache-Control', () => {
     ['robots.txt', REVALIDATE],
     // Not hashed, so it may change under the same name even inside assets/.
     ['assets/favicon.ico', REVALIDATE],
-    // Hash-like, but outside assets/: only the build's asset folder holds hashed names.
+    // Hash-like, but outside assets/ and og/: only the build's own folders hold hashed names.
     ['downloads/report-ABCDEFGH.pdf', REVALIDATE],
   ])('%s → %s', (key, expected) => {
     expect(cacheControl(key)).toBe(expected);
@@ -77,6 +79,15 @@ describe('planDeploy', () => {
     ]);
     expect(plan.unchanged.map((f) => f.key)).toEqual(['index.html']);
     expect(plan.deletes).toEqual(['old/index.html']);
+  });
+
+  test('never deletes a share card: social sites fetch an old post\'s og:image long after the page has moved on', () => {
+    const plan = planDeploy([file('index.html'), file('og/home-bbbbbbbbbbbb.png')], remote(
+      { key: 'og/home-aaaaaaaaaaaa.png', size: 10, etag: '1'.repeat(32) },
+      { key: 'assets/old-ABCDEFGH.js', size: 10, etag: '2'.repeat(32) },
+    ));
+    expect(plan.deletes).toEqual(['assets/old-ABCDEFGH.js']);
+    expect(plan.uploads.map((u) => u.file.key)).toEqual(['og/home-bbbbbbbbbbbb.png', 'index.html']);
   });
 
   test('an ETag that is not an MD5 (multipart, KMS) is judged by the stored sha256', () => {

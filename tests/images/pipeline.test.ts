@@ -78,11 +78,13 @@ describe('a phone photo as the home hero', () => {
     for (const p of others) expect(p.img.loading).toBe('lazy');
   });
 
-  it('shares the 1200 px JPEG on social sites, not the 4 MB source', async () => {
+  it('shares a 1200 × 630 card drawn with the photo on social sites, under 100 KB, not the 4 MB source', async () => {
     const html = await page('/');
-    const ogImage = /property="og:image" content="https:\/\/[^/]+(\/assets\/images\/[^"]+)"/.exec(html)?.[1];
-    const shared = await sharp(await file(ogImage!)).metadata();
-    expect({ format: shared.format, width: shared.width, height: shared.height }).toEqual({ format: 'jpeg', width: 1200, height: 900 });
+    const ogImage = /property="og:image" content="https:\/\/[^/]+(\/og\/[^"]+)"/.exec(html)?.[1];
+    const card = await file(ogImage!);
+    const shared = await sharp(card).metadata();
+    expect({ format: shared.format, width: shared.width, height: shared.height }).toEqual({ format: 'png', width: 1200, height: 630 });
+    expect(card.byteLength).toBeLessThanOrEqual(100 * 1024);
     expect(html).toContain('property="og:image:width" content="1200"');
   });
 });

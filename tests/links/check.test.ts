@@ -52,6 +52,18 @@ describe('checkSite', () => {
     ]);
   });
 
+  it('checks og:image and twitter:image as files of the site, and holds them to absolute URLs', () => {
+    const head = (meta: string) => ({ url: '/', file: '/index.html', scan: extractPage(`<head><link rel="canonical" href="https://example.com/">${meta}</head>`) });
+    const cards = new Set([...files, '/og/home-1234567890ab.png']);
+    const ok = head('<meta property="og:image" content="https://example.com/og/home-1234567890ab.png"><meta name="twitter:image" content="https://example.com/og/home-1234567890ab.png">');
+    expect(checkSite([ok], table, cards).problems).toEqual([]);
+    const bad = head('<meta property="og:image" content="https://example.com/og/gone.png"><meta name="twitter:image" content="/og/home-1234567890ab.png">');
+    expect(checkSite([bad], table, cards).problems.map((p) => `${p.link} → ${p.reason}`)).toEqual([
+      'https://example.com/og/gone.png → 404 (no file /og/gone.png)',
+      '/og/home-1234567890ab.png → twitter:image must be an absolute https:// URL',
+    ]);
+  });
+
   it('reports each broken link once per page, and an empty src', () => {
     expect(problemsOf([page('/', '<a href="/x">1</a><a href="/x">2</a><img src="">')])).toEqual(['/: /x → 404 (no page)', '/:  → empty src']);
   });

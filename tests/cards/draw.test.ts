@@ -1,0 +1,72 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fixturePhoto } from '../../quality/photo-fixture.ts';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { cardProps, cardSvg, drawCard, CARD_MAX_BYTES } from '../../src/cards/draw.tsx';
+import type { CardJob } from '../../src/cards/plan.ts';
+import { CARD_HEIGHT, CARD_MARGIN, CARD_WIDTH, cardTitleBox } from '../../templates/share-card/ShareCard.tsx';
+import { boxOf, glyphPathsOf } from './svg-bounds.ts';
+
+const images = path.resolve('content/images');
+// 140 characters, the longest title the tests hold a card to.
+const TITLE_140 = 'Why Data Transformation Must Come Before AI Adoption: Five Warning Signs That Your Organisation in Scotland Is Not Yet Ready for It, and Why';
+const job = (title: string, more: Partial<CardJob> = {}): CardJob => ({
+  key: 'test', url: '/og/test.png', title, label: 'Article · Data governance', siteName: 'Northlight Data', siteHost: 'www.example.com',
+  logo: { file: path.join(images, 'logo.svg') }, ...more,
+});
+const art = { file: path.join(images, 'blog-what-is-data.svg'), format: 'svg', width: 800, height: 600 };
+
+/** The title's own glyph paths: those drawn with the title and not without it (everything else stays put). */
+async function titleShapes(j: CardJob) {
+  const props = await cardProps(j);
+  const withTitle = glyphPathsOf(await cardSvg(props));
+  const without = new Set(glyphPathsOf(await cardSvg({ ...props, title: { ...props.title, lines: [] } })).map((s) => s.d));
+  return { props, all: withTitle, title: withTitle.filter((s) => !without.has(s.d)) };
+}
+
+describe('a drawn share card', () => {
+  it('draws a 140-character title inside its box, beside the art, and every piece of text inside the safe area', async () => {
+    const j = job(TITLE_140, { art });
+    expect(j.title).toHaveLength(140);
+    const { props, all, title } = await titleShapes(j);
+    expect(props.title.lines.length).toBeGreaterThan(2);
+    expect(title).toHaveLength(props.title.lines.length);
+    const drawn = boxOf(title);
+    const box = cardTitleBox(true);
+    expect(drawn.left).toBeGreaterThanOrEqual(box.left);
+    expect(drawn.right).toBeLessThanOrEqual(box.left + box.width);
+    expect(drawn.top).toBeGreaterThanOrEqual(box.top);
+    expect(drawn.bottom).toBeLessThanOrEqual(box.top + box.height);
+    const text = boxOf(all);
+    expect(text.left).toBeGreaterThanOrEqual(CARD_MARGIN);
+    expect(text.right).toBeLessThanOrEqual(CARD_WIDTH - CARD_MARGIN);
+    expect(text.top).toBeGreaterThanOrEqual(CARD_MARGIN);
+    expect(text.bottom).toBeLessThanOrEqual(CARD_HEIGHT - CARD_MARGIN);
+  });
+
+  it('draws a title with accents, dashes and curly quotes glyph for glyph', async () => {
+    const { props, title } = await titleShapes(job('Café culture – the board’s view'));
+    expect(props.title.lines.join(' ')).toBe('Café culture – the board’s view');
+    // One path for the line, with a contour (M) for every glyph that has ink: 25 letters, é's accent, the dash, the ’.
+    const contours = title.flatMap((s) => s.d.match(/M/g) ?? []).length;
+    expect(contours).toBeGreaterThanOrEqual([...'Caféculture–theboard’sview'].length);
+  });
+
+  it('is a 1200 × 630 PNG under the size limit, with SVG art, a photograph, or even pure noise', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'site-card-'));
+    const photo = path.join(dir, 'photo.jpg');
+    const noise = path.join(dir, 'noise.jpg');
+    await writeFile(photo, await fixturePhoto(process.cwd(), { width: 1600, height: 1200 }));
+    await writeFile(noise, await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).jpeg().toBuffer());
+    const raster = (file: string) => ({ file, format: 'jpeg', width: 1600, height: 1200 });
+    for (const j of [job(TITLE_140, { art }), job('A photograph', { art: raster(photo) }), job('Nothing but grain', { art: raster(noise) })]) {
+      const png = await drawCard(j);
+      const meta = await sharp(png).metadata();
+      expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'png', width: 1200, height: 630 });
+      expect(png.byteLength, j.title).toBeLessThanOrEqual(CARD_MAX_BYTES);
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+});
