@@ -4,6 +4,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHandler } from './create-handler.ts';
+import { startLocalStore } from './leads/local-store.ts';
+import { leadStore } from './leads/store.ts';
 import type { HttpHandler } from './event.ts';
 import { startLocalSes } from './local-ses.ts';
 import { silentLogger } from './log.ts';
@@ -26,9 +28,11 @@ function summary(label: string, samples: number[]): string {
 
 async function main(requests: number): Promise<void> {
   const ses = await startLocalSes();
+  const store = await startLocalStore();
   const inner = createHandler({
+    leads: leadStore(store.client(), store.table),
     ses: createSesClient({ region: 'eu-west-2', endpoint: ses.endpoint, credentials: LOCAL_CREDENTIALS }),
-    config: { mailTo: 'leads@example.co.uk', mailFrom: 'website@example.co.uk', allowedOrigins: [ORIGIN], region: 'eu-west-2' },
+    config: { mailTo: 'leads@example.co.uk', mailFrom: 'website@example.co.uk', allowedOrigins: [ORIGIN], region: 'eu-west-2', leadsTable: store.table, retentionMonths: 24 },
     log: silentLogger,
   });
   const handlerTimes: number[] = [];
@@ -80,6 +84,7 @@ async function main(requests: number): Promise<void> {
     server.closeAllConnections();
   });
   await ses.close();
+  await store.close();
 }
 
 await main(Number(process.argv[2] ?? 1000));

@@ -69,6 +69,15 @@ export const FAILURES = {
     intro: 'Our mail service is busy at the moment. Please go back and try again in a few minutes.',
     headers: { 'retry-after': String(retryAfter) },
   }),
+  // The leads table cannot be reached: nothing is stored or sent, so the visitor is asked to try again.
+  storeDown: (retryAfter = 10): Failure => ({
+    status: 503,
+    reason: 'store-unavailable',
+    error: 'Failed to send message',
+    heading: NOT_SENT,
+    intro: 'We could not take your message just now. Please go back and try again in a minute.',
+    headers: { 'retry-after': String(retryAfter) },
+  }),
   internal: {
     status: 500,
     reason: 'internal',
