@@ -3,8 +3,13 @@
 // problem, instead of each request failing quietly later. Tests and `site serve` build their
 // handler with createHandler (create-handler.ts) and never import this module.
 import { createHandler } from './create-handler.ts';
+import { createResendJob } from './leads/resend-job.ts';
+import { jsonLogger } from './log.ts';
 import { loadConfig, leadStoreFor, sesClientFor } from './lambda-env.ts';
 
 const config = loadConfig();
 
 export const handler = createHandler({ ses: sesClientFor(config), leads: leadStoreFor(config), config });
+
+/** The retry mailer (same bundle, handler `index.resend`), run every 5 minutes by the stack's schedule. */
+export const resend = createResendJob({ ses: sesClientFor(config), leads: leadStoreFor(config), config, log: jsonLogger });

@@ -16,6 +16,11 @@ export interface LeadStore {
   markSent(submissionId: string, messageId: string, at: Date): Promise<void>;
   /** Records a failed send attempt and the kind of its error. */
   markFailed(submissionId: string, kind: string, at: Date): Promise<void>;
+  /**
+   * Takes a pending lead for one send until `until`: false when it is sent already, erased, or
+   * claimed by another run, so two retry runs (or a run and `site leads resend`) never both mail it.
+   */
+  claim(submissionId: string, now: Date, until: Date): Promise<boolean>;
   get(submissionId: string): Promise<LeadRecord | undefined>;
   /** Every lead (a scan: the table holds a consultancy's leads, hundreds a year, not millions). */
   all(): Promise<LeadRecord[]>;
@@ -68,7 +73,7 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
         Key: { [LEAD_KEY]: submissionId },
         // Only an existing record: an erased lead must not come back as a bare mail state.
         ConditionExpression: 'attribute_exists(#key)',
-        UpdateExpression: 'SET #mail.#state = :sent, #mail.messageId = :id, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one REMOVE #mail.lastError',
+        UpdateExpression: 'SET #mail.#state = :sent, #mail.messageId = :id, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one REMOVE #mail.lastError, #mail.claimedUntil',
         ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail', '#state': 'state' },
         ExpressionAttributeValues: { ':sent': 'sent', ':id': messageId, ':at': at.toISOString(), ':one': 1 },
       }));
@@ -78,10 +83,26 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
         TableName: table,
         Key: { [LEAD_KEY]: submissionId },
         ConditionExpression: 'attribute_exists(#key)',
-        UpdateExpression: 'SET #mail.lastError = :kind, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one',
+        UpdateExpression: 'SET #mail.lastError = :kind, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one REMOVE #mail.claimedUntil',
         ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail' },
         ExpressionAttributeValues: { ':kind': kind, ':at': at.toISOString(), ':one': 1 },
       }));
+    },
+    async claim(submissionId, now, until) {
+      try {
+        await doc.send(new UpdateCommand({
+          TableName: table,
+          Key: { [LEAD_KEY]: submissionId },
+          ConditionExpression: 'attribute_exists(#key) AND #mail.#state = :pending AND (attribute_not_exists(#mail.claimedUntil) OR #mail.claimedUntil < :now)',
+          UpdateExpression: 'SET #mail.claimedUntil = :until',
+          ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail', '#state': 'state' },
+          ExpressionAttributeValues: { ':pending': 'pending', ':now': now.toISOString(), ':until': until.toISOString() },
+        }));
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return false;
+        throw error;
+      }
     },
     async get(submissionId) {
       const found = await doc.send(new GetCommand({ TableName: table, Key: { [LEAD_KEY]: submissionId }, ConsistentRead: true }));
