@@ -1,0 +1,16 @@
+// leadRetentionMonths from content/site.yaml, read on its own (without loading the whole site) for
+// `site serve`'s local handler; validated by the same schema as the build.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_RETENTION_MONTHS } from '../../lambda/config.ts';
+import { siteSchema } from '../content/schemas.ts';
+import { parseYaml } from '../content/yaml.ts';
+
+export async function readLeadRetentionMonths(root: string): Promise<number> {
+  const file = path.join(root, 'content', 'site.yaml');
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return DEFAULT_RETENTION_MONTHS;
+  const parsed = parseYaml(text, 'content/site.yaml');
+  const checked = siteSchema.shape.leadRetentionMonths.safeParse((parsed.data as Record<string, unknown> | undefined)?.leadRetentionMonths);
+  return checked.success ? checked.data : DEFAULT_RETENTION_MONTHS;
+}
