@@ -152,10 +152,7 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
 
   try {
     const mailed = await mailLead(record, { ses: options.ses, store: options.leads, mailTo: config.mailTo, mailFrom: config.mailFrom, ...(options.now ? { now: options.now } : {}) });
-    if (!mailed.sent) {
-      const { status: _status, retryAfter: _retry, ...failure } = mailed.failure;
-      log({ level: 'warn', event: 'ses_error', form: checked.form, ...failure });
-    }
+    if (!mailed.sent) log({ level: 'warn', event: 'ses_error', form: checked.form, ...mailed.failure });
   } catch (error) {
     // The send went (or not) but its outcome could not be written: the lead stays pending and the
     // retry mailer deals with it. The visitor's lead is stored, so it is still a success.
