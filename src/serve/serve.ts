@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { localFormsLines, localFormsOptions } from '../leads/serve-forms.ts';
+import { announceServedStore, localFormsLines, localFormsOptions } from '../leads/serve-forms.ts';
 import { serveDir, startServer } from './server.ts';
 
 /** `site serve`: runs until interrupted. Returns the exit code. */
@@ -14,11 +14,13 @@ export async function serve(opts: { root: string; port: number; host: string; no
   }
   opts.log(`serving ${server.url} from ${path.relative(process.cwd(), serveDir(opts.root))}/, not dist/  (watching content/, templates/, islands/; Ctrl+C to stop)`);
   if (server.forms) for (const line of localFormsLines(server.forms)) opts.log(line);
+  const unannounce = server.forms ? await announceServedStore(opts.root, server.forms) : undefined;
   await new Promise<void>((done) => {
     const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); done(); };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  await unannounce?.();
   await server.close();
   return 0;
 }

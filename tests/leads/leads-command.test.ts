@@ -1,7 +1,8 @@
 // `site leads` end to end through the CLI's own entry, on the local store under a project's
 // .site-data/leads (dynalite on disk: each command opens and closes it, so what one wrote the next
 // reads back), with a real local SES server for resend.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +12,10 @@ import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { leadStore } from '../../lambda/leads/store.ts';
 import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
 import { main } from '../../src/cli.ts';
+import { startLocalFormBackend } from '../../lambda/local-backend.ts';
+import { silentLogger } from '../../lambda/log.ts';
 import { parseLeadsCsv } from '../../src/leads/csv.ts';
+import { announceServedStore, servedEndpointFile } from '../../src/leads/serve-forms.ts';
 import { clearStore, jsonPost, memoryLogger, sesClientFor, storedEmails, testConfig, validAssessment, validContact } from '../lambda/support.ts';
 
 let root: string;
@@ -112,6 +116,21 @@ describe('site leads', () => {
     expect(emails.map((e) => e.subject).sort()).toEqual(['Contact form: Morag Campbell (Tayside Widgets Ltd)', 'DIAlog Assessment: Ewan Fraser (Fife Food Bank)']);
     const leads = await withLocal((store) => store.all());
     expect(leads.every((l) => l.mail.state === 'sent')).toBe(true);
+  });
+
+  it('goes through the store of a running site serve (which holds the data folder), and ignores a stale endpoint file', async () => {
+    const forms = await startLocalFormBackend({ allowedOrigins: ['http://127.0.0.1:4321'], log: silentLogger, dataDir: path.join(root, '.site-data', 'leads') });
+    const unannounce = await announceServedStore(root, forms);
+    try {
+      const listed = await run('list');
+      expect(listed.out).toContain(`3 leads in ${forms.store.endpoint} (the store of the running site serve)`);
+    } finally {
+      await unannounce();
+      await forms.close();
+    }
+    await writeFile(servedEndpointFile(root), 'http://127.0.0.1:9\n');
+    expect((await run('list')).out).toContain(`3 leads in ${path.join(root, '.site-data', 'leads')}`);
+    expect(existsSync(servedEndpointFile(root))).toBe(false);
   });
 
   it('resends one lead by id, and says so when it was sent already', async () => {
