@@ -6,7 +6,7 @@ import type { Io } from './command.ts';
 const storeOptions = (command: Command) => command
   .option('--table <name>', 'a leads table in AWS (with --region); default: the local store under .site-data/leads')
   .option('--region <region>', 'the AWS region of --table')
-  .option('--endpoint <url>', 'a DynamoDB-compatible endpoint (default: a running site serve'"'"'s, else the local store)');
+  .option('--endpoint <url>', "a DynamoDB-compatible endpoint (default: a running site serve's, else the local store)");
 
 export function registerLeadsCommands(program: Command, io: Io, done: (code: number) => void): void {
   const root = () => program.opts<{ root: string }>().root;
