@@ -4,6 +4,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHandler } from './create-handler.ts';
+import { startLocalStore } from './leads/local-store.ts';
+import { leadStore } from './leads/store.ts';
 import type { HttpHandler } from './event.ts';
 import { startLocalSes } from './local-ses.ts';
 import { silentLogger } from './log.ts';
@@ -26,9 +28,11 @@ function summary(label: string, samples: number[]): string {
 
 async function main(requests: number): Promise<void> {
   const ses = await startLocalSes();
+  const store = await startLocalStore();
   const inner = createHandler({
+    leads: leadStore(store.client(), store.table),
     ses: createSesClient({ region: 'eu-west-2', endpoint: ses.endpoint, credentials: LOCAL_CREDENTIALS }),
-    config: { mailTo: 'leads@example.co.uk', mailFrom: 'website@example.co.uk', allowedOrigins: [ORIGIN], region: 'eu-west-2' },
+    config: { mailTo: 'leads@example.co.uk', mailFrom: 'website@example.co.uk', allowedOrigins: [ORIGIN], region: 'eu-west-2', leadsTable: store.table, retentionMonths: 24 },
     log: silentLogger,
   });
   const handlerTimes: number[] = [];
@@ -42,14 +46,18 @@ async function main(requests: number): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/send-contact-form`;
 
-  const body = JSON.stringify({
+  // Each post a new lead (its own submissionId), so each is stored and mailed, not answered as a duplicate.
+  const fields = {
     name: 'Morag Campbell',
     email: 'morag@example.co.uk',
     company: 'Tayside Widgets Ltd',
     message: 'We have five spreadsheets that disagree. Can you help?',
     isHuman: true,
-  });
+  };
+  let sequence = 0;
   const post = async (): Promise<number> => {
+    sequence += 1;
+    const body = JSON.stringify({ ...fields, submissionId: `bench-0000-4000-8000-${String(sequence).padStart(12, '0')}` });
     const started = performance.now();
     const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body });
     await response.arrayBuffer();
@@ -80,6 +88,7 @@ async function main(requests: number): Promise<void> {
     server.closeAllConnections();
   });
   await ses.close();
+  await store.close();
 }
 
 await main(Number(process.argv[2] ?? 1000));

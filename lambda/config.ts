@@ -16,6 +16,21 @@ export interface HandlerConfig {
    * without it did not come through the distribution (and its WAF rule) and is refused.
    */
   originSecret?: string;
+  /** The DynamoDB table every lead is stored in before it is e-mailed. */
+  leadsTable: string;
+  /** Only for a local DynamoDB-compatible server (dynalite). */
+  dynamodbEndpoint?: string;
+  /** Months a lead is kept (its TTL): content/site.yaml's leadRetentionMonths, passed on by the stack. */
+  retentionMonths: number;
+}
+
+/** The retention period when none is configured, in months (content/site.yaml's default). */
+export const DEFAULT_RETENTION_MONTHS = 24;
+
+/** A whole number of months from 1 to 120, or undefined. */
+export function retentionMonthsOf(value: unknown): number | undefined {
+  const n = typeof value === 'string' && value.trim() ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 120 ? n : undefined;
 }
 
 export class ConfigError extends Error {
@@ -74,6 +89,20 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): H
   const originSecret = env.ORIGIN_VERIFY_SECRET?.trim() || undefined;
   if (originSecret && originSecret.length < 16) problems.push('ORIGIN_VERIFY_SECRET is too short to be a secret (16 characters at least)');
 
-  if (problems.length > 0) throw new ConfigError(problems);
-  return { mailTo, mailFrom, allowedOrigins, region, ...(sesEndpoint ? { sesEndpoint } : {}), ...(originSecret ? { originSecret } : {}) };
+  const leadsTable = get('LEADS_TABLE');
+  const dynamodbEndpoint = env.DYNAMODB_ENDPOINT?.trim() || undefined;
+  if (dynamodbEndpoint && !URL.canParse(dynamodbEndpoint)) problems.push(`DYNAMODB_ENDPOINT is not a URL: '${dynamodbEndpoint}'`);
+  const rawMonths = env.LEAD_RETENTION_MONTHS?.trim();
+  const retentionMonths = rawMonths ? retentionMonthsOf(rawMonths) : DEFAULT_RETENTION_MONTHS;
+  if (retentionMonths === undefined) problems.push(`LEAD_RETENTION_MONTHS is not a whole number of months from 1 to 120: '${rawMonths}'`);
+
+  if (problems.length > 0 || retentionMonths === undefined) throw new ConfigError(problems);
+  return {
+    mailTo, mailFrom, allowedOrigins, region,
+    ...(sesEndpoint ? { sesEndpoint } : {}),
+    ...(originSecret ? { originSecret } : {}),
+    leadsTable,
+    ...(dynamodbEndpoint ? { dynamodbEndpoint } : {}),
+    retentionMonths,
+  };
 }

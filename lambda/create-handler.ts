@@ -1,22 +1,24 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 // The send-contact-form handler, built from explicit parts so the Lambda entry, `site serve`
 // and the tests all run the same code with their own configuration and SES client.
-import { SendEmailCommand } from '@aws-sdk/client-ses';
 import { bodyKind, DEFAULT_MAX_BODY_BYTES, readPayload, type BodyKind, type BodyProblem } from './body.ts';
 import type { HandlerConfig } from './config.ts';
-import { composeEmail } from './email.ts';
 import { header, type HttpEvent, type HttpHandler, type HttpResult } from './event.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { backPath, corsHeaders, isAllowedOrigin, requestOrigin } from './origin.ts';
 import { FAILURES, failureAnswer, type Failure } from './failures.ts';
 import type { FormName } from './problem-page.ts';
 import { emptyAnswer, jsonAnswer, redirectAnswer } from './responses.ts';
-import { classifySesError } from './ses-errors.ts';
+import { mailLead } from './leads/mail-lead.ts';
+import { clientSubmissionId, derivedSubmissionId, newLead } from './leads/new-lead.ts';
+import type { LeadStore } from './leads/store.ts';
 import type { MailSender } from './ses-client.ts';
 import { validateSubmission, isSpam } from './submission.ts';
 
 export interface HandlerOptions {
   ses: MailSender;
+  /** The leads table: every valid submission is stored here before it is e-mailed. */
+  leads: LeadStore;
   config: HandlerConfig;
   now?: () => Date;
   log?: Logger;
@@ -128,23 +130,33 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
     return { ...outcome, invalidFields: Object.keys(checked.errors) };
   }
 
-  const mail = composeEmail(checked.submission, {
-    mailTo: config.mailTo,
-    mailFrom: config.mailFrom,
-    receivedAt: (options.now ?? (() => new Date()))(),
+  // Store first: once the lead is in the table it cannot be lost, whatever SES does next.
+  const receivedAt = (options.now ?? (() => new Date()))();
+  const submissionId = clientSubmissionId(payload) ?? derivedSubmissionId(checked.submission, receivedAt);
+  const record = newLead(checked.submission, {
+    submissionId,
+    receivedAt,
     source: `${origin}${backPath(event, config.allowedOrigins, '')}`,
+    retentionMonths: config.retentionMonths,
   });
+  let stored: 'stored' | 'duplicate';
   try {
-    await options.ses.send(new SendEmailCommand(mail));
+    stored = await options.leads.putNew(record);
   } catch (error) {
-    const failure = classifySesError(error);
-    if (failure.kind === 'internal') {
-      log({ level: 'error', event: 'handler_error', form: checked.form, name: failure.name });
-      return fail(FAILURES.internal, checked.form);
-    }
-    log({ level: 'error', event: 'ses_error', form: checked.form, ...failure });
-    const answer = failure.status === 503 ? FAILURES.busy(failure.retryAfter) : FAILURES.badGateway;
-    return { ...fail(answer, checked.form), reason: `ses_${failure.kind}` };
+    log({ level: 'error', event: 'store_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
+    return { ...fail(FAILURES.storeDown(), checked.form), reason: 'store_unavailable' };
+  }
+  // The same submission again (a retry after a lost answer, a double-click): already stored and
+  // mailed, or being mailed; the visitor is told it worked, and nothing is sent twice.
+  if (stored === 'duplicate') return succeed(checked.form, { reason: 'duplicate' });
+
+  try {
+    const mailed = await mailLead(record, { ses: options.ses, store: options.leads, mailTo: config.mailTo, mailFrom: config.mailFrom, ...(options.now ? { now: options.now } : {}) });
+    if (!mailed.sent) log({ level: 'warn', event: 'ses_error', form: checked.form, ...mailed.failure });
+  } catch (error) {
+    // The send went (or not) but its outcome could not be written: the lead stays pending and the
+    // retry mailer deals with it. The visitor's lead is stored, so it is still a success.
+    log({ level: 'error', event: 'mail_state_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
   }
   return succeed(checked.form);
 }

@@ -38,31 +38,47 @@ const HEADINGS: Record<FormName, string> = {
 
 const NOT_GIVEN = 'Not given';
 
-function rowsFor(submission: Submission, context: MailContext): Row[] {
+/** What an e-mail shows of a lead: from a fresh submission or from its stored record alike. */
+export interface LeadContent {
+  form: FormName;
+  name: string;
+  email: string;
+  company: string;
+  message: string;
+  /** Assessment only: [question, chosen answer's label] in the questions' order. */
+  answers?: readonly (readonly [string, string])[];
+}
+
+/** A submission's content, its answers as the questions' text and the chosen labels. */
+export function contentOf(submission: Submission): LeadContent {
   const { data } = submission;
+  const base = { form: submission.form, name: data.name, email: data.email, company: data.company ?? '', message: data.message ?? '' };
+  if (submission.form !== 'assessment') return base;
+  const answers = ASSESSMENT_QUESTIONS.map((q) => [q.question, submission.data.assessmentData[q.field]] as const);
+  return { ...base, answers };
+}
+
+function rowsFor(content: LeadContent, context: MailContext): Row[] {
   const rows: Row[] = [
-    { label: 'Name', value: data.name },
-    { label: 'Email', value: data.email },
-    { label: 'Organisation', value: data.company || NOT_GIVEN },
+    { label: 'Name', value: content.name },
+    { label: 'Email', value: content.email },
+    { label: 'Organisation', value: content.company || NOT_GIVEN },
   ];
-  if (submission.form === 'assessment') {
-    for (const question of ASSESSMENT_QUESTIONS) {
-      rows.push({ label: question.question, value: submission.data.assessmentData[question.field] });
-    }
-    rows.push({ label: 'Comments', value: submission.data.message || NOT_GIVEN, multiline: true });
+  if (content.form === 'assessment') {
+    for (const [question, answer] of content.answers ?? []) rows.push({ label: question, value: answer });
+    rows.push({ label: 'Comments', value: content.message || NOT_GIVEN, multiline: true });
   } else {
-    rows.push({ label: 'Message', value: submission.data.message, multiline: true });
+    rows.push({ label: 'Message', value: content.message, multiline: true });
   }
   rows.push({ label: 'Received', value: context.receivedAt.toISOString() });
   rows.push({ label: 'Source', value: context.source });
   return rows;
 }
 
-export function subjectFor(submission: Submission): string {
-  const who = submission.data.company
-    ? `${submission.data.name} (${submission.data.company})`
-    : submission.data.name;
-  return toHeaderText(`${FORM_TITLES[submission.form]}: ${who}`);
+export function subjectFor(lead: Submission | LeadContent): string {
+  const content = 'data' in lead ? contentOf(lead) : lead;
+  const who = content.company ? `${content.name} (${content.company})` : content.name;
+  return toHeaderText(`${FORM_TITLES[content.form]}: ${who}`);
 }
 
 function textBody(heading: string, rows: readonly Row[]): string {
@@ -92,15 +108,17 @@ function htmlBody(heading: string, rows: readonly Row[]): string {
   ].join('\n');
 }
 
-export function composeEmail(submission: Submission, context: MailContext): SendEmailCommandInput {
-  const heading = HEADINGS[submission.form];
-  const rows = rowsFor(submission, context);
+/** The e-mail of a submission, or of a stored lead (the retry mailer): the same e-mail either way. */
+export function composeEmail(lead: Submission | LeadContent, context: MailContext): SendEmailCommandInput {
+  const content = 'data' in lead ? contentOf(lead) : lead;
+  const heading = HEADINGS[content.form];
+  const rows = rowsFor(content, context);
   return {
     Source: context.mailFrom,
     Destination: { ToAddresses: [context.mailTo] },
-    ReplyToAddresses: [submission.data.email],
+    ReplyToAddresses: [content.email],
     Message: {
-      Subject: { Data: subjectFor(submission), Charset: 'UTF-8' },
+      Subject: { Data: subjectFor(content), Charset: 'UTF-8' },
       Body: {
         Text: { Data: textBody(heading, rows), Charset: 'UTF-8' },
         Html: { Data: htmlBody(heading, rows), Charset: 'UTF-8' },

@@ -61,28 +61,15 @@ export const FAILURES = {
     heading: 'There is a problem with the form',
     intro: 'Nothing has been sent yet. Please go back and correct the following:',
   },
-  busy: (retryAfter = 10): Failure => ({
+  // The leads table cannot be reached: nothing is stored or sent, so the visitor is asked to try again.
+  storeDown: (retryAfter = 10): Failure => ({
     status: 503,
-    reason: 'busy',
+    reason: 'store-unavailable',
     error: 'Failed to send message',
     heading: NOT_SENT,
-    intro: 'Our mail service is busy at the moment. Please go back and try again in a few minutes.',
+    intro: 'We could not take your message just now. Please go back and try again in a minute.',
     headers: { 'retry-after': String(retryAfter) },
   }),
-  internal: {
-    status: 500,
-    reason: 'internal',
-    error: 'Failed to send message',
-    heading: NOT_SENT,
-    intro: 'Something went wrong on our side. Please go back and try again later.',
-  },
-  badGateway: {
-    status: 502,
-    reason: 'mail-failed',
-    error: 'Failed to send message',
-    heading: NOT_SENT,
-    intro: 'Something went wrong on our side. Please go back and try again later.',
-  },
 } satisfies Record<string, Failure | ((retryAfter?: number) => Failure)>;
 
 export interface FailureContext {

@@ -1,8 +1,12 @@
-// Everything `site serve` needs to run the form endpoint locally in one call: a local SES
-// server, the same handler as production pointed at it, and a node:http listener to mount at
+// Everything `site serve` needs to run the form endpoint locally in one call: a local leads table
+// (dynalite, on disk so leads survive restarts), a local SES server (or the one SES_ENDPOINT
+// names), the same handler as production pointed at them, and a node:http listener to mount at
 // the endpoint's path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_RETENTION_MONTHS } from './config.ts';
 import { createHandler } from './create-handler.ts';
+import { startLocalStore } from './leads/local-store.ts';
+import { leadStore } from './leads/store.ts';
 import { startLocalSes } from './local-ses.ts';
 import type { Logger } from './log.ts';
 import { nodeListener } from './node-adapter.ts';
@@ -14,34 +18,52 @@ export interface LocalFormBackendOptions {
   mailTo?: string;
   mailFrom?: string;
   log?: Logger;
+  /** Where the leads table keeps its data (`.site-data/leads` for `site serve`); in memory when unset. */
+  dataDir?: string;
+  /** An SES-compatible endpoint to send through instead of starting one (SES_ENDPOINT). */
+  sesEndpoint?: string;
+  retentionMonths?: number;
 }
 
 export interface LocalFormBackend {
   /** Mount at the form endpoint's path (/api/send-contact-form by default). */
   listener: (req: IncomingMessage, res: ServerResponse) => void;
-  /** Web page showing every e-mail the site sent; print it at start. */
-  mailViewerUrl: string;
+  /** Web page showing every e-mail the site sent; print it at start. Undefined when SES_ENDPOINT was given. */
+  mailViewerUrl?: string;
   sesEndpoint: string;
+  /** The local DynamoDB endpoint, its table and where its data lives. */
+  store: { endpoint: string; table: string; dataDir?: string };
   close(): Promise<void>;
 }
 
 export async function startLocalFormBackend(options: LocalFormBackendOptions): Promise<LocalFormBackend> {
-  const ses = await startLocalSes();
+  const store = await startLocalStore(options.dataDir ? { dataDir: options.dataDir } : {});
+  const ses = options.sesEndpoint ? undefined : await startLocalSes();
+  const sesEndpoint = options.sesEndpoint ?? ses?.endpoint ?? '';
   const region = 'eu-west-2';
+  const client = store.client();
   const handler = createHandler({
-    ses: createSesClient({ region, endpoint: ses.endpoint, credentials: LOCAL_CREDENTIALS }),
+    // One attempt, quickly: locally a closed SES_ENDPOINT is an outage being tried on purpose.
+    ses: createSesClient({ region, endpoint: sesEndpoint, credentials: LOCAL_CREDENTIALS, ...(options.sesEndpoint ? { maxAttempts: 1 } : {}) }),
+    leads: leadStore(client, store.table),
     config: {
       mailTo: options.mailTo ?? 'leads@example.com',
       mailFrom: options.mailFrom ?? 'Website <website@example.com>',
       allowedOrigins: options.allowedOrigins,
       region,
+      leadsTable: store.table,
+      retentionMonths: options.retentionMonths ?? DEFAULT_RETENTION_MONTHS,
     },
     ...(options.log ? { log: options.log } : {}),
   });
   return {
     listener: nodeListener(handler),
-    mailViewerUrl: ses.viewerUrl,
-    sesEndpoint: ses.endpoint,
-    close: () => ses.close(),
+    ...(ses ? { mailViewerUrl: ses.viewerUrl } : {}),
+    sesEndpoint,
+    store: { endpoint: store.endpoint, table: store.table, ...(store.dataDir ? { dataDir: store.dataDir } : {}) },
+    close: async () => {
+      client.destroy();
+      await Promise.all([ses?.close(), store.close()]);
+    },
   };
 }

@@ -1,6 +1,7 @@
-// Maps a failed SendEmail to an answer. A throttle, a timeout or a fault inside SES is worth
-// retrying shortly (503 with Retry-After); a refused connection or any other SES error is a bad
-// gateway (502); an error raised before the request left (a bug of ours) is a 500.
+// Names what kind of failure a SendEmail met, for the lead's record (mail.lastError), the log and
+// the retry mailer: a throttle, a timeout or a fault inside SES; a refused connection; any other SES
+// error (rejected); or an error raised before the request left (internal, a bug of ours). The lead
+// is stored before the send, so none of these reaches the visitor.
 // What is logged is the error's name and code, never its message: SES messages can quote
 // the addresses involved.
 
@@ -8,16 +9,11 @@ export type SesFailureKind = 'throttled' | 'timeout' | 'unavailable' | 'connecti
 
 export interface SesFailure {
   kind: SesFailureKind;
-  status: 500 | 502 | 503;
-  /** Seconds, for the Retry-After header of a 503. */
-  retryAfter?: number;
   name: string;
   code?: string;
   httpStatusCode?: number;
   requestId?: string;
 }
-
-export const RETRY_AFTER_SECONDS = 10;
 
 const THROTTLE_NAMES = new Set([
   'Throttling',
@@ -64,16 +60,16 @@ export function classifySesError(error: unknown): SesFailure {
   // The SDK's retry layer stamps $metadata on every error from an attempt to reach SES, answered
   // or not. Without it the error came from building the request (URIError from a lone
   // surrogate, say): not SES's doing, and not a visitor's.
-  if (typeof metadata !== 'object' || metadata === null) return { kind: 'internal', status: 500, ...details };
+  if (typeof metadata !== 'object' || metadata === null) return { kind: 'internal', ...details };
   if (THROTTLE_NAMES.has(name) || (code && THROTTLE_NAMES.has(code)) || httpStatusCode === 429) {
-    return { kind: 'throttled', status: 503, retryAfter: RETRY_AFTER_SECONDS, ...details };
+    return { kind: 'throttled', ...details };
   }
   if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
-    return { kind: 'timeout', status: 503, retryAfter: RETRY_AFTER_SECONDS, ...details };
+    return { kind: 'timeout', ...details };
   }
   if (SERVER_FAULT_NAMES.has(name) || (typeof httpStatusCode === 'number' && httpStatusCode >= 500)) {
-    return { kind: 'unavailable', status: 503, retryAfter: RETRY_AFTER_SECONDS, ...details };
+    return { kind: 'unavailable', ...details };
   }
-  if (code && CONNECTION_CODES.has(code)) return { kind: 'connection', status: 502, ...details };
-  return { kind: 'rejected', status: 502, ...details };
+  if (code && CONNECTION_CODES.has(code)) return { kind: 'connection', ...details };
+  return { kind: 'rejected', ...details };
 }

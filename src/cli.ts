@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { instantOf } from './content/publication.ts';
+import { registerLeadsCommands } from './leads/register.ts';
 
 // Each command imports what it needs when it runs, so that `site --help` loads commander alone
 // (not React, esbuild or the AWS SDK).
@@ -89,6 +90,8 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
       const { deployCommand } = await import('./deploy/command.ts');
       code = await deployCommand(opts, io);
     });
+
+  registerLeadsCommands(program, io, (c) => { code = c; });
 
   try {
     await program.parseAsync(argv);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { App } from 'aws-cdk-lib';
 import { readBuildOutputs } from './build-outputs.ts';
 import { readSettings } from './settings.ts';
+import { readLeadRetentionMonthsSync } from '../../src/leads/settings.ts';
 import { SiteStack } from './site-stack.ts';
 import { WafStack } from './waf-stack.ts';
 
@@ -16,7 +17,7 @@ export interface DefinedApp {
 }
 
 export function defineApp(app: App, env: Readonly<Record<string, string | undefined>>): DefinedApp {
-  const settings = readSettings((key) => app.node.tryGetContext(key), env);
+  const settings = readSettings((key) => app.node.tryGetContext(key), env, { leadRetentionMonths: readLeadRetentionMonthsSync(path.resolve(import.meta.dirname, '../..')) });
   const buildDir = path.resolve(String(app.node.tryGetContext('buildDir') ?? env.SITE_BUILD_DIR ?? DEFAULT_BUILD_DIR));
   const build = readBuildOutputs(buildDir);
 

@@ -26,6 +26,10 @@ export interface SiteSettings {
   reservedConcurrency?: number;
   logRetentionDays: number;
   priceClass: '100' | '200' | 'All';
+  /** Where the alarm for leads unsent after 30 minutes is e-mailed (an SNS e-mail subscription). */
+  alarmEmail: string;
+  /** Months a lead is kept (the table's TTL); content/site.yaml's leadRetentionMonths unless overridden. */
+  leadRetentionMonths: number;
   /** AWS account to deploy to; the CDK CLI sets CDK_DEFAULT_ACCOUNT from the credentials in use. */
   account?: string;
 }
@@ -51,6 +55,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'webAclArn', env: 'SITE_WEB_ACL_ARN', what: 'the WebAclArn output of the SiteWaf stack, to attach it' },
   { key: 'reservedConcurrency', env: 'SITE_RESERVED_CONCURRENCY', what: "reserved concurrency of the form Lambda (default 5; 'off' for none)" },
   { key: 'logRetentionDays', env: 'SITE_LOG_RETENTION_DAYS', what: 'days to keep the form Lambda logs (default 90)' },
+  { key: 'alarmEmail', env: 'SITE_ALARM_EMAIL', what: 'the address alerted when a lead is still not e-mailed after 30 minutes (default: mailTo)' },
+  { key: 'leadRetentionMonths', env: 'SITE_LEAD_RETENTION_MONTHS', what: 'months each lead is kept before DynamoDB deletes it (default: leadRetentionMonths in content/site.yaml, else 24)' },
   { key: 'priceClass', env: 'SITE_PRICE_CLASS', what: "CloudFront price class: 100, 200 or All (default 100: Europe and North America)" },
 ];
 
@@ -87,6 +93,7 @@ function describe(spec: SettingSpec): string {
 export function readSettings(
   context: (key: string) => unknown,
   env: Readonly<Record<string, string | undefined>>,
+  defaults: { leadRetentionMonths?: number } = {},
 ): SiteSettings {
   const problems: string[] = [];
   const spec = (key: keyof SiteSettings) => SETTINGS.find((s) => s.key === key)!;
@@ -168,11 +175,17 @@ export function readSettings(
   const priceClass = raw('priceClass') ?? '100';
   if (priceClass !== '100' && priceClass !== '200' && priceClass !== 'All') invalid('priceClass', priceClass, '100, 200 or All');
 
+  // mailTo is checked above; a separate alarm address is checked here.
+  const alarmEmail = raw('alarmEmail') ?? mailTo;
+  if (raw('alarmEmail') && !ADDRESS.test(alarmEmail)) invalid('alarmEmail', alarmEmail, 'an e-mail address');
+  const leadRetentionMonths = whole('leadRetentionMonths', defaults.leadRetentionMonths ?? 24, 1);
+  if (leadRetentionMonths > 120) invalid('leadRetentionMonths', String(leadRetentionMonths), 'a whole number of months from 1 to 120');
+
   if (problems.length > 0) throw new SettingsError(problems);
   const account = env.CDK_DEFAULT_ACCOUNT?.trim() || undefined;
   return {
     domainName, certificateArn, mailTo, mailFrom, region, sesIdentity, allowedOrigins, waf, wafApiRateLimit, wafSiteRateLimit,
-    logRetentionDays, priceClass: priceClass as SiteSettings['priceClass'],
+    logRetentionDays, priceClass: priceClass as SiteSettings['priceClass'], alarmEmail, leadRetentionMonths,
     ...(webAclArn ? { webAclArn } : {}),
     ...(reservedConcurrency !== undefined ? { reservedConcurrency } : {}),
     ...(account ? { account } : {}),

@@ -23,6 +23,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import type { Construct } from 'constructs';
 import type { BuildOutputs } from './build-outputs.ts';
 import { FormBackend } from './form-backend.ts';
+import { Leads } from './leads.ts';
 import { headersPolicyParts } from './headers-policy.ts';
 import type { SiteSettings } from './settings.ts';
 
@@ -81,6 +82,8 @@ export class SiteStack extends Stack {
     });
 
     const forms = new FormBackend(this, 'Forms', { settings, lambdaDir: build.lambdaDir });
+    const leads = new Leads(this, 'Leads', { settings, lambdaDir: build.lambdaDir });
+    leads.allowHandler(forms.handler, settings);
 
     this.distribution = new Distribution(this, 'Cdn', {
       comment: settings.domainName,
@@ -135,6 +138,7 @@ export class SiteStack extends Stack {
 
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
     new CfnOutput(this, 'DistributionId', { value: this.distribution.distributionId });
+    new CfnOutput(this, 'LeadsTable', { value: leads.table.tableName, description: 'For site leads --table (with --region)' });
     new CfnOutput(this, 'DistributionDomainName', {
       value: this.distribution.distributionDomainName,
       description: `Point ${settings.domainName} here (a CNAME, or a Route 53 alias)`,

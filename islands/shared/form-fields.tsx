@@ -112,11 +112,15 @@ export function HumanCheckbox({ idPrefix, error }: { idPrefix: string; error?: s
   );
 }
 
+/** The hidden field carrying the island's submissionId (empty in a plain post: the handler derives one). */
+export const SUBMISSION_ID_FIELD = 'submissionId';
+
 /** A field people never see or reach; software that fills it in is quietly ignored by the handler. */
 export function Honeypot({ idPrefix }: { idPrefix: string }) {
   const id = fieldId(idPrefix, HONEYPOT_FIELD);
   return (
     <div className="visually-hidden" aria-hidden="true">
+      <input type="hidden" name={SUBMISSION_ID_FIELD} defaultValue="" />
       <label htmlFor={id}>Leave this field empty</label>
       <input id={id} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
     </div>

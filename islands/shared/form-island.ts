@@ -1,9 +1,14 @@
 import { useEffect, useReducer, useRef, type ChangeEvent, type Dispatch, type FormEvent, type RefObject } from 'react';
-import { fieldId } from './form-fields.tsx';
+import { fieldId, SUBMISSION_ID_FIELD } from './form-fields.tsx';
 import { firstInvalidField, formReducer, initialFormState, type FormAction, type FormState } from './form-state.ts';
 import type { Checked, FormEntries, SendContext } from './form-payload.ts';
 import { sendForm } from './form-send.ts';
 import { toast } from './toast.ts';
+
+/** A random UUID; undefined where the browser has none (an insecure origin), and the handler derives one. */
+function newSubmissionId(): string | undefined {
+  return typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : undefined;
+}
 
 export interface FormIsland {
   state: FormState;
@@ -61,6 +66,9 @@ export interface FormFlow<P extends object> {
  */
 export function useFormFlow<P extends object>(island: FormIsland, flow: FormFlow<P>) {
   const { state, dispatch, inFlight } = island;
+  // One id per lead, made on the first submit and kept through every retry until one succeeds, so
+  // a retry after a lost answer is recognised by the handler and neither stored nor e-mailed twice.
+  const submissionId = useRef<string | undefined>(undefined);
   const onChange = (event: ChangeEvent<HTMLFormElement>) => {
     const name = (event.target as { name?: unknown }).name;
     if (typeof name !== 'string' || !Object.hasOwn(state.errors, name)) return;
@@ -75,7 +83,11 @@ export function useFormFlow<P extends object>(island: FormIsland, flow: FormFlow
     if (!checked.ok) { dispatch({ type: 'invalid', errors: checked.errors }); return; }
     inFlight.current = true;
     dispatch({ type: 'submit' });
-    const outcome = await sendForm(flow.action, checked.payload, flow.order);
+    submissionId.current ??= newSubmissionId();
+    const hidden = form.elements.namedItem(SUBMISSION_ID_FIELD);
+    if (hidden instanceof HTMLInputElement) hidden.value = submissionId.current ?? '';
+    const payload = submissionId.current ? { ...checked.payload, submissionId: submissionId.current } : checked.payload;
+    const outcome = await sendForm(flow.action, payload, flow.order);
     inFlight.current = false;
     if (outcome.kind === 'refused') { dispatch({ type: 'invalid', errors: outcome.errors }); return; }
     if (outcome.kind === 'failed') {
@@ -84,6 +96,7 @@ export function useFormFlow<P extends object>(island: FormIsland, flow: FormFlow
       dispatch({ type: 'failed' });
       return;
     }
+    submissionId.current = undefined;
     dispatch({ type: 'sent' });
     await flow.sent(checked.payload, form);
   };

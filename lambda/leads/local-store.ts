@@ -41,6 +41,13 @@ export async function ensureLeadTable(client: DynamoDBClient, table: string): Pr
       })),
     }));
   }
+  // dynalite answers ResourceNotFound to a table still CREATING, even with createTableMs 0.
+  for (let tries = 0; tries < 100; tries += 1) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: table }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`table ${table} did not become ACTIVE`);
 }
 
 /** Starts dynalite (port 0: a free one), on disk under `dataDir` when given, and creates the table. */

@@ -35,6 +35,8 @@ export interface LeadMail {
   lastError?: string;
   /** ISO time of the last attempt. */
   lastAttemptAt?: string;
+  /** ISO time until which a retry run holds the lead for its send (see LeadStore.claim). */
+  claimedUntil?: string;
 }
 
 export interface LeadRecord {

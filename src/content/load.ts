@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { issueToWords, pathToString, ContentErrors, type ContentError } from './errors.ts';
 import { parseYaml, type ParsedYaml } from './yaml.ts';
+import { fillSettings, LEAD_RETENTION_PLACEHOLDER } from './settings-text.ts';
 import type { TocEntry } from './markdown.ts';
 import { parseMarkdownFile, type MarkdownJob, type ParsedMarkdownFile } from './markdown-file.ts';
 import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
@@ -188,7 +189,8 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline)
     const file = path.join(root, 'pages', `${slug}.md`);
     const result = parsed.get(file);
     const doc = result && c.markdown(c.rel(file), result, legalSchema, images);
-    if (doc) legal[slug] = { ...doc.data, slug, html: doc.body.html, toc: doc.body.toc, bodyImages: doc.body.images };
+    const html = doc && settings ? fillSettings(doc.body.html, settings, c.rel(file), slug === 'privacy-policy' ? [LEAD_RETENTION_PLACEHOLDER] : [], c.errors) : doc?.body.html;
+    if (doc && html !== undefined) legal[slug] = { ...doc.data, slug, html, toc: doc.body.toc, bodyImages: doc.body.images };
   }
 
   for (const [dir, slugs] of [['blog', posts.map((p) => p.slug)], ['case-studies', caseStudies.map((s) => s.slug)]] as const) {

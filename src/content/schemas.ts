@@ -46,6 +46,8 @@ export const siteSchema = z.strictObject({
   tagManagerId: z.union([z.literal(''), z.string().regex(/^GTM-[A-Z0-9]+$/, 'expected a container id like GTM-ABC1234')]).default(''),
   formEndpoint: z.union([sitePath, z.url({ protocol: /^https$/ })]).default('/api/send-contact-form'),
   cookiePolicyVersion: z.number().int().positive().default(1),
+  /** Months a form submission is kept in the leads table (its TTL); the privacy policy states it. */
+  leadRetentionMonths: z.number().int().min(1).max(120).default(24),
   author: z.strictObject({ name: text, role: text, bio: text }),
 });
 

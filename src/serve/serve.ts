@@ -1,23 +1,26 @@
 import path from 'node:path';
+import { announceServedStore, localFormsLines, localFormsOptions } from '../leads/serve-forms.ts';
 import { serveDir, startServer } from './server.ts';
 
 /** `site serve`: runs until interrupted. Returns the exit code. */
 export async function serve(opts: { root: string; port: number; host: string; now?: Date; log: (s: string) => void; error: (s: string) => void }): Promise<number> {
   let server;
   try {
-    server = await startServer({ ...opts, log: opts.log, forms: true, formLog: (entry) => opts.log(`form: ${JSON.stringify(entry)}`) });
+    server = await startServer({ ...opts, log: opts.log, forms: true, formsOptions: await localFormsOptions(opts.root), formLog: (entry) => opts.log(`form: ${JSON.stringify(entry)}`) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     opts.error(code === 'EADDRINUSE' ? `port ${opts.port} is in use: pass --port with another number` : `could not start: ${String(error)}`);
     return 1;
   }
   opts.log(`serving ${server.url} from ${path.relative(process.cwd(), serveDir(opts.root))}/, not dist/  (watching content/, templates/, islands/; Ctrl+C to stop)`);
-  if (server.forms) opts.log(`forms post to the local handler; every e-mail they send is shown at ${server.forms.mailViewerUrl}`);
+  if (server.forms) for (const line of localFormsLines(server.forms)) opts.log(line);
+  const unannounce = server.forms ? await announceServedStore(opts.root, server.forms) : undefined;
   await new Promise<void>((done) => {
     const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); done(); };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  await unannounce?.();
   await server.close();
   return 0;
 }

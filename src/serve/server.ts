@@ -30,6 +30,8 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Run the form endpoint (the production handler, sending to a local SES server) at its path. */
   forms?: boolean;
+  /** Local form backend: where the leads table keeps its data (in memory when unset), an SES endpoint to use instead of a local one, the retention period. */
+  formsOptions?: { dataDir?: string; sesEndpoint?: string; retentionMonths?: number };
   /** Where the form handler's JSON log lines go (default: quiet). */
   formLog?: Logger;
   /** A fixed clock for every rebuild (--now); by default each rebuild reads the real time. */
@@ -185,7 +187,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   // Same-origin posts only: the browser's Origin is serve's own, under either loopback name.
   forms = opts.forms
-    ? await startLocalFormBackend({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`], log: opts.formLog ?? (() => {}) })
+    ? await startLocalFormBackend({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`], log: opts.formLog ?? (() => {}), ...opts.formsOptions })
     : undefined;
 
   const watcher = opts.watch === false ? undefined : watch(['content', 'templates', 'islands'].map((d) => path.join(opts.root, d)), { ignoreInitial: true });

@@ -40,7 +40,15 @@ describe('readSettings', () => {
       reservedConcurrency: 5,
       logRetentionDays: 90,
       priceClass: '100',
+      alarmEmail: 'leads@example.co.uk',
+      leadRetentionMonths: 24,
     });
+  });
+
+  test('the leads alarm address and retention period: settings of their own, the retention defaulting to content/site.yaml', () => {
+    expect(readSettings(fromContext({ ...REQUIRED, alarmEmail: 'ops@example.co.uk' }), {}, { leadRetentionMonths: 36 })).toMatchObject({ alarmEmail: 'ops@example.co.uk', leadRetentionMonths: 36 });
+    expect(readSettings(fromContext(REQUIRED), { SITE_LEAD_RETENTION_MONTHS: '12' }, { leadRetentionMonths: 36 }).leadRetentionMonths).toBe(12);
+    expect(problems({ ...REQUIRED, alarmEmail: 'ops', leadRetentionMonths: '121' }).join('\n')).toMatch(/alarmEmail .*'ops': expected an e-mail address[^]*leadRetentionMonths .*'121'/);
   });
 
   test('the environment supplies what the context does not; the context wins', () => {

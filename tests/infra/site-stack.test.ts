@@ -39,6 +39,21 @@ const only = (template: Template, type: string) => {
   return found[0]!;
 };
 
+/** The Lambda function with this handler (index.handler: the forms; index.resend: the retry mailer). */
+const lambdaWith = (template: Template, handler: string) => {
+  const found = resources(template, 'AWS::Lambda::Function').filter((f) => f.Properties.Handler === handler);
+  expect(found, handler).toHaveLength(1);
+  return found[0]!;
+};
+/** Every statement of the policies attached to that function's role. */
+const statementsOf = (template: Template, fn: Resource) => {
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+  return resources(template, 'AWS::IAM::Policy')
+    .filter((p) => (p.Properties.Roles as Array<{ Ref: string }>).some((r) => r.Ref === roleId))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, any>>);
+};
+const tableId = (template: Template) => Object.keys(template.findResources('AWS::DynamoDB::Table'))[0]!;
+
 /** The headers a synthesised response-headers policy sends, written as CloudFront writes them. */
 function headersFromPolicy(config: Record<string, any>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -85,12 +100,18 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       'AWS::CloudFront::CachePolicy': 1,
       'AWS::CloudFront::Distribution': 1,
       'AWS::SecretsManager::Secret': 1,
-      'AWS::Logs::LogGroup': 1,
-      'AWS::IAM::Role': 1,
-      'AWS::IAM::Policy': 1,
-      'AWS::Lambda::Function': 1,
+      'AWS::Logs::LogGroup': 2,
+      'AWS::IAM::Role': 2,
+      'AWS::IAM::Policy': 2,
+      'AWS::Lambda::Function': 2,
       'AWS::Lambda::Url': 1,
-      'AWS::Lambda::Permission': 2,
+      'AWS::Lambda::Permission': 3,
+      // The leads: table, retry mailer schedule, alarm and its topic.
+      'AWS::DynamoDB::Table': 1,
+      'AWS::Events::Rule': 1,
+      'AWS::CloudWatch::Alarm': 1,
+      'AWS::SNS::Topic': 1,
+      'AWS::SNS::Subscription': 1,
     });
   });
 
@@ -184,17 +205,18 @@ describe('the Site stack', { timeout: 60_000 }, () => {
   });
 
   test('the form Lambda: nodejs22.x, the esbuild bundle, its environment, reserved concurrency and logs kept 90 days', async () => {
-    const fn = only(template, 'AWS::Lambda::Function').Properties;
+    const fn = lambdaWith(template, 'index.handler').Properties;
     expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Handler: 'index.handler', Timeout: 15, ReservedConcurrentExecutions: 5 });
     expect(fn.Environment.Variables).toMatchObject({
+      LEADS_TABLE: { Ref: tableId(template) },
+      LEAD_RETENTION_MONTHS: '24',
       MAIL_TO: 'leads@example.co.uk',
       MAIL_FROM: 'Website <web@example.co.uk>',
       ALLOWED_ORIGINS: 'https://www.example.co.uk',
       ORIGIN_VERIFY_SECRET: { 'Fn::Join': ['', [expect.stringContaining('{{resolve:secretsmanager:'), expect.anything(), expect.any(String)]] },
     });
-    const logGroupId = Object.keys(template.findResources('AWS::Logs::LogGroup'))[0];
-    expect(fn.LoggingConfig).toEqual({ LogGroup: { Ref: logGroupId } });
-    expect(only(template, 'AWS::Logs::LogGroup').Properties.RetentionInDays).toBe(90);
+    const logGroupId = fn.LoggingConfig.LogGroup.Ref as string;
+    expect((template.findResources('AWS::Logs::LogGroup')[logGroupId] as Resource).Properties.RetentionInDays).toBe(90);
 
     // The code asset is the build/lambda folder: the bundle, without the zip beside it.
     const assembly = defined.app.synth();
@@ -203,17 +225,61 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     expect(await readFile(path.join(assetDir, 'index.mjs'))).toEqual(await readFile(path.join(buildDir, 'lambda/index.mjs')));
   });
 
-  test('the Lambda may only send e-mail, and only as the SES identity', () => {
-    const statements = resources(template, 'AWS::IAM::Policy').flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, any>>);
-    expect(statements).toEqual([{
+  test('the form Lambda may only send e-mail as the SES identity, and put and update leads in its table (no scan, no delete)', () => {
+    const handler = lambdaWith(template, 'index.handler');
+    expect(statementsOf(template, handler)).toEqual([{
       Effect: 'Allow',
       Action: 'ses:SendEmail',
       Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:eu-west-2:', { Ref: 'AWS::AccountId' }, ':identity/example.co.uk']] },
+    }, {
+      Effect: 'Allow',
+      Action: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      Resource: { 'Fn::GetAtt': [tableId(template), 'Arn'] },
     }]);
-    const role = only(template, 'AWS::IAM::Role').Properties;
+    const roleId = handler.Properties.Role['Fn::GetAtt'][0] as string;
+    const role = (template.findResources('AWS::IAM::Role')[roleId] as Resource).Properties;
     // Besides that, only the managed policy that lets it write its own logs.
     expect(JSON.stringify(role.ManagedPolicyArns)).toContain('service-role/AWSLambdaBasicExecutionRole');
     expect(role.ManagedPolicyArns).toHaveLength(1);
+  });
+
+  test('the leads table: on demand, keyed by submissionId, TTL on expiresAt, PITR, KMS encryption, an email index, kept on stack deletion', () => {
+    const [id, table] = Object.entries(template.findResources('AWS::DynamoDB::Table'))[0] as [string, Resource & { DeletionPolicy: string }];
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'submissionId', KeyType: 'HASH' }],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      // SSEEnabled without a key: the AWS-managed KMS key (aws/dynamodb).
+      SSESpecification: { SSEEnabled: true },
+      DeletionProtectionEnabled: true,
+      GlobalSecondaryIndexes: [{ IndexName: 'byEmail', KeySchema: [{ AttributeName: 'emailKey', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } }],
+    });
+    template.hasOutput('LeadsTable', { Value: { Ref: id } });
+  });
+
+  test('the retry mailer: the same bundle (index.resend), every 5 minutes, one at a time, reading and updating leads and sending as the SES identity', () => {
+    const mailer = lambdaWith(template, 'index.resend');
+    expect(mailer.Properties).toMatchObject({ Runtime: 'nodejs22.x', Timeout: 60, ReservedConcurrentExecutions: 1 });
+    expect(mailer.Properties.Environment.Variables).toMatchObject({ LEADS_TABLE: { Ref: tableId(template) }, MAIL_TO: 'leads@example.co.uk', ALLOWED_ORIGINS: 'https://www.example.co.uk' });
+    const actions = statementsOf(template, mailer).flatMap((s) => [s.Action].flat());
+    expect(actions.sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Scan', 'dynamodb:UpdateItem', 'ses:SendEmail']);
+    const rule = only(template, 'AWS::Events::Rule').Properties;
+    expect(rule.ScheduleExpression).toBe('rate(5 minutes)');
+    const mailerId = Object.entries(template.findResources('AWS::Lambda::Function')).find(([, f]) => (f as Resource).Properties.Handler === 'index.resend')![0];
+    expect(rule.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [mailerId, 'Arn'] });
+  });
+
+  test('an alarm when a lead is unsent after 30 minutes (or the mailer stops reporting), e-mailed through SNS', () => {
+    const alarm = only(template, 'AWS::CloudWatch::Alarm').Properties;
+    expect(alarm).toMatchObject({
+      Namespace: 'Site/Leads', MetricName: 'UnsentLeadsOver30Min', Statistic: 'Maximum', Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'breaching',
+    });
+    const topicId = Object.keys(template.findResources('AWS::SNS::Topic'))[0];
+    expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+    expect(only(template, 'AWS::SNS::Subscription').Properties).toMatchObject({ Protocol: 'email', Endpoint: 'leads@example.co.uk', TopicArn: { Ref: topicId } });
   });
 
   test('synthesises offline: no context lookups, no WAF stack unless asked', () => {
@@ -251,8 +317,9 @@ describe('settings that change the stacks', { timeout: 60_000 }, () => {
   test("reservedConcurrency 'off' leaves the Lambda unreserved; region and sesIdentity move the SES permission", () => {
     const { site } = synth({ reservedConcurrency: 'off', region: 'eu-west-1', sesIdentity: 'web@example.co.uk, leads@example.co.uk' });
     const template = Template.fromStack(site);
-    expect(only(template, 'AWS::Lambda::Function').Properties.ReservedConcurrentExecutions).toBeUndefined();
-    const [statement] = only(template, 'AWS::IAM::Policy').Properties.PolicyDocument.Statement;
+    const handler = lambdaWith(template, 'index.handler');
+    expect(handler.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    const statement = statementsOf(template, handler)[0]!;
     expect(statement.Action).toBe('ses:SendEmail');
     expect(JSON.stringify(statement.Resource)).toMatch(/:ses:eu-west-1:.*:identity\/web@example\.co\.uk.*:ses:eu-west-1:.*:identity\/leads@example\.co\.uk/);
   });

@@ -6,30 +6,37 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHandler } from '../../lambda/create-handler.ts';
 import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
 import type { MailSender } from '../../lambda/ses-client.ts';
+import type { LeadStore } from '../../lambda/leads/store.ts';
 import {
   clearStore,
   jsonPost,
   memoryLogger,
   sesClientFor,
+  startTestStore,
   storedEmails,
+  type TestStore,
   testConfig,
   validContact,
   type StoredEmail,
 } from './support.ts';
 
 let ses: LocalSes;
+let store: TestStore;
+let leads: LeadStore;
 const log = memoryLogger();
 
 beforeAll(async () => {
   ses = await startLocalSes();
+  store = await startTestStore();
 });
-afterAll(() => ses.close());
+afterAll(async () => { await ses.close(); await store.close(); });
 beforeEach(async () => {
+  leads = await store.fresh();
   await clearStore(ses);
   log.entries.length = 0;
 });
 
-const handlerWith = (sender: MailSender) => createHandler({ ses: sender, config: testConfig(), log });
+const handlerWith = (sender: MailSender) => createHandler({ ses: sender, leads, config: testConfig(), log });
 
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -85,7 +92,7 @@ describe('half a character (a lone UTF-16 surrogate)', () => {
     expectIntactNextLead(await sendNextLead(handler));
   });
 
-  it('is a 500 when it reaches the SDK anyway, and does not spoil the next lead', async () => {
+  it('keeps the lead stored (pending, error kind internal) when it reaches the SDK anyway, and does not spoil the next lead', async () => {
     const client = sesClientFor(ses.endpoint);
     let poisonNext = true;
     // Stands in for a bug upstream of SES: the first command reaches the real SDK client ill-formed.
@@ -103,11 +110,11 @@ describe('half a character (a lone UTF-16 surrogate)', () => {
 
     const result = await handler(jsonPost(validContact()));
 
-    expect(result.statusCode).toBe(500);
-    expect(JSON.parse(result.body)).toEqual({ ok: false, error: 'Failed to send message' });
-    expect(log.entries.find((e) => e.event === 'handler_error')).toMatchObject({ level: 'error', name: 'URIError' });
-    expect(log.entries.find((e) => e.event === 'request')).toMatchObject({ status: 500, reason: 'internal' });
+    // The lead was stored before the send, so the visitor is told it worked; the retry mailer tries again.
+    expect(result.statusCode).toBe(200);
+    expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'internal', name: 'URIError' });
     expect(await storedEmails(ses)).toHaveLength(0);
+    expect((await leads.unsent()).map((lead) => lead.mail.lastError)).toEqual(['internal']);
     expectIntactNextLead(await sendNextLead(handler));
   });
 

@@ -9,6 +9,8 @@ import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildLambda, type LambdaBuild } from '../../lambda/build.ts';
 import type { HttpHandler } from '../../lambda/event.ts';
+import { startLocalStore } from '../../lambda/leads/local-store.ts';
+import { leadStore } from '../../lambda/leads/store.ts';
 import { startLocalSes } from '../../lambda/local-ses.ts';
 import { createZip } from '../../lambda/zip.ts';
 import { jsonPost, ORIGIN, validContact } from './support.ts';
@@ -108,8 +110,9 @@ describe('buildLambda', () => {
     }
   });
 
-  it('runs on its own: the bundled handler sends through SES from environment configuration', async () => {
+  it('runs on its own: the bundled handler stores in DynamoDB and sends through SES from environment configuration', async () => {
     const ses = await startLocalSes();
+    const dynamo = await startLocalStore();
     const vars = {
       ...unset,
       MAIL_TO: 'leads@example.co.uk',
@@ -117,6 +120,8 @@ describe('buildLambda', () => {
       ALLOWED_ORIGINS: ORIGIN,
       AWS_REGION: 'eu-west-2',
       SES_ENDPOINT: ses.endpoint,
+      LEADS_TABLE: dynamo.table,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
     };
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
@@ -127,9 +132,14 @@ describe('buildLambda', () => {
       });
       const store = (await (await fetch(ses.storeUrl)).json()) as { emails: { replyTo: string[] }[] };
       expect(store.emails.map((e) => e.replyTo)).toContainEqual(['morag@tayside-example.co.uk']);
+      const client = dynamo.client();
+      const stored = await leadStore(client, dynamo.table).all();
+      client.destroy();
+      expect(stored.map((lead) => [lead.email, lead.mail.state])).toEqual([['morag@tayside-example.co.uk', 'sent']]);
     } finally {
       write.mockRestore();
       await ses.close();
+      await dynamo.close();
     }
   });
 });

@@ -6,6 +6,7 @@ const env = {
   MAIL_FROM: 'Website <website@example.co.uk>',
   ALLOWED_ORIGINS: 'https://www.example.co.uk, https://Example.co.uk/ ,',
   AWS_REGION: 'eu-west-2',
+  LEADS_TABLE: 'site-leads',
 };
 
 describe('readConfig', () => {
@@ -15,7 +16,16 @@ describe('readConfig', () => {
       mailFrom: 'Website <website@example.co.uk>',
       allowedOrigins: ['https://www.example.co.uk', 'https://example.co.uk'],
       region: 'eu-west-2',
+      leadsTable: 'site-leads',
+      retentionMonths: 24,
     });
+  });
+
+  it('takes the leads retention period and a local DynamoDB endpoint, and refuses a period that is not whole months', () => {
+    const config = readConfig({ ...env, LEAD_RETENTION_MONTHS: '36', DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' });
+    expect(config).toMatchObject({ retentionMonths: 36, dynamodbEndpoint: 'http://127.0.0.1:8000' });
+    expect(() => readConfig({ ...env, LEAD_RETENTION_MONTHS: '1.5' })).toThrow(/LEAD_RETENTION_MONTHS is not a whole number/);
+    expect(() => readConfig({ ...env, LEAD_RETENTION_MONTHS: '0' })).toThrow(/LEAD_RETENTION_MONTHS/);
   });
 
   it('takes an optional local SES endpoint', () => {
@@ -36,6 +46,7 @@ describe('readConfig', () => {
       'AWS_REGION is not set',
       "ALLOWED_ORIGINS entry is not an origin like https://example.com: 'https://bad.example/path'",
       "ALLOWED_ORIGINS entry is not an origin like https://example.com: 'nope'",
+      'LEADS_TABLE is not set',
     ]);
   });
 

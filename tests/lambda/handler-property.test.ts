@@ -8,29 +8,38 @@ import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
 import { silentLogger } from '../../lambda/log.ts';
 import type { MailSender } from '../../lambda/ses-client.ts';
 import { isSpam, validateSubmission } from '../../lambda/submission.ts';
-import { clearStore, event, jsonPost, sesClientFor, storedEmails, testConfig } from './support.ts';
+import type { LeadStore } from '../../lambda/leads/store.ts';
+import { clearStore, event, jsonPost, sesClientFor, startTestStore, storedEmails, testConfig, type TestStore } from './support.ts';
 
 let ses: LocalSes;
 let handler: HttpHandler;
+let store: TestStore;
+let leads: LeadStore;
+let counting: MailSender;
+/** A handler on a new, empty table: each run of a property starts with no lead stored. */
+async function freshHandler(): Promise<void> {
+  leads = await store.fresh();
+  handler = createHandler({ ses: counting, leads, config: testConfig(), log: silentLogger });
+}
 /** Sends attempted through the real client; the store is checked against it once per property. */
 let sends = 0;
 
 beforeAll(async () => {
   ses = await startLocalSes();
   const client = sesClientFor(ses.endpoint);
-  const counting: MailSender = {
+  store = await startTestStore();
+  counting = {
     send: (command) => {
       sends += 1;
       return client.send(command);
     },
   };
-  handler = createHandler({ ses: counting, config: testConfig(), log: silentLogger });
 });
 beforeEach(async () => {
   await clearStore(ses);
   sends = 0;
 });
-afterAll(() => ses.close());
+afterAll(async () => { await ses.close(); await store.close(); });
 
 const junk = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.string({ unit: 'binary', maxLength: 40 }));
 
@@ -84,6 +93,7 @@ describe('the handler on arbitrary input', () => {
     let accepted = 0;
     await fc.assert(
       fc.asyncProperty(anyJson, async (value) => {
+        await freshHandler();
         const before = sends;
         const result = await handler(jsonPost(value));
 
@@ -91,6 +101,8 @@ describe('the handler on arbitrary input', () => {
         expect([200, 400]).toContain(result.statusCode);
         expect(result.statusCode === 200).toBe(shouldSend || isSpam(value));
         expect(sends - before).toBe(shouldSend ? 1 : 0);
+        // Stored first, and only what is accepted: invalid input and spam leave the table empty.
+        expect(await leads.all()).toHaveLength(shouldSend ? 1 : 0);
         if (shouldSend) accepted += 1;
       }),
       { numRuns: 250 },
@@ -108,10 +120,14 @@ describe('the handler on arbitrary input', () => {
         fc.constantFrom('application/json', 'application/x-www-form-urlencoded'),
         fc.boolean(),
         async (body, contentType, base64) => {
+          await freshHandler();
           const before = sends;
           const result = await handler(event(body, { contentType, base64 }));
           expect([200, 303, 400]).toContain(result.statusCode);
-          if (result.statusCode === 400) expect(sends).toBe(before);
+          if (result.statusCode === 400) {
+            expect(sends).toBe(before);
+            expect(await leads.all()).toHaveLength(0);
+          }
         },
       ),
       { numRuns: 250 },

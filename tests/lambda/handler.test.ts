@@ -12,7 +12,9 @@ import {
   ORIGIN,
   OTHER_ORIGIN,
   sesClientFor,
+  startTestStore,
   storedEmails,
+  type TestStore,
   testConfig,
   validAssessment,
   validContact,
@@ -22,14 +24,17 @@ const RECEIVED = new Date('2025-09-24T09:30:00.000Z');
 
 let ses: LocalSes;
 let handler: HttpHandler;
+let store: TestStore;
 const log = memoryLogger();
 
 beforeAll(async () => {
   ses = await startLocalSes();
-  handler = createHandler({ ses: sesClientFor(ses.endpoint), config: testConfig(), now: () => RECEIVED, log });
+  store = await startTestStore();
 });
-afterAll(() => ses.close());
+afterAll(async () => { await ses.close(); await store.close(); });
 beforeEach(async () => {
+  // A new table each test: the same content at the same fixed time is one lead (a derived submissionId).
+  handler = createHandler({ ses: sesClientFor(ses.endpoint), leads: await store.fresh(), config: testConfig(), now: () => RECEIVED, log });
   await clearStore(ses);
   log.entries.length = 0;
 });

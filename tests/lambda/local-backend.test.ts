@@ -35,7 +35,7 @@ it('accepts a post from the served origin and shows the e-mail in the local view
   });
   expect(response.status).toBe(200);
 
-  const viewer = await fetch(backend.mailViewerUrl);
+  const viewer = await fetch(backend.mailViewerUrl ?? '');
   expect(viewer.status).toBe(200);
   expect(viewer.headers.get('content-type')).toContain('text/html');
   const store = (await (await fetch(`${backend.sesEndpoint}/store`)).json()) as { emails: { subject: string }[] };

@@ -6,17 +6,20 @@ import { createHandler } from '../../lambda/create-handler.ts';
 import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
 import { silentLogger } from '../../lambda/log.ts';
 import { nodeListener } from '../../lambda/node-adapter.ts';
-import { clearStore, ORIGIN, sesClientFor, storedEmails, testConfig, validContact } from './support.ts';
+import type { HttpHandler } from '../../lambda/event.ts';
+import { clearStore, ORIGIN, sesClientFor, startTestStore, storedEmails, testConfig, validContact, type TestStore } from './support.ts';
 
 const PATH = '/api/send-contact-form';
 let ses: LocalSes;
 let server: Server;
 let base: string;
+let store: TestStore;
+let handler: HttpHandler;
 
 beforeAll(async () => {
   ses = await startLocalSes();
-  const handler = createHandler({ ses: sesClientFor(ses.endpoint), config: testConfig(), log: silentLogger });
-  server = createServer(nodeListener(handler));
+  store = await startTestStore();
+  server = createServer(nodeListener((request) => handler(request)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -26,8 +29,12 @@ afterAll(async () => {
     server.closeAllConnections();
   });
   await ses.close();
+  await store.close();
 });
-beforeEach(() => clearStore(ses));
+beforeEach(async () => {
+  handler = createHandler({ ses: sesClientFor(ses.endpoint), leads: await store.fresh(), config: testConfig(), log: silentLogger });
+  await clearStore(ses);
+});
 
 function post(body: string | Uint8Array<ArrayBuffer>, contentType: string, origin = ORIGIN) {
   return fetch(`${base}${PATH}`, {

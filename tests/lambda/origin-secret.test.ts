@@ -4,16 +4,19 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHandler, ORIGIN_VERIFY_HEADER } from '../../lambda/create-handler.ts';
 import { readConfig } from '../../lambda/config.ts';
 import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
-import { clearStore, jsonPost, memoryLogger, sesClientFor, storedEmails, testConfig, validContact } from './support.ts';
+import type { LeadStore } from '../../lambda/leads/store.ts';
+import { clearStore, jsonPost, memoryLogger, sesClientFor, startTestStore, storedEmails, testConfig, validContact, type TestStore } from './support.ts';
 
 const SECRET = 'a-long-random-secret-value-1234';
 let ses: LocalSes;
 
-beforeAll(async () => { ses = await startLocalSes(); });
-afterAll(() => ses.close());
-beforeEach(() => clearStore(ses));
+let store: TestStore;
+let leads: LeadStore;
+beforeAll(async () => { ses = await startLocalSes(); store = await startTestStore(); });
+afterAll(async () => { await ses.close(); await store.close(); });
+beforeEach(async () => { leads = await store.fresh(); await clearStore(ses); });
 
-const handler = () => createHandler({ ses: sesClientFor(ses.endpoint), config: testConfig({ originSecret: SECRET }), log: memoryLogger() });
+const handler = () => createHandler({ ses: sesClientFor(ses.endpoint), leads, config: testConfig({ originSecret: SECRET }), log: memoryLogger() });
 
 describe('origin secret', () => {
   it('refuses a post without the secret header and sends nothing', async () => {
@@ -38,7 +41,7 @@ describe('origin secret', () => {
   });
 
   it('reads the secret from ORIGIN_VERIFY_SECRET and refuses one too short to be secret', () => {
-    const env = { MAIL_TO: 'leads@example.com', MAIL_FROM: 'site@example.com', ALLOWED_ORIGINS: 'https://www.example.com', AWS_REGION: 'eu-west-2' };
+    const env = { MAIL_TO: 'leads@example.com', MAIL_FROM: 'site@example.com', ALLOWED_ORIGINS: 'https://www.example.com', AWS_REGION: 'eu-west-2', LEADS_TABLE: 'site-leads' };
     expect(readConfig({ ...env, ORIGIN_VERIFY_SECRET: SECRET }).originSecret).toBe(SECRET);
     expect(readConfig(env).originSecret).toBeUndefined();
     expect(() => readConfig({ ...env, ORIGIN_VERIFY_SECRET: 'short' })).toThrow(/ORIGIN_VERIFY_SECRET is too short/);

@@ -1,11 +1,19 @@
 // SES failing in each way the handler distinguishes, called through the real SDK client:
-// unreachable (502), throttled, failing inside or too slow (503 + Retry-After), refused (502).
+// unreachable, throttled, failing inside, too slow, refused. The lead is stored before the send,
+// so the visitor is told it worked every time; the record keeps the failure's kind for the
+// retry mailer, and nothing of the visitor's reaches the log.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../../lambda/create-handler.ts';
+import type { HttpResult } from '../../lambda/event.ts';
+import type { LeadStore } from '../../lambda/leads/store.ts';
 import type { SesClientOptions } from '../../lambda/ses-client.ts';
-import { formPost, jsonPost, memoryLogger, sesClientFor, testConfig, validContact } from './support.ts';
+import { formPost, jsonPost, memoryLogger, sesClientFor, startTestStore, testConfig, validContact, type TestStore } from './support.ts';
+
+let store: TestStore;
+beforeAll(async () => { store = await startTestStore(); });
+afterAll(() => store.close());
 
 /** A loopback server standing in for SES; counts the calls it gets. */
 async function fakeSes(answer: (req: IncomingMessage, res: ServerResponse) => void) {
@@ -45,10 +53,21 @@ function queryError(code: string, message: string): string {
   );
 }
 
-function handlerFor(endpoint: string, options: Partial<SesClientOptions> = {}) {
+async function handlerFor(endpoint: string, options: Partial<SesClientOptions> = {}) {
   const log = memoryLogger();
-  const handler = createHandler({ ses: sesClientFor(endpoint, options), config: testConfig(), log });
-  return { handler, log };
+  const leads = await store.fresh();
+  const handler = createHandler({ ses: sesClientFor(endpoint, options), leads, config: testConfig(), log });
+  return { handler, log, leads };
+}
+
+/** The visitor's answer is success, and the one stored lead waits for the retry mailer with the failure's kind. */
+async function expectStoredUnsent(result: HttpResult, leads: LeadStore, kind: string) {
+  expect(result.statusCode).toBe(200);
+  expect(JSON.parse(result.body)).toEqual({ ok: true });
+  const stored = await leads.all();
+  expect(stored).toHaveLength(1);
+  expect(stored[0]?.mail).toMatchObject({ state: 'pending', attempts: 1, lastError: kind });
+  expect(await leads.unsent()).toHaveLength(1);
 }
 
 function expectNoVisitorDataIn(log: ReturnType<typeof memoryLogger>) {
@@ -58,37 +77,34 @@ function expectNoVisitorDataIn(log: ReturnType<typeof memoryLogger>) {
 }
 
 describe('SES failures', () => {
-  it('answers 502 when SES is unreachable, and logs the error code only', async () => {
+  it('stores the lead and answers success when SES is unreachable, and logs the error code only', async () => {
     const closed = await fakeSes(() => {});
     await closed.close(); // the port is now free and refuses connections
-    const { handler, log } = handlerFor(closed.endpoint, { maxAttempts: 1 });
+    const { handler, log, leads } = await handlerFor(closed.endpoint, { maxAttempts: 1 });
 
     const result = await handler(jsonPost(validContact()));
 
-    expect(result.statusCode).toBe(502);
-    expect(JSON.parse(result.body)).toEqual({ ok: false, error: 'Failed to send message' });
+    await expectStoredUnsent(result, leads, 'connection');
     expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({
-      level: 'error',
+      level: 'warn',
       kind: 'connection',
       code: 'ECONNREFUSED',
     });
-    expect(log.entries.find((e) => e.event === 'request')).toMatchObject({ status: 502, reason: 'ses_connection' });
+    expect(log.entries.find((e) => e.event === 'request')).toMatchObject({ status: 200 });
     expectNoVisitorDataIn(log);
   });
 
-  it('answers 503 with Retry-After when SES throttles, after the SDK has retried', async () => {
+  it('stores the lead and answers success when SES throttles, after the SDK has retried', async () => {
     const ses = await fakeSes((_req, res) => {
       res.writeHead(400, XML_HEADERS);
       res.end(queryError('Throttling', 'Maximum sending rate exceeded.'));
     });
     closers.push(ses.close);
-    const { handler, log } = handlerFor(ses.endpoint, { maxAttempts: 2 });
+    const { handler, log, leads } = await handlerFor(ses.endpoint, { maxAttempts: 2 });
 
     const result = await handler(jsonPost(validContact()));
 
-    expect(result.statusCode).toBe(503);
-    expect(result.headers['retry-after']).toBe('10');
-    expect(JSON.parse(result.body)).toEqual({ ok: false, error: 'Failed to send message' });
+    await expectStoredUnsent(result, leads, 'throttled');
     expect(ses.calls()).toBe(2);
     expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({
       kind: 'throttled',
@@ -99,86 +115,81 @@ describe('SES failures', () => {
     expectNoVisitorDataIn(log);
   });
 
-  it('answers 503 with Retry-After when SES has an internal failure, after the SDK has retried', async () => {
+  it('stores the lead and answers success when SES has an internal failure, after the SDK has retried', async () => {
     const ses = await fakeSes((_req, res) => {
       res.writeHead(500, XML_HEADERS);
       res.end(queryError('InternalFailure', 'The request processing has failed because of an unknown error.'));
     });
     closers.push(ses.close);
-    const { handler, log } = handlerFor(ses.endpoint, { maxAttempts: 2 });
+    const { handler, log, leads } = await handlerFor(ses.endpoint, { maxAttempts: 2 });
 
     const result = await handler(jsonPost(validContact()));
 
-    expect(result.statusCode).toBe(503);
-    expect(result.headers['retry-after']).toBe('10');
-    expect(JSON.parse(result.body)).toEqual({ ok: false, error: 'Failed to send message' });
+    await expectStoredUnsent(result, leads, 'unavailable');
     expect(ses.calls()).toBe(2);
     expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({
       kind: 'unavailable',
       name: 'InternalFailure',
       httpStatusCode: 500,
     });
-    expect(log.entries.find((e) => e.event === 'request')).toMatchObject({ status: 503, reason: 'ses_unavailable' });
+    expect(log.entries.find((e) => e.event === 'request')).toMatchObject({ status: 200 });
   });
 
-  it('answers 503 with Retry-After for any 5xx, even one without an SES error body', async () => {
+  it('stores the lead for any 5xx, even one without an SES error body', async () => {
     const ses = await fakeSes((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html><body>Bad gateway</body></html>');
     });
     closers.push(ses.close);
-    const { handler, log } = handlerFor(ses.endpoint, { maxAttempts: 1 });
+    const { handler, log, leads } = await handlerFor(ses.endpoint, { maxAttempts: 1 });
 
     const result = await handler(jsonPost(validContact()));
 
-    expect(result.statusCode).toBe(503);
-    expect(result.headers['retry-after']).toBe('10');
+    await expectStoredUnsent(result, leads, 'unavailable');
     expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'unavailable', httpStatusCode: 502 });
   });
 
-  it('answers 503 when SES does not answer within the request timeout', async () => {
+  it('stores the lead and answers quickly when SES does not answer within the request timeout', async () => {
     const ses = await fakeSes(() => {}); // never answers
     closers.push(ses.close);
-    const { handler, log } = handlerFor(ses.endpoint, { maxAttempts: 1, requestTimeoutMs: 300 });
+    const { handler, log, leads } = await handlerFor(ses.endpoint, { maxAttempts: 1, requestTimeoutMs: 300 });
 
     const started = Date.now();
     const result = await handler(jsonPost(validContact()));
 
-    expect(result.statusCode).toBe(503);
-    expect(result.headers['retry-after']).toBe('10');
+    await expectStoredUnsent(result, leads, 'timeout');
     expect(Date.now() - started).toBeLessThan(3000);
     expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'timeout', name: 'TimeoutError' });
   });
 
-  it('answers 502 for any other SES error, without logging its message (which can quote addresses)', async () => {
+  it('stores the lead for any other SES error, without logging its message (which can quote addresses)', async () => {
     const ses = await fakeSes((_req, res) => {
       res.writeHead(400, XML_HEADERS);
       res.end(queryError('MessageRejected', 'Email address is not verified: morag@tayside-example.co.uk'));
     });
     closers.push(ses.close);
-    const { handler, log } = handlerFor(ses.endpoint, { maxAttempts: 1 });
+    const { handler, log, leads } = await handlerFor(ses.endpoint, { maxAttempts: 1 });
 
     const result = await handler(jsonPost(validContact()));
 
-    expect(result.statusCode).toBe(502);
+    await expectStoredUnsent(result, leads, 'rejected');
     expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'rejected', name: 'MessageRejected' });
     expectNoVisitorDataIn(log);
   });
 
-  it('shows a form post an HTML page with a way back when the mail service is busy', async () => {
+  it('sends a plain form post on to the thank-you page when the mail service is busy', async () => {
     const ses = await fakeSes((_req, res) => {
       res.writeHead(400, XML_HEADERS);
       res.end(queryError('Throttling', 'Rate exceeded'));
     });
     closers.push(ses.close);
-    const { handler } = handlerFor(ses.endpoint, { maxAttempts: 1 });
+    const { handler, leads } = await handlerFor(ses.endpoint, { maxAttempts: 1 });
     const fields = { name: 'Morag', email: 'morag@tayside-example.co.uk', message: 'Hello', isHuman: 'on' };
 
     const result = await handler(formPost(fields, { referer: 'https://www.example.co.uk/contact' }));
 
-    expect(result.statusCode).toBe(503);
-    expect(result.headers['retry-after']).toBe('10');
-    expect(result.body).toContain('<h1>Your message could not be sent</h1>');
-    expect(result.body).toContain('<a href="/contact">Go back to the form</a>');
+    expect(result.statusCode).toBe(303);
+    expect(result.headers.location).toBe('/thank-you');
+    expect((await leads.unsent()).map((lead) => lead.mail.lastError)).toEqual(['throttled']);
   });
 });

@@ -1,6 +1,8 @@
 // Shared fixtures for the handler tests: a real local SES server, requests shaped like
 // API Gateway's, and a reader for what the server was asked to send.
 import type { HandlerConfig } from '../../lambda/config.ts';
+import { ensureLeadTable, startLocalStore, type LocalStore } from '../../lambda/leads/local-store.ts';
+import { leadStore, type LeadStore } from '../../lambda/leads/store.ts';
 import type { HttpEvent } from '../../lambda/event.ts';
 import type { LogEntry, Logger } from '../../lambda/log.ts';
 import { createSesClient, type SesClientOptions } from '../../lambda/ses-client.ts';
@@ -15,7 +17,35 @@ export function testConfig(overrides: Partial<HandlerConfig> = {}): HandlerConfi
     mailFrom: 'Website <website@example.co.uk>',
     allowedOrigins: [ORIGIN, 'http://localhost:4321'],
     region: 'eu-west-2',
+    leadsTable: 'site-leads',
+    retentionMonths: 24,
     ...overrides,
+  };
+}
+
+/** A real dynalite server (in memory) for one test file; `fresh()` makes a new, empty leads table on it. */
+export interface TestStore {
+  local: LocalStore;
+  fresh(): Promise<LeadStore>;
+  close(): Promise<void>;
+}
+
+let tables = 0;
+export async function startTestStore(): Promise<TestStore> {
+  const local = await startLocalStore();
+  const client = local.client();
+  return {
+    local,
+    async fresh() {
+      tables += 1;
+      const table = `leads-${tables}`;
+      await ensureLeadTable(client, table);
+      return leadStore(client, table);
+    },
+    async close() {
+      client.destroy();
+      await local.close();
+    },
   };
 }
 

@@ -1,0 +1,81 @@
+// From a validated submission to the record stored for it: its submissionId (the browser's, or
+// one derived from the content for a post without JavaScript), its TTL, and a pending mail state.
+import { createHash } from 'node:crypto';
+import { contentOf, type LeadContent, type Submission } from '../email.ts';
+import { ASSESSMENT_QUESTIONS } from '../../forms/assessment-questions.ts';
+import { emailKeyOf } from './store.ts';
+import type { LeadRecord } from './record.ts';
+
+/** What the browser may send as its id: a UUID, or anything as plain (letters, digits, dashes), 8 to 64 long. */
+const CLIENT_ID = /^[A-Za-z0-9-]{8,64}$/;
+
+/**
+ * A plain form post is one lead per content per window: a double-click (or the back button and a
+ * second send) within the same 10 minutes stores and mails once. Two posts either side of a
+ * window's edge are two leads; that costs one duplicate e-mail, never a lost lead.
+ */
+export const DERIVED_ID_WINDOW_MS = 10 * 60 * 1000;
+
+/** The submissionId the browser sent, when it is well formed; otherwise undefined. */
+export function clientSubmissionId(payload: unknown): string | undefined {
+  const value = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>).submissionId : undefined;
+  return typeof value === 'string' && CLIENT_ID.test(value) ? value : undefined;
+}
+
+/** An id from the validated content and the coarse time window it arrived in. */
+export function derivedSubmissionId(submission: Submission, receivedAt: Date): string {
+  const window = Math.floor(receivedAt.getTime() / DERIVED_ID_WINDOW_MS);
+  const digest = createHash('sha256').update(JSON.stringify([submission.form, contentOf(submission), window])).digest('hex');
+  return `plain-${digest.slice(0, 32)}`;
+}
+
+export function addMonths(at: Date, months: number): Date {
+  const end = new Date(at.getTime());
+  end.setUTCMonth(end.getUTCMonth() + months);
+  return end;
+}
+
+export interface NewLeadContext {
+  submissionId: string;
+  receivedAt: Date;
+  source: string;
+  /** The retention period of content/site.yaml: the record's TTL is this many months after receipt. */
+  retentionMonths: number;
+}
+
+export function newLead(submission: Submission, context: NewLeadContext): LeadRecord {
+  const content = contentOf(submission);
+  return {
+    submissionId: context.submissionId,
+    form: content.form,
+    receivedAt: context.receivedAt.toISOString(),
+    name: content.name,
+    email: content.email,
+    emailKey: emailKeyOf(content.email),
+    company: content.company,
+    message: content.message,
+    ...(content.answers ? { assessment: Object.fromEntries(content.answers) } : {}),
+    source: context.source,
+    mail: { state: 'pending', attempts: 0 },
+    expiresAt: Math.floor(addMonths(context.receivedAt, context.retentionMonths).getTime() / 1000),
+  };
+}
+
+const QUESTION_ORDER = new Map(ASSESSMENT_QUESTIONS.map((q, i) => [q.question, i]));
+
+/**
+ * A stored record as the e-mail's content. DynamoDB keeps no order in a map, so the answers are put
+ * back in the questions' order; a question no longer on the form (reworded since) goes last.
+ */
+export function leadContent(record: LeadRecord): LeadContent {
+  const rank = (question: string) => QUESTION_ORDER.get(question) ?? QUESTION_ORDER.size;
+  const answers = record.assessment ? Object.entries(record.assessment).sort(([a], [b]) => rank(a) - rank(b)) : undefined;
+  return {
+    form: record.form,
+    name: record.name,
+    email: record.email,
+    company: record.company,
+    message: record.message,
+    ...(answers ? { answers } : {}),
+  };
+}

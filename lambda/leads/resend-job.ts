@@ -1,0 +1,41 @@
+// The scheduled retry mailer's Lambda body: one resend run, and its figures written to the log in
+// CloudWatch's embedded metric format, so the stack's alarm can watch leads stuck for 30 minutes
+// without a PutMetricData permission or call.
+import type { HandlerConfig } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { MailSender } from '../ses-client.ts';
+import { resendLeads, type ResendReport } from './resend.ts';
+import type { LeadStore } from './store.ts';
+
+export const METRIC_NAMESPACE = 'Site/Leads';
+/** Leads still unsent more than 30 minutes after they arrived; the alarm fires on 1 or more. */
+export const STUCK_METRIC = 'UnsentLeadsOver30Min';
+
+export interface ResendJobOptions {
+  ses: MailSender;
+  leads: LeadStore;
+  config: Pick<HandlerConfig, 'mailTo' | 'mailFrom'>;
+  log: Logger;
+  now?: () => Date;
+}
+
+export function createResendJob(options: ResendJobOptions): () => Promise<ResendReport> {
+  return async () => {
+    const now = options.now ?? (() => new Date());
+    const report = await resendLeads({ ses: options.ses, store: options.leads, mailTo: options.config.mailTo, mailFrom: options.config.mailFrom, now });
+    options.log({
+      level: report.stuck > 0 ? 'error' : 'info',
+      event: 'resend',
+      sent: report.sent.length,
+      failed: report.failed.length,
+      failedKinds: report.failed.map((f) => f.kind),
+      waiting: report.waiting,
+      [STUCK_METRIC]: report.stuck,
+      _aws: {
+        Timestamp: now().getTime(),
+        CloudWatchMetrics: [{ Namespace: METRIC_NAMESPACE, Dimensions: [[]], Metrics: [{ Name: STUCK_METRIC, Unit: 'Count' }] }],
+      },
+    });
+    return report;
+  };
+}

@@ -1,0 +1,139 @@
+// The leads table through the AWS SDK's DynamoDB document client: the few operations the
+// handler, the retry mailer and `site leads` need, and nothing else. The handler's role may
+// only PutItem and UpdateItem (infra/lib/leads-table.ts); reads, scans and deletes are for the
+// retry mailer and the owner's CLI.
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { EMAIL_INDEX, LEAD_KEY, type LeadRecord } from './record.ts';
+
+export interface LeadStore {
+  readonly table: string;
+  /** Writes a new lead; 'duplicate' when its submissionId is already stored (the conditional write decides). */
+  putNew(record: LeadRecord): Promise<'stored' | 'duplicate'>;
+  /** Records that SES accepted the lead's e-mail. */
+  markSent(submissionId: string, messageId: string, at: Date): Promise<void>;
+  /** Records a failed send attempt and the kind of its error. */
+  markFailed(submissionId: string, kind: string, at: Date): Promise<void>;
+  /**
+   * Takes a pending lead for one send until `until`: false when it is sent already, erased, or
+   * claimed by another run, so two retry runs (or a run and `site leads resend`) never both mail it.
+   */
+  claim(submissionId: string, now: Date, until: Date): Promise<boolean>;
+  get(submissionId: string): Promise<LeadRecord | undefined>;
+  /** Every lead (a scan: the table holds a consultancy's leads, hundreds a year, not millions). */
+  all(): Promise<LeadRecord[]>;
+  /** Leads whose e-mail is still pending. */
+  unsent(): Promise<LeadRecord[]>;
+  /** Deletes every record of an address (any case); answers how many. */
+  eraseEmail(email: string): Promise<number>;
+  /** Writes a record as it is (`site leads` import in tests, restores). */
+  putRaw(record: LeadRecord): Promise<void>;
+}
+
+export function leadStore(client: DynamoDBClient, table: string): LeadStore {
+  const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+
+  async function scan(filter?: { expression: string; values: Record<string, unknown>; names?: Record<string, string> }): Promise<LeadRecord[]> {
+    const items: LeadRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(new ScanCommand({
+        TableName: table,
+        ConsistentRead: true,
+        ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeValues: filter.values, ...(filter.names ? { ExpressionAttributeNames: filter.names } : {}) } : {}),
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }));
+      items.push(...((page.Items ?? []) as LeadRecord[]));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items.sort((a, b) => a.receivedAt.localeCompare(b.receivedAt) || a.submissionId.localeCompare(b.submissionId));
+  }
+
+  return {
+    table,
+    async putNew(record) {
+      try {
+        await doc.send(new PutCommand({
+          TableName: table,
+          Item: record,
+          ConditionExpression: 'attribute_not_exists(#key)',
+          ExpressionAttributeNames: { '#key': LEAD_KEY },
+        }));
+        return 'stored';
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return 'duplicate';
+        throw error;
+      }
+    },
+    async markSent(submissionId, messageId, at) {
+      await doc.send(new UpdateCommand({
+        TableName: table,
+        Key: { [LEAD_KEY]: submissionId },
+        // Only an existing record: an erased lead must not come back as a bare mail state.
+        ConditionExpression: 'attribute_exists(#key)',
+        UpdateExpression: 'SET #mail.#state = :sent, #mail.messageId = :id, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one REMOVE #mail.lastError, #mail.claimedUntil',
+        ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail', '#state': 'state' },
+        ExpressionAttributeValues: { ':sent': 'sent', ':id': messageId, ':at': at.toISOString(), ':one': 1 },
+      }));
+    },
+    async markFailed(submissionId, kind, at) {
+      await doc.send(new UpdateCommand({
+        TableName: table,
+        Key: { [LEAD_KEY]: submissionId },
+        ConditionExpression: 'attribute_exists(#key)',
+        UpdateExpression: 'SET #mail.lastError = :kind, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one REMOVE #mail.claimedUntil',
+        ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail' },
+        ExpressionAttributeValues: { ':kind': kind, ':at': at.toISOString(), ':one': 1 },
+      }));
+    },
+    async claim(submissionId, now, until) {
+      try {
+        await doc.send(new UpdateCommand({
+          TableName: table,
+          Key: { [LEAD_KEY]: submissionId },
+          ConditionExpression: 'attribute_exists(#key) AND #mail.#state = :pending AND (attribute_not_exists(#mail.claimedUntil) OR #mail.claimedUntil < :now)',
+          UpdateExpression: 'SET #mail.claimedUntil = :until',
+          ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail', '#state': 'state' },
+          ExpressionAttributeValues: { ':pending': 'pending', ':now': now.toISOString(), ':until': until.toISOString() },
+        }));
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return false;
+        throw error;
+      }
+    },
+    async get(submissionId) {
+      const found = await doc.send(new GetCommand({ TableName: table, Key: { [LEAD_KEY]: submissionId }, ConsistentRead: true }));
+      return found.Item as LeadRecord | undefined;
+    },
+    all: () => scan(),
+    unsent: () => scan({ expression: '#mail.#state = :pending', values: { ':pending': 'pending' }, names: { '#mail': 'mail', '#state': 'state' } }),
+    async eraseEmail(email) {
+      const keys: string[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(new QueryCommand({
+          TableName: table,
+          IndexName: EMAIL_INDEX,
+          KeyConditionExpression: 'emailKey = :email',
+          ExpressionAttributeValues: { ':email': emailKeyOf(email) },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }));
+        for (const item of page.Items ?? []) keys.push(String(item[LEAD_KEY]));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      for (const key of keys) await doc.send(new DeleteCommand({ TableName: table, Key: { [LEAD_KEY]: key } }));
+      return keys.length;
+    },
+    async putRaw(record) {
+      await doc.send(new PutCommand({ TableName: table, Item: record }));
+    },
+  };
+}
+
+/** The email index's key: the address trimmed and in lower case. */
+export function emailKeyOf(email: string): string {
+  return email.trim().toLowerCase();
+}

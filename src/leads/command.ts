@@ -1,0 +1,92 @@
+// `site leads list|export|resend|erase`: the owner's view of what came in through the forms.
+import { writeFile } from 'node:fs/promises';
+import { LOCAL_CREDENTIALS, createSesClient } from '../../lambda/ses-client.ts';
+import { resendLeads } from '../../lambda/leads/resend.ts';
+import type { LeadRecord } from '../../lambda/leads/record.ts';
+import { leadsToCsv } from './csv.ts';
+import { openLeadStore, StoreFlagsError, type OpenedStore, type StoreFlags } from './open-store.ts';
+
+export interface Io { out: (s: string) => void; err: (s: string) => void }
+
+/** Runs `body` on the chosen store; answers the exit code (1 for a problem the user can fix). */
+async function withStore(root: string, flags: StoreFlags, io: Io, body: (opened: OpenedStore) => Promise<number>): Promise<number> {
+  let opened: OpenedStore;
+  try {
+    opened = await openLeadStore(root, flags);
+  } catch (error) {
+    if (error instanceof StoreFlagsError) { io.err(`error: ${error.message}`); return 1; }
+    throw error;
+  }
+  try {
+    return await body(opened);
+  } catch (error) {
+    io.err(`error: the leads table (${opened.where}) could not be read or written: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    return 1;
+  } finally {
+    await opened.close();
+  }
+}
+
+function listLine(lead: LeadRecord): string {
+  const mail = lead.mail.state === 'sent' ? 'sent' : `UNSENT (${lead.mail.attempts} attempt${lead.mail.attempts === 1 ? '' : 's'}${lead.mail.lastError ? `, ${lead.mail.lastError}` : ''})`;
+  const who = lead.company ? `${lead.name} (${lead.company})` : lead.name;
+  return `${lead.receivedAt}  ${lead.form.padEnd(10)}  ${who} <${lead.email}>  ${mail}  ${lead.submissionId}`;
+}
+
+export function leadsList(root: string, flags: StoreFlags & { json: boolean }, io: Io): Promise<number> {
+  return withStore(root, flags, io, async ({ store, where }) => {
+    const leads = await store.all();
+    if (flags.json) { io.out(JSON.stringify(leads, null, 2)); return 0; }
+    for (const lead of leads) io.out(listLine(lead));
+    const unsent = leads.filter((l) => l.mail.state !== 'sent').length;
+    io.out(`${leads.length} lead${leads.length === 1 ? '' : 's'} in ${where}${unsent ? `, ${unsent} not yet e-mailed (site leads resend --unsent)` : ''}`);
+    return 0;
+  });
+}
+
+export function leadsExport(root: string, flags: StoreFlags & { format: 'csv' | 'json'; out?: string }, io: Io): Promise<number> {
+  return withStore(root, flags, io, async ({ store }) => {
+    const leads = await store.all();
+    const text = flags.format === 'csv' ? leadsToCsv(leads) : `${JSON.stringify(leads, null, 2)}\n`;
+    if (flags.out) {
+      await writeFile(flags.out, text);
+      io.err(`wrote ${leads.length} lead${leads.length === 1 ? '' : 's'} to ${flags.out}`);
+    } else io.out(text.trimEnd());
+    return 0;
+  });
+}
+
+export interface ResendFlags extends StoreFlags {
+  id?: string[];
+  unsent: boolean;
+  sesEndpoint?: string;
+  mailTo?: string;
+  mailFrom?: string;
+}
+
+export function leadsResend(root: string, flags: ResendFlags, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (!flags.unsent && !flags.id?.length) { io.err('error: pass --unsent, or --id with a submissionId'); return Promise.resolve(2); }
+  const aws = Boolean(flags.table && flags.region && !flags.endpoint);
+  const sesEndpoint = flags.sesEndpoint ?? env.SES_ENDPOINT?.trim();
+  const mailTo = flags.mailTo ?? env.SITE_MAIL_TO ?? (aws ? undefined : 'leads@example.com');
+  const mailFrom = flags.mailFrom ?? env.SITE_MAIL_FROM ?? (aws ? undefined : 'Website <website@example.com>');
+  if (!aws && !sesEndpoint) { io.err('error: locally, pass --ses-endpoint (or SES_ENDPOINT) with the mail server to send through, e.g. the address of the mail viewer `site serve` printed'); return Promise.resolve(1); }
+  if (!mailTo || !mailFrom) { io.err('error: pass --mail-to and --mail-from (or SITE_MAIL_TO and SITE_MAIL_FROM), as the stack was deployed with'); return Promise.resolve(1); }
+  return withStore(root, flags, io, async ({ store }) => {
+    const ses = createSesClient({ region: flags.region ?? 'eu-west-2', ...(sesEndpoint ? { endpoint: sesEndpoint, credentials: LOCAL_CREDENTIALS } : {}) });
+    const report = await resendLeads({ ses, store, mailTo, mailFrom }, { now: true, ...(flags.id?.length ? { ids: flags.id } : {}) });
+    for (const id of report.sent) io.out(`sent ${id}`);
+    for (const f of report.failed) io.out(`failed ${f.submissionId}: ${f.kind}`);
+    for (const id of report.notPending) io.out(`skipped ${id}: already sent, or no such lead`);
+    io.out(`${report.sent.length} sent, ${report.failed.length} failed${report.waiting ? `, ${report.waiting} being sent by another run` : ''}`);
+    return report.failed.length > 0 ? 1 : 0;
+  });
+}
+
+export function leadsErase(root: string, flags: StoreFlags & { email: string }, io: Io): Promise<number> {
+  return withStore(root, flags, io, async ({ store }) => {
+    const erased = await store.eraseEmail(flags.email);
+    io.out(`erased ${erased} record${erased === 1 ? '' : 's'} of ${flags.email.trim().toLowerCase()}`);
+    return 0;
+  });
+}

@@ -1,0 +1,99 @@
+// Leads as CSV for a spreadsheet, and back (the export is lossless: `parseLeadsCsv` gives the
+// records again, which the tests check field by field).
+//
+// Quoting (RFC 4180): every field is quoted, a quote inside is doubled, commas and new lines
+// stay inside the quotes. Formula injection: a spreadsheet runs a cell that begins with =, +, -
+// or @ (and tab or carriage return) as a formula, so such a value is written with a single quote
+// in front ('=SUM(A1) shows as text). So that this stays reversible, a value that itself begins
+// with a single quote gets one more; reading takes exactly one leading quote off.
+import type { FormName } from '../../lambda/problem-page.ts';
+import { emailKeyOf } from '../../lambda/leads/store.ts';
+import type { LeadRecord, MailState } from '../../lambda/leads/record.ts';
+
+export const CSV_COLUMNS = [
+  'submissionId', 'form', 'receivedAt', 'name', 'email', 'company', 'message', 'assessment', 'source',
+  'mailState', 'mailAttempts', 'mailMessageId', 'mailLastError', 'mailLastAttemptAt', 'expiresAt',
+] as const;
+
+const FORMULA_START = /^[=+\-@\t\r']/;
+
+/** A value safe to open in a spreadsheet: a leading formula character (or quote) behind a single quote. */
+export function neutralise(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+function unneutralise(value: string): string {
+  return value.startsWith("'") ? value.slice(1) : value;
+}
+
+const quote = (value: string) => `"${value.replaceAll('"', '""')}"`;
+
+function rowOf(lead: LeadRecord): string[] {
+  return [
+    lead.submissionId, lead.form, lead.receivedAt, lead.name, lead.email, lead.company, lead.message,
+    lead.assessment ? JSON.stringify(lead.assessment) : '', lead.source,
+    lead.mail.state, String(lead.mail.attempts), lead.mail.messageId ?? '', lead.mail.lastError ?? '', lead.mail.lastAttemptAt ?? '',
+    String(lead.expiresAt),
+  ];
+}
+
+export function leadsToCsv(leads: readonly LeadRecord[]): string {
+  const lines = [CSV_COLUMNS.map(quote).join(','), ...leads.map((lead) => rowOf(lead).map((v) => quote(neutralise(v))).join(','))];
+  // CRLF, as RFC 4180 and spreadsheets expect; new lines inside values stay as they were.
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Splits CSV text into rows of fields (quoted or not, doubled quotes, new lines inside quotes). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') { field += '"'; i += 1; }
+      else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') { row.push(field); field = ''; }
+    else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i += 1;
+      row.push(field); rows.push(row); row = []; field = '';
+    } else field += ch;
+  }
+  if (field || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+/** The records of an export made by leadsToCsv. */
+export function parseLeadsCsv(text: string): LeadRecord[] {
+  const [header, ...rows] = parseCsv(text);
+  if (header?.join(',') !== CSV_COLUMNS.join(',')) throw new Error('not a leads export: the header row differs');
+  return rows.map((cells) => {
+    const get = (column: (typeof CSV_COLUMNS)[number]) => unneutralise(cells[CSV_COLUMNS.indexOf(column)] ?? '');
+    const optional = (column: (typeof CSV_COLUMNS)[number]) => get(column) || undefined;
+    const assessment = get('assessment');
+    const mail = {
+      state: get('mailState') as MailState,
+      attempts: Number(get('mailAttempts')),
+      ...(optional('mailMessageId') ? { messageId: get('mailMessageId') } : {}),
+      ...(optional('mailLastError') ? { lastError: get('mailLastError') } : {}),
+      ...(optional('mailLastAttemptAt') ? { lastAttemptAt: get('mailLastAttemptAt') } : {}),
+    };
+    return {
+      submissionId: get('submissionId'),
+      form: get('form') as FormName,
+      receivedAt: get('receivedAt'),
+      name: get('name'),
+      email: get('email'),
+      emailKey: emailKeyOf(get('email')),
+      company: get('company'),
+      message: get('message'),
+      ...(assessment ? { assessment: JSON.parse(assessment) as Record<string, string> } : {}),
+      source: get('source'),
+      mail,
+      expiresAt: Number(get('expiresAt')),
+    };
+  });
+}

@@ -1,0 +1,144 @@
+// `site leads` end to end through the CLI's own entry, on the local store under a project's
+// .site-data/leads (dynalite on disk: each command opens and closes it, so what one wrote the next
+// reads back), with a real local SES server for resend.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHandler } from '../../lambda/create-handler.ts';
+import { startLocalStore } from '../../lambda/leads/local-store.ts';
+import type { LeadRecord } from '../../lambda/leads/record.ts';
+import { leadStore } from '../../lambda/leads/store.ts';
+import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
+import { main } from '../../src/cli.ts';
+import { startLocalFormBackend } from '../../lambda/local-backend.ts';
+import { silentLogger } from '../../lambda/log.ts';
+import { parseLeadsCsv } from '../../src/leads/csv.ts';
+import { announceServedStore, servedEndpointFile } from '../../src/leads/serve-forms.ts';
+import { clearStore, jsonPost, memoryLogger, sesClientFor, storedEmails, testConfig, validAssessment, validContact } from '../lambda/support.ts';
+
+let root: string;
+let ses: LocalSes;
+
+async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(['node', 'site', '--root', root, 'leads', ...args], { out: (s) => out.push(s), err: (s) => err.push(s) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/** Works on the project's local store directly (as `site serve`'s handler would), then closes it. */
+async function withLocal<T>(body: (store: ReturnType<typeof leadStore>) => Promise<T>): Promise<T> {
+  const local = await startLocalStore({ dataDir: path.join(root, '.site-data', 'leads') });
+  const client = local.client();
+  try { return await body(leadStore(client, local.table)); } finally { client.destroy(); await local.close(); }
+}
+
+const AWKWARD: LeadRecord = {
+  submissionId: 'awkward-0000-4000-8000-000000000001',
+  form: 'contact',
+  receivedAt: '2026-04-01T10:00:00.000Z',
+  name: '=HYPERLINK("http://evil.example","click")',
+  email: 'Ailsa@Example.org',
+  emailKey: 'ailsa@example.org',
+  company: 'Comma, "Quotes" & Co',
+  message: '-2+3\nsecond line, with a comma\r\nthird "quoted" line\n@home',
+  source: "'+already quoted",
+  mail: { state: 'sent', attempts: 3, messageId: 'msg-1', lastAttemptAt: '2026-04-01T10:05:00.000Z' },
+  expiresAt: 1_838_000_000,
+};
+
+beforeAll(async () => { ses = await startLocalSes(); });
+afterAll(() => ses.close());
+beforeEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+  root = await mkdtemp(path.join(os.tmpdir(), 'site-leads-'));
+  await clearStore(ses);
+  await withLocal(async (store) => {
+    // Two leads posted while SES was down (so unsent), one of them by Ailsa, and an awkward one.
+    const down = createHandler({ ses: sesClientFor('http://127.0.0.1:9', { maxAttempts: 1 }), leads: store, config: testConfig(), log: memoryLogger() });
+    expect((await down(jsonPost(validContact({ submissionId: 'unsent-0000-4000-8000-000000000001', email: 'ailsa@example.org' })))).statusCode).toBe(200);
+    expect((await down(jsonPost(validAssessment({ submissionId: 'unsent-0000-4000-8000-000000000002' })))).statusCode).toBe(200);
+    await store.putRaw(AWKWARD);
+  });
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('site leads', () => {
+  it('lists every lead with its mail state, and as JSON', async () => {
+    const text = await run('list');
+    expect(text.code).toBe(0);
+    expect(text.out).toContain('3 leads in');
+    expect(text.out).toContain('2 not yet e-mailed');
+    expect(text.out).toMatch(/Morag Campbell \(Tayside Widgets Ltd\) <ailsa@example.org>  UNSENT \(1 attempt, connection\)/);
+    const json = await run('list', '--json');
+    expect((JSON.parse(json.out) as LeadRecord[]).map((l) => l.submissionId).sort()).toEqual(['awkward-0000-4000-8000-000000000001', 'unsent-0000-4000-8000-000000000001', 'unsent-0000-4000-8000-000000000002']);
+  });
+
+  it('exports CSV that reads back to every field of every record, quoted and with formulas neutralised', async () => {
+    const stored = await withLocal((store) => store.all());
+    const file = path.join(root, 'leads.csv');
+    expect((await run('export', '--format', 'csv', '--out', file)).code).toBe(0);
+    const csv = await readFile(file, 'utf8');
+
+    expect(parseLeadsCsv(csv)).toEqual(stored);
+    // A spreadsheet sees text, not formulas; quotes doubled, commas and new lines kept inside quotes.
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
+    expect(csv).toContain(`"'-2+3\nsecond line, with a comma\r\nthird ""quoted"" line\n@home"`);
+    expect(csv).toContain(`"Comma, ""Quotes"" & Co"`);
+    expect(csv).toContain(`"''+already quoted"`);
+    expect(csv.split('\r\n')[0]).toBe('"submissionId","form","receivedAt","name","email","company","message","assessment","source","mailState","mailAttempts","mailMessageId","mailLastError","mailLastAttemptAt","expiresAt"');
+  });
+
+  it('exports JSON with every field', async () => {
+    const stored = await withLocal((store) => store.all());
+    const json = await run('export', '--format', 'json');
+    expect(JSON.parse(json.out)).toEqual(stored);
+    expect((await run('export', '--format', 'xml')).code).toBe(2);
+  });
+
+  it('erases every record of an address, in any case, and says how many', async () => {
+    const erased = await run('erase', '--email', ' AILSA@example.ORG ');
+    expect(erased.out).toBe('erased 2 records of ailsa@example.org');
+    const left = await withLocal((store) => store.all());
+    expect(left.map((l) => l.email)).toEqual(['ewan@example.org.uk']);
+    expect((await run('erase', '--email', 'ailsa@example.org')).out).toBe('erased 0 records of ailsa@example.org');
+  });
+
+  it('resends every unsent lead exactly once and marks it sent; a second run sends nothing', async () => {
+    const first = await run('resend', '--unsent', '--ses-endpoint', ses.endpoint);
+    expect(first.code).toBe(0);
+    expect(first.out).toContain('2 sent, 0 failed');
+    const second = await run('resend', '--unsent', '--ses-endpoint', ses.endpoint);
+    expect(second.out).toContain('0 sent, 0 failed');
+    const emails = await storedEmails(ses);
+    expect(emails.map((e) => e.subject).sort()).toEqual(['Contact form: Morag Campbell (Tayside Widgets Ltd)', 'DIAlog Assessment: Ewan Fraser (Fife Food Bank)']);
+    const leads = await withLocal((store) => store.all());
+    expect(leads.every((l) => l.mail.state === 'sent')).toBe(true);
+  });
+
+  it('goes through the store of a running site serve (which holds the data folder), and ignores a stale endpoint file', async () => {
+    const forms = await startLocalFormBackend({ allowedOrigins: ['http://127.0.0.1:4321'], log: silentLogger, dataDir: path.join(root, '.site-data', 'leads') });
+    const unannounce = await announceServedStore(root, forms);
+    try {
+      const listed = await run('list');
+      expect(listed.out).toContain(`3 leads in ${forms.store.endpoint} (the store of the running site serve)`);
+    } finally {
+      await unannounce();
+      await forms.close();
+    }
+    await writeFile(servedEndpointFile(root), 'http://127.0.0.1:9\n');
+    expect((await run('list')).out).toContain(`3 leads in ${path.join(root, '.site-data', 'leads')}`);
+    expect(existsSync(servedEndpointFile(root))).toBe(false);
+  });
+
+  it('resends one lead by id, and says so when it was sent already', async () => {
+    const one = await run('resend', '--id', 'unsent-0000-4000-8000-000000000002', 'awkward-0000-4000-8000-000000000001', '--ses-endpoint', ses.endpoint);
+    expect(one.out).toContain('sent unsent-0000-4000-8000-000000000002');
+    expect(one.out).toContain('skipped awkward-0000-4000-8000-000000000001: already sent, or no such lead');
+    expect(await storedEmails(ses)).toHaveLength(1);
+    expect((await run('resend')).code).toBe(2);
+    expect((await run('list', '--table', 'only-a-table')).err).toContain('pass both --table and --region');
+  });
+});
