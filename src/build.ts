@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadSite, type ParseMarkdown, type Site } from './content/load.ts';
@@ -12,6 +13,10 @@ import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
 import { DistWriter, gzipHere, metaDirFor, writeMeta, type DistFile } from './write.ts';
+import { openStaging, publish, type Staging } from './output/swap.ts';
+import { treeParts } from './output/layout.ts';
+import { writeSeal } from './output/seal.ts';
+import { pruneImageCache } from './images/prune.ts';
 import { pageScripts } from './bundle/page-scripts.ts';
 import { measureBuild, type DocumentFigures } from './measure/measure.ts';
 import { markupFigures } from './measure/budgets.ts';
@@ -191,7 +196,10 @@ async function writeStage(root: string, metaDir: string, input: {
   });
 }
 
-/** Stage 9: the page budgets; checked after writing, so that an over-budget build leaves its pages to inspect. */
+/**
+ * Stage 9: the page budgets; checked after writing, so that an over-budget build leaves its pages to
+ * inspect, in the staging tree: dist/ keeps the last build that passed.
+ */
 async function budgetStage(root: string, option: Budgets | false | undefined, summary: BuildSummary): Promise<void> {
   const budgets = option === false ? undefined : option ?? await loadBudgets(root);
   if (!budgets) return;
@@ -201,8 +209,17 @@ async function budgetStage(root: string, option: Budgets | false | undefined, su
 }
 
 /**
+ * Stage 10: the completion manifest, written last into the staging tree, then the swap that makes
+ * it dist/ (and its routing table, headers and CDN functions those of build/) in one step.
+ */
+async function swapStage(staging: Staging, writer: DistWriter, about: { preview: boolean; clock?: Date }): Promise<void> {
+  await writeSeal(writer.outDir, writer.files(), about);
+  await publish(staging);
+}
+
+/**
  * The build as a list of stages, each taking what the ones before it made:
- * load → publish → routes → render → images → bundle → documents → write → measure → budgets.
+ * load → publish → routes → render → images → bundle → documents → write → measure → budgets → swap.
  */
 export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const stages: Record<string, number> = {};
@@ -212,6 +229,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const outDir = path.resolve(opts.outDir);
   const metaDir = metaDirFor(outDir);
   const contentDir = path.resolve(opts.contentDir ?? path.join(root, 'content'));
+  const cacheDir = path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR));
   const session = opts.session;
   // Read and reset at the start: a template saved while this build runs makes the next one bundle again.
   const fresh = !session || session.codeChanged;
@@ -237,7 +255,9 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   };
   let code: BuildCode | undefined;
   let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult, scripts: string[];
-  const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
+  // Every file goes into a staging tree beside dist/, which is swapped in only once every stage has passed.
+  const staging = await openStaging(outDir);
+  const writer = new DistWriter(treeParts(staging.next), staging.live === undefined ? undefined : treeParts(staging.live));
   const sizes = new Map<string, SizeFigure>();
   const markup: DocumentFigures = new Map();
   let documents = 0;
@@ -265,12 +285,20 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   }
   const pool = workers?.startedOnce ?? false;
   const images = await timed(stages, 'images', () => buildImages({
-    images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir: path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR)),
+    images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir,
   }));
-  await timed(stages, 'write', () => writeStage(root, metaDir, { writer, sizes, site, routes, table, assets, images, scripts, now, session, fresh }));
+  await timed(stages, 'write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, assets, images, scripts, now, session, fresh }));
   if (session) Object.assign(session, { code: code!, assets });
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
   summary.wallMs = performance.now() - startedAt;
-  await budgetStage(root, opts.budgets, summary);
+  await budgetStage(root, opts.budgets, summary).catch((error: unknown) => {
+    const shown = (dir: string) => path.relative(process.cwd(), dir) || '.';
+    if (error instanceof BudgetError) error.keptAt = { pages: shown(writer.outDir), outDir: shown(outDir) };
+    throw error;
+  });
+  await swapStage(staging, writer, { preview: opts.preview ?? false, clock: opts.now });
+  summary.images.pruned = await pruneImageCache(path.join(cacheDir, 'images'), new Set(images.files.values()));
+  // Where older versions kept one record per output folder, each folder ever built (a test's, say) adding one: the records now live in the folder's trees.
+  await rm(path.join(root, CACHE_DIR, 'dist'), { recursive: true, force: true });
   return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool, documents }, warnings: opts.preview ? unpublishedLinks : [] };
 }

@@ -1,0 +1,45 @@
+import path from 'node:path';
+
+/**
+ * Where a build's outputs live. Two trees sit beside the output folder, and links name the one that
+ * holds the last complete build:
+ *
+ *     dist                 → .dist.builds/current/site                  (made once)
+ *     build/routing.json   → ../.dist.builds/current/meta/routing.json  (made once; headers.json, cloudfront/ alike)
+ *     .dist.builds/current → a or b                                     (the one link a build flips)
+ *     .dist.builds/a/      site/ (the public files), meta/ (routing table, headers, CDN functions), records.json
+ *
+ * A build fills the other tree and, once every stage has passed, points `current` at it with one
+ * rename: dist/ and the files of build/ a deploy reads change together, and at no moment is either
+ * half old and half new.
+ */
+export interface OutputLayout {
+  /** The folder people name (`--out`, `--dir`): a link to the current tree's site/. */
+  outDir: string;
+  /** build/ beside it, whose routing table, headers and CDN functions link into the current tree. */
+  metaDir: string;
+  /** `.dist.builds/`: the two trees and the `current` link. */
+  treesDir: string;
+  current: string;
+}
+
+/** The names in build/ that belong to one build, and so link into its tree. */
+export const META_ENTRIES = ['routing.json', 'headers.json', 'cloudfront'] as const;
+
+export const TREES = ['a', 'b'] as const;
+
+/** Files that are not public (the CDN functions, the routing table, the headers) go beside dist/, never in it. */
+export function metaDirFor(outDir: string): string {
+  return path.join(path.dirname(path.resolve(outDir)), 'build');
+}
+
+export function outputLayout(outDir: string): OutputLayout {
+  const out = path.resolve(outDir);
+  const treesDir = path.join(path.dirname(out), `.${path.basename(out)}.builds`);
+  return { outDir: out, metaDir: metaDirFor(out), treesDir, current: path.join(treesDir, 'current') };
+}
+
+/** The parts of one tree. */
+export function treeParts(tree: string) {
+  return { site: path.join(tree, 'site'), meta: path.join(tree, 'meta'), records: path.join(tree, 'records.json') };
+}

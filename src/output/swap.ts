@@ -1,0 +1,67 @@
+import { lstat, mkdir, readlink, rename, rm, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { META_ENTRIES, TREES, outputLayout, treeParts, type OutputLayout } from './layout.ts';
+import { SEAL_FILE } from './seal.ts';
+
+/** The tree a build writes into, and the one it may take unchanged files from (the last complete build). */
+export interface Staging {
+  layout: OutputLayout;
+  /** The tree of the last complete build, the one dist/ shows now; none before the first. */
+  live?: string;
+  /** The other tree: the build before last, or what a failed build left, brought up to date by this one. */
+  next: string;
+}
+
+/**
+ * Picks the tree to build into: the one dist/ does not show. Its completion manifest goes first, so
+ * that whatever happens after, nothing takes the tree for a complete build.
+ */
+export async function openStaging(outDir: string): Promise<Staging> {
+  const layout = outputLayout(outDir);
+  const current = await readlink(layout.current).catch(() => undefined);
+  const live = TREES.find((t) => t === current);
+  const next = path.join(layout.treesDir, TREES.find((t) => t !== live)!);
+  const parts = treeParts(next);
+  await rm(path.join(parts.site, SEAL_FILE), { force: true });
+  await mkdir(parts.site, { recursive: true });
+  await mkdir(parts.meta, { recursive: true });
+  return { layout, live: live && path.join(layout.treesDir, live), next };
+}
+
+/** `link` made to point at `target` in one step: a new link under a temporary name, renamed over the old. */
+async function relink(link: string, target: string): Promise<void> {
+  const tmp = `${link}.${process.pid}.tmp`;
+  await rm(tmp, { force: true });
+  await symlink(target, tmp);
+  await rename(tmp, link);
+}
+
+/**
+ * A link that names the current tree, made once. A real folder in its place (the output of an older
+ * version, or one made by hand) is moved aside and replaced: the only moment without it, and only once.
+ */
+async function ensureLink(link: string, target: string): Promise<void> {
+  if (await readlink(link).catch(() => undefined) === target) return;
+  await mkdir(path.dirname(link), { recursive: true });
+  if ((await lstat(link).catch(() => undefined))?.isDirectory()) {
+    const aside = `${link}.${process.pid}.old`;
+    await rename(link, aside);
+    await relink(link, target);
+    await rm(aside, { recursive: true, force: true });
+  } else {
+    await relink(link, target);
+  }
+}
+
+/**
+ * Makes the staged tree the current one: one rename of the `current` link switches dist/ and the
+ * files of build/ together. An interruption before it leaves the last build in place; after it, the
+ * new one. The tree dist/ showed until now becomes the next build's staging tree.
+ */
+export async function publish(staging: Staging): Promise<void> {
+  const { layout } = staging;
+  await relink(layout.current, path.basename(staging.next));
+  const current = (...parts: string[]) => path.join(layout.current, ...parts);
+  await ensureLink(layout.outDir, path.relative(path.dirname(layout.outDir), current('site')));
+  for (const entry of META_ENTRIES) await ensureLink(path.join(layout.metaDir, entry), path.relative(layout.metaDir, current('meta', entry)));
+}
