@@ -13,7 +13,7 @@ import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
 import { DistWriter, gzipHere, metaDirFor, writeMeta, type DistFile } from './write.ts';
-import { openStaging, publish, type Staging } from './output/swap.ts';
+import { closeStaging, openStaging, publish, type Staging } from './output/swap.ts';
 import { treeParts } from './output/layout.ts';
 import { writeSeal } from './output/seal.ts';
 import { pruneImageCache } from './images/prune.ts';
@@ -220,8 +220,18 @@ async function swapStage(staging: Staging, writer: DistWriter, about: { preview:
 /**
  * The build as a list of stages, each taking what the ones before it made:
  * load → publish → routes → render → images → bundle → documents → write → measure → budgets → swap.
+ * Every file goes into a staging tree beside dist/, swapped in only once every stage has passed.
  */
 export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
+  const staging = await openStaging(opts.outDir);
+  try {
+    return await buildStages(opts, staging);
+  } finally {
+    await closeStaging(staging);
+  }
+}
+
+async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildResult> {
   const stages: Record<string, number> = {};
   const startedAt = performance.now();
   const now = opts.now ?? new Date();
@@ -255,8 +265,6 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   };
   let code: BuildCode | undefined;
   let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult, scripts: string[];
-  // Every file goes into a staging tree beside dist/, which is swapped in only once every stage has passed.
-  const staging = await openStaging(outDir);
   const writer = new DistWriter(treeParts(staging.next), staging.live === undefined ? undefined : treeParts(staging.live));
   const sizes = new Map<string, SizeFigure>();
   const markup: DocumentFigures = new Map();

@@ -1,4 +1,4 @@
-import { lstat, mkdir, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { META_ENTRIES, TREES, outputLayout, treeParts, type OutputLayout } from './layout.ts';
 import { SEAL_FILE } from './seal.ts';
@@ -18,6 +18,8 @@ export interface Staging {
  */
 export async function openStaging(outDir: string): Promise<Staging> {
   const layout = outputLayout(outDir);
+  await mkdir(layout.treesDir, { recursive: true });
+  await lock(layout);
   const current = await readlink(layout.current).catch(() => undefined);
   const live = TREES.find((t) => t === current);
   const next = path.join(layout.treesDir, TREES.find((t) => t !== live)!);
@@ -26,6 +28,33 @@ export async function openStaging(outDir: string): Promise<Staging> {
   await mkdir(parts.site, { recursive: true });
   await mkdir(parts.meta, { recursive: true });
   return { layout, live: live && path.join(layout.treesDir, live), next };
+}
+
+/** Two builds writing one staging tree at once would each seal what the other half wrote. */
+export class OutputBusyError extends Error {
+  override name = 'OutputBusyError';
+}
+
+const alive = (pid: number) => {
+  try { process.kill(pid, 0); return true; } catch (error) { return (error as NodeJS.ErrnoException).code === 'EPERM'; }
+};
+
+/**
+ * Claims the trees for this process: a lock file naming it. One left by a process that has gone (a
+ * build killed or failed) or by this one (`site serve`'s builds follow each other) is taken over.
+ */
+async function lock(layout: OutputLayout): Promise<void> {
+  const file = path.join(layout.treesDir, 'lock');
+  try {
+    await writeFile(file, String(process.pid), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = Number(await readFile(file, 'utf8').catch(() => ''));
+    if (holder && holder !== process.pid && alive(holder)) {
+      throw new OutputBusyError(`another build (process ${holder}) is writing ${path.relative(process.cwd(), layout.outDir) || '.'}/: run this one when it has finished`);
+    }
+    await writeFile(file, String(process.pid));
+  }
 }
 
 /** `link` made to point at `target` in one step: a new link under a temporary name, renamed over the old. */
@@ -64,4 +93,9 @@ export async function publish(staging: Staging): Promise<void> {
   const current = (...parts: string[]) => path.join(layout.current, ...parts);
   await ensureLink(layout.outDir, path.relative(path.dirname(layout.outDir), current('site')));
   for (const entry of META_ENTRIES) await ensureLink(path.join(layout.metaDir, entry), path.relative(layout.metaDir, current('meta', entry)));
+}
+
+/** Lets another build have the trees, whether this one swapped its tree in or failed. */
+export async function closeStaging(staging: Staging): Promise<void> {
+  await rm(path.join(staging.layout.treesDir, 'lock'), { force: true });
 }

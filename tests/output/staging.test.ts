@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build.ts';
@@ -15,6 +15,8 @@ import { ContentErrors } from '../../src/content/errors.ts';
 import { deploy, DeployError } from '../../src/deploy/deploy.ts';
 import { SEAL_FILE } from '../../src/output/seal.ts';
 import { outputLayout } from '../../src/output/layout.ts';
+import { OutputBusyError } from '../../src/output/swap.ts';
+import { describeBuildError } from '../../src/build-errors.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
 import { startLocalS3, type LocalS3 } from '../deploy/local-s3.ts';
 
@@ -126,6 +128,29 @@ describe('a build that fails leaves dist/ and build/ exactly as they were', () =
     } finally {
       await writeFile(png, whole);
     }
+  }, 300_000);
+});
+
+describe('two builds of one folder', () => {
+  it('do not write the staging tree at once: the second stops, naming the first, and leaves dist/ alone', async () => {
+    const before = await outputsDigest();
+    const lock = path.join(outputLayout(out).treesDir, 'lock');
+    // This process's parent stands for a build that is still running.
+    await writeFile(lock, String(process.ppid));
+    try {
+      const error = await build().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OutputBusyError);
+      expect(describeBuildError(error)).toEqual([`build stopped: another build (process ${process.ppid}) is writing ${path.relative(process.cwd(), out)}/: run this one when it has finished`]);
+      expect(await outputsDigest()).toEqual(before);
+    } finally {
+      await rm(lock, { force: true });
+    }
+    // A lock whose process has gone (a build that was killed) is taken over.
+    const gone = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => gone.on('exit', resolve));
+    await writeFile(lock, String(gone.pid));
+    await expect(build()).resolves.toMatchObject({ summary: expect.anything() });
+    expect(existsSync(lock)).toBe(false);
   }, 300_000);
 });
 
