@@ -223,7 +223,7 @@ async function swapStage(staging: Staging, writer: DistWriter, about: { preview:
  * Every file goes into a staging tree beside dist/, swapped in only once every stage has passed.
  */
 export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
-  const staging = await openStaging(opts.outDir);
+  const staging = await openStaging(opts.outDir, path.resolve(opts.root));
   try {
     return await buildStages(opts, staging);
   } finally {
@@ -305,8 +305,10 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     throw error;
   });
   await swapStage(staging, writer, { preview: opts.preview ?? false, clock: opts.now });
-  summary.images.pruned = await pruneImageCache(path.join(cacheDir, 'images'), new Set(images.files.values()));
+  // The build has succeeded by now: a cache that cannot be pruned costs disk space, not the build.
+  const unpruned = (error: unknown) => { warn(`warning: ${CACHE_DIR}/ not pruned: ${error instanceof Error ? error.message : String(error)}`); return undefined; };
+  summary.images.pruned = await pruneImageCache(path.join(cacheDir, 'images'), new Set(images.files.values())).catch(unpruned);
   // Where older versions kept one record per output folder, each folder ever built (a test's, say) adding one: the records now live in the folder's trees.
-  await rm(path.join(root, CACHE_DIR, 'dist'), { recursive: true, force: true });
+  await rm(path.join(root, CACHE_DIR, 'dist'), { recursive: true, force: true }).catch(unpruned);
   return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool, documents }, warnings: opts.preview ? unpublishedLinks : [] };
 }

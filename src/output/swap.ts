@@ -1,4 +1,4 @@
-import { lstat, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { META_ENTRIES, TREES, outputLayout, treeParts, type OutputLayout } from './layout.ts';
 import { SEAL_FILE } from './seal.ts';
@@ -16,8 +16,9 @@ export interface Staging {
  * Picks the tree to build into: the one dist/ does not show. Its completion manifest goes first, so
  * that whatever happens after, nothing takes the tree for a complete build.
  */
-export async function openStaging(outDir: string): Promise<Staging> {
+export async function openStaging(outDir: string, root: string): Promise<Staging> {
   const layout = outputLayout(outDir);
+  await refuseForeignFolder(layout.outDir, root);
   await mkdir(layout.treesDir, { recursive: true });
   await lock(layout);
   const current = await readlink(layout.current).catch(() => undefined);
@@ -30,9 +31,12 @@ export async function openStaging(outDir: string): Promise<Staging> {
   return { layout, live: live && path.join(layout.treesDir, live), next };
 }
 
-/** Two builds writing one staging tree at once would each seal what the other half wrote. */
-export class OutputBusyError extends Error {
-  override name = 'OutputBusyError';
+/**
+ * The output folder cannot be used: another build is writing it (two at once would each seal what
+ * the other half wrote), or it holds something no build made, which the build will not delete.
+ */
+export class OutputFolderError extends Error {
+  override name = 'OutputFolderError';
 }
 
 const alive = (pid: number) => {
@@ -51,10 +55,23 @@ async function lock(layout: OutputLayout): Promise<void> {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const holder = Number(await readFile(file, 'utf8').catch(() => ''));
     if (holder && holder !== process.pid && alive(holder)) {
-      throw new OutputBusyError(`another build (process ${holder}) is writing ${path.relative(process.cwd(), layout.outDir) || '.'}/: run this one when it has finished`);
+      throw new OutputFolderError(`another build (process ${holder}) is writing ${path.relative(process.cwd(), layout.outDir) || '.'}/: run this one when it has finished`);
     }
     await writeFile(file, String(process.pid));
   }
+}
+
+/**
+ * The first build into a folder replaces it by a link (see ensureLink), deleting what it held: so the
+ * folder must be one a build made (it has an index.html), or empty, and must not hold the project.
+ */
+async function refuseForeignFolder(outDir: string, root: string): Promise<void> {
+  const shown = path.relative(process.cwd(), outDir) || '.';
+  if (root === outDir || root.startsWith(outDir + path.sep)) throw new OutputFolderError(`${shown}/ holds the project itself: build into a folder of its own, such as dist`);
+  const info = await lstat(outDir).catch(() => undefined);
+  if (!info?.isDirectory()) return;
+  const names = await readdir(outDir);
+  if (names.length && !names.includes('index.html')) throw new OutputFolderError(`${shown}/ is a folder no build made (it has no index.html), and a build replaces what it holds: move it away, or build into another folder`);
 }
 
 /** `link` made to point at `target` in one step: a new link under a temporary name, renamed over the old. */

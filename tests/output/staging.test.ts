@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build.ts';
@@ -15,7 +15,7 @@ import { ContentErrors } from '../../src/content/errors.ts';
 import { deploy, DeployError } from '../../src/deploy/deploy.ts';
 import { SEAL_FILE } from '../../src/output/seal.ts';
 import { outputLayout } from '../../src/output/layout.ts';
-import { OutputBusyError } from '../../src/output/swap.ts';
+import { OutputFolderError } from '../../src/output/swap.ts';
 import { describeBuildError } from '../../src/build-errors.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
 import { startLocalS3, type LocalS3 } from '../deploy/local-s3.ts';
@@ -139,7 +139,7 @@ describe('two builds of one folder', () => {
     await writeFile(lock, String(process.ppid));
     try {
       const error = await build().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(OutputBusyError);
+      expect(error).toBeInstanceOf(OutputFolderError);
       expect(describeBuildError(error)).toEqual([`build stopped: another build (process ${process.ppid}) is writing ${path.relative(process.cwd(), out)}/: run this one when it has finished`]);
       expect(await outputsDigest()).toEqual(before);
     } finally {
@@ -151,6 +151,30 @@ describe('two builds of one folder', () => {
     await writeFile(lock, String(gone.pid));
     await expect(build()).resolves.toMatchObject({ summary: expect.anything() });
     expect(existsSync(lock)).toBe(false);
+  }, 300_000);
+});
+
+describe('the first build into a folder', () => {
+  it('replaces the dist/ folder of an older version by the link, and refuses a folder no build made, or the project itself', async () => {
+    const older = path.join(project.root, 'older', 'dist');
+    await mkdir(path.join(older, 'blog'), { recursive: true });
+    await writeFile(path.join(older, 'index.html'), '<title>an older build</title>');
+    await writeFile(path.join(older, 'blog/gone.html'), 'a page no build makes now');
+    await build({ outDir: older });
+    expect((await lstat(older)).isSymbolicLink()).toBe(true);
+    expect(await readFile(path.join(older, 'index.html'), 'utf8')).toContain('Staging');
+    expect(existsSync(path.join(older, 'blog/gone.html'))).toBe(false);
+    expect(await readdir(path.dirname(older))).toEqual(['.dist.builds', 'build', 'dist']);
+
+    const notes = path.join(project.root, 'notes');
+    await mkdir(notes);
+    await writeFile(path.join(notes, 'todo.txt'), 'mine');
+    const refused = await build({ outDir: notes }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OutputFolderError);
+    expect((refused as Error).message).toBe(`${path.relative(process.cwd(), notes)}/ is a folder no build made (it has no index.html), and a build replaces what it holds: move it away, or build into another folder`);
+    expect(await readFile(path.join(notes, 'todo.txt'), 'utf8')).toBe('mine');
+    await expect(build({ outDir: project.root })).rejects.toThrow(/holds the project itself: build into a folder of its own, such as dist$/);
+    expect(existsSync(path.join(project.root, 'content/site.yaml'))).toBe(true);
   }, 300_000);
 });
 
