@@ -300,8 +300,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
   summary.wallMs = performance.now() - startedAt;
   await budgetStage(root, opts.budgets, summary).catch((error: unknown) => {
-    const shown = (dir: string) => path.relative(process.cwd(), dir) || '.';
-    if (error instanceof BudgetError) error.keptAt = { pages: shown(writer.outDir), outDir: shown(outDir) };
+    if (error instanceof BudgetError) error.keptAt = { pages: writer.outDir, outDir };
     throw error;
   });
   await swapStage(staging, writer, { preview: opts.preview ?? false, clock: opts.now });

@@ -5,9 +5,9 @@ import path from 'node:path';
  * holds the last complete build:
  *
  *     dist                 → .dist.builds/current/site                  (made once)
- *     build/routing.json   → ../.dist.builds/current/meta/routing.json  (made once; headers.json, cloudfront/ alike)
+ *     build/routing.json   → ../.dist.builds/current/build/routing.json (made once; headers.json, cloudfront/ alike)
  *     .dist.builds/current → a or b                                     (the one link a build flips)
- *     .dist.builds/a/      site/ (the public files), meta/ (routing table, headers, CDN functions), records.json
+ *     .dist.builds/a/      site/ (the public files), build/ (routing table, headers, CDN functions), records.json
  *
  * A build fills the other tree and, once every stage has passed, points `current` at it with one
  * rename: dist/ and the files of build/ a deploy reads change together, and at no moment is either
@@ -39,7 +39,11 @@ export function outputLayout(outDir: string): OutputLayout {
   return { outDir: out, metaDir: metaDirFor(out), treesDir, current: path.join(treesDir, 'current') };
 }
 
-/** The parts of one tree. */
+/**
+ * The parts of one tree: its build/ sits beside its site/ as build/ sits beside dist/ (metaDirFor),
+ * so every command can read a tree as it reads dist/ (the pages of a failed build, say).
+ */
 export function treeParts(tree: string) {
-  return { site: path.join(tree, 'site'), meta: path.join(tree, 'meta'), records: path.join(tree, 'records.json') };
+  const site = path.join(tree, 'site');
+  return { site, meta: metaDirFor(site), records: path.join(tree, 'records.json') };
 }

@@ -1,6 +1,6 @@
 import { lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { META_ENTRIES, TREES, outputLayout, treeParts, type OutputLayout } from './layout.ts';
+import { META_ENTRIES, TREES, metaDirFor, outputLayout, treeParts, type OutputLayout } from './layout.ts';
 import { SEAL_FILE } from './seal.ts';
 
 /** The tree a build writes into, and the one it may take unchanged files from (the last complete build). */
@@ -109,7 +109,7 @@ export async function publish(staging: Staging): Promise<void> {
   await relink(layout.current, path.basename(staging.next));
   const current = (...parts: string[]) => path.join(layout.current, ...parts);
   await ensureLink(layout.outDir, path.relative(path.dirname(layout.outDir), current('site')));
-  for (const entry of META_ENTRIES) await ensureLink(path.join(layout.metaDir, entry), path.relative(layout.metaDir, current('meta', entry)));
+  for (const entry of META_ENTRIES) await ensureLink(path.join(layout.metaDir, entry), path.relative(layout.metaDir, path.join(metaDirFor(current('site')), entry)));
 }
 
 /** Lets another build have the trees, whether this one swapped its tree in or failed. */
