@@ -70,6 +70,8 @@ export interface BuildSession {
   cdn?: { table: string; request: string; response: string };
   /** Cache entries kept in memory; entries of old keys go when it grows past a bound (see build.ts). */
   memory?: Map<string, unknown>;
+  /** Set once a build of the session has pruned the image cache: a save need not walk it again. */
+  pruned?: boolean;
 }
 
 /** Entries serve keeps in memory before starting afresh: far more than a site's pages and files, far less than a gigabyte. */
@@ -306,7 +308,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   await swapStage(staging, writer, { preview: opts.preview ?? false, clock: opts.now });
   // The build has succeeded by now: a cache that cannot be pruned costs disk space, not the build.
   const unpruned = (error: unknown) => { warn(`warning: ${CACHE_DIR}/ not pruned: ${error instanceof Error ? error.message : String(error)}`); return undefined; };
-  summary.images.pruned = await pruneImageCache(path.join(cacheDir, 'images'), new Set(images.files.values())).catch(unpruned);
+  if (!session?.pruned) summary.images.pruned = await pruneImageCache(path.join(cacheDir, 'images'), new Set(images.files.values())).catch(unpruned);
+  if (session) session.pruned = true;
   // Where older versions kept one record per output folder, each folder ever built (a test's, say) adding one: the records now live in the folder's trees.
   await rm(path.join(root, CACHE_DIR, 'dist'), { recursive: true, force: true }).catch(unpruned);
   return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool, documents }, warnings: opts.preview ? unpublishedLinks : [] };
