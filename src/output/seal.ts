@@ -69,9 +69,11 @@ export async function sealProblem(dir: string, files: readonly SealedFile[]): Pr
   }
   const since = `since build ${seal.build} made it: run \`site build\` again`;
   const here = new Map(files.map((f) => [f.key, f]));
-  for (const [key, [size, sha]] of Object.entries(seal.list)) {
+  // Dotfiles are never deployed, so `files` has none: neither has the comparison.
+  const built = Object.entries(seal.list).filter(([key]) => !key.split('/').some((part) => part.startsWith('.')));
+  for (const [key, [size, sha]] of built) {
     const file = here.get(key);
-    if (!file) return `${key} is missing from ${dir} (${files.length} of the ${seal.files} files the build wrote are there): the folder has changed ${since}`;
+    if (!file) return `${key} is missing from ${dir} (${files.length} of the ${built.length} files the build wrote are there): the folder has changed ${since}`;
     if (file.size !== size) return `${key} in ${dir} is ${bytes(file.size)}, the build wrote ${bytes(size)}: the folder has changed ${since}`;
     if (file.sha256 !== sha) return `${key} in ${dir} is not what the build wrote: the folder has changed ${since}`;
   }
