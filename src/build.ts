@@ -305,12 +305,15 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     if (error instanceof BudgetError) error.keptAt = { pages: writer.outDir, outDir };
     throw error;
   });
-  await swapStage(staging, writer, { preview: opts.preview ?? false, clock: opts.now });
+  await timed(stages, 'swap', () => swapStage(staging, writer, { preview: opts.preview ?? false, clock: opts.now }));
   // The build has succeeded by now: a cache that cannot be pruned costs disk space, not the build.
   const unpruned = (error: unknown) => { warn(`warning: ${CACHE_DIR}/ not pruned: ${error instanceof Error ? error.message : String(error)}`); return undefined; };
-  if (!session?.pruned) summary.images.pruned = await pruneImageCache(path.join(cacheDir, 'images'), new Set(images.files.values())).catch(unpruned);
-  if (session) session.pruned = true;
-  // Where older versions kept one record per output folder, each folder ever built (a test's, say) adding one: the records now live in the folder's trees.
-  await rm(path.join(root, CACHE_DIR, 'dist'), { recursive: true, force: true }).catch(unpruned);
+  await timed(stages, 'prune', async () => {
+    if (!session?.pruned) summary.images.pruned = await pruneImageCache(path.join(cacheDir, 'images'), new Set(images.files.values())).catch(unpruned);
+    if (session) session.pruned = true;
+    // Where older versions kept one record per output folder, each folder ever built (a test's, say) adding one: the records now live in the folder's trees.
+    await rm(path.join(root, CACHE_DIR, 'dist'), { recursive: true, force: true }).catch(unpruned);
+  });
+  summary.wallMs = performance.now() - startedAt;
   return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool, documents }, warnings: opts.preview ? unpublishedLinks : [] };
 }
