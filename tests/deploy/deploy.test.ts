@@ -220,8 +220,8 @@ describe('site deploy to an S3-compatible bucket', () => {
     }
     // A manifest edited by hand (its list no longer matches its digest) proves nothing either.
     await writeBuild(dist(), FIRST);
-    const seal = JSON.parse(await readFile(path.join(dist(), SEAL_FILE), 'utf8')) as { list: Record<string, [number, string]> };
-    seal.list['extra.html'] = [1, 'a'.repeat(64)];
+    const seal = JSON.parse(await readFile(path.join(dist(), SEAL_FILE), 'utf8')) as { list: Array<[string, number, string]> };
+    seal.list.push(['extra.html', 1, 'a'.repeat(64)]);
     await writeFile(path.join(dist(), SEAL_FILE), JSON.stringify(seal));
     await expect(run({ s3: untouched })).rejects.toThrow(/\.site-build\.json is damaged: run `site build` again$/);
   });
