@@ -5,13 +5,15 @@ import type { GateReport } from './report.ts';
 
 /**
  * The page budgets, as `site build` enforces them: build into outDir with the project's
- * budgets.json and tabulate every page's figures. An over-budget build still writes its pages, so
- * the other gates can run on them.
+ * budgets.json and tabulate every page's figures. An over-budget build leaves outDir alone but its
+ * pages (with their routing table and headers) in its staging folder: `dir` is where the other
+ * gates find the pages either way.
  */
-export async function buildGate(opts: { root: string; outDir: string; budgets: Budgets }): Promise<{ report: GateReport; result?: BuildResult }> {
+export async function buildGate(opts: { root: string; outDir: string; budgets: Budgets }): Promise<{ report: GateReport; result?: BuildResult; dir: string }> {
   let result: BuildResult | undefined;
   let pages: PageFigures[];
   let failures: string[] = [];
+  let dir = opts.outDir;
   try {
     result = await buildSite({ root: opts.root, outDir: opts.outDir, budgets: opts.budgets });
     pages = result.summary.perPage;
@@ -19,8 +21,9 @@ export async function buildGate(opts: { root: string; outDir: string; budgets: B
     if (!(error instanceof BudgetError)) throw error;
     pages = error.pages;
     failures = error.findings.map((f) => `${f.page}: ${f.figure} ${f.value} > ${f.limit}`);
+    dir = error.keptAt?.pages ?? dir;
   }
-  return { report: budgetReport(pages, opts.budgets, failures), result };
+  return { report: budgetReport(pages, opts.budgets, failures), result, dir };
 }
 
 export function budgetReport(pages: PageFigures[], budgets: Budgets, failures: string[]): GateReport {

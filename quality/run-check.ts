@@ -47,13 +47,15 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
   const budgets = await loadBudgets(opts.root);
   if (!budgets) throw new Error(`${BUDGETS_FILE} is missing from ${opts.root}: the page budgets live there`);
   const work = await mkdtemp(path.join(os.tmpdir(), 'site-check-'));
-  const dir = path.join(work, 'dist');
+  const out = path.join(work, 'dist');
   let server: RunningServer | undefined;
   try {
     const since = Date.now();
-    const built = await buildGate({ root: opts.root, outDir: dir, budgets }).catch((error: unknown) => ({ report: crashed('build', error), result: undefined, failed: true }));
+    const built = await buildGate({ root: opts.root, outDir: out, budgets }).catch((error: unknown) => ({ report: crashed('build', error), result: undefined, failed: true }));
     if (opts.gates.has('budgets') || 'failed' in built) emit(built.report, since);
     if ('failed' in built) return finish(); // every other gate needs the build
+    // The pages as built: dist/, or where an over-budget build left them.
+    const dir = built.dir;
     const consentVersion = built.result?.site.settings.cookiePolicyVersion ?? 1;
 
     if (opts.gates.has('html')) await gate('html', () => htmlGate({ dir, root: opts.root }));

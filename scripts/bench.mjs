@@ -76,7 +76,8 @@ async function main() {
     // The project, with its code linked and its content copied, so the articles can be added; the
     // build's outputs are left behind, so the build is a clean one.
     for (const part of readdirSync(PACKAGE_DIR)) {
-      if (!['content', 'dist', 'build', '.site-cache', '.git'].includes(part)) await symlink(path.join(PACKAGE_DIR, part), path.join(root, part));
+      // `.dist.builds/`: the output trees `dist` links into (a linked one would be written through).
+      if (!['content', 'dist', 'build', '.dist.builds', '.site-cache', '.git'].includes(part)) await symlink(path.join(PACKAGE_DIR, part), path.join(root, part));
     }
     await cp(path.join(PACKAGE_DIR, 'content'), path.join(root, 'content'), { recursive: true });
     const blog = path.join(root, 'content', 'blog');

@@ -13,7 +13,8 @@ const SOURCE = /\.(ts|tsx|mts|js|mjs)$/;
 
 function sourceFiles(dir, out = []) {
   for (const name of readdirSync(dir)) {
-    if (SKIP.has(name)) continue;
+    // `.dist.builds/` and the like: the trees a build writes beside its output folder.
+    if (SKIP.has(name) || /^\..+\.builds$/.test(name)) continue;
     const file = path.join(dir, name);
     if (statSync(file).isDirectory()) sourceFiles(file, out);
     else if (SOURCE.test(name) && !/\.(test|spec)\./.test(name)) out.push(file);

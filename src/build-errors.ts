@@ -1,6 +1,7 @@
 import { ContentErrors, formatContentError } from './content/errors.ts';
 import { SettingsOverrideError } from './config.ts';
 import { BudgetError } from './measure/budgets.ts';
+import { OutputFolderError } from './output/swap.ts';
 
 /**
  * What went wrong with a build, as lines for a person: the CLI prints them, `site serve` shows them
@@ -19,5 +20,6 @@ export function describeBuildError(error: unknown): string[] {
     return [...error.problems.map(formatContentError), 'build stopped: invalid setting override'];
   }
   if (error instanceof BudgetError) return error.lines;
+  if (error instanceof OutputFolderError) return [`build stopped: ${error.message}`];
   return [`build failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`];
 }

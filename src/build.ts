@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadSite, markdownFileCount, type ParseMarkdown, type Site } from './content/load.ts';
@@ -12,6 +13,10 @@ import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
 import { DistWriter, gzipHere, metaDirFor, writeMeta, type DistFile } from './write.ts';
+import { closeStaging, openStaging, publish, type Staging } from './output/swap.ts';
+import { treeParts } from './output/layout.ts';
+import { writeSeal } from './output/seal.ts';
+import { pruneImageCache } from './images/prune.ts';
 import { pageScripts } from './bundle/page-scripts.ts';
 import { measureBuild, type DocumentFigures } from './measure/measure.ts';
 import { markupFigures } from './measure/budgets.ts';
@@ -68,6 +73,8 @@ export interface BuildSession {
   cdn?: { table: string; request: string; response: string };
   /** Cache entries kept in memory; entries of old keys go when it grows past a bound (see build.ts). */
   memory?: Map<string, unknown>;
+  /** Set once a build of the session has pruned the image cache: a save need not walk it again. */
+  pruned?: boolean;
 }
 
 /** Entries serve keeps in memory before starting afresh: far more than a site's pages and files, far less than a gigabyte. */
@@ -197,7 +204,10 @@ async function writeStage(root: string, metaDir: string, input: {
   });
 }
 
-/** Stage 9: the page budgets; checked after writing, so that an over-budget build leaves its pages to inspect. */
+/**
+ * Stage 9: the page budgets; checked after writing, so that an over-budget build leaves its pages to
+ * inspect, in the staging tree: dist/ keeps the last build that passed.
+ */
 async function budgetStage(root: string, option: Budgets | false | undefined, summary: BuildSummary): Promise<void> {
   const budgets = option === false ? undefined : option ?? await loadBudgets(root);
   if (!budgets) return;
@@ -207,10 +217,29 @@ async function budgetStage(root: string, option: Budgets | false | undefined, su
 }
 
 /**
+ * Stage 10: the completion manifest, written last into the staging tree, then the swap that makes
+ * it dist/ (and its routing table, headers and CDN functions those of build/) in one step.
+ */
+async function swapStage(staging: Staging, writer: DistWriter, about: { preview: boolean; clock?: Date }): Promise<void> {
+  await writeSeal(writer.outDir, writer.files(), about);
+  await publish(staging);
+}
+
+/**
  * The build as a list of stages, each taking what the ones before it made:
- * load → publish → routes → render → images → bundle → documents → write → measure → budgets.
+ * load → publish → routes → render → images → bundle → documents → write → measure → budgets → swap.
+ * Every file goes into a staging tree beside dist/, swapped in only once every stage has passed.
  */
 export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
+  const staging = await openStaging(opts.outDir, path.resolve(opts.root));
+  try {
+    return await buildStages(opts, staging);
+  } finally {
+    await closeStaging(staging);
+  }
+}
+
+async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildResult> {
   const stages: Record<string, number> = {};
   const startedAt = performance.now();
   const now = opts.now ?? new Date();
@@ -218,6 +247,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const outDir = path.resolve(opts.outDir);
   const metaDir = metaDirFor(outDir);
   const contentDir = path.resolve(opts.contentDir ?? path.join(root, 'content'));
+  const cacheDir = path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR));
   const session = opts.session;
   // Read and reset at the start: a template saved while this build runs makes the next one bundle again.
   const fresh = !session || session.codeChanged;
@@ -250,9 +280,8 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   let code: BuildCode | undefined;
   let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult, scripts: string[];
   let cardJobs: CardJob[], cards: BuiltCards;
-  const cacheDir = path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR));
   void preloadDrawing(cacheDir);
-  const writer = new DistWriter(outDir, path.join(root, CACHE_DIR, 'dist', `${hashOf(outDir).slice(0, 16)}.json`));
+  const writer = new DistWriter(treeParts(staging.next), staging.live === undefined ? undefined : treeParts(staging.live));
   const sizes = new Map<string, SizeFigure>();
   const markup: DocumentFigures = new Map();
   let documents = 0;
@@ -288,11 +317,24 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const images = await timed(stages, 'images', () => buildImages({
     images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir,
   }));
-  await timed(stages, 'write', () => writeStage(root, metaDir, { writer, sizes, site, routes, table, assets, images, cards, scripts, now, session, fresh }));
+  await timed(stages, 'write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, assets, images, cards, scripts, now, session, fresh }));
   if (session) Object.assign(session, { code: code!, assets });
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
   summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };
   summary.wallMs = performance.now() - startedAt;
-  await budgetStage(root, opts.budgets, summary);
+  await budgetStage(root, opts.budgets, summary).catch((error: unknown) => {
+    if (error instanceof BudgetError) error.keptAt = { pages: writer.outDir, outDir };
+    throw error;
+  });
+  await timed(stages, 'swap', () => swapStage(staging, writer, { preview: opts.preview ?? false, clock: opts.now }));
+  // The build has succeeded by now: a cache that cannot be pruned costs disk space, not the build.
+  const unpruned = (error: unknown) => { warn(`warning: ${CACHE_DIR}/ not pruned: ${error instanceof Error ? error.message : String(error)}`); return undefined; };
+  await timed(stages, 'prune', async () => {
+    if (!session?.pruned) summary.images.pruned = await pruneImageCache(path.join(cacheDir, 'images'), new Set(images.files.values())).catch(unpruned);
+    if (session) session.pruned = true;
+    // Where older versions kept one record per output folder, each folder ever built (a test's, say) adding one: the records now live in the folder's trees.
+    await rm(path.join(root, CACHE_DIR, 'dist'), { recursive: true, force: true }).catch(unpruned);
+  });
+  summary.wallMs = performance.now() - startedAt;
   return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool, documents }, warnings: opts.preview ? unpublishedLinks : [] };
 }

@@ -2,7 +2,7 @@
  * Drafts, scheduled and expiring articles through a whole build, in a temp project root with a fixed
  * clock: what each output contains at a given moment. Pure rules are in tests/content/publication and published.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildResult } from '../src/build.ts';
@@ -19,9 +19,16 @@ const BANNER_TEXTS = ['Draft: not published', 'Scheduled for'];
 let project: FixtureProject;
 const built: Record<'june' | 'december' | 'preview', { result: BuildResult; out: string }> = {} as never;
 
+/** Every file under `dir`, through links too (build/routing.json and the rest link into the current build's tree). */
 async function walk(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  const files: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const file = path.join(dir, e.name);
+    const info = e.isSymbolicLink() ? await stat(file) : e;
+    if (info.isDirectory()) files.push(...await walk(file));
+    else if (info.isFile()) files.push(file);
+  }
+  return files;
 }
 
 /** Every file a build wrote, dist/ and build/ alike, with its text. */

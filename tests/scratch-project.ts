@@ -1,6 +1,7 @@
 import { cp, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { SEAL_FILE } from '../src/output/seal.ts';
 
 /** A scratch copy of the project (node_modules linked), so that a test can edit content and templates. */
 export async function scratchProject(prefix: string): Promise<string> {
@@ -16,11 +17,11 @@ export async function editFile(dir: string, file: string, change: (s: string) =>
   await writeFile(target, change(await readFile(target, 'utf8')));
 }
 
-/** Every file under `dir`, by its path inside it, with its contents. */
+/** Every file under `dir`, by its path inside it, with its contents; the build's completion manifest (which names the build) aside. */
 export async function filesOf(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (e.isFile()) { const file = path.join(e.parentPath, e.name); out.set(path.relative(dir, file), (await readFile(file)).toString('base64')); }
+    if (e.isFile() && !(e.parentPath === dir && e.name === SEAL_FILE)) { const file = path.join(e.parentPath, e.name); out.set(path.relative(dir, file), (await readFile(file)).toString('base64')); }
   }
   return out;
 }

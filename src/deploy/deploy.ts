@@ -9,6 +9,7 @@ import type { Invalidator } from './cdn.ts';
 import { invalidationPaths } from './invalidation.ts';
 import { readLocalFiles, type LocalFile } from './local-files.ts';
 import { carriesDevMarkup } from '../serve/live-reload.ts';
+import { sealProblem } from '../output/seal.ts';
 import { planDeploy, type DeployPlan } from './plan.ts';
 
 export interface DeployOptions {
@@ -85,6 +86,9 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   }
   const prefix = normalisePrefix(options.prefix);
   const files = await readLocalFiles(dir);
+  // Before the bucket is asked anything: only a complete build, exactly as it left the folder, goes up.
+  const unsealed = await sealProblem(dir, files);
+  if (unsealed) throw new DeployError(unsealed);
   const dev = await devPages(files);
   if (dev.length > 0) {
     const which = dev.length === 1 ? dev[0] : `${dev[0]} and ${dev.length - 1} other page${dev.length === 2 ? '' : 's'}`;

@@ -21,6 +21,8 @@ export interface ImageStats {
   /** Per source, its bytes less the largest file a modern browser gets for it: its largest AVIF, or its share file where no page shows it. */
   saved: number;
   svgs: number;
+  /** Cached variants deleted after the build, unused for 30 days (see prune.ts). */
+  pruned?: { files: number; bytes: number };
 }
 
 export interface BuiltImages {

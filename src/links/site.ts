@@ -1,6 +1,7 @@
 /** Reading a built site: its files, its HTML pages and the routing table the build wrote beside it. */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { SEAL_FILE } from '../output/seal.ts';
 import type { RoutingTable } from '../routing/resolve.ts';
 
 export interface BuiltSite {
@@ -13,6 +14,8 @@ export interface BuiltSite {
 async function walk(dir: string, prefix: string, into: string[]): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
   await Promise.all(entries.map(async (entry) => {
+    // The build's completion manifest is not part of the site: never deployed or served.
+    if (prefix === '' && entry.name === SEAL_FILE) return;
     const rel = prefix + '/' + entry.name;
     if (entry.isDirectory()) await walk(path.join(dir, entry.name), rel, into);
     else if (entry.isFile()) into.push(rel);

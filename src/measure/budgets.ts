@@ -124,8 +124,13 @@ export function checkBudgets(pages: PageFigures[], budgets: Budgets): BudgetFind
 }
 
 /** Thrown by `site build` after writing dist/ when a page is over budget; the CLI prints the lines and exits 1. */
+const shown = (dir: string) => path.relative(process.cwd(), dir) || '.';
+
 export class BudgetError extends Error {
   /** `pages`: every page's figures, so that a report can still show the whole table. */
+  /** Where the build left the pages to inspect, and the output folder it left alone (set by the build, which knows its folders). */
+  keptAt?: { pages: string; outDir: string };
+
   constructor(readonly findings: BudgetFinding[], readonly pages: PageFigures[] = []) {
     super(`over budget (${BUDGETS_FILE}): ${findings.map((f) => `${f.page} ${f.figure} ${f.value} > ${f.limit}`).join('; ')}`);
     this.name = 'BudgetError';
@@ -135,7 +140,8 @@ export class BudgetError extends Error {
     const pages = new Set(this.findings.map((f) => f.page)).size;
     return [
       ...this.findings.map((f) => `${f.page}: ${f.figure} is ${f.value}, over the budget of ${f.limit}`),
-      `build failed: ${this.findings.length} figure${this.findings.length === 1 ? '' : 's'} over budget on ${pages} page${pages === 1 ? '' : 's'} (sizes gzip; limits in ${BUDGETS_FILE}; the pages were written for inspection)`,
+      `build failed: ${this.findings.length} figure${this.findings.length === 1 ? '' : 's'} over budget on ${pages} page${pages === 1 ? '' : 's'} (sizes gzip; limits in ${BUDGETS_FILE})`,
+      ...(this.keptAt ? [`${shown(this.keptAt.outDir)}/ is unchanged (the last build that passed); this build's pages are in ${shown(this.keptAt.pages)}/ to inspect`] : []),
     ];
   }
 }

@@ -77,6 +77,7 @@ export function formatSummary(s: BuildSummary): string {
   const i = s.images;
   lines.push(`  images: ${i.sources} raster source${i.sources === 1 ? '' : 's'} (${mb(i.sourceBytes)}) → ${i.processed + i.reused} file${i.processed + i.reused === 1 ? '' : 's'} (${mb(i.variantBytes)}): ${i.processed} processed, ${i.reused} reused from the cache; ${mb(i.saved)} saved (each source less the largest file a modern browser gets for it); ${i.svgs} SVG${i.svgs === 1 ? '' : 's'} copied as they are`);
   if (s.cards) lines.push(`  share cards: ${s.cards.drawn + s.cards.reused}: ${s.cards.drawn} drawn (${mb(s.cards.bytes)}), ${s.cards.reused} reused from the cache`);
+  if (i.pruned?.files) lines.push(`  image cache: ${i.pruned.files} variant${i.pruned.files === 1 ? '' : 's'} (${mb(i.pruned.bytes)}) no build had used for 30 days deleted from .site-cache/images/`);
   if (s.budgetsChecked) lines.push(`  budgets.json: every page within budget (largest per page, gzip: JS ${kb(Math.max(...s.perPage.map((p) => p.jsAll)))}, CSS ${kb(Math.max(...s.perPage.map((p) => p.css)))}, HTML ${kb(Math.max(...s.perPage.map((p) => p.html)))})`);
   // Code and bundle run beside load, so the stages add up to more than the build took: the total is the build's own clock.
   lines.push(`  time: ${Object.entries(s.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')}, total ${Math.round(s.wallMs ?? Object.values(s.stages).reduce((a, b) => a + b, 0))} ms`);

@@ -8,6 +8,7 @@ import { main } from '../../src/cli.ts';
 import { cloudFrontInvalidator } from '../../src/deploy/cdn.ts';
 import { deployCommand, resolveDeploySettings, type DeployFlags } from '../../src/deploy/command.ts';
 import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
+import { sealFolder } from './seal-folder.ts';
 import { startLocalS3, type LocalS3 } from './local-s3.ts';
 
 let s3: LocalS3;
@@ -28,6 +29,7 @@ beforeAll(async () => {
     await mkdir(path.dirname(path.join(dist, key)), { recursive: true });
     await writeFile(path.join(dist, key), body);
   }
+  await sealFolder(dist);
 });
 afterAll(async () => {
   await s3.close();
@@ -98,6 +100,7 @@ describe('deployCommand output', () => {
     try {
       const page = '<!doctype html><script type="module" src="/__site/live-reload.js"></script><title>Home</title>';
       for (const key of ['index.html', '404.html']) await writeFile(path.join(served, key), page);
+      await sealFolder(served);
       const { io, out, err } = capture();
       expect(await deployCommand(flags({ dir: served, bucket: 'no-such-bucket' }), io, {}, clients())).toBe(1);
       expect(err).toEqual([`site deploy failed: 404.html and 1 other page in ${served} carry the development markup of \`site serve\` (its live-reload script): deploy the output of \`site build\` instead`]);

@@ -9,6 +9,8 @@ import { cloudFrontInvalidator } from '../../src/deploy/cdn.ts';
 import { deploy, DeployError } from '../../src/deploy/deploy.ts';
 import { LIVE_RELOAD_TAG } from '../../src/serve/live-reload.ts';
 import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
+import { sealFolder } from './seal-folder.ts';
+import { SEAL_FILE } from '../../src/output/seal.ts';
 import { startLocalS3, type LocalS3 } from './local-s3.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -57,6 +59,7 @@ async function writeBuild(dir: string, files: Record<string, string>) {
     await mkdir(path.dirname(path.join(dir, key)), { recursive: true });
     await writeFile(path.join(dir, key), body);
   }
+  await sealFolder(dir);
 }
 
 async function bucketContents(bucket: string): Promise<Record<string, string>> {
@@ -206,10 +209,48 @@ describe('site deploy to an S3-compatible bucket', () => {
     await expect(run()).resolves.toMatchObject({ dryRun: false });
   });
 
+  test('a folder no complete build produced is refused with one line, before the bucket is asked anything', async () => {
+    const untouched = { send: () => Promise.reject(new Error('the bucket was asked')) } as unknown as S3Client;
+    await writeBuild(dist(), FIRST);
+    await rm(path.join(dist(), SEAL_FILE));
+    for (const dryRun of [false, true]) {
+      const refused = await run({ dryRun, s3: untouched }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(DeployError);
+      expect((refused as Error).message).toBe(`${dist()} has no .site-build.json, so no complete \`site build\` made it (a build that fails or is stopped leaves none): run \`site build\` and deploy its output`);
+    }
+    // A manifest edited by hand (its list no longer matches its digest) proves nothing either.
+    await writeBuild(dist(), FIRST);
+    const seal = JSON.parse(await readFile(path.join(dist(), SEAL_FILE), 'utf8')) as { list: Array<[string, number, string]> };
+    seal.list.push(['extra.html', 1, 'a'.repeat(64)]);
+    await writeFile(path.join(dist(), SEAL_FILE), JSON.stringify(seal));
+    await expect(run({ s3: untouched })).rejects.toThrow(/\.site-build\.json is damaged: run `site build` again$/);
+  });
+
+  test('a build changed by hand after it was made is refused, naming the file, before the bucket is asked anything', async () => {
+    const untouched = { send: () => Promise.reject(new Error('the bucket was asked')) } as unknown as S3Client;
+    const refusal = async (damage: () => Promise<void>) => {
+      await writeBuild(dist(), FIRST);
+      await damage();
+      const refused = await run({ dryRun: true, s3: untouched }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(DeployError);
+      return (refused as Error).message;
+    };
+    const about = path.join(dist(), 'about/index.html');
+    expect(await refusal(() => rm(about))).toMatch(/^about\/index\.html is missing from .* \(11 of the 12 files the build wrote are there\): the folder has changed since build \S+ made it: run `site build` again$/);
+    expect(await refusal(() => writeFile(path.join(dist(), 'stray.html'), '<p>left here</p>'))).toMatch(/^stray\.html in .* was not written by the build: the folder has changed since build/);
+    expect(await refusal(async () => writeFile(about, (await readFile(about, 'utf8')).slice(0, 10)))).toMatch(new RegExp(`^about/index\\.html in .* is 10 bytes, the build wrote ${Buffer.byteLength(FIRST['about/index.html']!)} bytes: the folder has changed since build`));
+    // Same size, other bytes.
+    expect(await refusal(async () => writeFile(about, (await readFile(about, 'utf8')).replace('About', 'Abuot')))).toMatch(/^about\/index\.html in .* is not what the build wrote/);
+    // Untouched, it goes up.
+    await writeBuild(dist(), FIRST);
+    await expect(run()).resolves.toMatchObject({ dryRun: false });
+  });
+
   test('the uploaded bytes are the built bytes, binary included', async () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 255, 128, 10, 13]);
     await writeBuild(dist(), FIRST);
     await writeFile(path.join(dist(), 'assets/images/og-5e4ce06203.png'), png);
+    await sealFolder(dist());
     await run();
     const got = await s3.client.send(new GetObjectCommand({ Bucket: 'site', Key: 'assets/images/og-5e4ce06203.png' }));
     expect(Buffer.from(await got.Body!.transformToByteArray()).equals(png)).toBe(true);

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,7 +69,7 @@ describe('checking pages against the budgets', () => {
 });
 
 describe('site build with a page over budget', () => {
-  it('writes the pages, then fails naming each page and figure, and the CLI exits 1', async () => {
+  it('writes the pages beside dist/ to inspect, then fails naming each page and figure and where the pages are, and the CLI exits 1', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'quality-budget-'));
     const outDir = path.join(dir, 'dist');
     try {
@@ -78,12 +79,16 @@ describe('site build with a page over budget', () => {
       const findings = (error as BudgetError).findings;
       expect(findings.map((f) => f.page)).toContain('/');
       expect(findings.every((f) => f.figure === 'JS all' && f.limit === '1 KB')).toBe(true);
-      await expect(readFile(path.join(outDir, 'index.html'), 'utf8')).resolves.toContain('<html');
+      // A build over budget is a failed build: dist/ is not there (or keeps the last one that passed).
+      expect(existsSync(outDir)).toBe(false);
 
       const lines: string[] = [];
       expect(reportBuildError(error, (l) => lines.push(l))).toBe(1);
       expect(lines).toContainEqual(expect.stringMatching(/^\/: JS all is \d+\.\d KB, over the budget of 1 KB$/));
-      expect(lines.at(-1)).toMatch(/^build failed: \d+ figures over budget on \d+ pages \(sizes gzip; limits in budgets\.json/);
+      expect(lines.at(-2)).toMatch(/^build failed: \d+ figures over budget on \d+ pages \(sizes gzip; limits in budgets\.json\)$/);
+      const kept = /^(.+)\/ is unchanged \(the last build that passed\); this build's pages are in (.+)\/ to inspect$/.exec(lines.at(-1)!);
+      expect(path.resolve(kept![1]!)).toBe(outDir);
+      await expect(readFile(path.resolve(kept![2]!, 'index.html'), 'utf8')).resolves.toContain('<html');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
