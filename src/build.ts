@@ -321,7 +321,6 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   if (session) Object.assign(session, { code: code!, assets });
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
   summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };
-  summary.wallMs = performance.now() - startedAt;
   await budgetStage(root, opts.budgets, summary).catch((error: unknown) => {
     if (error instanceof BudgetError) error.keptAt = { pages: writer.outDir, outDir };
     throw error;

@@ -1,6 +1,6 @@
 // The leads table through the AWS SDK's DynamoDB document client: the few operations the
 // handler, the retry mailer and `site leads` need, and nothing else. The handler's role may
-// only PutItem and UpdateItem (infra/lib/leads-table.ts); reads, scans and deletes are for the
+// only PutItem and UpdateItem (infra/lib/leads.ts); reads, scans and deletes are for the
 // retry mailer and the owner's CLI.
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -51,6 +51,21 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
     return items.sort((a, b) => a.receivedAt.localeCompare(b.receivedAt) || a.submissionId.localeCompare(b.submissionId));
   }
 
+  /**
+   * One send attempt recorded on an existing lead (an erased lead must not come back as a bare mail
+   * state): `set` and `remove` say what it came to; the attempt count and time are kept alike.
+   */
+  async function recordAttempt(submissionId: string, at: Date, set: string, remove: string, values: Record<string, unknown>, names: Record<string, string> = {}): Promise<void> {
+    await doc.send(new UpdateCommand({
+      TableName: table,
+      Key: { [LEAD_KEY]: submissionId },
+      ConditionExpression: 'attribute_exists(#key)',
+      UpdateExpression: `${set}, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one ${remove}`,
+      ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail', ...names },
+      ExpressionAttributeValues: { ...values, ':at': at.toISOString(), ':one': 1 },
+    }));
+  }
+
   return {
     table,
     async putNew(record) {
@@ -67,27 +82,10 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
         throw error;
       }
     },
-    async markSent(submissionId, messageId, at) {
-      await doc.send(new UpdateCommand({
-        TableName: table,
-        Key: { [LEAD_KEY]: submissionId },
-        // Only an existing record: an erased lead must not come back as a bare mail state.
-        ConditionExpression: 'attribute_exists(#key)',
-        UpdateExpression: 'SET #mail.#state = :sent, #mail.messageId = :id, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one REMOVE #mail.lastError, #mail.claimedUntil',
-        ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail', '#state': 'state' },
-        ExpressionAttributeValues: { ':sent': 'sent', ':id': messageId, ':at': at.toISOString(), ':one': 1 },
-      }));
-    },
-    async markFailed(submissionId, kind, at) {
-      await doc.send(new UpdateCommand({
-        TableName: table,
-        Key: { [LEAD_KEY]: submissionId },
-        ConditionExpression: 'attribute_exists(#key)',
-        UpdateExpression: 'SET #mail.lastError = :kind, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one REMOVE #mail.claimedUntil',
-        ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail' },
-        ExpressionAttributeValues: { ':kind': kind, ':at': at.toISOString(), ':one': 1 },
-      }));
-    },
+    markSent: (submissionId, messageId, at) => recordAttempt(submissionId, at,
+      'SET #mail.#state = :sent, #mail.messageId = :id', 'REMOVE #mail.lastError, #mail.claimedUntil', { ':sent': 'sent', ':id': messageId }, { '#state': 'state' }),
+    markFailed: (submissionId, kind, at) => recordAttempt(submissionId, at,
+      'SET #mail.lastError = :kind', 'REMOVE #mail.claimedUntil', { ':kind': kind }),
     async claim(submissionId, now, until) {
       try {
         await doc.send(new UpdateCommand({
