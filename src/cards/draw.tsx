@@ -41,7 +41,15 @@ export async function cardSvg(props: ShareCardProps, embedFont = true): Promise<
   const fonts = cardFonts();
   const text = [...props.title.lines, props.label, props.siteName, props.siteHost].join('');
   const latin = [...text].every((ch) => covered(fonts.latinMetrics[700], ch) && covered(fonts.latinMetrics[400], ch));
-  return satori(<ShareCard {...props} />, { width: CARD_WIDTH, height: CARD_HEIGHT, fonts: latin ? fonts.latin : fonts.all, embedFont });
+  return withoutUnusedMasks(await satori(<ShareCard {...props} />, { width: CARD_WIDTH, height: CARD_HEIGHT, fonts: latin ? fonts.latin : fonts.all, embedFont }));
+}
+
+/**
+ * The SVG without the masks nothing refers to: satori defines one per box for clipping its overflow
+ * and uses few of them, and the rasteriser builds each regardless (a seventh of a card's raster time).
+ */
+export function withoutUnusedMasks(svg: string): string {
+  return svg.replace(/<mask id="([^"]+)">(?:(?!<\/mask>)[\s\S])*<\/mask>/g, (mask, id: string) => (svg.includes(`url(#${id})`) ? mask : ''));
 }
 
 /** An image file as RGBA pixels filling `slot`: an SVG drawn at that size, a raster scaled (EXIF orientation applied). */
@@ -71,20 +79,17 @@ async function compose(job: CardJob, withArt: boolean): Promise<Sharp> {
   return sharp(Buffer.from(await cardSvg(props))).composite(layers).removeAlpha();
 }
 
-/** Past this, a card is compressed harder: most are well under it at zlib level 6. */
-const COMPRESS_HARDER = 64 * 1024;
-
 /**
- * PNG bytes: full colour at zlib level 6 (flat colour and text compress well; level 9 takes six
- * times as long for a fifth less, so it is kept for text-heavy cards past COMPRESS_HARDER),
- * quantised to a palette only past the limit, as photographic art can be; undefined when nothing
- * is within it. Level 6 is encoded straight from the drawing pipeline (going through a raw buffer
- * and a second pipeline cost a third of a card's encoding time, for the same pixels); the rarer
- * encodings start from that PNG, which decodes in a fraction of the time the card takes to draw.
+ * PNG bytes: full colour at zlib level 6, which keeps flat colour and text well under the limit
+ * (the real site's 28 cards: 28–92 KB, median 50 KB); level 9, then a palette (photographic art can need one), only past it;
+ * undefined when nothing is within it. Level 9 takes six times as long for a fifth fewer bytes: kept
+ * for every card past 64 KB, it cost a third of a cold build's card time for nothing a visitor sees.
+ * Level 6 is encoded straight from the drawing pipeline; the rarer encodings start from that PNG,
+ * which decodes in a fraction of the time the card takes to draw.
  */
 async function encode(card: Sharp): Promise<Buffer | undefined> {
   const quick = await card.png({ compressionLevel: 6 }).toBuffer();
-  if (quick.byteLength <= COMPRESS_HARDER) return quick;
+  if (quick.byteLength <= CARD_MAX_BYTES) return quick;
   const sharp = await sharpModule();
   const full = await sharp(quick).png({ compressionLevel: 9 }).toBuffer();
   if (full.byteLength <= CARD_MAX_BYTES) return full;

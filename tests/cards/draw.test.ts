@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fixturePhoto } from '../../quality/photo-fixture.ts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { cardProps, cardSvg, drawCard, CARD_MAX_BYTES } from '../../src/cards/draw.tsx';
+import { cardProps, cardSvg, drawCard, withoutUnusedMasks, CARD_MAX_BYTES } from '../../src/cards/draw.tsx';
 import type { CardJob } from '../../src/cards/plan.ts';
 import { CARD_HEIGHT, CARD_MARGIN, CARD_WIDTH, cardTitleBox } from '../../templates/share-card/ShareCard.tsx';
 import { boxOf, glyphPathsOf } from './svg-bounds.ts';
@@ -68,5 +68,20 @@ describe('a drawn share card', () => {
       expect(png.byteLength, j.title).toBeLessThanOrEqual(CARD_MAX_BYTES);
     }
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('leaves out the masks nothing uses and keeps the ones that clip, so the card looks exactly the same', async () => {
+    const svg = '<svg width="60" height="40" viewBox="0 0 60 40" xmlns="http://www.w3.org/2000/svg">'
+      + '<mask id="satori_om-id"><rect x="0" y="0" width="60" height="40" fill="#fff"/></mask><rect width="60" height="40" fill="#0b2545"/>'
+      + '<mask id="satori_om-id-0"><rect x="10" y="10" width="20" height="20" fill="#fff"/></mask>'
+      + '<g mask="url(#satori_om-id-0)"><rect x="0" y="0" width="60" height="40" fill="#14b8a6"/></g></svg>';
+    const lean = withoutUnusedMasks(svg);
+    expect(lean).not.toContain('id="satori_om-id"');
+    expect(lean).toContain('id="satori_om-id-0"');
+    const pixels = (text: string) => sharp(Buffer.from(text)).raw().toBuffer();
+    expect((await pixels(lean)).equals(await pixels(svg))).toBe(true);
+    // A real card's SVG keeps no mask it does not use.
+    const card = await cardSvg(await cardProps(job('Data Governance Consultancy')));
+    for (const [, id] of card.matchAll(/<mask id="([^"]+)"/g)) expect(card).toContain(`url(#${id})`);
   });
 });
