@@ -61,8 +61,25 @@ async function pixels(file: string, format: string, natural: { width: number }, 
   return { input: out, raw: { width: slot.width, height: slot.height, channels: 4 as const }, left: slot.left, top: slot.top };
 }
 
-// The logo is the same on every card: drawn once per thread.
-const logos = new Map<string, ReturnType<typeof pixels>>();
+/**
+ * Pixels drawn lately, by the image's bytes and size: the logo is on every card, and articles often
+ * share their art (a category's placeholder, say). A few are kept per thread, not a large site's all.
+ */
+const recent = new Map<string, ReturnType<typeof pixels>>();
+const RECENT_MAX = 16;
+
+function pixelsOf(image: { file: string; hash: string }, format: string, natural: { width: number }, slot: CardSlot): ReturnType<typeof pixels> {
+  const key = `${image.hash} ${slot.width}x${slot.height} ${slot.left},${slot.top}`;
+  let drawn = recent.get(key);
+  if (!drawn) {
+    drawn = pixels(image.file, format, natural, slot);
+    drawn.catch(() => recent.delete(key));
+    if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
+  } else recent.delete(key);
+  // Last in the map's order: the oldest go first.
+  recent.set(key, drawn);
+  return drawn;
+}
 
 /** The card with its logo and art laid on, before encoding. */
 async function compose(job: CardJob, withArt: boolean): Promise<Sharp> {
@@ -70,12 +87,8 @@ async function compose(job: CardJob, withArt: boolean): Promise<Sharp> {
   const props = await cardProps(withArt ? job : { ...job, art: undefined });
   const slots = cardImageSlots(props.art);
   const layers = [];
-  if (job.logo) {
-    const key = `${job.logo.file} ${slots.logo.width}`;
-    if (!logos.has(key)) logos.set(key, pixels(job.logo.file, 'svg', { width: 40 }, slots.logo).then((p) => p, (e: unknown) => { logos.delete(key); throw e; }));
-    layers.push(await logos.get(key)!);
-  }
-  if (withArt && job.art && slots.art) layers.push(await pixels(job.art.file, job.art.format, job.art, slots.art));
+  if (job.logo) layers.push(await pixelsOf(job.logo, 'svg', { width: 40 }, slots.logo));
+  if (withArt && job.art && slots.art) layers.push(await pixelsOf(job.art, job.art.format, job.art, slots.art));
   return sharp(Buffer.from(await cardSvg(props))).composite(layers).removeAlpha();
 }
 

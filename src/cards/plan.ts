@@ -20,9 +20,9 @@ export interface CardJob {
   label: string;
   siteName: string;
   siteHost: string;
-  /** Files on disk, read by whoever draws. */
-  logo?: { file: string };
-  art?: { file: string; format: string; width: number; height: number };
+  /** Files on disk, read by whoever draws, with the hash of their bytes. */
+  logo?: { file: string; hash: string };
+  art?: { file: string; hash: string; format: string; width: number; height: number };
 }
 
 /** The site's own card, for every page that has none of its own. */
@@ -48,13 +48,13 @@ export function planCards(site: Site, routes: Route[], contentDir: string, code:
   const jobs = new Map<string, CardJob>();
   const imageFile = (key: string) => path.join(contentDir, 'images', path.basename(key));
   const logoImage = settings.logo ? images[settings.logo] : undefined;
-  const logo = logoImage ? { file: imageFile(settings.logo!) } : undefined;
+  const logo = logoImage ? { file: imageFile(settings.logo!), hash: logoImage.source.hash } : undefined;
   const common = { siteName: settings.name, siteHost: host(settings.url) };
   const fallback = siteCard(site);
   const planned = routes.map((route) => {
     const content = route.meta.card ?? fallback;
     const artImage = content.art ? images[content.art] : undefined;
-    const art = artImage ? { file: imageFile(content.art!), format: artImage.source.format, width: artImage.source.width, height: artImage.source.height } : undefined;
+    const art = artImage ? { file: imageFile(content.art!), hash: artImage.source.hash, format: artImage.source.format, width: artImage.source.width, height: artImage.source.height } : undefined;
     const key = hashOf(code, content.title, content.label, common.siteName, common.siteHost, logoImage?.source.hash ?? '', artImage?.source.hash ?? '');
     const job = jobs.get(key) ?? { key, url: fileName(route.meta.card ? route.url : '/site', key), title: content.title, label: content.label, ...common, ...(logo ? { logo } : {}), ...(art ? { art } : {}) };
     jobs.set(key, job);

@@ -14,9 +14,9 @@ const images = path.resolve('content/images');
 const TITLE_140 = 'Why Data Transformation Must Come Before AI Adoption: Five Warning Signs That Your Organisation in Scotland Is Not Yet Ready for It, and Why';
 const job = (title: string, more: Partial<CardJob> = {}): CardJob => ({
   key: 'test', url: '/og/test.png', title, label: 'Article · Data governance', siteName: 'Northlight Data', siteHost: 'www.example.com',
-  logo: { file: path.join(images, 'logo.svg') }, ...more,
+  logo: { file: path.join(images, 'logo.svg'), hash: 'logo' }, ...more,
 });
-const art = { file: path.join(images, 'blog-what-is-data.svg'), format: 'svg', width: 800, height: 600 };
+const art = { file: path.join(images, 'blog-what-is-data.svg'), hash: 'what-is-data', format: 'svg', width: 800, height: 600 };
 
 /** The title's own glyph paths: those drawn with the title and not without it (everything else stays put). */
 async function titleShapes(j: CardJob) {
@@ -60,7 +60,7 @@ describe('a drawn share card', () => {
     const noise = path.join(dir, 'noise.jpg');
     await writeFile(photo, await fixturePhoto(process.cwd(), { width: 1600, height: 1200 }));
     await writeFile(noise, await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).jpeg().toBuffer());
-    const raster = (file: string) => ({ file, format: 'jpeg', width: 1600, height: 1200 });
+    const raster = (file: string) => ({ file, hash: file, format: 'jpeg', width: 1600, height: 1200 });
     for (const j of [job(TITLE_140, { art }), job('A photograph', { art: raster(photo) }), job('Nothing but grain', { art: raster(noise) })]) {
       const png = await drawCard(j);
       const meta = await sharp(png).metadata();
@@ -83,5 +83,19 @@ describe('a drawn share card', () => {
     // A real card's SVG keeps no mask it does not use.
     const card = await cardSvg(await cardProps(job('Data Governance Consultancy')));
     for (const [, id] of card.matchAll(/<mask id="([^"]+)"/g)) expect(card).toContain(`url(#${id})`);
+  });
+
+  it('draws the art as it is now: an image saved again under the same name shows anew (serve keeps drawing in one thread)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'site-card-'));
+    const file = path.join(dir, 'art.svg');
+    const square = (fill: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><rect width="800" height="600" fill="${fill}"/></svg>`;
+    const artPixel = async (png: Uint8Array) => [...(await sharp(png).extract({ left: 1000, top: 300, width: 1, height: 1 }).raw().toBuffer())];
+    await writeFile(file, square('#ff0000'));
+    const red = await artPixel(await drawCard(job('Same name, new art', { art: { file, hash: 'red', format: 'svg', width: 800, height: 600 } })));
+    await writeFile(file, square('#0000ff'));
+    const blue = await artPixel(await drawCard(job('Same name, new art', { art: { file, hash: 'blue', format: 'svg', width: 800, height: 600 } })));
+    expect(red).toEqual([255, 0, 0]);
+    expect(blue).toEqual([0, 0, 255]);
+    await rm(dir, { recursive: true, force: true });
   });
 });
