@@ -52,13 +52,13 @@ export class WorkerPool {
    * batch is sent only while fewer than one per worker (plus one) await `each`, so a slow consumer
    * holds back the workers instead of letting results pile up in memory.
    */
-  async forEach<T, R>(items: T[], toTask: (batch: T[]) => Task, each: (batch: T[], results: R[]) => Promise<void>): Promise<void> {
+  async forEach<T, R>(items: T[], toTask: (batch: T[]) => Task | Promise<Task>, each: (batch: T[], results: R[]) => Promise<void>): Promise<void> {
     const per = Math.max(1, Math.min(32, Math.ceil(items.length / (this.size * 4))));
     let next = 0;
     const lane = async () => {
       while (next < items.length) {
         const batch = items.slice(next, next += per);
-        await each(batch, (await this.run(toTask(batch))) as R[]);
+        await each(batch, (await this.run(await toTask(batch))) as R[]);
       }
     };
     await Promise.all(Array.from({ length: this.size + 1 }, lane));
