@@ -142,7 +142,7 @@ async function renderStage(input: {
   let documents = 0;
   await cache.render(routes, ctx, code.renderHash, async (route, key) => {
     // The document on disk was made from this very page and shell, and nobody has touched it: it stands.
-    const record = await writer.keep(route.file, hashOf(key, shell));
+    const record = await writer.keep(route.file, () => hashOf(key(), shell));
     const about = record?.about as StoredPage | undefined;
     if (!record || !about?.markup) return false;
     keep({ route, islands: islandMap(about.islands), images: about.images, preload: about.preload }, { raw: record.size, gzip: record.gzip! }, about.markup);
@@ -151,7 +151,7 @@ async function renderStage(input: {
     documents++;
     await settle(job, out);
     const about: StoredPage = { islands: out.islands, images: out.images, preload: out.preload, markup: out.markup };
-    writer.record(job.route.file, { ...out.record, key: hashOf(job.key, shell), about });
+    writer.record(job.route.file, { ...out.record, key: hashOf(job.key(), shell), about });
     keep({ route: job.route, islands: islandMap(out.islands), images: out.images, preload: out.preload }, { raw: out.record.size, gzip: out.record.gzip }, out.markup);
   }));
   return { written, documents };
@@ -169,25 +169,38 @@ function documentMaker(site: Site, assets: BundleResult, scripts: string[], extr
   };
 }
 
+/** Files into the staging tree, a bounded number at a time; the raw and gzip size of those measured goes into `sizes`. */
+async function writeFiles(writer: DistWriter, sizes: Map<string, SizeFigure>, files: DistFile[]): Promise<void> {
+  await mapLimit(files, IO_CONCURRENCY, async (f) => { const size = await writer.write(f); if (size) sizes.set(f.file, size); });
+}
+
 /**
- * Stage 7: the rest of dist/ (assets, images, sitemap, robots, feed; unchanged files left alone, stale
- * ones deleted), a bounded number of files at a time, then build/ (routing table, CDN functions,
- * headers). The raw and gzip size of each asset goes into `sizes`, for the summary.
+ * The bundled assets and the share cards, written while the pages render: the workers render and
+ * write the pages, and the main thread would otherwise wait for them with nothing to do.
+ */
+function sideFiles(assets: BundleResult, cards: BuiltCards): DistFile[] {
+  return [
+    ...Object.entries(assets.files).map(([file, contents]) => ({ file, contents, measure: true })),
+    ...[...cards.files].map(([file, from]) => ({ file, from })),
+  ];
+}
+
+/**
+ * Stage 7: the rest of dist/ (images, sitemap, robots, feed; unchanged files left alone, stale ones
+ * deleted), then build/ (routing table, CDN functions, headers). The raw and gzip size of each asset
+ * goes into `sizes`, for the summary.
  */
 async function writeStage(root: string, metaDir: string, input: {
-  writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; images: BuiltImages; cards: BuiltCards; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
+  writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; images: BuiltImages; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
 }): Promise<void> {
-  const { writer, sizes, site, routes, table, assets, images, cards, scripts, now, session, fresh } = input;
+  const { writer, sizes, site, routes, table, images, scripts, now, session, fresh } = input;
   const feed = atomFeed(site, now);
-  const files: DistFile[] = [
-    ...Object.entries(assets.files).map(([file, contents]) => ({ file, contents, measure: true })),
+  await writeFiles(writer, sizes, [
     ...[...images.files].map(([file, from]) => ({ file, from })),
-    ...[...cards.files].map(([file, from]) => ({ file, from })),
     { file: '/sitemap.xml', contents: sitemapXml(site, routes) },
     { file: '/robots.txt', contents: robotsTxt(site) },
     ...(feed ? [{ file: '/blog/feed.xml', contents: feed }] : []),
-  ];
-  await mapLimit(files, IO_CONCURRENCY, async (f) => { const size = await writer.write(f); if (size) sizes.set(f.file, size); });
+  ]);
   await writer.finish();
   // The CDN functions are bundled by esbuild: serve reuses them while the table and the code stay the same.
   const tableJson = JSON.stringify(table, null, 2) + '\n';
@@ -302,8 +315,11 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // Drawn beside rendering: sharp rasterises on libuv's threads while the main thread renders.
     const cardsReady = timed(stages, 'cards', () => buildCards(cardJobs, cacheDir, (missing, each) => workers!.cards(missing, each)));
     cardsReady.catch(() => { /* awaited below */ });
+    const sideWritten = cardsReady.then((built) => writeFiles(writer, sizes, sideFiles(assets, built)));
+    sideWritten.catch(() => { /* awaited below */ });
     ({ written: pages, documents } = await timed(stages, 'render', () => renderStage({ site, routes, now, code: code!, cache, workers: workers!, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })));
     cards = await cardsReady;
+    await timed(stages, 'write', () => sideWritten);
   } finally {
     // A cache that cannot be written costs the next build time, not this one its pages.
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
@@ -315,7 +331,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const images = await timed(stages, 'images', () => buildImages({
     images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir,
   }));
-  await timed(stages, 'write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, assets, images, cards, scripts, now, session, fresh }));
+  await timed(stages, 'write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, images, scripts, now, session, fresh }));
   if (session) Object.assign(session, { code: code!, assets });
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
   summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };

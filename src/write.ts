@@ -80,9 +80,10 @@ export class DistWriter {
    * The record of `file` if the last build wrote it from inputs of this `key` and nobody has touched
    * it since (same size and time): the file stands as it is, and the caller need not make it again.
    */
-  async keep(file: string, key: string): Promise<DistRecord | undefined> {
+  async keep(file: string, key: string | (() => string)): Promise<DistRecord | undefined> {
     const before = this.previous[file];
-    if (!before || before.key !== key || before.gzip === undefined) return undefined;
+    // The key last: working it out may cost more than everything else here.
+    if (!before?.key || before.gzip === undefined || before.key !== (typeof key === 'string' ? key : key())) return undefined;
     const live = liveUntouched(this.trees, file, before);
     if (!live) return undefined;
     return (this.next[file] = carry(this.trees, file, live, before, this.made));

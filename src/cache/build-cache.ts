@@ -9,8 +9,12 @@ import { CacheStore, hashOf } from './store.ts';
 import { cachedMap } from './cached.ts';
 import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
 
-/** A page to make, under the key of its cache entry. */
-export type KeyedPageJob = PageJob & { key: string };
+/**
+ * A page to make, under the key of its cache entry: worked out when first asked for, since it costs
+ * a JSON text of the whole route (an article's HTML with it), and a first build asks for it only
+ * once the page is made, while the main thread waits for the workers anyway.
+ */
+export type KeyedPageJob = PageJob & { key: () => string };
 
 const isParsed = (v: unknown): v is ParsedMarkdownFile => {
   const p = v as ParsedMarkdownFile;
@@ -42,8 +46,19 @@ export class BuildCache {
     return new BuildCache(hashOf(lock), [markdown, pages]);
   }
 
+  /**
+   * Parsed markdown to store, put off until the pages are rendering: encoding a thousand files costs
+   * the main thread a tenth of a second, which the workers would spend waiting for their first pages.
+   */
+  private unstored: Array<() => Promise<void>> = [];
+
+  private async storeDeferred(): Promise<void> {
+    for (const put of this.unstored.splice(0)) await put();
+  }
+
   /** What this build added, written; a pack grown stale rewritten. */
   async save(): Promise<void> {
+    await this.storeDeferred();
     await Promise.all([this.markdown.save(), this.pages.save()]);
   }
 
@@ -55,7 +70,7 @@ export class BuildCache {
   get discarded() { return this.markdown.discarded + this.pages.discarded; }
 
   async parse(jobs: MarkdownJob[], codeHash: string, compute: (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>) {
-    const { results, computed } = await cachedMap(this.markdown, jobs, (job) => hashOf(this.lockHash, codeHash, job.rel, JSON.stringify(job.forms ?? null), JSON.stringify(job.images ?? null), job.source), compute);
+    const { results, computed } = await cachedMap(this.markdown, jobs, (job) => hashOf(this.lockHash, codeHash, job.rel, JSON.stringify(job.forms ?? null), JSON.stringify(job.images ?? null), job.source), compute, (put) => this.unstored.push(put));
     this.counts.parsed += computed;
     return results;
   }
@@ -67,21 +82,26 @@ export class BuildCache {
    * kept, so a large site never holds every page's markup at once.
    */
   async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string,
-    stand: (route: Route, key: string) => Promise<boolean>,
+    stand: (route: Route, key: () => string) => Promise<boolean>,
     make: (jobs: KeyedPageJob[], read: (job: KeyedPageJob) => Promise<Uint8Array | undefined>, settle: (job: KeyedPageJob, output: PageOutput) => Promise<void>) => Promise<void>): Promise<void> {
     const shared = hashOf(this.lockHash, codeHash, JSON.stringify(ctx));
     const jobs = new Array<KeyedPageJob | undefined>(routes.length);
     await mapLimit(routes, IO_CONCURRENCY, async (route, i) => {
-      const key = hashOf(shared, JSON.stringify(route));
+      let key: string | undefined;
+      const job: KeyedPageJob = { route, key: () => (key ??= hashOf(shared, JSON.stringify(route))) };
       // Its output stands as the last build left it: nothing to read. The entry stays for the day it is needed.
-      if (await stand(route, key)) this.pages.touch(key);
-      else jobs[i] = { route, key };
+      if (await stand(route, job.key)) this.pages.touch(job.key());
+      else jobs[i] = job;
     });
     const todo = jobs.filter((j) => j !== undefined);
     if (!todo.length) return;
-    await make(todo, (job) => this.pages.getRaw(job.key), async (job, output) => {
-      if (output.discarded) this.pages.discard(job.key);
-      if (output.entry) { this.counts.rendered++; await this.pages.setRaw(job.key, output.entry); }
+    const made = make(todo, async (job) => (this.pages.mayHold ? this.pages.getRaw(job.key()) : undefined), async (job, output) => {
+      if (output.discarded) this.pages.discard(job.key());
+      if (output.entry) { this.counts.rendered++; await this.pages.setRaw(job.key(), output.entry); }
     });
+    // Once the first pages are on their way to the workers, the main thread has time for the markdown.
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([made, this.storeDeferred()]);
   }
 }
+

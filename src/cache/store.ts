@@ -151,6 +151,9 @@ export class CacheStore<T> {
     this.rewrite = true;
   }
 
+  /** Whether any entry could be found (a first build's store holds none: no key need be worked out to ask). */
+  get mayHold(): boolean { return this.index.size > 0 || (this.memory?.size ?? 0) > 0; }
+
   /** How many entries the pack holds (some may belong to files since changed). */
   get entries(): number { return this.index.size; }
 

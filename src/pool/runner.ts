@@ -52,9 +52,10 @@ export class BuildWorkers {
    * needs of it, never its markup.
    */
   async pages<J extends PageJob>(jobs: J[], common: Omit<PagesTask, 'jobs'>, read: (job: J) => Promise<Uint8Array | undefined>, each: (job: J, output: PageOutput) => Promise<void>): Promise<void> {
-    const withEntries = (batch: J[]) => Promise.all(batch.map(async (job) => {
+    // What a worker needs of each job, and no more (the caller's jobs may carry more, functions even).
+    const withEntries = (batch: J[]) => Promise.all(batch.map(async (job): Promise<PageJob> => {
       const cached = await read(job);
-      return cached ? { ...job, cached } : job;
+      return { route: job.route, ...(job.before ? { before: job.before } : {}), ...(cached ? { cached } : {}) };
     }));
     const pool = this.poolFor(jobs.length);
     if (pool) {
