@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import type { SizeFigure } from './measure/summary.ts';
 import type { SealedFile } from './output/seal.ts';
-import { carry, linkNew, liveUntouched, pathIn, putContents, sha256, type FileRecord, type SiteTrees } from './output/tree-file.ts';
+import { carry, linkNew, liveUntouched, pathIn, putContents, sha256OfFile, type FileRecord, type SiteTrees } from './output/tree-file.ts';
 
 export { metaDirFor } from './output/layout.ts';
 
@@ -108,10 +108,9 @@ export class DistWriter {
       const live = before?.hash === hash ? liveUntouched(this.trees, entry.file, before) : undefined;
       if (live) record = carry(this.trees, entry.file, live, before!, this.made);
       else {
-        // Read for its SHA-256 alone (the completion manifest's), which the record keeps while the source stays the same.
-        const data = await readFile(entry.from);
         const written = linkNew(this.trees, entry.file, entry.from, this.made);
-        record = { hash, size: written.size, mtimeMs: written.mtimeMs, gzip: before?.hash === hash ? before.gzip : undefined, sha256: sha256(data) };
+        // Read for its SHA-256 alone (the completion manifest's), which the record keeps while the source stays the same.
+        record = { hash, size: written.size, mtimeMs: written.mtimeMs, gzip: before?.hash === hash ? before.gzip : undefined, sha256: sha256OfFile(entry.from) };
       }
     }
     if (entry.measure && record.gzip === undefined) {

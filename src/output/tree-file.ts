@@ -1,4 +1,4 @@
-import { constants, copyFileSync, linkSync, mkdirSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, copyFileSync, linkSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 
@@ -23,6 +23,21 @@ export function pathIn(root: string, file: string): string {
 }
 
 export const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
+
+/** One buffer for every file hashed on this thread: ten thousand share cards read whole would be half a gigabyte of garbage. */
+const chunk = Buffer.allocUnsafe(1 << 16);
+
+/** The SHA-256 of a file's bytes, read a block at a time. */
+export function sha256OfFile(file: string): string {
+  const hash = createHash('sha256');
+  const fd = openSync(file, 'r');
+  try {
+    for (let n = readSync(fd, chunk, 0, chunk.length, null); n > 0; n = readSync(fd, chunk, 0, chunk.length, null)) hash.update(chunk.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+}
 
 /** The live file, if it is still what the last build wrote (same size and time): its stat. */
 export function liveUntouched(trees: SiteTrees, file: string, before: FileRecord): Stats | undefined {
