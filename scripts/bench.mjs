@@ -1,23 +1,31 @@
-// `npm run bench -- N [--from DIR] [--keep]`: one clean `site build` of the site with N extra
-// articles, in a temporary copy of the project, measured from outside: pages, wall time, pages per
-// second, and peak memory of every process of the build. See the README.
+// `npm run bench -- N [--from DIR] [--keep] [--cards-cached]`: one clean `site build` of the site with
+// N extra articles, in a temporary copy of the project, measured from outside: pages, wall time, pages
+// per second, and peak memory of every process of the build. See the README.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { convertArticles, writeArticles } from './bench-articles.mjs';
 import { buildCli, PACKAGE_DIR, staleReason } from './build-cli.mjs';
 
-const USAGE = 'usage: npm run bench -- N [--from DIR] [--keep]\n  N       extra articles to write (ignored with --from)\n  --from  convert the markdown files of DIR instead (front matter as ../shared/bench/gen-content.mjs writes it)\n  --keep  leave the temporary project for a look';
+const USAGE = [
+  'usage: npm run bench -- N [--from DIR] [--keep] [--cards-cached]',
+  '  N               extra articles to write (ignored with --from)',
+  '  --from          convert the markdown files of DIR instead (front matter as ../shared/bench/gen-content.mjs writes it)',
+  '  --keep          leave the temporary project for a look',
+  '  --cards-cached  build once first, untimed, then remove everything it made but the share cards (.site-cache/cards/):',
+  '                  the timed build is clean but draws no card, as on any build after the first',
+].join('\n');
 
 function options(argv) {
-  const opts = { count: undefined, from: undefined, keep: false };
+  const opts = { count: undefined, from: undefined, keep: false, cardsCached: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--from') opts.from = argv[++i];
     else if (a === '--keep') opts.keep = true;
+    else if (a === '--cards-cached') opts.cardsCached = true;
     else if (/^\d+$/.test(a)) opts.count = Number(a);
     else throw new Error(`unknown argument '${a}'`);
   }
@@ -65,6 +73,17 @@ function run(args, cwd) {
   });
 }
 
+/**
+ * Everything a build made, gone (output trees, build/, the build cache), but the share cards it drew:
+ * the next build is a clean one that finds every card in the cache, as a build does once the site has
+ * been built before. Cards are the one thing Eleventy does not make at all.
+ */
+async function cleanBuiltKeepingCards(root) {
+  for (const part of ['dist', 'build', '.dist.builds']) await rm(path.join(root, part), { recursive: true, force: true });
+  const cache = path.join(root, '.site-cache');
+  for (const name of await readdir(cache).catch(() => [])) if (name !== 'cards') await rm(path.join(cache, name), { recursive: true, force: true });
+}
+
 async function main() {
   let opts;
   try { opts = options(process.argv.slice(2)); } catch (error) { console.error(`bench: ${error.message}\n${USAGE}`); return 2; }
@@ -83,7 +102,16 @@ async function main() {
     const blog = path.join(root, 'content', 'blog');
     const added = opts.from ? await convertArticles(path.resolve(opts.from), blog) : await writeArticles(blog, opts.count);
 
-    const result = await run([path.join(PACKAGE_DIR, 'bin', 'site'), 'build', '--root', root, '--out', path.join(root, 'dist')], root);
+    const args = [path.join(PACKAGE_DIR, 'bin', 'site'), 'build', '--root', root, '--out', path.join(root, 'dist')];
+    if (opts.cardsCached) {
+      const first = await run(args, root);
+      if (first.code !== 0) {
+        console.error(`bench: the untimed first build failed (exit ${first.code})\n${first.stderr || first.stdout}`);
+        return 1;
+      }
+      await cleanBuiltKeepingCards(root);
+    }
+    const result = await run(args, root);
     if (result.code !== 0) {
       console.error(`bench: site build failed (exit ${result.code})\n${result.stderr || result.stdout}`);
       return 1;
@@ -91,7 +119,7 @@ async function main() {
     const pages = Number(/built (\d+) pages/.exec(result.stdout)?.[1]);
     const stages = /time: (.*)/.exec(result.stdout)?.[1];
     const mib = (b) => `${(b / 1048576).toFixed(0)} MiB`;
-    console.log(`bench: ${added} ${opts.from ? `articles from ${opts.from}` : 'generated articles'} + the site's own → ${pages} pages`);
+    console.log(`bench: ${added} ${opts.from ? `articles from ${opts.from}` : 'generated articles'} + the site's own → ${pages} pages${opts.cardsCached ? ', share cards cached (none drawn)' : ''}`);
     console.log(`  wall ${result.wall.toFixed(2)} s, ${(pages / result.wall).toFixed(0)} pages/s, peak memory ${result.peak === undefined ? 'n/a (no /proc)' : `${mib(result.peak)} (all processes)`}`);
     if (stages) console.log(`  stages: ${stages}`);
     console.log(`  load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.availableParallelism()} cores`);

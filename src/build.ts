@@ -7,19 +7,20 @@ import { ContentErrors, type ContentError } from './content/errors.ts';
 import { parseMarkdownFile } from './content/markdown-file.ts';
 import { routes as routeTable, routingTable, type Route } from './routes/table.ts';
 import type { RenderedPage } from './render/page.tsx';
-import { islandList, islandMap, type IslandList } from './render/island-list.ts';
-import { DOCUMENT_CODE, documentHtml } from './render/document.ts';
+import { islandMap, type IslandList } from './render/island-list.ts';
+import { DOCUMENT_CODE } from './render/document.ts';
+import type { DocumentShell } from './render/page-output.ts';
 import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
-import { DistWriter, gzipHere, metaDirFor, writeMeta, type DistFile } from './write.ts';
+import { DistWriter, metaDirFor, writeMeta, type DistFile } from './write.ts';
 import { closeStaging, openStaging, publish, type Staging } from './output/swap.ts';
 import { treeParts } from './output/layout.ts';
 import { writeSeal } from './output/seal.ts';
 import { pruneImageCache } from './images/prune.ts';
 import { pageScripts } from './bundle/page-scripts.ts';
 import { measureBuild, type DocumentFigures } from './measure/measure.ts';
-import { markupFigures } from './measure/budgets.ts';
+import type { MarkupFigures } from './measure/markup.ts';
 import { viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';
 import type { BuildSummary, SizeFigure } from './measure/summary.ts';
 import type { RoutingTable } from './routing/resolve.ts';
@@ -112,82 +113,94 @@ function publishStage(site: Site, now: Date, preview: boolean): Published {
 
 /** A page once written to dist/: what the images stage and the summary still read; its markup is let go. */
 export type WrittenPage = Omit<RenderedPage, 'head' | 'body'>;
-type PageMarkupFigures = ReturnType<typeof markupFigures>;
 /** What the manifest keeps of a written page, so that a later build can leave it standing without reading it. */
-interface StoredPage { islands: IslandList; images: RenderedPage['images']; preload?: RenderedPage['preload']; markup: PageMarkupFigures }
-/** How a page becomes its document, and the inputs besides the page that the document is made of. */
-interface DocumentMaker { make: (page: RenderedPage) => string; inputs: string }
+interface StoredPage { islands: IslandList; images: RenderedPage['images']; preload?: RenderedPage['preload']; markup: MarkupFigures }
+/** What every document is made of besides its page, and that as text for the pages' keys. */
+interface DocumentMaker { shell: DocumentShell; inputs: string }
 
 /**
- * Stages 4–6: every route through the templates (bundled fresh; unchanged pages from the cache), and
- * each page's document made, written to dist/ and measured as soon as it is rendered, then let go,
- * so a large site never holds every page's markup at once. Returns the pages, without their markup,
- * in the routes' order.
+ * Stages 4–6: every route through the templates (bundled fresh; unchanged pages from the cache), each
+ * page made into its document, written into the staging tree and measured by the thread that
+ * rendered it (a worker, on a large build), which hands back only its figures: the main thread never
+ * holds a page's markup. Returns the pages, without their markup, in the routes' order.
  */
 async function renderStage(input: {
   site: Site; routes: Route[]; now: Date; code: BuildCode; cache: BuildCache; workers: BuildWorkers;
-  writer: DistWriter; documentOf: DocumentMaker; sizes: Map<string, SizeFigure>; markup: DocumentFigures;
+  writer: DistWriter; documents: DocumentMaker; sizes: Map<string, SizeFigure>; markup: DocumentFigures;
 }): Promise<{ written: WrittenPage[]; documents: number }> {
-  const { site, routes, now, code, cache, workers, writer, documentOf, sizes, markup } = input;
+  const { site, routes, now, code, cache, workers, writer, documents: maker, sizes, markup } = input;
   const ctx = { settings: site.settings, images: site.images, year: now.getUTCFullYear() };
   const order = new Map(routes.map((route, i) => [route, i]));
   const written = new Array<WrittenPage>(routes.length);
   // What a document is made of besides its page: a change here remakes every document.
-  const shell = hashOf(documentOf.inputs);
-  const keep = (page: WrittenPage, size: SizeFigure, figures: PageMarkupFigures) => {
+  const shell = hashOf(maker.inputs);
+  const keep = (page: WrittenPage, size: SizeFigure, figures: MarkupFigures) => {
     sizes.set(page.route.file, size);
     markup.set(page.route.file, figures);
     written[order.get(page.route)!] = page;
   };
   let documents = 0;
-  await cache.render(routes, ctx, code.renderHash, (missing, each) => workers.render(missing, ctx, each), async (page, key) => {
-    documents++;
-    const html = documentOf.make(page);
-    const { head: _head, body: _body, ...rest } = page;
-    const figures = markupFigures(html);
-    const about: StoredPage = { islands: islandList(page.islands), images: page.images, preload: page.preload, markup: figures };
-    keep(rest, (await writer.write({ file: page.route.file, contents: html, measure: true, key: hashOf(key, shell), about }))!, figures);
-  }, async (route, key) => {
+  await cache.render(routes, ctx, code.renderHash, async (route, key) => {
     // The document on disk was made from this very page and shell, and nobody has touched it: it stands.
-    const record = await writer.keep(route.file, hashOf(key, shell));
+    const record = await writer.keep(route.file, () => hashOf(key(), shell));
     const about = record?.about as StoredPage | undefined;
     if (!record || !about?.markup) return false;
     keep({ route, islands: islandMap(about.islands), images: about.images, preload: about.preload }, { raw: record.size, gzip: record.gzip! }, about.markup);
     return true;
-  });
+  }, (jobs, read, settle) => workers.pages(jobs.map((job) => ({ ...job, before: writer.before(job.route.file) })), { ctx, shell: maker.shell, trees: writer.siteTrees }, read, async (job, out) => {
+    documents++;
+    await settle(job, out);
+    const about: StoredPage = { islands: out.islands, images: out.images, preload: out.preload, markup: out.markup };
+    writer.record(job.route.file, { ...out.record, key: hashOf(job.key(), shell), about });
+    keep({ route: job.route, islands: islandMap(out.islands), images: out.images, preload: out.preload }, { raw: out.record.size, gzip: out.record.gzip }, out.markup);
+  }));
   return { written, documents };
 }
 
-/** Stage 6: a rendered page as its whole HTML document, pointing at the bundled assets; made as it is written, never all at once. */
-function documentOf(site: Site, assets: BundleResult, scripts: string[], extraHead: string | undefined): DocumentMaker {
+/** Stage 6: what every page's document is made of besides the page (made in the thread that renders it, see render/page-output.ts). */
+function documentMaker(site: Site, assets: BundleResult, scripts: string[], extraHead: string | undefined): DocumentMaker {
   const feed = site.posts.length ? { href: '/blog/feed.xml', title: `${site.settings.name} Insights` } : undefined;
   const favicon = site.images['/images/favicon.svg'];
+  const shell: DocumentShell = { css: assets.css, runtime: assets.runtime, islands: assets.islands, closure: assets.closure, favicon, inlineScripts: scripts, extraHead, feed };
   return {
-    make: (page) => documentHtml(page, { css: assets.css, runtime: assets.runtime, preload: pageScripts(page, assets).preload, favicon, inlineScripts: scripts, extraHead, feed }),
+    shell,
     // The functions' own text too: a generator that makes documents differently remakes them all.
     inputs: JSON.stringify([DOCUMENT_CODE, String(pageScripts), assets.css, assets.runtime, assets.islands, assets.closure, favicon, scripts, extraHead, feed]),
   };
 }
 
+/** Files into the staging tree, a bounded number at a time; the raw and gzip size of those measured goes into `sizes`. */
+async function writeFiles(writer: DistWriter, sizes: Map<string, SizeFigure>, files: DistFile[]): Promise<void> {
+  await mapLimit(files, IO_CONCURRENCY, async (f) => { const size = await writer.write(f); if (size) sizes.set(f.file, size); });
+}
+
 /**
- * Stage 7: the rest of dist/ (assets, images, sitemap, robots, feed; unchanged files left alone, stale
- * ones deleted), a bounded number of files at a time, then build/ (routing table, CDN functions,
- * headers). The raw and gzip size of each asset goes into `sizes`, for the summary.
+ * The bundled assets and the share cards, written while the pages render: the workers render and
+ * write the pages, and the main thread would otherwise wait for them with nothing to do.
+ */
+function sideFiles(assets: BundleResult, cards: BuiltCards): DistFile[] {
+  return [
+    ...Object.entries(assets.files).map(([file, contents]) => ({ file, contents, measure: true })),
+    ...[...cards.files].map(([file, from]) => ({ file, from })),
+  ];
+}
+
+/**
+ * Stage 7: the rest of dist/ (images, sitemap, robots, feed; unchanged files left alone, stale ones
+ * deleted), then build/ (routing table, CDN functions, headers). The raw and gzip size of each asset
+ * goes into `sizes`, for the summary.
  */
 async function writeStage(root: string, metaDir: string, input: {
-  writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; assets: BundleResult; images: BuiltImages; cards: BuiltCards; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
+  writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; images: BuiltImages; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
 }): Promise<void> {
-  const { writer, sizes, site, routes, table, assets, images, cards, scripts, now, session, fresh } = input;
+  const { writer, sizes, site, routes, table, images, scripts, now, session, fresh } = input;
   const feed = atomFeed(site, now);
-  const files: DistFile[] = [
-    ...Object.entries(assets.files).map(([file, contents]) => ({ file, contents, measure: true })),
+  await writeFiles(writer, sizes, [
     ...[...images.files].map(([file, from]) => ({ file, from })),
-    ...[...cards.files].map(([file, from]) => ({ file, from })),
     { file: '/sitemap.xml', contents: sitemapXml(site, routes) },
     { file: '/robots.txt', contents: robotsTxt(site) },
     ...(feed ? [{ file: '/blog/feed.xml', contents: feed }] : []),
-  ];
-  await mapLimit(files, IO_CONCURRENCY, async (f) => { const size = await writer.write(f); if (size) sizes.set(f.file, size); });
+  ]);
   await writer.finish();
   // The CDN functions are bundled by esbuild: serve reuses them while the table and the code stay the same.
   const tableJson = JSON.stringify(table, null, 2) + '\n';
@@ -292,7 +305,6 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     if (ready instanceof Error) { if (session) session.codeChanged = true; throw ready; }
     code = ready;
     workers ??= new BuildWorkers(code, opts.poolThreshold);
-    writer.gzipSize = workers.gzipSize;
     ({ site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false));
     // Each page's share card named before any page renders, since the head links to it.
     ({ routes, jobs: cardJobs } = planCards(site, routeTable(site), contentDir, hashOf(code.cardsHash, cardFontsHash())));
@@ -303,13 +315,15 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // Drawn beside rendering: sharp rasterises on libuv's threads while the main thread renders.
     const cardsReady = timed(stages, 'cards', () => buildCards(cardJobs, cacheDir, (missing, each) => workers!.cards(missing, each)));
     cardsReady.catch(() => { /* awaited below */ });
-    ({ written: pages, documents } = await timed(stages, 'render', () => renderStage({ site, routes, now, code: code!, cache, workers: workers!, writer, documentOf: documentOf(site, assets, scripts, opts.extraHead), sizes, markup })));
+    const sideWritten = cardsReady.then((built) => writeFiles(writer, sizes, sideFiles(assets, built)));
+    sideWritten.catch(() => { /* awaited below */ });
+    ({ written: pages, documents } = await timed(stages, 'render', () => renderStage({ site, routes, now, code: code!, cache, workers: workers!, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })));
     cards = await cardsReady;
+    await timed(stages, 'write', () => sideWritten);
   } finally {
     // A cache that cannot be written costs the next build time, not this one its pages.
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
-    writer.gzipSize = gzipHere;
     await prestarted;
     void workers?.close();
   }
@@ -317,7 +331,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const images = await timed(stages, 'images', () => buildImages({
     images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir,
   }));
-  await timed(stages, 'write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, assets, images, cards, scripts, now, session, fresh }));
+  await timed(stages, 'write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, images, scripts, now, session, fresh }));
   if (session) Object.assign(session, { code: code!, assets });
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
   summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };

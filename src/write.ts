@@ -1,11 +1,11 @@
-import { copyFileSync, linkSync, mkdirSync, readdirSync, rmSync, rmdirSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { readdirSync, rmSync, rmdirSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import type { SizeFigure } from './measure/summary.ts';
 import type { SealedFile } from './output/seal.ts';
+import { carry, linkNew, liveUntouched, pathIn, putContents, sha256OfFile, type FileRecord, type SiteTrees } from './output/tree-file.ts';
 
 export { metaDirFor } from './output/layout.ts';
 
@@ -23,7 +23,7 @@ export const gzipHere: GzipSize = async (data) => (await gzipAsync(data, { level
  * key of everything its document was made from, and what the build read from it.
  */
 type Manifest = Record<string, DistRecord>;
-export interface DistRecord { hash: string; size: number; mtimeMs: number; sha256?: string; gzip?: number; key?: string; about?: unknown }
+export interface DistRecord extends FileRecord { sha256?: string; key?: string; about?: unknown }
 
 /**
  * One file of the build: contents to write, or a file to copy; `measure` asks for its raw and gzip
@@ -59,55 +59,34 @@ export class DistWriter {
     await mkdir(this.stage.site, { recursive: true });
   }
 
-  private pathIn(root: string, file: string) {
-    const target = path.join(root, ...file.split('/').filter(Boolean));
-    if (!target.startsWith(root + path.sep)) throw new Error(`refusing to write outside ${root}: ${file}`);
-    return target;
+  private get trees(): SiteTrees { return { stage: this.stage.site, live: this.live?.site }; }
+
+  /** The last complete build's record of `file`: handed to a worker that writes the file itself. */
+  before(file: string): FileRecord | undefined {
+    const b = this.previous[file];
+    return b && { hash: b.hash, size: b.size, mtimeMs: b.mtimeMs, ...(b.gzip === undefined ? {} : { gzip: b.gzip }) };
   }
 
-  /** The live file, if it is still what the last build wrote (same size and time): its stat. */
-  private liveUntouched(file: string, before: DistRecord): Stats | undefined {
-    if (!this.live) return undefined;
-    // A stat answered from the kernel's cache: synchronously it costs microseconds, through a promise
-    // some fifty, and a warm rebuild of a large blog asks once per page.
-    const now = statSync(this.pathIn(this.live.site, file), { throwIfNoEntry: false });
-    return now && now.size === before.size && now.mtimeMs === before.mtimeMs ? now : undefined;
-  }
+  /** The two trees' public folders, for a worker that writes pages into the staging one. */
+  get siteTrees(): SiteTrees { return this.trees; }
 
-  /** The staging tree's `file` made the live tree's (same inode), unless it already is. */
-  private carry(file: string, live: Stats, record: DistRecord): DistRecord {
-    const target = this.pathIn(this.stage.site, file);
-    const here = statSync(target, { throwIfNoEntry: false });
-    if (here && here.ino === live.ino && here.dev === live.dev) return record;
-    this.clear(target, here);
-    const from = this.pathIn(this.live!.site, file);
-    try {
-      linkSync(from, target);
-      return record;
-    } catch {
-      // A file system without hard links: a copy, recorded with its own time.
-      copyFileSync(from, target);
-      return { ...record, mtimeMs: statSync(target).mtimeMs };
-    }
-  }
-
-  /** Makes room for a new file at `target`: the old one unlinked (it may be the live tree's too), its folder made. */
-  private clear(target: string, here: Stats | undefined) {
-    if (here) rmSync(target, { force: true, recursive: here.isDirectory() });
-    const dir = path.dirname(target);
-    if (!this.made.has(dir)) { mkdirSync(dir, { recursive: true }); this.made.add(dir); }
+  /** A file written into the staging tree by another thread (see render/page-output.ts), recorded as this writer's own. */
+  record(file: string, record: DistRecord): void {
+    pathIn(this.stage.site, file);
+    this.next[file] = record;
   }
 
   /**
    * The record of `file` if the last build wrote it from inputs of this `key` and nobody has touched
    * it since (same size and time): the file stands as it is, and the caller need not make it again.
    */
-  async keep(file: string, key: string): Promise<DistRecord | undefined> {
+  async keep(file: string, key: string | (() => string)): Promise<DistRecord | undefined> {
     const before = this.previous[file];
-    if (!before || before.key !== key || before.gzip === undefined) return undefined;
-    const live = this.liveUntouched(file, before);
+    // The key last: working it out may cost more than everything else here.
+    if (!before?.key || before.gzip === undefined || before.key !== (typeof key === 'string' ? key : key())) return undefined;
+    const live = liveUntouched(this.trees, file, before);
     if (!live) return undefined;
-    return (this.next[file] = this.carry(file, live, before));
+    return (this.next[file] = carry(this.trees, file, live, before, this.made));
   }
 
   /**
@@ -116,33 +95,27 @@ export class DistWriter {
    * file's contents stay the same.
    */
   async write(entry: DistFile): Promise<SizeFigure | undefined> {
-    const target = this.pathIn(this.stage.site, entry.file);
-    const source = 'from' in entry ? await stat(entry.from) : undefined;
-    const contents = 'contents' in entry ? (typeof entry.contents === 'string' ? Buffer.from(entry.contents) : entry.contents) : undefined;
-    // A copied file is known by its source's path, size and time (images are read only when they change).
-    const hash = contents ? createHash('sha256').update(contents).digest('hex') : `copy:${'from' in entry ? entry.from : ''}:${source!.size}:${source!.mtimeMs}`;
     const before = this.previous[entry.file];
-    // Synchronous file calls: a page is a few kilobytes into the kernel's cache, and through promises
-    // (four trips through the thread pool each) the main thread spent more time on the trips than on
-    // the writing, while it is the one thread a large build waits on.
-    const live = before?.hash === hash ? this.liveUntouched(entry.file, before) : undefined;
     let record: DistRecord;
-    if (live) {
-      record = this.carry(entry.file, live, before!);
+    let contents: Uint8Array | undefined;
+    if ('contents' in entry) {
+      contents = typeof entry.contents === 'string' ? Buffer.from(entry.contents) : entry.contents;
+      record = putContents(this.trees, entry.file, contents, before, this.made);
     } else {
-      const data = contents ?? await readFile((entry as { from: string }).from);
-      this.clear(target, statSync(target, { throwIfNoEntry: false }));
-      // 'wx': never through a file that is still there (it could be the live tree's).
-      writeFileSync(target, data, { flag: 'wx' });
-      const written = statSync(target);
-      record = {
-        hash, size: written.size, mtimeMs: written.mtimeMs, gzip: before?.hash === hash ? before.gzip : undefined,
-        ...(contents ? {} : { sha256: createHash('sha256').update(data).digest('hex') }),
-      };
+      // A copied file is known by its source's path, size and time (images are read only when they change).
+      const source = await stat(entry.from);
+      const hash = `copy:${entry.from}:${source.size}:${source.mtimeMs}`;
+      const live = before?.hash === hash ? liveUntouched(this.trees, entry.file, before) : undefined;
+      if (live) record = carry(this.trees, entry.file, live, before!, this.made);
+      else {
+        const written = linkNew(this.trees, entry.file, entry.from, this.made);
+        // Read for its SHA-256 alone (the completion manifest's), which the record keeps while the source stays the same.
+        record = { hash, size: written.size, mtimeMs: written.mtimeMs, gzip: before?.hash === hash ? before.gzip : undefined, sha256: sha256OfFile(entry.from) };
+      }
     }
     if (entry.measure && record.gzip === undefined) {
       // Measured last: the bytes may go to another thread, after which they are not read here.
-      record = { ...record, gzip: await this.gzipSize(contents ?? await readFile(target)) };
+      record = { ...record, gzip: await this.gzipSize(contents ?? await readFile(pathIn(this.stage.site, entry.file))) };
     }
     if (entry.key !== undefined) record = { ...record, key: entry.key, about: entry.about };
     this.next[entry.file] = record;
@@ -155,7 +128,7 @@ export class DistWriter {
    */
   async finish() {
     const root = this.stage.site;
-    const kept = new Set(Object.keys(this.next).map((f) => this.pathIn(root, f)));
+    const kept = new Set(Object.keys(this.next).map((f) => pathIn(root, f)));
     const emptied = new Set<string>();
     // Listed synchronously: the promise version walks a large tree several times slower.
     for (const e of readdirSync(root, { recursive: true, withFileTypes: true })) {

@@ -1,27 +1,25 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.ts';
-import type { RenderedPage } from '../render/page.tsx';
-import { islandList, islandMap, type IslandList } from '../render/island-list.ts';
+import { isCachedPage, type CachedPage } from '../render/page-entry.ts';
+import type { PageJob, PageOutput } from '../render/page-output.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import { CacheStore, hashOf } from './store.ts';
 import { cachedMap } from './cached.ts';
 import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
-import type { ImagePreload, ImageUse } from '../images/picture.ts';
 
-/** A rendered page as cached: its route is the build's own, so only the markup and the islands are kept. */
-type CachedPage = { head: string; body: string; islands: IslandList; images: ImageUse[]; preload?: ImagePreload };
+/**
+ * A page to make, under the key of its cache entry: worked out when first asked for, since it costs
+ * a JSON text of the whole route (an article's HTML with it), and a first build asks for it only
+ * once the page is made, while the main thread waits for the workers anyway.
+ */
+export type KeyedPageJob = PageJob & { key: () => string };
 
 const isParsed = (v: unknown): v is ParsedMarkdownFile => {
   const p = v as ParsedMarkdownFile;
   return !!p && typeof p.front === 'string' && typeof p.frontLine === 'number' && Array.isArray(p.frontErrors) && !!p.body && typeof p.body.html === 'string' && Array.isArray(p.body.toc) && Array.isArray(p.body.errors) && Array.isArray(p.body.images);
 };
-const isPage = (v: unknown): v is CachedPage => {
-  const p = v as CachedPage;
-  return !!p && typeof p.head === 'string' && typeof p.body === 'string' && Array.isArray(p.images) && Array.isArray(p.islands) && p.islands.every((i) => Array.isArray(i) && typeof i[0] === 'string' && Array.isArray(i[1]));
-};
-
 /**
  * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's text, its path,
  * the survey addresses, the images it names and the markdown code; rendered pages keyed by the route's props, the render
@@ -43,13 +41,24 @@ export class BuildCache {
     const [lock, markdown, pages] = await Promise.all([
       readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from('')),
       CacheStore.open(root, 'markdown', isParsed, memory),
-      CacheStore.open(root, 'pages', isPage, memory),
+      CacheStore.open(root, 'pages', isCachedPage, memory),
     ]);
     return new BuildCache(hashOf(lock), [markdown, pages]);
   }
 
+  /**
+   * Parsed markdown to store, put off until the pages are rendering: encoding a thousand files costs
+   * the main thread a tenth of a second, which the workers would spend waiting for their first pages.
+   */
+  private unstored: Array<() => Promise<void>> = [];
+
+  private async storeDeferred(): Promise<void> {
+    for (const put of this.unstored.splice(0)) await put();
+  }
+
   /** What this build added, written; a pack grown stale rewritten. */
   async save(): Promise<void> {
+    await this.storeDeferred();
     await Promise.all([this.markdown.save(), this.pages.save()]);
   }
 
@@ -61,38 +70,38 @@ export class BuildCache {
   get discarded() { return this.markdown.discarded + this.pages.discarded; }
 
   async parse(jobs: MarkdownJob[], codeHash: string, compute: (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>) {
-    const { results, computed } = await cachedMap(this.markdown, jobs, (job) => hashOf(this.lockHash, codeHash, job.rel, JSON.stringify(job.forms ?? null), JSON.stringify(job.images ?? null), job.source), compute);
+    const { results, computed } = await cachedMap(this.markdown, jobs, (job) => hashOf(this.lockHash, codeHash, job.rel, JSON.stringify(job.forms ?? null), JSON.stringify(job.images ?? null), job.source), compute, (put) => this.unstored.push(put));
     this.counts.parsed += computed;
     return results;
   }
 
   /**
-   * Every route's rendered page handed to `each`, from the cache where its key is there and from
-   * `compute` (which streams its results) where not; nothing is kept, so a large site never holds
-   * every page's markup at once.
+   * Every route's page: left standing where `stand` says its file still holds what this key makes;
+   * else handed to `make`, as a job under its key, with a way to read its cache entry (raw bytes,
+   * decoded by whoever makes the page) and a way to settle the cache with what was made. Nothing is
+   * kept, so a large site never holds every page's markup at once.
    */
-  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string, compute: (routes: Route[], each: (route: Route, page: Omit<RenderedPage, 'route'>) => Promise<void>) => Promise<void>, each: (page: RenderedPage, key: string) => Promise<void>, done?: (route: Route, key: string) => Promise<boolean>): Promise<void> {
+  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string,
+    stand: (route: Route, key: () => string) => Promise<boolean>,
+    make: (jobs: KeyedPageJob[], read: (job: KeyedPageJob) => Promise<Uint8Array | undefined>, settle: (job: KeyedPageJob, output: PageOutput) => Promise<void>) => Promise<void>): Promise<void> {
     const shared = hashOf(this.lockHash, codeHash, JSON.stringify(ctx));
-    const keys = new Map<Route, string>();
-    const missing: Route[] = [];
-    await mapLimit(routes, IO_CONCURRENCY, async (route) => {
-      const key = hashOf(shared, JSON.stringify(route));
+    const jobs = new Array<KeyedPageJob | undefined>(routes.length);
+    await mapLimit(routes, IO_CONCURRENCY, async (route, i) => {
+      let key: string | undefined;
+      const job: KeyedPageJob = { route, key: () => (key ??= hashOf(shared, JSON.stringify(route))) };
       // Its output stands as the last build left it: nothing to read. The entry stays for the day it is needed.
-      if (await done?.(route, key)) { this.pages.touch(key); return; }
-      const hit = await this.pages.get(key);
-      if (hit) await each(fromCache(route, hit), key);
-      else { keys.set(route, key); missing.push(route); }
+      if (await stand(route, job.key)) this.pages.touch(job.key());
+      else jobs[i] = job;
     });
-    this.counts.rendered += missing.length;
-    if (!missing.length) return;
-    await compute(missing, async (route, p) => {
-      const cached: CachedPage = { head: p.head, body: p.body, islands: islandList(p.islands), images: p.images, ...(p.preload ? { preload: p.preload } : {}) };
-      await this.pages.set(keys.get(route)!, cached);
-      await each({ route, ...p }, keys.get(route)!);
+    const todo = jobs.filter((j) => j !== undefined);
+    if (!todo.length) return;
+    const made = make(todo, async (job) => (this.pages.mayHold ? this.pages.getRaw(job.key()) : undefined), async (job, output) => {
+      if (output.discarded) this.pages.discard(job.key());
+      if (output.entry) { this.counts.rendered++; await this.pages.setRaw(job.key(), output.entry); }
     });
+    // Once the first pages are on their way to the workers, the main thread has time for the markdown.
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([made, this.storeDeferred()]);
   }
 }
 
-function fromCache(route: Route, p: CachedPage): RenderedPage {
-  return { route, head: p.head, body: p.body, islands: islandMap(p.islands), images: p.images, preload: p.preload };
-}

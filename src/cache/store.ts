@@ -39,7 +39,7 @@ export class CacheStore<T> {
   private lines = 0;
   private size = 0;
   private used = new Set<string>();
-  private pending: Array<{ key: string; line: string }> = [];
+  private pending: Array<{ key: string; line: Buffer }> = [];
   private pendingBytes = 0;
   private rewrite = false;
   /** No header of this format: the file is started afresh before anything is appended. */
@@ -103,26 +103,56 @@ export class CacheStore<T> {
   async get(key: string): Promise<T | undefined> {
     const remembered = this.memory?.get(`${this.kind}:${key}`);
     if (remembered !== undefined) { this.used.add(key); return remembered as T; }
-    const place = this.index.get(key);
-    if (!place || !this.handle) return undefined;
-    const line = Buffer.allocUnsafe(place.end - place.start);
-    const { bytesRead } = await this.handle.read(line, 0, line.length, place.start);
-    try {
-      const text = line.toString('utf8', 0, bytesRead);
-      if (bytesRead === line.length && text.startsWith(`${key}\t`)) {
-        const value: unknown = JSON.parse(text.slice(key.length + 1));
+    const bytes = await this.readValue(key);
+    if (bytes) {
+      try {
+        const value: unknown = JSON.parse(bytes.toString('utf8'));
         if (this.valid(value)) {
           this.memory?.set(`${this.kind}:${key}`, value);
           this.used.add(key);
           return value;
         }
-      }
-    } catch { /* counted below */ }
-    this.discarded++;
-    this.index.delete(key);
-    this.rewrite = true;
+      } catch { /* discarded below */ }
+    }
+    if (this.index.has(key)) this.discard(key);
     return undefined;
   }
+
+  /**
+   * The value's bytes as stored, not parsed: for an entry that another thread decodes (a page, which
+   * its worker reads); if they turn out not to be a value, that thread says so and `discard` drops it.
+   */
+  async getRaw(key: string): Promise<Uint8Array | undefined> {
+    const remembered = this.memory?.get(`${this.kind}:${key}`);
+    if (remembered instanceof Uint8Array) { this.used.add(key); return remembered; }
+    const bytes = await this.readValue(key);
+    if (!bytes) { if (this.index.has(key)) this.discard(key); return undefined; }
+    this.memory?.set(`${this.kind}:${key}`, bytes);
+    this.used.add(key);
+    return bytes;
+  }
+
+  /** The line of `key`, less the key: undefined if there is none, or it is cut short or another key's. */
+  private async readValue(key: string): Promise<Buffer | undefined> {
+    const place = this.index.get(key);
+    if (!place || !this.handle) return undefined;
+    const line = Buffer.allocUnsafe(place.end - place.start);
+    const { bytesRead } = await this.handle.read(line, 0, line.length, place.start);
+    if (bytesRead !== line.length || line[key.length] !== TAB || line.toString('latin1', 0, key.length) !== key) return undefined;
+    return line.subarray(key.length + 1);
+  }
+
+  /** An entry found unreadable: counted, forgotten, and dropped from the pack at its next rewrite. */
+  discard(key: string): void {
+    this.discarded++;
+    this.index.delete(key);
+    this.used.delete(key);
+    this.memory?.delete(`${this.kind}:${key}`);
+    this.rewrite = true;
+  }
+
+  /** Whether any entry could be found (a first build's store holds none: no key need be worked out to ask). */
+  get mayHold(): boolean { return this.index.size > 0 || (this.memory?.size ?? 0) > 0; }
 
   /** How many entries the pack holds (some may belong to files since changed). */
   get entries(): number { return this.index.size; }
@@ -135,8 +165,17 @@ export class CacheStore<T> {
   /** Queued, and appended with others once a few megabytes are waiting (or at `save`). */
   async set(key: string, value: T): Promise<void> {
     this.memory?.set(`${this.kind}:${key}`, value);
+    await this.append(key, Buffer.from(`${key}\t${JSON.stringify(value)}\n`));
+  }
+
+  /** `set` with the value's bytes made elsewhere (see `getRaw`); they must hold no newline. */
+  async setRaw(key: string, bytes: Uint8Array): Promise<void> {
+    this.memory?.set(`${this.kind}:${key}`, bytes);
+    await this.append(key, Buffer.concat([Buffer.from(`${key}\t`), bytes, Buffer.from('\n')]));
+  }
+
+  private async append(key: string, line: Buffer): Promise<void> {
     this.used.add(key);
-    const line = `${key}\t${JSON.stringify(value)}\n`;
     this.pending.push({ key, line });
     this.pendingBytes += line.length;
     if (this.pendingBytes >= FLUSH_BYTES) await this.flush();
@@ -164,12 +203,12 @@ export class CacheStore<T> {
         let at = fresh ? Buffer.byteLength(this.header) : this.size;
         // The key as given, never a slice of the line: a slice would keep the whole line alive.
         for (const { key, line } of lines) {
-          const bytes = Buffer.byteLength(line);
+          const bytes = line.length;
           this.index.set(key, { start: at, end: at + bytes - 1 });
           this.lines++;
           at += bytes;
         }
-        await handle.write((fresh ? this.header : '') + lines.map((l) => l.line).join(''));
+        await handle.write(Buffer.concat([...(fresh ? [Buffer.from(this.header)] : []), ...lines.map((l) => l.line)]));
         this.size = at;
       } finally {
         await handle.close();

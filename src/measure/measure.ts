@@ -1,7 +1,7 @@
 import type { BundleResult } from '../bundle/bundle.ts';
 import { pageScripts } from '../bundle/page-scripts.ts';
 import type { RenderedPage } from '../render/page.tsx';
-import { markupFigures } from './budgets.ts';
+import { markupFigures } from './markup.ts';
 import type { BuildSummary, SizeFigure } from './summary.ts';
 import type { ArticleFigures } from '../content/published.ts';
 import type { SiteImage } from '../content/images.ts';

@@ -1,21 +1,15 @@
 import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.ts';
-import type { Route } from '../routes/table.ts';
-import type { RenderContext } from '../page-api/site-context.tsx';
-import type { RenderedPage } from '../render/page.tsx';
+import type { PageJob, PageOutput, PagesTask } from '../render/page-output.ts';
 import type { BuildCode } from './code.ts';
 import type { CardJob } from '../cards/plan.ts';
 import { WorkerPool } from './pool.ts';
 import { mapLimit } from '../concurrency.ts';
-import { gzipHere, type GzipSize } from '../write.ts';
 
 /**
  * Below this many pieces of work (markdown files or pages not in the cache) a call runs on the
  * main thread: starting workers (each loads React, the templates and the markdown processor) costs more than it
  * saves on a small site. Measured on this 2-core machine; see the README.
  */
-/** A rendered page without its route, which the caller holds. */
-export type PageMarkup = Omit<RenderedPage, 'route'>;
-
 export const POOL_THRESHOLD = 150;
 
 /**
@@ -51,18 +45,27 @@ export class BuildWorkers {
     return Promise.all(jobs.map(parseMarkdownFile));
   }
 
-  /** Each route rendered, handed to `each` with its markup as soon as its batch is done; none are kept. */
-  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, each: (route: Route, page: PageMarkup) => Promise<void>): Promise<void> {
-    const pool = this.poolFor(routes.length);
+  /**
+   * Each page rendered (or taken from its cache entry, which `read` fetches just before its batch
+   * goes), made into its document, written into the staging tree and measured, on the pool's
+   * threads when there are many, else here with the same code; `each` gets what the main thread
+   * needs of it, never its markup.
+   */
+  async pages<J extends PageJob>(jobs: J[], common: Omit<PagesTask, 'jobs'>, read: (job: J) => Promise<Uint8Array | undefined>, each: (job: J, output: PageOutput) => Promise<void>): Promise<void> {
+    // What a worker needs of each job, and no more (the caller's jobs may carry more, functions even).
+    const withEntries = (batch: J[]) => Promise.all(batch.map(async (job): Promise<PageJob> => {
+      const cached = await read(job);
+      return { route: job.route, ...(job.before ? { before: job.before } : {}), ...(cached ? { cached } : {}) };
+    }));
+    const pool = this.poolFor(jobs.length);
     if (pool) {
-      await pool.forEach<Route, PageMarkup>(routes, (batch) => ({ kind: 'render', routes: batch, ctx }), async (batch, results) => {
-        // A batch's pages written a few at a time: one by one, the disk's latency would hold up the workers.
-        await mapLimit(batch, 8, (route, i) => each(route, results[i]!));
+      await pool.forEach<J, PageOutput>(jobs, async (batch) => ({ kind: 'pages', task: { ...common, jobs: await withEntries(batch) } }), async (batch, results) => {
+        for (const [i, job] of batch.entries()) await each(job, results[i]!);
       });
       return;
     }
-    const { render } = (await import(this.code.renderUrl)) as { render: (route: Route, ctx: RenderContext) => RenderedPage };
-    for (const route of routes) await each(route, render(route, { ...ctx, url: route.url }));
+    const { makePages } = (await import(this.code.renderUrl)) as { makePages: (task: PagesTask) => PageOutput[] };
+    for (const job of jobs) await each(job, makePages({ ...common, jobs: await withEntries([job]) })[0]!);
   }
 
   /**
@@ -80,17 +83,6 @@ export class BuildWorkers {
     const { drawCard } = (await import(this.code.cardsUrl)) as { drawCard: (job: CardJob) => Promise<Uint8Array> };
     await mapLimit(jobs, 2, async (job) => each(job, await drawCard(job)));
   }
-
-  /**
-   * A gzip measure for the write stage, on the pool's threads once it has started (the main thread,
-   * which writes every page, is the one a large build waits on); until then, zlib on libuv's pool.
-   */
-  gzipSize: GzipSize = async (data) => {
-    if (!this.pool) return gzipHere(data);
-    // Its own copy, handed over whole: the caller's bytes may share a buffer with others.
-    const copy = new Uint8Array(data);
-    return ((await this.pool.run({ kind: 'gzip', data: copy }, [copy.buffer as ArrayBuffer])) as number[])[0]!;
-  };
 
   async close(): Promise<void> {
     await this.pool?.close();

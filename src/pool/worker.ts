@@ -1,20 +1,17 @@
 /**
  * A worker thread of the build's pool, bundled fresh for each build (see code.ts): it parses
- * markdown files, renders pages and draws share cards, plain data in and out, until it is closed.
+ * markdown files, renders pages (and writes their documents) and draws share cards, plain data in and out, until it is closed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { gzipSync } from 'node:zlib';
 import { parseMarkdownFile, type MarkdownJob } from '../content/markdown-file.ts';
 import type { CardJob } from '../cards/plan.ts';
 import { mapLimit } from '../concurrency.ts';
-import type { Route } from '../routes/table.ts';
-import type { RenderContext } from '../page-api/site-context.tsx';
+import type { PageOutput, PagesTask } from '../render/page-output.ts';
 
 export type Task =
-  | { kind: 'gzip'; data: Uint8Array }
   | { kind: 'markdown'; jobs: MarkdownJob[] }
   | { kind: 'cards'; jobs: CardJob[] }
-  | { kind: 'render'; routes: Route[]; ctx: Omit<RenderContext, 'url'> };
+  | { kind: 'pages'; task: PagesTask };
 
 /** What the pool tells each worker: where the bundled renderer (the templates and React) and card drawer are. */
 export interface WorkerData { renderUrl: string; cardsUrl: string }
@@ -38,19 +35,19 @@ let warm: NodeJS.Timeout | undefined;
 const warmWhenIdle = () => { clearTimeout(warm); if (!renderer) warm = setTimeout(loadRenderer, WARM_AFTER_IDLE_MS); };
 
 async function run(task: Task): Promise<unknown[]> {
-  if (task.kind === 'gzip') return [gzipSync(task.data, { level: 9 }).byteLength];
   if (task.kind === 'markdown') return Promise.all(task.jobs.map(parseMarkdownFile));
   // Two at a time (satori's layout beside sharp's raster), not the whole batch: each card in flight holds megabytes of pixels.
   if (task.kind === 'cards') { const { drawCard } = await loadDrawer(); return mapLimit(task.jobs, 2, drawCard); }
-  const { render } = await loadRenderer();
-  // The route goes back without its props: the main thread has them already.
-  return task.routes.map((route) => { const { head, body, islands, images, preload } = render(route, { ...task.ctx, url: route.url }); return { head, body, islands, images, preload }; });
+  return (await loadRenderer()).makePages(task.task);
 }
+
+const transferOf = (results: unknown[]) => results.flatMap((r) => ((r as PageOutput).entry ? [(r as PageOutput).entry!.buffer as ArrayBuffer] : []));
 
 parentPort?.on('message', (message: { id: number; task: Task }) => {
   clearTimeout(warm);
   run(message.task).then(
-    (results) => parentPort!.postMessage({ id: message.id, results }),
+    // The pages' cache entries are handed over, not copied: each is a buffer of its own (see render/page-entry.ts).
+    (results) => parentPort!.postMessage({ id: message.id, results }, message.task.kind === 'pages' ? transferOf(results) : []),
     (error: unknown) => parentPort!.postMessage({ id: message.id, error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }),
   ).finally(warmWhenIdle);
 });
