@@ -5,11 +5,15 @@ import type { Task, WorkerData } from './worker.ts';
 import { BOOT_SOURCE, PRELOAD } from './boot.ts';
 
 /**
- * The young generation of each worker's heap, capped: left to grow, V8 gave each worker some 50 MB
- * more than it kept alive (a page's garbage lives a few milliseconds), and at 10,000 articles the
- * build's peak memory went over a gigabyte; capped, it stays under (README, How fast).
+ * Each worker's heap, capped: left to grow, V8 let each worker's heap reach two or three times what
+ * it kept alive (a page's garbage lives a few milliseconds, and what a worker keeps, the renderer and
+ * one batch of pages or cards, does not grow with the site), and at 10,000 articles the build's peak
+ * memory went over a gigabyte (1,100 MiB; 930 capped). The old generation's cap is some twice the
+ * most a worker was seen to hold; a worker that needs more stops the build with V8's out-of-memory
+ * error rather than take the machine's memory.
  */
 const YOUNG_GENERATION_MB = 16;
+const OLD_GENERATION_MB = 192;
 
 interface Job { id: number; task: Task; transfer?: ArrayBuffer[]; resolve: (results: unknown[]) => void; reject: (error: Error) => void }
 
@@ -36,7 +40,7 @@ export class WorkerPool {
     this.booted = 'file' in code;
     this.workers = Array.from({ length: size }, () => {
       // Production React: the development build renders about five times slower.
-      const options = { env: { ...process.env, NODE_ENV: 'production' }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } };
+      const options = { env: { ...process.env, NODE_ENV: 'production' }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } };
       const worker = 'file' in code
         ? new Worker(code.file, { ...options, workerData: code.data })
         : new Worker(BOOT_SOURCE, { ...options, eval: true, workerData: { root: code.root, preload: PRELOAD } });
