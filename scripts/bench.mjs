@@ -12,22 +12,29 @@ import { buildCli, PACKAGE_DIR, staleReason } from './build-cli.mjs';
 
 const USAGE = [
   'usage: npm run bench -- N [--from DIR] [--keep] [--cards-cached]',
+  '       npm run bench -- --again DIR',
   '  N               extra articles to write (ignored with --from)',
   '  --from          convert the markdown files of DIR instead (front matter as ../shared/bench/gen-content.mjs writes it)',
   '  --keep          leave the temporary project for a look',
   '  --cards-cached  build once first, untimed, then remove everything it made but the share cards (.site-cache/cards/):',
   '                  the timed build is clean but draws no card, as on any build after the first',
+  '  --again DIR     time one more such build in DIR, a copy kept by --cards-cached --keep (for ../shared/bench/pair.sh)',
 ].join('\n');
 
 function options(argv) {
-  const opts = { count: undefined, from: undefined, keep: false, cardsCached: false };
+  const opts = { count: undefined, from: undefined, keep: false, cardsCached: false, again: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--from') opts.from = argv[++i];
     else if (a === '--keep') opts.keep = true;
     else if (a === '--cards-cached') opts.cardsCached = true;
+    else if (a === '--again') opts.again = argv[++i];
     else if (/^\d+$/.test(a)) opts.count = Number(a);
     else throw new Error(`unknown argument '${a}'`);
+  }
+  if (opts.again !== undefined) {
+    if (!existsSync(path.join(opts.again, 'content', 'blog'))) throw new Error(`--again ${opts.again}: not a project kept by the bench`);
+    return opts;
   }
   if (opts.from === undefined && opts.count === undefined) throw new Error('say how many articles');
   if (opts.from !== undefined && !existsSync(opts.from)) throw new Error(`--from ${opts.from}: no such folder`);
@@ -90,6 +97,7 @@ async function main() {
   // Compiled beforehand, so that the figure is the build's alone.
   if (staleReason()) await buildCli();
 
+  if (opts.again) return again(path.resolve(opts.again));
   const root = await mkdtemp(path.join(os.tmpdir(), 'site-bench-'));
   try {
     // The project, with its code linked and its content copied, so the articles can be added; the
@@ -116,18 +124,34 @@ async function main() {
       console.error(`bench: site build failed (exit ${result.code})\n${result.stderr || result.stdout}`);
       return 1;
     }
-    const pages = Number(/built (\d+) pages/.exec(result.stdout)?.[1]);
-    const stages = /time: (.*)/.exec(result.stdout)?.[1];
-    const mib = (b) => `${(b / 1048576).toFixed(0)} MiB`;
-    console.log(`bench: ${added} ${opts.from ? `articles from ${opts.from}` : 'generated articles'} + the site's own → ${pages} pages${opts.cardsCached ? ', share cards cached (none drawn)' : ''}`);
-    console.log(`  wall ${result.wall.toFixed(2)} s, ${(pages / result.wall).toFixed(0)} pages/s, peak memory ${result.peak === undefined ? 'n/a (no /proc)' : `${mib(result.peak)} (all processes)`}`);
-    if (stages) console.log(`  stages: ${stages}`);
-    console.log(`  load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.availableParallelism()} cores`);
+    report(result, `${added} ${opts.from ? `articles from ${opts.from}` : 'generated articles'}`, opts.cardsCached);
     if (opts.keep) console.log(`  kept ${root}`);
     return 0;
   } finally {
     if (!opts.keep) await rm(root, { recursive: true, force: true });
   }
+}
+
+function report(result, what, cardsCached) {
+  const pages = Number(/built (\d+) pages/.exec(result.stdout)?.[1]);
+  const stages = /time: (.*)/.exec(result.stdout)?.[1];
+  const mib = (b) => `${(b / 1048576).toFixed(0)} MiB`;
+  console.log(`bench: ${what} + the site's own → ${pages} pages${cardsCached ? ', share cards cached (none drawn)' : ''}`);
+  console.log(`  wall ${result.wall.toFixed(2)} s, ${(pages / result.wall).toFixed(0)} pages/s, peak memory ${result.peak === undefined ? 'n/a (no /proc)' : `${mib(result.peak)} (all processes)`}`);
+  if (stages) console.log(`  stages: ${stages}`);
+  console.log(`  load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.availableParallelism()} cores`);
+}
+
+/** One more clean build, cards cached, in a copy the bench kept: what `pair.sh` times against Eleventy. */
+async function again(root) {
+  await cleanBuiltKeepingCards(root);
+  const result = await run([path.join(PACKAGE_DIR, 'bin', 'site'), 'build', '--root', root, '--out', path.join(root, 'dist')], root);
+  if (result.code !== 0) {
+    console.error(`bench: site build failed (exit ${result.code})\n${result.stderr || result.stdout}`);
+    return 1;
+  }
+  report(result, `the articles of ${root}`, existsSync(path.join(root, '.site-cache', 'cards')));
+  return 0;
 }
 
 process.exitCode = await main();

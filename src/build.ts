@@ -276,20 +276,19 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   assetsReady.catch(() => { /* awaited, and reported, before rendering */ });
   const cache = await BuildCache.open(root, session?.memory);
   let workers: BuildWorkers | undefined;
+  // A build with many markdown files the cache does not hold (not serve's, whose saves touch a few)
+  // starts its workers at once: they load the packages the code imports while the code is bundled.
+  const early = session ? undefined : markdownFileCount(contentDir)
+    .then((count) => BuildWorkers.startEarly(root, count - cache.markdownEntries, opts.poolThreshold)).catch(() => undefined);
+  const workersFor = async (ready: BuildCode) => (workers ??= new BuildWorkers(ready, opts.poolThreshold, await early));
   // A project whose code cannot be bundled still has its content checked first, with the parser
   // built into the generator: a content error is the more useful report.
   const parse: ParseMarkdown = async (jobs) => {
     const ready = await codeReady;
     if (ready instanceof Error) return Promise.all(jobs.map(parseMarkdownFile));
-    workers ??= new BuildWorkers(ready, opts.poolThreshold);
-    return cache.parse(jobs, ready.markdownHash, (missing) => workers!.parse(missing));
+    const pool = await workersFor(ready);
+    return cache.parse(jobs, ready.markdownHash, (missing) => pool.parse(missing));
   };
-  // A build with many markdown files the cache does not hold (not serve's, whose saves touch a few)
-  // starts its workers as soon as the code is bundled, so that they load while content is read.
-  const prestarted = session ? undefined : codeReady.then(async (ready) => {
-    const misses = (await markdownFileCount(contentDir)) - cache.markdownEntries;
-    if (!(ready instanceof Error)) (workers ??= new BuildWorkers(ready, opts.poolThreshold)).prestart(misses);
-  }).catch(() => undefined);
   let code: BuildCode | undefined;
   let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult, scripts: string[];
   let cardJobs: CardJob[], cards: BuiltCards;
@@ -304,7 +303,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // Until the templates bundle again, every build must try again.
     if (ready instanceof Error) { if (session) session.codeChanged = true; throw ready; }
     code = ready;
-    workers ??= new BuildWorkers(code, opts.poolThreshold);
+    await workersFor(code);
     ({ site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false));
     // Each page's share card named before any page renders, since the head links to it.
     ({ routes, jobs: cardJobs } = planCards(site, routeTable(site), contentDir, hashOf(code.cardsHash, cardFontsHash())));
@@ -324,8 +323,9 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // A cache that cannot be written costs the next build time, not this one its pages.
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
-    await prestarted;
     void workers?.close();
+    // Started, but never handed its code (the code did not bundle): stopped here.
+    void early?.then((pool) => pool?.close());
   }
   const pool = workers?.startedOnce ?? false;
   const images = await timed(stages, 'images', () => buildImages({

@@ -1,5 +1,5 @@
-import { readdirSync, rmSync, rmdirSync } from 'node:fs';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdirSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import path from 'node:path';
@@ -103,7 +103,8 @@ export class DistWriter {
       record = putContents(this.trees, entry.file, contents, before, this.made);
     } else {
       // A copied file is known by its source's path, size and time (images are read only when they change).
-      const source = await stat(entry.from);
+      // Synchronously, as every stat here: a large blog has a card per page, and a promise is a trip through the thread pool.
+      const source = statSync(entry.from);
       const hash = `copy:${entry.from}:${source.size}:${source.mtimeMs}`;
       const live = before?.hash === hash ? liveUntouched(this.trees, entry.file, before) : undefined;
       if (live) record = carry(this.trees, entry.file, live, before!, this.made);

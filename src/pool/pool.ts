@@ -1,13 +1,19 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import type { Task, WorkerData } from './worker.ts';
+import { BOOT_SOURCE, PRELOAD } from './boot.ts';
 
 /**
- * The young generation of each worker's heap, capped: left to grow, V8 gave each worker some 50 MB
- * more than it kept alive (a page's garbage lives a few milliseconds), and at 10,000 articles the
- * build's peak memory went over a gigabyte; capped, it stays under (README, How fast).
+ * Each worker's heap, capped: left to grow, V8 let each worker's heap reach two or three times what
+ * it kept alive (a page's garbage lives a few milliseconds, and what a worker keeps, the renderer and
+ * one batch of pages or cards, does not grow with the site), and at 10,000 articles the build's peak
+ * memory went over a gigabyte (1,100 MiB; 930 capped). The old generation's cap is some twice the
+ * most a worker was seen to hold; a worker that needs more stops the build with V8's out-of-memory
+ * error rather than take the machine's memory.
  */
 const YOUNG_GENERATION_MB = 16;
+const OLD_GENERATION_MB = 192;
 
 interface Job { id: number; task: Task; transfer?: ArrayBuffer[]; resolve: (results: unknown[]) => void; reject: (error: Error) => void }
 
@@ -22,13 +28,24 @@ export class WorkerPool {
   private nextId = 0;
   private failed: Error | undefined;
   private closing = false;
+  private booted = false;
   readonly workers: Worker[];
 
-  constructor(file: string, data: WorkerData, readonly size = availableParallelism()) {
+  /**
+   * `code`: the bundled worker module and its data; without it, the workers start with BOOT_SOURCE,
+   * loading packages from `root` until `boot` names the module. A worker takes tasks once its module
+   * says it is ready.
+   */
+  constructor(code: { file: string; data: WorkerData } | { root: string }, readonly size = availableParallelism()) {
+    this.booted = 'file' in code;
     this.workers = Array.from({ length: size }, () => {
       // Production React: the development build renders about five times slower.
-      const worker = new Worker(file, { workerData: data, env: { ...process.env, NODE_ENV: 'production' }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-      worker.on('message', (message: { id: number; results?: unknown[]; error?: string }) => {
+      const options = { env: { ...process.env, NODE_ENV: 'production' }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } };
+      const worker = 'file' in code
+        ? new Worker(code.file, { ...options, workerData: code.data })
+        : new Worker(BOOT_SOURCE, { ...options, eval: true, workerData: { root: code.root, preload: PRELOAD } });
+      worker.on('message', (message: { id: number; results?: unknown[]; error?: string; ready?: true }) => {
+        if (message.ready) { this.idle.push(worker); this.dispatch(); return; }
         const job = this.running.get(worker);
         this.running.delete(worker);
         if (job) {
@@ -39,10 +56,17 @@ export class WorkerPool {
         this.dispatch();
       });
       worker.on('error', (error) => this.fail(worker, error));
-      worker.on('exit', (code) => { if (code !== 0 && !this.closing) this.fail(worker, new Error(`a build worker stopped with exit code ${code}`)); });
-      this.idle.push(worker);
+      worker.on('exit', (exit) => { if (exit !== 0 && !this.closing) this.fail(worker, new Error(`a build worker stopped with exit code ${exit}`)); });
       return worker;
     });
+  }
+
+  /** A pool started without its code (see the constructor) told where the bundled worker module is; once. */
+  boot(file: string, data: WorkerData): this {
+    if (this.booted) return this;
+    this.booted = true;
+    for (const worker of this.workers) worker.postMessage({ boot: { url: pathToFileURL(file).href, data } });
+    return this;
   }
 
   /** The task's items cut into batches, several per worker so that a slow batch does not hold up the rest. */

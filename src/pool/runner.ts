@@ -19,23 +19,30 @@ export const POOL_THRESHOLD = 150;
 export class BuildWorkers {
   private pool: WorkerPool | undefined;
 
-  constructor(private readonly code: BuildCode, private readonly threshold = POOL_THRESHOLD) {}
+  /** `early`: a pool started before the code was bundled (see `startEarly`), which this one takes over. */
+  constructor(private readonly code: BuildCode, private readonly threshold = POOL_THRESHOLD, early?: WorkerPool) {
+    if (early) { this.pool = early.boot(code.workerFile, this.data); this.startedOnce = true; }
+  }
 
   /** Whether the pool was started during this build. */
   startedOnce = false;
 
+  private get data() { return { renderUrl: this.code.renderUrl, cardsUrl: this.code.cardsUrl }; }
+
   private poolFor(count: number): WorkerPool | undefined {
     if (count < this.threshold) return this.pool;
     this.startedOnce = true;
-    return (this.pool ??= new WorkerPool(this.code.workerFile, { renderUrl: this.code.renderUrl, cardsUrl: this.code.cardsUrl }));
+    return (this.pool ??= new WorkerPool({ file: this.code.workerFile, data: this.data }));
   }
 
   /**
-   * Starts the pool now if about `expected` files will need parsing: its workers then load their
-   * code (a second or so on a busy machine) while the main thread reads the content.
+   * A pool started now, before the build's code is bundled, if about `expected` files will need
+   * parsing: its workers load the packages that code imports (a quarter of a second or more) while
+   * esbuild bundles it and the main thread reads the content. Hand it to the BuildWorkers made once
+   * the code is there.
    */
-  prestart(expected: number): void {
-    this.poolFor(expected);
+  static startEarly(root: string, expected: number, threshold = POOL_THRESHOLD): WorkerPool | undefined {
+    return expected >= threshold ? new WorkerPool({ root }) : undefined;
   }
 
   async parse(jobs: MarkdownJob[]): Promise<ParsedMarkdownFile[]> {

@@ -7,6 +7,7 @@ import { parseMarkdownFile, type MarkdownJob } from '../content/markdown-file.ts
 import type { CardJob } from '../cards/plan.ts';
 import { mapLimit } from '../concurrency.ts';
 import type { PageOutput, PagesTask } from '../render/page-output.ts';
+import { BOOT_DATA } from './boot.ts';
 
 export type Task =
   | { kind: 'markdown'; jobs: MarkdownJob[] }
@@ -16,11 +17,14 @@ export type Task =
 /** What the pool tells each worker: where the bundled renderer (the templates and React) and card drawer are. */
 export interface WorkerData { renderUrl: string; cardsUrl: string }
 
+/** In workerData, or, for a worker started before the code was bundled, where boot.ts put it. */
+const data = ((globalThis as Record<symbol, unknown>)[BOOT_DATA] as WorkerData | undefined) ?? (workerData as WorkerData);
+
 type Renderer = typeof import('../render/server-entry.tsx');
 type Drawer = typeof import('../cards/draw.tsx');
 /** satori, its wasm and the fonts load only in a worker that is handed a card to draw. */
 let drawer: Promise<Drawer> | undefined;
-const loadDrawer = () => (drawer ??= import((workerData as WorkerData).cardsUrl) as Promise<Drawer>);
+const loadDrawer = () => (drawer ??= import(data.cardsUrl) as Promise<Drawer>);
 
 /**
  * The renderer is imported when first needed, or as soon as the worker has been idle a moment: a
@@ -29,7 +33,7 @@ const loadDrawer = () => (drawer ??= import((workerData as WorkerData).cardsUrl)
  * the main thread checks the parsed content and plans the routes.
  */
 let renderer: Promise<Renderer> | undefined;
-const loadRenderer = () => (renderer ??= import((workerData as WorkerData).renderUrl) as Promise<Renderer>);
+const loadRenderer = () => (renderer ??= import(data.renderUrl) as Promise<Renderer>);
 const WARM_AFTER_IDLE_MS = 50;
 let warm: NodeJS.Timeout | undefined;
 const warmWhenIdle = () => { clearTimeout(warm); if (!renderer) warm = setTimeout(loadRenderer, WARM_AFTER_IDLE_MS); };
@@ -52,3 +56,5 @@ parentPort?.on('message', (message: { id: number; task: Task }) => {
   ).finally(warmWhenIdle);
 });
 warmWhenIdle();
+// Tasks come only once the module is here to take them.
+parentPort?.postMessage({ ready: true });

@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build.ts';
@@ -22,6 +22,38 @@ describe('the worker pool', () => {
     expect(await filesOf(path.join(dir, 'pooled'))).toEqual(await filesOf(path.join(dir, 'inline')));
     expect(pooled.summary.html).toEqual(inline.summary.html);
     expect(pooled.summary.perPage).toEqual(inline.summary.perPage);
+  }, 120_000);
+
+  it('makes documents in the workers from cached pages when only the shell changed, and renders again a damaged entry', async () => {
+    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    const withShell = (outDir: string, extraHead?: string) => buildSite({ root: dir, outDir: path.join(dir, outDir), now, budgets: false, poolThreshold: 1, extraHead });
+    const first = await withShell('shell');
+    expect(first.redone).toMatchObject({ pool: true, rendered: first.routes.length });
+
+    // One page's entry in .site-cache/pages.pack cut short: it is rendered again, the rest are not.
+    const pack = path.join(dir, '.site-cache/pages.pack');
+    const lines = (await readFile(pack, 'utf8')).split('\n');
+    lines[1] = lines[1]!.slice(0, 200);
+    await writeFile(pack, lines.join('\n'));
+    const warnings: string[] = [];
+    const tagged = await buildSite({ root: dir, outDir: path.join(dir, 'shell'), now, budgets: false, poolThreshold: 1, extraHead: '<meta name="x-test" content="shell">', warn: (line) => warnings.push(line) });
+    expect(tagged.redone).toMatchObject({ pool: true, rendered: 1, documents: tagged.routes.length });
+    expect(warnings.join('\n')).toMatch(/1 unreadable entry/);
+
+    // Every page as a fresh build with the same shell writes it, and measured alike.
+    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    const fresh = await buildSite({ root: dir, outDir: path.join(dir, 'shell-fresh'), now, budgets: false, poolThreshold: 1, extraHead: '<meta name="x-test" content="shell">' });
+    expect(await filesOf(path.join(dir, 'shell'))).toEqual(await filesOf(path.join(dir, 'shell-fresh')));
+    expect(tagged.summary.perPage).toEqual(fresh.summary.perPage);
+    expect(await readFile(path.join(dir, 'shell/about/index.html'), 'utf8')).toContain('<meta name="x-test" content="shell">');
+  }, 120_000);
+
+  it('puts each share card into the output as a link to the cached card, not a copy', async () => {
+    const built = await build('cards', 1);
+    const [url, src] = Object.entries(JSON.parse(await readFile(path.join(built.metaDir, 'cards.json'), 'utf8')) as Record<string, string>)[0]!;
+    expect(url).toBeTruthy();
+    const inTree = await stat(path.join(dir, 'cards', src));
+    expect(inTree.nlink).toBeGreaterThan(1);
   }, 120_000);
 
   it('reports every content error found in the workers at once, with file, line, field and hint', async () => {
