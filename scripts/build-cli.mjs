@@ -17,7 +17,7 @@ export const STAMP = path.join(CLI_DIR, 'stamp.json');
  * loaded by require() only where satteri cannot load), React (the templates' bundle imports it),
  * and what only serve and deploy load (the AWS SDK, chokidar, sirv).
  */
-const INLINE = /^(?:commander|zod|yaml|gray-matter|unified|vfile|remark-html|unist-util-visit)(?:\/|$)/;
+const INLINE = /^(?:commander|zod|yaml|gray-matter|unified|vfile|remark-html)(?:\/|$)/;
 
 /** Chunks of earlier builds are removed once this old: a `site` started before may still be loading them. */
 const ORPHAN_AGE_MS = 10 * 60_000;
