@@ -2,41 +2,26 @@
 // invisible direction overrides, addresses SES refuses. Each is checked through the real SDK
 // client against aws-ses-v2-local, and so is the next, ordinary lead from the same handler.
 import { SendEmailCommand } from '@aws-sdk/client-ses';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createHandler } from '../../lambda/create-handler.ts';
-import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
 import type { MailSender } from '../../lambda/ses-client.ts';
-import type { LeadStore } from '../../lambda/leads/store.ts';
 import {
   clearStore,
   jsonPost,
   memoryLogger,
   sesClientFor,
-  startTestStore,
   storedEmails,
-  type TestStore,
   testConfig,
   validContact,
   type StoredEmail,
+  useLeadBackends,
 } from './support.ts';
 
-let ses: LocalSes;
-let store: TestStore;
-let leads: LeadStore;
+const backends = useLeadBackends();
 const log = memoryLogger();
+beforeEach(() => { log.entries.length = 0; });
 
-beforeAll(async () => {
-  ses = await startLocalSes();
-  store = await startTestStore();
-});
-afterAll(async () => { await ses.close(); await store.close(); });
-beforeEach(async () => {
-  leads = await store.fresh();
-  await clearStore(ses);
-  log.entries.length = 0;
-});
-
-const handlerWith = (sender: MailSender) => createHandler({ ses: sender, leads, config: testConfig(), log });
+const handlerWith = (sender: MailSender) => createHandler({ ses: sender, leads: backends.leads, config: testConfig(), log });
 
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -48,10 +33,10 @@ const NEXT_LEAD = validContact({
 
 /** Posts the ordinary lead and returns the one e-mail it produced. */
 async function sendNextLead(handler: ReturnType<typeof handlerWith>): Promise<StoredEmail | undefined> {
-  await clearStore(ses);
+  await clearStore(backends.ses);
   const result = await handler(jsonPost(NEXT_LEAD));
   expect(result.statusCode).toBe(200);
-  const emails = await storedEmails(ses);
+  const emails = await storedEmails(backends.ses);
   expect(emails).toHaveLength(1);
   return emails[0];
 }
@@ -65,19 +50,19 @@ function expectIntactNextLead(mail: StoredEmail | undefined) {
 
 describe('half a character (a lone UTF-16 surrogate)', () => {
   it('is sent as U+FFFD, and the next lead from the same handler arrives intact', async () => {
-    const handler = handlerWith(sesClientFor(ses.endpoint));
+    const handler = handlerWith(sesClientFor(backends.ses.endpoint));
 
     const result = await handler(jsonPost(validContact({ name: 'Jo \ud800', message: 'Half an emoji: \ud83d.' })));
 
     expect(result.statusCode).toBe(200);
-    const [mail] = await storedEmails(ses);
+    const [mail] = await storedEmails(backends.ses);
     expect(mail?.subject).toBe('Contact form: Jo \ufffd (Tayside Widgets Ltd)');
     expect(mail?.body.text).toContain('Half an emoji: \ufffd.');
     expectIntactNextLead(await sendNextLead(handler));
   });
 
   it('cuts a long subject between characters, never inside an emoji', async () => {
-    const handler = handlerWith(sesClientFor(ses.endpoint));
+    const handler = handlerWith(sesClientFor(backends.ses.endpoint));
     // 'Contact form: ' + 100-character name + ' (' puts the organisation at unit 116 of the
     // subject, so the emoji sits across the 199-unit cut.
     const name = 'N'.repeat(100);
@@ -86,14 +71,14 @@ describe('half a character (a lone UTF-16 surrogate)', () => {
     const result = await handler(jsonPost(validContact({ name, company })));
 
     expect(result.statusCode).toBe(200);
-    const [mail] = await storedEmails(ses);
+    const [mail] = await storedEmails(backends.ses);
     expect(mail?.subject).toMatch(/^Contact form: N{100} \(A{82}\u{1F600}*…$/u);
     expect(mail?.subject).not.toMatch(LONE_SURROGATE);
     expectIntactNextLead(await sendNextLead(handler));
   });
 
   it('keeps the lead stored (pending, error kind internal) when it reaches the SDK anyway, and does not spoil the next lead', async () => {
-    const client = sesClientFor(ses.endpoint);
+    const client = sesClientFor(backends.ses.endpoint);
     let poisonNext = true;
     // Stands in for a bug upstream of SES: the first command reaches the real SDK client ill-formed.
     const buggy: MailSender = {
@@ -113,13 +98,13 @@ describe('half a character (a lone UTF-16 surrogate)', () => {
     // The lead was stored before the send, so the visitor is told it worked; the retry mailer tries again.
     expect(result.statusCode).toBe(200);
     expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'internal', name: 'URIError' });
-    expect(await storedEmails(ses)).toHaveLength(0);
-    expect((await leads.unsent()).map((lead) => lead.mail.lastError)).toEqual(['internal']);
+    expect(await storedEmails(backends.ses)).toHaveLength(0);
+    expect((await backends.leads.unsent()).map((lead) => lead.mail.lastError)).toEqual(['internal']);
     expectIntactNextLead(await sendNextLead(handler));
   });
 
   it('leaves the SES client usable after the SDK fails to build a request', async () => {
-    const client = sesClientFor(ses.endpoint);
+    const client = sesClientFor(backends.ses.endpoint);
     const mail = (subject: string) =>
       new SendEmailCommand({
         Source: 'website@example.co.uk',
@@ -130,7 +115,7 @@ describe('half a character (a lone UTF-16 surrogate)', () => {
     await expect(client.send(mail('Broken \udfff'))).rejects.toThrow(URIError);
     await client.send(mail('Whole'));
 
-    const emails = await storedEmails(ses);
+    const emails = await storedEmails(backends.ses);
     expect(emails.map((e) => [e.subject, e.from, e.destination.to])).toEqual([
       ['Whole', 'website@example.co.uk', ['leads@example.co.uk']],
     ]);
@@ -139,14 +124,14 @@ describe('half a character (a lone UTF-16 surrogate)', () => {
 
 describe('invisible formatting characters in a header', () => {
   it('are left out of the subject, so it cannot be made to read backwards', async () => {
-    const handler = handlerWith(sesClientFor(ses.endpoint));
+    const handler = handlerWith(sesClientFor(backends.ses.endpoint));
     const name = 'Jo \u202eevil\u202c Bloggs\u200b\u2066\ufeff';
     const company = '\u2067Acme\u2069\u200d Ltd\u2060';
 
     const result = await handler(jsonPost(validContact({ name, company })));
 
     expect(result.statusCode).toBe(200);
-    const [mail] = await storedEmails(ses);
+    const [mail] = await storedEmails(backends.ses);
     expect(mail?.subject).toBe('Contact form: Jo evil Bloggs (Acme Ltd)');
     // The body keeps what the visitor typed: it is not a header, and the characters are escaped there.
     expect(mail?.body.text).toContain(`Name: ${name.trim()}`);
@@ -163,7 +148,7 @@ describe('an address SES would refuse', () => {
     'morag@tayside-.co.uk',
     'morag@example.co-.uk',
   ])('%s is a field message and nothing is sent', async (email) => {
-    const handler = handlerWith(sesClientFor(ses.endpoint));
+    const handler = handlerWith(sesClientFor(backends.ses.endpoint));
 
     const result = await handler(jsonPost(validContact({ email })));
 
@@ -173,6 +158,6 @@ describe('an address SES would refuse', () => {
       error: 'Validation failed',
       errors: { email: 'Please enter a valid email address' },
     });
-    expect(await storedEmails(ses)).toHaveLength(0);
+    expect(await storedEmails(backends.ses)).toHaveLength(0);
   });
 });

@@ -1,28 +1,21 @@
 // Behind CloudFront, the Lambda's own URL is public: only requests carrying the distribution's
 // secret header may reach the form, so WAF and the CDN cannot be bypassed.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHandler, ORIGIN_VERIFY_HEADER } from '../../lambda/create-handler.ts';
 import { readConfig } from '../../lambda/config.ts';
-import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
-import type { LeadStore } from '../../lambda/leads/store.ts';
-import { clearStore, jsonPost, memoryLogger, sesClientFor, startTestStore, storedEmails, testConfig, validContact, type TestStore } from './support.ts';
+import { jsonPost, memoryLogger, sesClientFor, storedEmails, testConfig, useLeadBackends, validContact } from './support.ts';
+
+const backends = useLeadBackends();
 
 const SECRET = 'a-long-random-secret-value-1234';
-let ses: LocalSes;
 
-let store: TestStore;
-let leads: LeadStore;
-beforeAll(async () => { ses = await startLocalSes(); store = await startTestStore(); });
-afterAll(async () => { await ses.close(); await store.close(); });
-beforeEach(async () => { leads = await store.fresh(); await clearStore(ses); });
-
-const handler = () => createHandler({ ses: sesClientFor(ses.endpoint), leads, config: testConfig({ originSecret: SECRET }), log: memoryLogger() });
+const handler = () => createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, config: testConfig({ originSecret: SECRET }), log: memoryLogger() });
 
 describe('origin secret', () => {
   it('refuses a post without the secret header and sends nothing', async () => {
     const res = await handler()(jsonPost(validContact()));
     expect(res.statusCode).toBe(403);
-    expect(await storedEmails(ses)).toHaveLength(0);
+    expect(await storedEmails(backends.ses)).toHaveLength(0);
   });
 
   it('refuses a wrong secret, and a preflight without it', async () => {
@@ -37,7 +30,7 @@ describe('origin secret', () => {
     const ok = jsonPost(validContact());
     ok.headers = { ...ok.headers, [ORIGIN_VERIFY_HEADER]: SECRET };
     expect((await handler()(ok)).statusCode).toBe(200);
-    expect(await storedEmails(ses)).toHaveLength(1);
+    expect(await storedEmails(backends.ses)).toHaveLength(1);
   });
 
   it('reads the secret from ORIGIN_VERIFY_SECRET and refuses one too short to be secret', () => {

@@ -6,7 +6,8 @@ import { leadStore, type LeadStore } from '../../lambda/leads/store.ts';
 import type { HttpEvent } from '../../lambda/event.ts';
 import type { LogEntry, Logger } from '../../lambda/log.ts';
 import { createSesClient, type SesClientOptions } from '../../lambda/ses-client.ts';
-import type { LocalSes } from '../../lambda/local-ses.ts';
+import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export const ORIGIN = 'https://www.example.co.uk';
 export const OTHER_ORIGIN = 'https://evil.example.com';
@@ -161,4 +162,26 @@ export function memoryLogger(): Logger & { entries: LogEntry[] } {
   }) as Logger & { entries: LogEntry[] };
   log.entries = entries;
   return log;
+}
+
+/** What a test file that posts leads runs against, filled in by the hooks `useLeadBackends` registers. */
+export interface LeadBackends { ses: LocalSes; store: TestStore; leads: LeadStore }
+
+/**
+ * Registers the hooks of a test file that posts leads: a local SES (aws-ses-v2-local) and a local
+ * DynamoDB (dynalite) started once for the file and stopped after it, and before each test a fresh
+ * lead table and an empty mailbox.
+ */
+export function useLeadBackends(): LeadBackends {
+  const backends = {} as LeadBackends;
+  beforeAll(async () => {
+    backends.ses = await startLocalSes();
+    backends.store = await startTestStore();
+  });
+  afterAll(async () => { await backends.ses?.close(); await backends.store?.close(); });
+  beforeEach(async () => {
+    backends.leads = await backends.store.fresh();
+    await clearStore(backends.ses);
+  });
+  return backends;
 }
