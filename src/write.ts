@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import type { SizeFigure } from './measure/summary.ts';
 import type { SealedFile } from './output/seal.ts';
-import { carry, linkNew, liveUntouched, pathIn, putContents, sha256OfFile, type FileRecord, type SiteTrees } from './output/tree-file.ts';
+import { linkNew, pathIn, putContents, sha256OfFile, untouched, type FileRecord, type SiteTrees } from './output/tree-file.ts';
 
 export { metaDirFor } from './output/layout.ts';
 
@@ -64,7 +64,7 @@ export class DistWriter {
   /** The last complete build's record of `file`: handed to a worker that writes the file itself. */
   before(file: string): FileRecord | undefined {
     const b = this.previous[file];
-    return b && { hash: b.hash, size: b.size, mtimeMs: b.mtimeMs, ...(b.gzip === undefined ? {} : { gzip: b.gzip }) };
+    return b && { hash: b.hash, size: b.size, mtimeMs: b.mtimeMs, ...(b.ino === undefined ? {} : { ino: b.ino }), ...(b.gzip === undefined ? {} : { gzip: b.gzip }) };
   }
 
   /** The two trees' public folders, for a worker that writes pages into the staging one. */
@@ -84,9 +84,9 @@ export class DistWriter {
     const before = this.previous[file];
     // The key last: working it out may cost more than everything else here.
     if (!before?.key || before.gzip === undefined || before.key !== (typeof key === 'string' ? key : key())) return undefined;
-    const live = liveUntouched(this.trees, file, before);
-    if (!live) return undefined;
-    return (this.next[file] = carry(this.trees, file, live, before, this.made));
+    const kept = untouched(this.trees, file, before, this.made);
+    if (!kept) return undefined;
+    return (this.next[file] = kept);
   }
 
   /**
@@ -106,12 +106,12 @@ export class DistWriter {
       // Synchronously, as every stat here: a large blog has a card per page, and a promise is a trip through the thread pool.
       const source = statSync(entry.from);
       const hash = `copy:${entry.from}:${source.size}:${source.mtimeMs}`;
-      const live = before?.hash === hash ? liveUntouched(this.trees, entry.file, before) : undefined;
-      if (live) record = carry(this.trees, entry.file, live, before!, this.made);
+      const kept = before?.hash === hash ? untouched(this.trees, entry.file, before, this.made) : undefined;
+      if (kept) record = kept;
       else {
         const written = linkNew(this.trees, entry.file, entry.from, this.made);
         // Read for its SHA-256 alone (the completion manifest's), which the record keeps while the source stays the same.
-        record = { hash, size: written.size, mtimeMs: written.mtimeMs, gzip: before?.hash === hash ? before.gzip : undefined, sha256: sha256OfFile(entry.from) };
+        record = { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, gzip: before?.hash === hash ? before.gzip : undefined, sha256: sha256OfFile(entry.from) };
       }
     }
     if (entry.measure && record.gzip === undefined) {

@@ -9,8 +9,11 @@ import path from 'node:path';
  * and through promises (four trips through the thread pool each) the trips cost more than the writing.
  */
 
-/** What a build wrote to one file: its hash, and the size and time the file then had; its gzip size, once measured. */
-export interface FileRecord { hash: string; size: number; mtimeMs: number; gzip?: number }
+/**
+ * What a build wrote to one file: its hash, the size and time the file then had, and its inode (the
+ * tree's file, or the live one it links to: the same inode); its gzip size, once measured.
+ */
+export interface FileRecord { hash: string; size: number; mtimeMs: number; ino?: number; gzip?: number }
 
 /** The two site trees a build touches: the staging tree it writes, and the live one (absent on a first build). */
 export interface SiteTrees { stage: string; live?: string }
@@ -58,17 +61,36 @@ export function clearFor(target: string, here: Stats | undefined, made: Set<stri
 export function carry<R extends FileRecord>(trees: SiteTrees, file: string, live: Stats, record: R, made: Set<string>): R {
   const target = pathIn(trees.stage, file);
   const here = statSync(target, { throwIfNoEntry: false });
-  if (here && here.ino === live.ino && here.dev === live.dev) return record;
+  const linked = { ...record, ino: live.ino };
+  if (here && here.ino === live.ino && here.dev === live.dev) return linked;
   clearFor(target, here, made);
   const from = pathIn(trees.live!, file);
   try {
     linkSync(from, target);
-    return record;
+    return linked;
   } catch {
-    // A file system without hard links: a copy, recorded with its own time.
+    // A file system without hard links: a copy, recorded with its own time and inode.
     copyFileSync(from, target);
-    return { ...record, mtimeMs: statSync(target).mtimeMs };
+    const copy = statSync(target);
+    return { ...record, mtimeMs: copy.mtimeMs, ino: copy.ino };
   }
+}
+
+/**
+ * The last build's file as it left it (`before`, its record), if it still stands: carried into the
+ * staging tree, or already there. In a steady state the staging tree holds the very inode the last
+ * build recorded (the two trees share every unchanged file), and one stat of it decides: same inode,
+ * size and time is the same file, untouched (an edit in place would have changed its time, in both
+ * trees at once; a file replaced in the live tree leaves this one as the build wrote it). Otherwise
+ * the live file is looked at and linked in (`liveUntouched`, `carry`). Undefined when it must be made again.
+ */
+export function untouched<R extends FileRecord>(trees: SiteTrees, file: string, before: R, made: Set<string>): R | undefined {
+  if (before.ino !== undefined) {
+    const here = statSync(pathIn(trees.stage, file), { throwIfNoEntry: false });
+    if (here && here.ino === before.ino && here.size === before.size && here.mtimeMs === before.mtimeMs) return before;
+  }
+  const live = liveUntouched(trees, file, before);
+  return live ? carry(trees, file, live, before, made) : undefined;
 }
 
 /** Writes `data` afresh at `file` of the staging tree, never through a file that is there (it could be the live tree's). */
@@ -105,8 +127,8 @@ export function linkNew(trees: SiteTrees, file: string, from: string, made: Set<
  */
 export function putContents(trees: SiteTrees, file: string, contents: Uint8Array, before: FileRecord | undefined, made: Set<string>): FileRecord {
   const hash = sha256(contents);
-  const live = before?.hash === hash ? liveUntouched(trees, file, before) : undefined;
-  if (live) return carry(trees, file, live, { hash, size: before!.size, mtimeMs: before!.mtimeMs, ...(before!.gzip === undefined ? {} : { gzip: before!.gzip }) }, made);
+  const kept = before?.hash === hash ? untouched(trees, file, before, made) : undefined;
+  if (kept) return { hash, size: kept.size, mtimeMs: kept.mtimeMs, ...(kept.ino === undefined ? {} : { ino: kept.ino }), ...(kept.gzip === undefined ? {} : { gzip: kept.gzip }) };
   const written = writeNew(trees, file, contents, made);
-  return { hash, size: written.size, mtimeMs: written.mtimeMs, ...(before?.hash === hash && before.gzip !== undefined ? { gzip: before.gzip } : {}) };
+  return { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, ...(before?.hash === hash && before.gzip !== undefined ? { gzip: before.gzip } : {}) };
 }

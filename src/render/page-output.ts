@@ -32,7 +32,7 @@ export interface PagesTask { jobs: PageJob[]; ctx: Omit<RenderContext, 'url'>; s
  * page rendered afresh (`entry`), or `discarded` when its cached entry could not be read.
  */
 export interface PageOutput {
-  record: Required<FileRecord>;
+  record: FileRecord & { gzip: number };
   markup: MarkupFigures;
   islands: IslandList;
   images: ImageUse[];

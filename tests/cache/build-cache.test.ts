@@ -1,4 +1,4 @@
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildSession } from '../../src/build.ts';
@@ -119,6 +119,25 @@ describe('the build cache (.site-cache/)', () => {
     const expected = await filesOf(path.join(dir, 'dist'));
     await writeFile(path.join(dir, 'dist/about/index.html'), 'edited by hand');
     await writeFile(path.join(dir, 'dist/stray.html'), 'not made by the build');
+    await build('dist');
+    expect(await filesOf(path.join(dir, 'dist'))).toEqual(expected);
+  }, 120_000);
+
+  it('rewrites a page changed by hand once both output trees share it, whether edited in place or replaced', async () => {
+    // Two builds: the two trees now share every page's inode, and a build decides by one stat that a page stands.
+    await build('dist');
+    await build('dist');
+    const expected = await filesOf(path.join(dir, 'dist'));
+    const about = path.join(dir, 'dist/about/index.html');
+    // Edited in place: the inode both trees share changes, so the build makes the page again.
+    await writeFile(about, 'edited by hand');
+    await build('dist');
+    expect(await filesOf(path.join(dir, 'dist'))).toEqual(expected);
+    // Replaced by another file: the live tree's page is a new inode; the build still puts back its own.
+    await writeFile(`${about}.tmp`, 'replaced by hand');
+    await rename(`${about}.tmp`, about);
+    await build('dist');
+    expect(await filesOf(path.join(dir, 'dist'))).toEqual(expected);
     await build('dist');
     expect(await filesOf(path.join(dir, 'dist'))).toEqual(expected);
   }, 120_000);
