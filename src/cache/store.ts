@@ -6,7 +6,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } f
 /** The git-ignored folder of everything a build may reuse: parsed markdown, rendered pages, bundled code. */
 export const CACHE_DIR = '.site-cache';
 /** Raised when the shape of a cache entry changes, so that entries of an older shape are never read. */
-export const CACHE_FORMAT = 4;
+export const CACHE_FORMAT = 5;
 
 export const hashOf = (...parts: Array<string | Uint8Array>) => {
   const h = createHash('sha256');
@@ -41,6 +41,8 @@ export class CacheStore<T> {
   private size = 0;
   private used = new Set<string>();
   private pending: Array<{ key: string; line: Buffer }> = [];
+  /** Lines appended but not yet on disk (queued, or being written): read from here until they are. */
+  private unwritten = new Map<string, Buffer>();
   private pendingBytes = 0;
   private rewrite = false;
   /** No header of this format: the file is started afresh before anything is appended. */
@@ -135,6 +137,8 @@ export class CacheStore<T> {
 
   /** The line of `key`, less the key: undefined if there is none, or it is cut short or another key's. */
   private async readValue(key: string): Promise<Buffer | undefined> {
+    const queued = this.unwritten.get(key);
+    if (queued) return queued.subarray(key.length + 1, queued.length - 1);
     const place = this.index.get(key);
     if (!place || !this.handle) return undefined;
     const line = Buffer.allocUnsafe(place.end - place.start);
@@ -149,6 +153,7 @@ export class CacheStore<T> {
   discard(key: string): void {
     this.discarded++;
     this.index.delete(key);
+    this.unwritten.delete(key);
     this.used.delete(key);
     this.memory?.delete(`${this.kind}:${key}`);
     this.rewrite = true;
@@ -156,6 +161,11 @@ export class CacheStore<T> {
 
   /** Whether any entry could be found (a first build's store holds none: no key need be worked out to ask). */
   get mayHold(): boolean { return this.index.size > 0 || (this.memory?.size ?? 0) > 0; }
+
+  /** Whether an entry of `key` is there to be read (it may yet turn out unreadable): the index alone is asked, nothing is read. */
+  has(key: string): boolean {
+    return this.unwritten.has(key) || this.index.has(key) || !!this.memory?.has(`${this.kind}:${key}`);
+  }
 
   /** How many entries the pack holds (some may belong to files since changed). */
   get entries(): number { return this.index.size; }
@@ -180,6 +190,7 @@ export class CacheStore<T> {
   private async append(key: string, line: Buffer): Promise<void> {
     this.used.add(key);
     this.pending.push({ key, line });
+    this.unwritten.set(key, line);
     this.pendingBytes += line.length;
     if (this.pendingBytes >= FLUSH_BYTES) await this.flush();
   }
@@ -219,6 +230,7 @@ export class CacheStore<T> {
       // Reads go through a handle of the file as it is now.
       await this.handle?.close();
       this.handle = await open(this.file, 'r');
+      for (const { key, line } of lines) if (this.unwritten.get(key) === line) this.unwritten.delete(key);
     });
     return this.appending;
   }
