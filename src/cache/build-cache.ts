@@ -7,7 +7,7 @@ import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import { CacheStore, hashOf } from './store.ts';
 import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
-import { bodyMarker, encodeBody, markedKey, routeBodyKey } from '../render/article-body.ts';
+import { bodyMarker, markedKey, routeBodyKey } from '../render/article-body.ts';
 
 /** What a page's thread reads from the cache: its cached entry, and the body of the article it prints. */
 export interface PageReads { cached?: Uint8Array; body?: Uint8Array }
@@ -115,7 +115,7 @@ export class BuildCache {
       const result = fresh[k]!;
       const key = keys[index]!;
       if (apart(jobs[index]!)) {
-        await this.bodies.setRaw(key, encodeBody(result.body.html));
+        await this.bodies.set(key, result.body.html);
         result.body = { ...result.body, html: bodyMarker(key) };
       }
       results[index] = result;

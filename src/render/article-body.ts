@@ -23,14 +23,6 @@ const postOf = (route: Route) => (route.props as { post?: { html?: unknown } } |
 /** The key of the body a route's page needs from the cache, if its props hold a marker. */
 export const routeBodyKey = (route: Route): string | undefined => markedKey(postOf(route)?.html);
 
-/** A body as a line of the pack: JSON, which holds no raw newline, in a buffer of its own (it may go to another thread). */
-export function encodeBody(html: string): Uint8Array {
-  const text = JSON.stringify(html);
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  bytes.write(text);
-  return bytes;
-}
-
 const decodeBody = (bytes: Uint8Array): string | undefined => {
   try {
     const value: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
