@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadSite, markdownFileCount, type ParseMarkdown, type Site } from './content/load.ts';
+import { isArticleFile, loadSite, markdownFileCount, type ParseMarkdown, type Site } from './content/load.ts';
 import { publishedSite, type Published } from './content/published.ts';
 import { ContentErrors, type ContentError } from './content/errors.ts';
 import { parseMarkdownFile } from './content/markdown-file.ts';
@@ -29,7 +29,7 @@ import { applyOverrides, type SettingsOverrides } from './config.ts';
 import { BudgetError, checkBudgets, loadBudgets, type Budgets } from './measure/budgets.ts';
 import { bundleBuildCode, type BuildCode } from './pool/code.ts';
 import { BuildWorkers } from './pool/runner.ts';
-import { BuildCache } from './cache/build-cache.ts';
+import { BuildCache, LostBodiesError } from './cache/build-cache.ts';
 import { CACHE_DIR, hashOf } from './cache/store.ts';
 import { IO_CONCURRENCY, mapLimit } from './concurrency.ts';
 import { buildImages, type BuiltImages } from './images/produce.ts';
@@ -148,8 +148,10 @@ async function renderStage(input: {
     keep({ route, islands: islandMap(about.islands), images: about.images, preload: about.preload }, { raw: record.size, gzip: record.gzip! }, about.markup);
     return true;
   }, (jobs, read, settle) => workers.pages(jobs.map((job) => ({ ...job, before: writer.before(job.route.file) })), { ctx, shell: maker.shell, trees: writer.siteTrees }, read, async (job, out) => {
-    documents++;
     await settle(job, out);
+    // Not made (its article's body was lost from the cache): the cache has thrown it out, and the build runs again.
+    if ('lostBody' in out) return;
+    documents++;
     const about: StoredPage = { islands: out.islands, images: out.images, preload: out.preload, markup: out.markup };
     writer.record(job.route.file, { ...out.record, key: hashOf(job.key(), shell), about });
     keep({ route: job.route, islands: islandMap(out.islands), images: out.images, preload: out.preload }, { raw: out.record.size, gzip: out.record.gzip }, out.markup);
@@ -246,7 +248,11 @@ async function swapStage(staging: Staging, writer: DistWriter, about: { preview:
 export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const staging = await openStaging(opts.outDir, path.resolve(opts.root));
   try {
-    return await buildStages(opts, staging);
+    // Once more if an article's body was lost from the cache: its entries are gone, and it is parsed again.
+    return await buildStages(opts, staging).catch((error: unknown) => {
+      if (error instanceof LostBodiesError) return buildStages(opts, staging);
+      throw error;
+    });
   } finally {
     await closeStaging(staging);
   }
@@ -287,7 +293,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     const ready = await codeReady;
     if (ready instanceof Error) return Promise.all(jobs.map(parseMarkdownFile));
     const pool = await workersFor(ready);
-    return cache.parse(jobs, ready.markdownHash, (missing) => pool.parse(missing));
+    return cache.parse(jobs, ready.markdownHash, (missing) => pool.parse(missing), (job) => isArticleFile(job.rel));
   };
   let code: BuildCode | undefined;
   let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult, scripts: string[];

@@ -2,17 +2,31 @@ import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.ts';
 import { isCachedPage, type CachedPage } from '../render/page-entry.ts';
-import type { PageJob, PageOutput } from '../render/page-output.ts';
+import type { PageJob, PageResult } from '../render/page-output.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import { CacheStore, hashOf } from './store.ts';
-import { cachedMap } from './cached.ts';
 import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
+import { bodyMarker, markedKey, routeBodyKey } from '../render/article-body.ts';
+
+/** What a page's thread reads from the cache: its cached entry, and the body of the article it prints. */
+export interface PageReads { cached?: Uint8Array; body?: Uint8Array }
+
+/**
+ * Thrown once the pages are made if an article's body could not be read back from the cache when
+ * its page had to be rendered: its entries are discarded by then, and the build runs again, parsing
+ * that article afresh. A bad cache costs time, never a wrong page.
+ */
+export class LostBodiesError extends Error {
+  override name = 'LostBodiesError';
+}
+
+const isBody = (v: unknown): v is string => typeof v === 'string';
 
 /**
  * A page to make, under the key of its cache entry: worked out when first asked for, since it costs
- * a JSON text of the whole route (an article's HTML with it), and a first build asks for it only
- * once the page is made, while the main thread waits for the workers anyway.
+ * a JSON text of the whole route, and a first build asks for it only once the page is made, while
+ * the main thread waits for the workers anyway.
  */
 export type KeyedPageJob = PageJob & { key: () => string };
 
@@ -24,26 +38,34 @@ const isParsed = (v: unknown): v is ParsedMarkdownFile => {
  * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's text, its path,
  * the survey addresses, the images it names and the markdown code; rendered pages keyed by the route's props, the render
  * context and the templates' code. Both keys also hold the lockfile, so that upgrading a package
- * (remark, React) invalidates them.
+ * (remark, React) invalidates them. An article's body HTML (most of its parsed entry) is kept apart,
+ * in .site-cache/bodies.pack under the same key, and the parsed article holds a marker naming it
+ * (see render/article-body.ts): a rebuild reads and decodes only the small entries, the main thread
+ * never holds every body, and a body is read only for a page that is made again.
  */
 export class BuildCache {
   private readonly markdown: CacheStore<ParsedMarkdownFile>;
   private readonly pages: CacheStore<CachedPage>;
+  private readonly bodies: CacheStore<string>;
   /** What the last build did: files parsed and pages rendered afresh (the rest came from the cache). */
   readonly counts = { parsed: 0, rendered: 0 };
+  /** Articles whose body could not be read back when their page needed it (see LostBodiesError). */
+  private lost = 0;
 
-  private constructor(private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<CachedPage>]) {
-    [this.markdown, this.pages] = stores;
+  private constructor(private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<CachedPage>, CacheStore<string>]) {
+    [this.markdown, this.pages, this.bodies] = stores;
   }
 
   /** `memory`: entries kept in memory from one build to the next as well (serve's session). */
   static async open(root: string, memory?: Map<string, unknown>): Promise<BuildCache> {
-    const [lock, markdown, pages] = await Promise.all([
+    const [lock, markdown, pages, bodies] = await Promise.all([
       readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from('')),
       CacheStore.open(root, 'markdown', isParsed, memory),
       CacheStore.open(root, 'pages', isCachedPage, memory),
+      // Not in serve's memory: a save re-renders one page, whose body is one read of the pack away.
+      CacheStore.open(root, 'bodies', isBody),
     ]);
-    return new BuildCache(hashOf(lock), [markdown, pages]);
+    return new BuildCache(hashOf(lock), [markdown, pages, bodies]);
   }
 
   /**
@@ -56,31 +78,10 @@ export class BuildCache {
     for (const put of this.unstored.splice(0)) await put();
   }
 
-  /**
-   * Each markdown body's HTML → the key of the markdown it was made from, which names it as surely:
-   * the parse is a pure function of what that key holds.
-   */
-  private readonly bodies = new Map<string, string>();
-
-  /**
-   * The text a page's key is made from: the route as JSON, an article's body (most of the text, and
-   * the costliest to escape and hash) written as the key of its markdown. A rebuild of a large blog
-   * works out every page's key, and this was the largest cost of its main thread, with its garbage.
-   * The body is swapped out of the route's props for the one synchronous call, and back.
-   */
-  private routeText(route: Route): string {
-    const post = (route.props as { post?: { html?: unknown } }).post;
-    const html = post?.html;
-    const key = typeof html === 'string' ? this.bodies.get(html) : undefined;
-    if (key === undefined) return JSON.stringify(route);
-    post!.html = `#markdown:${key}`;
-    try { return JSON.stringify(route); } finally { post!.html = html; }
-  }
-
   /** What this build added, written; a pack grown stale rewritten. */
   async save(): Promise<void> {
     await this.storeDeferred();
-    await Promise.all([this.markdown.save(), this.pages.save()]);
+    await Promise.all([this.markdown.save(), this.pages.save(), this.bodies.save()]);
   }
 
 
@@ -88,42 +89,84 @@ export class BuildCache {
   get markdownEntries(): number { return this.markdown.entries; }
 
   /** Entries found unreadable and deleted during this build. */
-  get discarded() { return this.markdown.discarded + this.pages.discarded; }
+  get discarded() { return this.markdown.discarded + this.pages.discarded + this.bodies.discarded; }
 
-  async parse(jobs: MarkdownJob[], codeHash: string, compute: (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>) {
-    const { results, computed, keys } = await cachedMap(this.markdown, jobs, (job) => hashOf(this.lockHash, codeHash, job.rel, JSON.stringify(job.forms ?? null), JSON.stringify(job.images ?? null), job.source), compute, (put) => this.unstored.push(put));
-    this.counts.parsed += computed;
-    results.forEach((result, i) => this.bodies.set(result.body.html, keys[i]!));
-    return results;
+  /**
+   * Each job's parsed file, from the cache or from `compute` (all the misses in one batch). The body
+   * of a file that `apart` says only its page reads (an article: not a legal page, whose HTML the
+   * load fills in) goes into the bodies pack at once, appended a few megabytes at a time, and its
+   * result holds the marker instead. A cached entry whose body is not in that pack is a miss.
+   */
+  async parse(jobs: MarkdownJob[], codeHash: string, compute: (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>, apart: (job: MarkdownJob) => boolean = () => false): Promise<ParsedMarkdownFile[]> {
+    const keys = jobs.map((job) => hashOf(this.lockHash, codeHash, job.rel, JSON.stringify(job.forms ?? null), JSON.stringify(job.images ?? null), job.source));
+    const results = await mapLimit(keys, IO_CONCURRENCY, async (key) => {
+      const hit = await this.markdown.get(key);
+      const marked = markedKey(hit?.body.html);
+      if (!hit || marked === undefined) return hit;
+      // Its body's line is there (read only if its page is made again): kept at the next rewrite.
+      if (marked === key && this.bodies.has(key)) { this.bodies.touch(key); return hit; }
+      this.markdown.discard(key);
+      return undefined;
+    });
+    const missing = results.flatMap((r, i) => (r === undefined ? [i] : []));
+    if (!missing.length) return results as ParsedMarkdownFile[];
+    const fresh = await compute(missing.map((i) => jobs[i]!));
+    for (const [k, index] of missing.entries()) {
+      const result = fresh[k]!;
+      const key = keys[index]!;
+      if (apart(jobs[index]!)) {
+        await this.bodies.set(key, result.body.html);
+        result.body = { ...result.body, html: bodyMarker(key) };
+      }
+      results[index] = result;
+    }
+    this.counts.parsed += missing.length;
+    this.unstored.push(async () => { await mapLimit(missing, IO_CONCURRENCY, (index) => this.markdown.set(keys[index]!, results[index]!)); });
+    return results as ParsedMarkdownFile[];
   }
 
   /**
    * Every route's page: left standing where `stand` says its file still holds what this key makes;
-   * else handed to `make`, as a job under its key, with a way to read its cache entry (raw bytes,
-   * decoded by whoever makes the page) and a way to settle the cache with what was made. Nothing is
-   * kept, so a large site never holds every page's markup at once.
+   * else handed to `make`, as a job under its key, with a way to read its cache entry and its
+   * article's body (raw bytes, decoded by whoever makes the page) and a way to settle the cache with
+   * what was made. Nothing is kept, so a large site never holds every page's markup at once.
+   * Throws LostBodiesError, once every page is made, if a body turned out unreadable.
    */
   async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string,
     stand: (route: Route, key: () => string) => Promise<boolean>,
-    make: (jobs: KeyedPageJob[], read: (job: KeyedPageJob) => Promise<Uint8Array | undefined>, settle: (job: KeyedPageJob, output: PageOutput) => Promise<void>) => Promise<void>): Promise<void> {
+    make: (jobs: KeyedPageJob[], read: (job: KeyedPageJob) => Promise<PageReads>, settle: (job: KeyedPageJob, output: PageResult) => Promise<void>) => Promise<void>): Promise<void> {
     const shared = hashOf(this.lockHash, codeHash, JSON.stringify(ctx));
     const jobs = new Array<KeyedPageJob | undefined>(routes.length);
     await mapLimit(routes, IO_CONCURRENCY, async (route, i) => {
       let key: string | undefined;
-      const job: KeyedPageJob = { route, key: () => (key ??= hashOf(shared, this.routeText(route))) };
+      // An article's route holds the marker of its body, not the body: its JSON text is short.
+      const job: KeyedPageJob = { route, key: () => (key ??= hashOf(shared, JSON.stringify(route))) };
       // Its output stands as the last build left it: nothing to read. The entry stays for the day it is needed.
       if (await stand(route, job.key)) this.pages.touch(job.key());
       else jobs[i] = job;
     });
     const todo = jobs.filter((j) => j !== undefined);
     if (!todo.length) return;
-    const made = make(todo, async (job) => (this.pages.mayHold ? this.pages.getRaw(job.key()) : undefined), async (job, output) => {
+    const made = make(todo, async (job) => {
+      const cached = this.pages.mayHold ? await this.pages.getRaw(job.key()) : undefined;
+      // Read here, not decoded: the thread that makes the page decodes it if it renders the page.
+      const marked = routeBodyKey(job.route);
+      const body = marked === undefined ? undefined : await this.bodies.getRaw(marked);
+      return { ...(cached ? { cached } : {}), ...(body ? { body } : {}) };
+    }, async (job, output) => {
       if (output.discarded) this.pages.discard(job.key());
-      if (output.entry) { this.counts.rendered++; await this.pages.setRaw(job.key(), output.entry); }
+      if ('lostBody' in output) {
+        // Both entries go: the next run parses the article again.
+        const marked = routeBodyKey(job.route)!;
+        this.markdown.discard(marked);
+        if (this.bodies.has(marked)) this.bodies.discard(marked);
+        this.lost++;
+      } else if (output.entry) { this.counts.rendered++; await this.pages.setRaw(job.key(), output.entry); }
     });
     // Once the first pages are on their way to the workers, the main thread has time for the markdown.
     await new Promise((resolve) => setImmediate(resolve));
     await Promise.all([made, this.storeDeferred()]);
+    if (this.lost) throw new LostBodiesError(`${this.lost} article bod${this.lost === 1 ? 'y' : 'ies'} unreadable in the build cache`);
   }
 }
 

@@ -6,7 +6,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } f
 /** The git-ignored folder of everything a build may reuse: parsed markdown, rendered pages, bundled code. */
 export const CACHE_DIR = '.site-cache';
 /** Raised when the shape of a cache entry changes, so that entries of an older shape are never read. */
-export const CACHE_FORMAT = 4;
+export const CACHE_FORMAT = 5;
 
 export const hashOf = (...parts: Array<string | Uint8Array>) => {
   const h = createHash('sha256');
@@ -17,6 +17,9 @@ export const hashOf = (...parts: Array<string | Uint8Array>) => {
 const KEY = /^[0-9a-f]{64}$/;
 const TAB = 0x09;
 const NEWLINE = 0x0a;
+const NEWLINE_BYTES = Buffer.from('\n');
+/** A line to append, as the buffers it is written from, and its length in bytes. */
+type Line = { parts: Uint8Array[]; bytes: number };
 /** New entries are appended in writes of about this size, so that a large build never holds them all. */
 const FLUSH_BYTES = 4 << 20;
 /** The pack is rewritten with this build's entries alone once it holds more than twice as many lines, plus this slack. */
@@ -40,7 +43,10 @@ export class CacheStore<T> {
   private lines = 0;
   private size = 0;
   private used = new Set<string>();
-  private pending: Array<{ key: string; line: Buffer }> = [];
+  /** A line as its parts (the key and tab, the value, the newline): written together, never copied into one. */
+  private pending: Array<{ key: string; line: Line }> = [];
+  /** Lines appended but not yet on disk (queued, or being written): read from here until they are. */
+  private unwritten = new Map<string, Line>();
   private pendingBytes = 0;
   private rewrite = false;
   /** No header of this format: the file is started afresh before anything is appended. */
@@ -135,6 +141,8 @@ export class CacheStore<T> {
 
   /** The line of `key`, less the key: undefined if there is none, or it is cut short or another key's. */
   private async readValue(key: string): Promise<Buffer | undefined> {
+    const queued = this.unwritten.get(key);
+    if (queued) { const line = Buffer.concat(queued.parts); return line.subarray(key.length + 1, line.length - 1); }
     const place = this.index.get(key);
     if (!place || !this.handle) return undefined;
     const line = Buffer.allocUnsafe(place.end - place.start);
@@ -149,6 +157,7 @@ export class CacheStore<T> {
   discard(key: string): void {
     this.discarded++;
     this.index.delete(key);
+    this.unwritten.delete(key);
     this.used.delete(key);
     this.memory?.delete(`${this.kind}:${key}`);
     this.rewrite = true;
@@ -156,6 +165,11 @@ export class CacheStore<T> {
 
   /** Whether any entry could be found (a first build's store holds none: no key need be worked out to ask). */
   get mayHold(): boolean { return this.index.size > 0 || (this.memory?.size ?? 0) > 0; }
+
+  /** Whether an entry of `key` is there to be read (it may yet turn out unreadable): the index alone is asked, nothing is read. */
+  has(key: string): boolean {
+    return this.unwritten.has(key) || this.index.has(key) || !!this.memory?.has(`${this.kind}:${key}`);
+  }
 
   /** How many entries the pack holds (some may belong to files since changed). */
   get entries(): number { return this.index.size; }
@@ -168,19 +182,21 @@ export class CacheStore<T> {
   /** Queued, and appended with others once a few megabytes are waiting (or at `save`). */
   async set(key: string, value: T): Promise<void> {
     this.memory?.set(`${this.kind}:${key}`, value);
-    await this.append(key, Buffer.from(`${key}\t${JSON.stringify(value)}\n`));
+    const line = Buffer.from(`${key}\t${JSON.stringify(value)}\n`);
+    await this.append(key, { parts: [line], bytes: line.length });
   }
 
   /** `set` with the value's bytes made elsewhere (see `getRaw`); they must hold no newline. */
   async setRaw(key: string, bytes: Uint8Array): Promise<void> {
     this.memory?.set(`${this.kind}:${key}`, bytes);
-    await this.append(key, Buffer.concat([Buffer.from(`${key}\t`), bytes, Buffer.from('\n')]));
+    await this.append(key, { parts: [Buffer.from(`${key}\t`), bytes, NEWLINE_BYTES], bytes: key.length + 2 + bytes.byteLength });
   }
 
-  private async append(key: string, line: Buffer): Promise<void> {
+  private async append(key: string, line: Line): Promise<void> {
     this.used.add(key);
     this.pending.push({ key, line });
-    this.pendingBytes += line.length;
+    this.unwritten.set(key, line);
+    this.pendingBytes += line.bytes;
     if (this.pendingBytes >= FLUSH_BYTES) await this.flush();
   }
 
@@ -206,12 +222,13 @@ export class CacheStore<T> {
         let at = fresh ? Buffer.byteLength(this.header) : this.size;
         // The key as given, never a slice of the line: a slice would keep the whole line alive.
         for (const { key, line } of lines) {
-          const bytes = line.length;
+          const { bytes } = line;
           this.index.set(key, { start: at, end: at + bytes - 1 });
           this.lines++;
           at += bytes;
         }
-        await handle.write(Buffer.concat([...(fresh ? [Buffer.from(this.header)] : []), ...lines.map((l) => l.line)]));
+        // Gathered by the kernel, not copied into one buffer first (a cold build appends hundreds of megabytes).
+        await handle.writev([...(fresh ? [Buffer.from(this.header)] : []), ...lines.flatMap((l) => l.line.parts)]);
         this.size = at;
       } finally {
         await handle.close();
@@ -219,6 +236,7 @@ export class CacheStore<T> {
       // Reads go through a handle of the file as it is now.
       await this.handle?.close();
       this.handle = await open(this.file, 'r');
+      for (const { key, line } of lines) if (this.unwritten.get(key) === line) this.unwritten.delete(key);
     });
     return this.appending;
   }

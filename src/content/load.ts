@@ -51,6 +51,12 @@ export function postFile(slug: string): string {
 
 const LEGAL = ['privacy-policy', 'terms-of-service'] as const;
 
+/**
+ * Whether a markdown file (by its `rel`, as parse jobs name it) is an article: its body HTML is read
+ * by its page's template alone, never by the load, so the build cache may keep it apart (see cache/build-cache.ts).
+ */
+export const isArticleFile = (rel: string): boolean => path.dirname(rel) === path.join('content', 'blog');
+
 /** How many markdown files a load will parse (the articles and the legal pages), from one directory listing. */
 export async function markdownFileCount(contentDir: string): Promise<number> {
   const names = await readdir(path.join(contentDir, 'blog')).catch(() => [] as string[]);

@@ -1,5 +1,5 @@
 import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.ts';
-import type { PageJob, PageOutput, PagesTask } from '../render/page-output.ts';
+import type { PageJob, PageResult, PagesTask } from '../render/page-output.ts';
 import type { BuildCode } from './code.ts';
 import type { CardJob } from '../cards/plan.ts';
 import { WorkerPool } from './pool.ts';
@@ -54,24 +54,24 @@ export class BuildWorkers {
 
   /**
    * Each page rendered (or taken from its cache entry, which `read` fetches just before its batch
-   * goes), made into its document, written into the staging tree and measured, on the pool's
+   * goes, with its article's body if the route holds only its marker), made into its document, written into the staging tree and measured, on the pool's
    * threads when there are many, else here with the same code; `each` gets what the main thread
    * needs of it, never its markup.
    */
-  async pages<J extends PageJob>(jobs: J[], common: Omit<PagesTask, 'jobs'>, read: (job: J) => Promise<Uint8Array | undefined>, each: (job: J, output: PageOutput) => Promise<void>): Promise<void> {
+  async pages<J extends PageJob>(jobs: J[], common: Omit<PagesTask, 'jobs'>, read: (job: J) => Promise<Pick<PageJob, 'cached' | 'body'>>, each: (job: J, output: PageResult) => Promise<void>): Promise<void> {
     // What a worker needs of each job, and no more (the caller's jobs may carry more, functions even).
     const withEntries = (batch: J[]) => Promise.all(batch.map(async (job): Promise<PageJob> => {
-      const cached = await read(job);
-      return { route: job.route, ...(job.before ? { before: job.before } : {}), ...(cached ? { cached } : {}) };
+      const { cached, body } = await read(job);
+      return { route: job.route, ...(job.before ? { before: job.before } : {}), ...(cached ? { cached } : {}), ...(body ? { body } : {}) };
     }));
     const pool = this.poolFor(jobs.length);
     if (pool) {
-      await pool.forEach<J, PageOutput>(jobs, async (batch) => ({ kind: 'pages', task: { ...common, jobs: await withEntries(batch) } }), async (batch, results) => {
+      await pool.forEach<J, PageResult>(jobs, async (batch) => ({ kind: 'pages', task: { ...common, jobs: await withEntries(batch) } }), async (batch, results) => {
         for (const [i, job] of batch.entries()) await each(job, results[i]!);
       });
       return;
     }
-    const { makePages } = (await import(this.code.renderUrl)) as { makePages: (task: PagesTask) => PageOutput[] };
+    const { makePages } = (await import(this.code.renderUrl)) as { makePages: (task: PagesTask) => PageResult[] };
     for (const job of jobs) await each(job, makePages({ ...common, jobs: await withEntries([job]) })[0]!);
   }
 

@@ -2,7 +2,7 @@
 import { templates } from '../../templates/pages/index.ts';
 import { Layout } from '../../templates/layout/Layout.tsx';
 import { renderPage } from './page.tsx';
-import { outputPages, type PageOutput, type PagesTask } from './page-output.ts';
+import { outputPages, type PageResult, type PagesTask } from './page-output.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import type { ComponentType } from 'react';
@@ -12,6 +12,6 @@ export function render(route: Route, ctx: RenderContext) {
 }
 
 /** A batch of pages rendered (or taken from the cache), made into documents, written and measured: see page-output.ts. */
-export function makePages(task: PagesTask): PageOutput[] {
+export function makePages(task: PagesTask): PageResult[] {
   return outputPages(task, render);
 }

@@ -83,4 +83,25 @@ describe('CacheStore: one pack file per kind', () => {
     expect(await third.get(hashOf('extra'))).toEqual({ text: 'appended by hand' });
     expect(await third.get(hashOf('7'))).toEqual({ text: 'value 7' });
   });
+
+  it('reads back a line appended in this build, queued or written, and knows which keys it holds without reading them', async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'site-store-'));
+    const store = await CacheStore.open(root, 'demo', isText);
+    const bytes = (text: string) => Buffer.from(JSON.stringify({ text }));
+    await store.setRaw(hashOf('queued'), bytes('still in memory'));
+    // Queued, not yet written: read from memory.
+    expect(store.has(hashOf('queued'))).toBe(true);
+    expect(Buffer.from((await store.getRaw(hashOf('queued')))!).toString()).toBe('{"text":"still in memory"}');
+    // Past the flush size: everything queued is written, and read back from the file.
+    const big = 'x'.repeat(1 << 20);
+    for (let i = 0; i < 5; i++) await store.setRaw(hashOf(String(i)), bytes(big));
+    expect(Buffer.from((await store.getRaw(hashOf('queued')))!).toString()).toBe('{"text":"still in memory"}');
+    expect(await store.get(hashOf('4'))).toEqual({ text: big });
+    expect(store.has(hashOf('never written'))).toBe(false);
+    await store.save();
+    const again = await CacheStore.open(root, 'demo', isText);
+    expect(again.has(hashOf('queued'))).toBe(true);
+    expect(await again.get(hashOf('queued'))).toEqual({ text: 'still in memory' });
+    expect(again.discarded).toBe(0);
+  });
 });
