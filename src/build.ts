@@ -278,7 +278,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   // Started at once, beside loading: the build's code (esbuild), and every island and the stylesheet
   // (esbuild again), neither of which needs the content.
   const codeReady = timed(stages, 'code', async () => !fresh && session?.code ? session.code : bundleBuildCode(root)).catch((error: unknown) => error as Error);
-  const assetsReady = !fresh && session?.assets ? Promise.resolve(session.assets) : timed(stages, 'bundle', () => bundle({ root, outDir }));
+  const assetsReady = !fresh && session?.assets ? Promise.resolve(session.assets) : timed(stages, 'bundle', () => bundle({ root, outDir, cacheDir: path.join(root, CACHE_DIR) }));
   assetsReady.catch(() => { /* awaited, and reported, before rendering */ });
   const cache = await BuildCache.open(root, session?.memory);
   let workers: BuildWorkers | undefined;

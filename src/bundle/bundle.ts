@@ -2,6 +2,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { build, type Metafile, type Plugin } from 'esbuild';
+import { cachedBundle } from './bundle-cache.ts';
 
 export interface BundleResult {
   /** Public URL of the island runtime (absent when no page uses an island). */
@@ -72,9 +73,32 @@ async function islandNames(root: string): Promise<string[]> {
  * stylesheet, then the runtime with their chunk addresses baked in. It needs no page, so the build
  * starts it while content loads, and each page's document can be written as soon as it is rendered.
  * A page loads only its own islands' closures: an island no page uses is a file nobody fetches.
+ * With `cacheDir`, the result is kept there and reused while nothing it was made from changes.
  */
-export async function bundle(opts: { root: string; outDir: string }): Promise<BundleResult> {
+export async function bundle(opts: { root: string; outDir: string; cacheDir?: string }): Promise<BundleResult> {
   const names = await islandNames(opts.root);
+  // Besides the files esbuild reads: which islands there are and which are React components, where
+  // the output goes, and this module's own code.
+  const settings = JSON.stringify([names.map((n) => [n, existsSync(path.join(opts.root, 'islands', `${n}.tsx`))]), path.relative(opts.root, opts.outDir), BUNDLE_CODE]);
+  if (!opts.cacheDir) return (await bundleAfresh(opts, names)).result;
+  return cachedBundle(opts.root, opts.cacheDir, 'assets', settings, () => bundleAfresh(opts, names), encodeResult, decodeResult);
+}
+
+/** This module's code, which makes the result from esbuild's output: a change to it is a change of the bundle. */
+const BUNDLE_CODE = [islandEntries, publicUrl, closures, String(ISLAND_PREFIX)].map(String).join('\n');
+
+type SavedResult = Omit<BundleResult, 'files'> & { files: Record<string, string> };
+
+const encodeResult = (r: BundleResult): SavedResult => ({ ...r, files: Object.fromEntries(Object.entries(r.files).map(([url, bytes]) => [url, Buffer.from(bytes).toString('base64')])) });
+
+function decodeResult(saved: unknown): BundleResult | undefined {
+  const r = saved as SavedResult;
+  if (!r || typeof r.css !== 'string' || !r.islands || !r.closure || !r.files || typeof r.files !== 'object') return undefined;
+  return { ...r, files: Object.fromEntries(Object.entries(r.files).map(([url, text]) => [url, new Uint8Array(Buffer.from(text, 'base64'))])) };
+}
+
+/** esbuild's two runs, as `bundle` describes them, with their metafiles (what they read). */
+async function bundleAfresh(opts: { root: string; outDir: string }, names: string[]): Promise<{ result: BundleResult; metafiles: Metafile[] }> {
   const common = {
     bundle: true, write: false, minify: true, metafile: true, format: 'esm', target: 'es2020',
     outdir: path.join(opts.outDir, 'assets'), entryNames: '[name]-[hash]', chunkNames: 'chunks/[name]-[hash]', assetNames: '[name]-[hash]',
@@ -101,6 +125,7 @@ export async function bundle(opts: { root: string; outDir: string }): Promise<Bu
   }
 
   let runtime: string | undefined;
+  const metafiles: Metafile[] = [main.metafile];
   if (names.length) {
     const rt = await build({
       ...common,
@@ -109,9 +134,10 @@ export async function bundle(opts: { root: string; outDir: string }): Promise<Bu
     });
     for (const f of rt.outputFiles) files[publicUrl(opts.root, opts.outDir, f.path)] = f.contents;
     runtime = publicUrl(opts.root, opts.outDir, rt.outputFiles[0]!.path);
+    metafiles.push(rt.metafile);
   }
 
   const closure = closures(main.metafile, opts.root, opts.outDir);
   if (runtime) closure[runtime] = [runtime];
-  return { runtime, css, islands, closure, files };
+  return { result: { runtime, css, islands, closure, files }, metafiles };
 }

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
+import { cachedBundle } from '../bundle/bundle-cache.ts';
 import { CACHE_DIR } from '../cache/store.ts';
 import { markdownParser } from '../content/markdown-parser.ts';
 
@@ -32,12 +34,30 @@ const KEEP_MS = 10 * 60_000;
  * build reuses the modules it already imported. Packages stay external and shared.
  */
 export async function bundleBuildCode(root: string): Promise<BuildCode> {
+  // Reused while every file it was bundled from is unchanged (see bundle/bundle-cache.ts) and its folder is still there.
+  const bundled = await cachedBundle(root, path.join(root, CACHE_DIR), 'code', String(bundleCodeAfresh), () => bundleCodeAfresh(root), (code) => code,
+    (saved) => (isBundledCode(saved) && existsSync(saved.workerFile) ? saved : undefined));
+  // Chosen here, on the main thread, so that a build without the native parser says so once, though its workers parse.
+  const parser = markdownParser().name;
+  const { markdownBundleHash, ...code } = bundled;
+  return { ...code, markdownHash: sha(`${markdownBundleHash}\0${parser}`) };
+}
+
+/** The bundled code before the markdown parser is chosen: its markdown module's hash alone. */
+type BundledCode = Omit<BuildCode, 'markdownHash'> & { markdownBundleHash: string };
+
+const isBundledCode = (v: unknown): v is BundledCode => {
+  const c = v as BundledCode;
+  return !!c && ['markdownBundleHash', 'renderHash', 'cardsHash', 'markdownUrl', 'cardsUrl', 'renderUrl', 'workerFile'].every((k) => typeof (c as unknown as Record<string, unknown>)[k] === 'string');
+};
+
+async function bundleCodeAfresh(root: string): Promise<{ result: BundledCode; metafiles: Metafile[] }> {
   const result = await build({
     absWorkingDir: root,
     entryPoints: { markdown: 'src/content/markdown-file.ts', render: 'src/render/server-entry.tsx', cards: 'src/cards/draw.tsx', worker: 'src/pool/worker.ts' },
     outdir: path.join(root, CACHE_DIR, 'code'),
     bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', outExtension: { '.js': '.mjs' },
-    packages: 'external', jsx: 'automatic', logLevel: 'silent', sourcemap: 'inline', loader: { '.css': 'empty' },
+    packages: 'external', jsx: 'automatic', logLevel: 'silent', sourcemap: 'inline', loader: { '.css': 'empty' }, metafile: true,
   });
   const byName = new Map(result.outputFiles.map((f) => [path.basename(f.path, '.mjs'), f.contents]));
   const all = sha(Buffer.concat(['markdown', 'render', 'cards', 'worker'].map((n) => byName.get(n)!)));
@@ -50,14 +70,15 @@ export async function bundleBuildCode(root: string): Promise<BuildCode> {
     await rename(tmp, dir).catch(() => rm(tmp, { recursive: true, force: true }));
     await pruneOldCode(path.join(root, CACHE_DIR), dir);
   }
-  // Chosen here, on the main thread, so that a build without the native parser says so once, though its workers parse.
-  const parser = markdownParser().name;
   return {
-    markdownHash: sha(Buffer.concat([byName.get('markdown')!, Buffer.from(parser)])), renderHash: sha(byName.get('render')!), cardsHash: sha(byName.get('cards')!),
-    markdownUrl: pathToFileURL(path.join(dir, 'markdown.mjs')).href,
-    renderUrl: pathToFileURL(path.join(dir, 'render.mjs')).href,
-    cardsUrl: pathToFileURL(path.join(dir, 'cards.mjs')).href,
-    workerFile: path.join(dir, 'worker.mjs'),
+    result: {
+      markdownBundleHash: sha(byName.get('markdown')!), renderHash: sha(byName.get('render')!), cardsHash: sha(byName.get('cards')!),
+      markdownUrl: pathToFileURL(path.join(dir, 'markdown.mjs')).href,
+      renderUrl: pathToFileURL(path.join(dir, 'render.mjs')).href,
+      cardsUrl: pathToFileURL(path.join(dir, 'cards.mjs')).href,
+      workerFile: path.join(dir, 'worker.mjs'),
+    },
+    metafiles: [result.metafile],
   };
 }
 

@@ -1,0 +1,78 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundle } from '../../src/bundle/bundle.ts';
+import { bundleBuildCode } from '../../src/pool/code.ts';
+import { CACHE_DIR } from '../../src/cache/store.ts';
+import { editFile, scratchProject } from '../scratch-project.ts';
+
+/**
+ * The bundles (islands and stylesheet; the build's own code) are kept in .site-cache/ with what they
+ * were made from, and taken from there while nothing of that has changed: a rebuild runs no esbuild.
+ */
+let dir: string;
+beforeAll(async () => { dir = await scratchProject('bundle-cache-'); });
+afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+const cacheDir = () => path.join(dir, CACHE_DIR);
+const assets = () => bundle({ root: dir, outDir: path.join(dir, 'dist'), cacheDir: cacheDir() });
+const savedFile = (name: string) => path.join(cacheDir(), `bundle-${name}.json`);
+
+/** Marks the saved result, so that a result taken from the cache can be told from one bundled afresh. */
+async function markSaved(name: string, mark: (result: Record<string, unknown>) => void) {
+  const saved = JSON.parse(await readFile(savedFile(name), 'utf8')) as { result: Record<string, unknown> };
+  mark(saved.result);
+  await writeFile(savedFile(name), JSON.stringify(saved));
+}
+
+describe('the bundle cache', () => {
+  it('gives the same assets as a fresh bundle, and reuses them until a file they were made from changes', async () => {
+    const fresh = await bundle({ root: dir, outDir: path.join(dir, 'dist') });
+    const first = await assets();
+    expect(first).toEqual(fresh);
+    expect(Object.keys(first.files).length).toBeGreaterThan(3);
+
+    await markSaved('assets', (r) => { r.css = '/assets/from-the-cache.css'; });
+    const second = await assets();
+    expect(second.css).toBe('/assets/from-the-cache.css');
+    expect(second.files).toEqual(fresh.files);
+
+    // An edited stylesheet: bundled again, with the edit in it.
+    await editFile(dir, 'templates/styles/site.css', (s) => `${s}\n.bundle-cache-test{color:red}\n`);
+    const edited = await assets();
+    expect(edited.css).not.toBe('/assets/from-the-cache.css');
+    expect(Buffer.from(edited.files[edited.css]!).toString()).toContain('.bundle-cache-test');
+
+    // A new island: the folder's listing is part of what the bundle was made from.
+    await markSaved('assets', (r) => { r.css = '/assets/from-the-cache.css'; });
+    await writeFile(path.join(dir, 'islands', 'bundle-cache-probe.ts'), 'export default function mount() {}\n');
+    const added = await assets();
+    expect(added.islands['bundle-cache-probe']).toMatch(/^\/assets\/bundle-cache-probe-\w+\.js$/);
+    await rm(path.join(dir, 'islands', 'bundle-cache-probe.ts'));
+  }, 120_000);
+
+  it('bundles anew when what was saved cannot be read', async () => {
+    const good = await assets();
+    await writeFile(savedFile('assets'), '{ not json');
+    expect(await assets()).toEqual(good);
+    await markSaved('assets', (r) => { r.files = 'not files'; });
+    expect(await assets()).toEqual(good);
+  }, 120_000);
+
+  it("reuses the build's own code while its sources are unchanged, and bundles it again when a template changes", async () => {
+    const first = await bundleBuildCode(dir);
+    expect(await bundleBuildCode(dir)).toEqual(first);
+    await markSaved('code', (r) => { r.renderHash = 'from-the-cache'; });
+    expect((await bundleBuildCode(dir)).renderHash).toBe('from-the-cache');
+    await editFile(dir, 'templates/pages/NotFound.tsx', (s) => `${s}\n// edited\n`);
+    const edited = await bundleBuildCode(dir);
+    expect(edited.renderHash).not.toBe('from-the-cache');
+    expect(edited.renderHash).not.toBe(first.renderHash);
+    // Its folder gone (pruned, say): bundled again rather than pointing at nothing.
+    await markSaved('code', (r) => { r.renderHash = 'from-the-cache'; });
+    await rm(path.dirname(edited.workerFile), { recursive: true, force: true });
+    const again = await bundleBuildCode(dir);
+    expect(again.renderHash).toBe(edited.renderHash);
+    expect((await readFile(again.workerFile)).length).toBeGreaterThan(0);
+  }, 120_000);
+});
