@@ -1,10 +1,11 @@
-import { readdirSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { rmSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import type { SizeFigure } from './measure/summary.ts';
 import type { SealedFile } from './output/seal.ts';
+import { listFiles } from './output/list-tree.ts';
 import { linkNew, pathIn, putContents, sha256OfFile, untouched, type FileRecord, type SiteTrees } from './output/tree-file.ts';
 
 export { metaDirFor } from './output/layout.ts';
@@ -47,6 +48,8 @@ export class DistWriter {
   private next: Manifest = {};
   /** Folders made (or found) by this build, so each is asked for once. */
   private made = new Set<string>();
+  /** The staging tree's files as this build found them, listed while it works (see `finish`). */
+  private found: Promise<string[]> = Promise.resolve([]);
 
   /** `gzipSize` may be swapped while the build runs (to the worker pool, once it has started). */
   constructor(private readonly stage: TreeFiles, private readonly live: TreeFiles | undefined, public gzipSize: GzipSize = gzipHere) {}
@@ -57,6 +60,9 @@ export class DistWriter {
     const text = this.live && await readFile(this.live.records, 'utf8').catch(() => undefined);
     try { this.previous = text ? JSON.parse(text) as Manifest : {}; } catch { this.previous = {}; }
     await mkdir(this.stage.site, { recursive: true });
+    // Listed now, beside the build (in a thread of its own when the tree is large): what the build
+    // finds there and does not write is deleted at the end, and nothing else can have come in between.
+    this.found = listFiles(this.stage.site, Object.keys(this.previous).length);
   }
 
   private get trees(): SiteTrees { return { stage: this.stage.site, live: this.live?.site }; }
@@ -129,12 +135,13 @@ export class DistWriter {
    */
   async finish() {
     const root = this.stage.site;
-    const kept = new Set(Object.keys(this.next).map((f) => pathIn(root, f)));
+    const kept = new Set(Object.keys(this.next).map((f) => `/${f.split('/').filter(Boolean).join('/')}`));
     const emptied = new Set<string>();
-    // Listed synchronously: the promise version walks a large tree several times slower.
-    for (const e of readdirSync(root, { recursive: true, withFileTypes: true })) {
-      const file = path.join(e.parentPath, e.name);
-      if (!e.isDirectory() && !kept.has(file)) { rmSync(file, { force: true }); emptied.add(e.parentPath); }
+    for (const file of await this.found) {
+      if (kept.has(file)) continue;
+      const target = pathIn(root, file);
+      rmSync(target, { force: true });
+      emptied.add(path.dirname(target));
     }
     for (let dir of emptied) {
       // rmdir refuses a folder that still holds anything: the walk up stops there.

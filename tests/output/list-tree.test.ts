@@ -1,0 +1,35 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFiles, listFilesNow } from '../../src/output/list-tree.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'list-tree-'));
+  for (const file of ['index.html', 'blog/a/index.html', 'blog/page/2/index.html', 'og/a.png', 'assets/chunks/x.js']) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), file);
+  }
+  await mkdir(path.join(dir, 'empty/folder'), { recursive: true });
+  await symlink('index.html', path.join(dir, 'link.html'));
+});
+afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+const expected = ['/assets/chunks/x.js', '/blog/a/index.html', '/blog/page/2/index.html', '/index.html', '/link.html', '/og/a.png'];
+
+describe('listing an output tree', () => {
+  it('lists every file (links too, folders not) as a public path', () => {
+    expect(listFilesNow(dir).sort()).toEqual(expected);
+  });
+
+  it('lists the same in a thread of its own as here', async () => {
+    expect((await listFiles(dir, 10, 0)).sort()).toEqual(expected);
+    expect((await listFiles(dir, 10)).sort()).toEqual(expected);
+  });
+
+  it('lists nothing for a tree that is not there, in a thread or not', async () => {
+    expect(await listFiles(path.join(dir, 'missing'), 10, 0)).toEqual([]);
+    expect(listFilesNow(path.join(dir, 'missing'))).toEqual([]);
+  });
+});
