@@ -190,7 +190,7 @@ const YIELD_EVERY = 32;
 function sideFiles(assets: BundleResult, cards: BuiltCards): DistFile[] {
   return [
     ...Object.entries(assets.files).map(([file, contents]) => ({ file, contents, measure: true })),
-    ...[...cards.files].map(([file, from]) => ({ file, from })),
+    ...[...cards.files].map(([file, from]) => ({ file, from, sha256: cards.digests.get(file) })),
   ];
 }
 

@@ -27,10 +27,11 @@ type Manifest = Record<string, DistRecord>;
 export interface DistRecord extends FileRecord { sha256?: string; key?: string; about?: unknown }
 
 /**
- * One file of the build: contents to write, or a file to copy; `measure` asks for its raw and gzip
+ * One file of the build: contents to write, or a file to copy (with the SHA-256 of its bytes when the
+ * caller knows it, else it is read to hash it); `measure` asks for its raw and gzip
  * size; `key` and `about` are kept with its record (see `keep`).
  */
-export type DistFile = { file: string; measure?: boolean; key?: string; about?: unknown } & ({ contents: string | Uint8Array } | { from: string });
+export type DistFile = { file: string; measure?: boolean; key?: string; about?: unknown } & ({ contents: string | Uint8Array } | { from: string; sha256?: string });
 
 /** A tree's public files and the record of what its build wrote there. */
 export interface TreeFiles { site: string; records: string }
@@ -117,7 +118,7 @@ export class DistWriter {
       else {
         const written = linkNew(this.trees, entry.file, entry.from, this.made);
         // Read for its SHA-256 alone (the completion manifest's), which the record keeps while the source stays the same.
-        record = { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, gzip: before?.hash === hash ? before.gzip : undefined, sha256: sha256OfFile(entry.from) };
+        record = { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, gzip: before?.hash === hash ? before.gzip : undefined, sha256: entry.sha256 ?? sha256OfFile(entry.from) };
       }
     }
     if (entry.measure && record.gzip === undefined) {

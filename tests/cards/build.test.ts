@@ -2,6 +2,7 @@
  * Share cards through a whole build of the site, in a temp project root: every page's og:image, the
  * files it names, the cache (a warm build draws none), check-links and serve's preview.
  */
+import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -10,6 +11,7 @@ import { buildSite, type BuildResult } from '../../src/build.ts';
 import { checkLinksCommand } from '../../src/links/command.ts';
 import { startServer } from '../../src/serve/server.ts';
 import { CARD_MAX_BYTES } from '../../src/cards/draw.tsx';
+import { SEAL_FILE } from '../../src/output/seal.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
 
 // 140 characters of UK English with an en dash, curly apostrophe, accents and an emoji the fonts lack.
@@ -87,6 +89,25 @@ describe('share cards in a built site', () => {
     expect(cold.summary.cards!.drawn).toBeGreaterThan(20);
     expect(cold.summary.cards!.reused).toBe(0);
     expect(warm.summary.cards).toMatchObject({ drawn: 0, reused: cold.summary.cards!.drawn });
+  });
+
+  it("keeps each card in the cache under its key and its bytes' SHA-256, which the completion manifest lists without reading it again", async () => {
+    const cache = path.join(project.root, '.site-cache', 'cards');
+    const names = (await readdir(cache)).filter((n) => n.endsWith('.png'));
+    expect(names.length).toBe(cold.summary.cards!.drawn);
+    for (const name of names) {
+      const [, digest] = /^[0-9a-f]{64}\.([0-9a-f]{64})\.png$/.exec(name) ?? [];
+      expect(digest, name).toBeDefined();
+      expect(createHash('sha256').update(await readFile(path.join(cache, name))).digest('hex')).toBe(digest);
+    }
+    const seal = JSON.parse(await readFile(path.join(out, SEAL_FILE), 'utf8')) as { list: Array<[string, number, string]> };
+    const cards = seal.list.filter(([file]) => file.startsWith('og/'));
+    expect(cards.length).toBeGreaterThan(5);
+    for (const [file, size, digest] of cards) {
+      const bytes = await readFile(path.join(out, file));
+      expect(bytes.length).toBe(size);
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(digest);
+    }
   });
 
   it('passes check-links, which checks each og:image as a file of the build', async () => {
