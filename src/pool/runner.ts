@@ -54,9 +54,9 @@ export class BuildWorkers {
 
   /**
    * Each page rendered (or taken from its cache entry, which `read` fetches just before its batch
-   * goes, with its article's body if the route holds only its marker), made into its document, written into the staging tree and measured, on the pool's
-   * threads when there are many, else here with the same code; `each` gets what the main thread
-   * needs of it, never its markup.
+   * goes, with its article's body if the route holds only its marker), made into its document,
+   * written into the staging tree and measured, on the pool's threads when there are many, else here
+   * with the same code; `each` gets what the main thread needs of it, never its markup.
    */
   async pages<J extends PageJob>(jobs: J[], common: Omit<PagesTask, 'jobs'>, read: (job: J) => Promise<Pick<PageJob, 'cached' | 'body'>>, each: (job: J, output: PageResult) => Promise<void>): Promise<void> {
     // What a worker needs of each job, and no more (the caller's jobs may carry more, functions even).
