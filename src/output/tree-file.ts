@@ -43,7 +43,7 @@ export function sha256OfFile(file: string): string {
 }
 
 /** The live file, if it is still what the last build wrote (same size and time): its stat. */
-export function liveUntouched(trees: SiteTrees, file: string, before: FileRecord): Stats | undefined {
+function liveUntouched(trees: SiteTrees, file: string, before: FileRecord): Stats | undefined {
   if (!trees.live) return undefined;
   // A stat answered from the kernel's cache: synchronously it costs microseconds.
   const now = statSync(pathIn(trees.live, file), { throwIfNoEntry: false });
@@ -51,14 +51,14 @@ export function liveUntouched(trees: SiteTrees, file: string, before: FileRecord
 }
 
 /** Makes room for a new file at `target`: the old one unlinked (it may be the live tree's too), its folder made (once per `made`). */
-export function clearFor(target: string, here: Stats | undefined, made: Set<string>): void {
+function clearFor(target: string, here: Stats | undefined, made: Set<string>): void {
   if (here) rmSync(target, { force: true, recursive: here.isDirectory() });
   const dir = path.dirname(target);
   if (!made.has(dir)) { mkdirSync(dir, { recursive: true }); made.add(dir); }
 }
 
 /** The staging tree's `file` made the live tree's (same inode), unless it already is. */
-export function carry<R extends FileRecord>(trees: SiteTrees, file: string, live: Stats, record: R, made: Set<string>): R {
+function carry<R extends FileRecord>(trees: SiteTrees, file: string, live: Stats, record: R, made: Set<string>): R {
   const target = pathIn(trees.stage, file);
   const here = statSync(target, { throwIfNoEntry: false });
   const linked = { ...record, ino: live.ino };
@@ -94,7 +94,7 @@ export function untouched<R extends FileRecord>(trees: SiteTrees, file: string, 
 }
 
 /** Writes `data` afresh at `file` of the staging tree, never through a file that is there (it could be the live tree's). */
-export function writeNew(trees: SiteTrees, file: string, data: Uint8Array, made: Set<string>): Stats {
+function writeNew(trees: SiteTrees, file: string, data: Uint8Array, made: Set<string>): Stats {
   const target = pathIn(trees.stage, file);
   clearFor(target, statSync(target, { throwIfNoEntry: false }), made);
   writeFileSync(target, data, { flag: 'wx' });
