@@ -7,7 +7,7 @@ import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import { CacheStore, hashOf } from './store.ts';
 import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
-import { bodyMarker, markedKey, routeBodyKey } from '../render/article-body.ts';
+import { markedKey, routeBodyKey } from '../render/article-body.ts';
 
 /** What a page's thread reads from the cache: its cached entry, and the body of the article it prints. */
 export interface PageReads { cached?: Uint8Array; body?: Uint8Array }
@@ -94,8 +94,9 @@ export class BuildCache {
   /**
    * Each job's parsed file, from the cache or from `compute` (all the misses in one batch). The body
    * of a file that `apart` says only its page reads (an article: not a legal page, whose HTML the
-   * load fills in) goes into the bodies pack at once, appended a few megabytes at a time, and its
-   * result holds the marker instead. A cached entry whose body is not in that pack is a miss.
+   * load fills in) is parsed under its key: the thread that parses it makes the body's entry, which
+   * goes into the bodies pack at once (appended a few megabytes at a time), and the result holds the
+   * marker instead. A cached entry whose body is not in that pack is a miss.
    */
   async parse(jobs: MarkdownJob[], codeHash: string, compute: (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>, apart: (job: MarkdownJob) => boolean = () => false): Promise<ParsedMarkdownFile[]> {
     const keys = jobs.map((job) => hashOf(this.lockHash, codeHash, job.rel, JSON.stringify(job.forms ?? null), JSON.stringify(job.images ?? null), job.source));
@@ -110,14 +111,11 @@ export class BuildCache {
     });
     const missing = results.flatMap((r, i) => (r === undefined ? [i] : []));
     if (!missing.length) return results as ParsedMarkdownFile[];
-    const fresh = await compute(missing.map((i) => jobs[i]!));
+    // An article is parsed under its key, so that its body comes back as the entry to file, and the marker.
+    const fresh = await compute(missing.map((i) => (apart(jobs[i]!) ? { ...jobs[i]!, apart: keys[i]! } : jobs[i]!)));
     for (const [k, index] of missing.entries()) {
-      const result = fresh[k]!;
-      const key = keys[index]!;
-      if (apart(jobs[index]!)) {
-        await this.bodies.set(key, result.body.html);
-        result.body = { ...result.body, html: bodyMarker(key) };
-      }
+      const { bodyEntry, ...result } = fresh[k]!;
+      if (bodyEntry) await this.bodies.setRaw(keys[index]!, bodyEntry);
       results[index] = result;
     }
     this.counts.parsed += missing.length;

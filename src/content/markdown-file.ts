@@ -3,9 +3,15 @@ import type { SiteSettings } from './schemas.ts';
 import type { ContentError } from './errors.ts';
 import type { SiteImage } from './images.ts';
 import { readFrontMatter } from './front-matter.ts';
+import { bodyMarker } from '../render/article-body.ts';
+import { packValue } from '../cache/pack-value.ts';
 
-/** One markdown file to parse: its text, its path as errors name it, the survey addresses its links may name, the images it names. */
-export interface MarkdownJob { source: string; rel: string; forms?: SiteSettings['assessmentForms']; images?: Record<string, SiteImage> }
+/**
+ * One markdown file to parse: its text, its path as errors name it, the survey addresses its links
+ * may name, the images it names; and, for an article whose body the build cache keeps apart (see
+ * render/article-body.ts), the key it is kept under (`apart`).
+ */
+export interface MarkdownJob { source: string; rel: string; forms?: SiteSettings['assessmentForms']; images?: Record<string, SiteImage>; apart?: string }
 
 /** A markdown file split and rendered: the front matter's text (validated later, on the main thread) and the body's HTML. */
 export interface ParsedMarkdownFile {
@@ -16,14 +22,22 @@ export interface ParsedMarkdownFile {
   frontData: unknown;
   frontErrors: ContentError[];
   body: RenderedMarkdown;
+  /**
+   * For a job kept `apart`: the body's cache entry, made by the thread that parsed it, in a buffer
+   * of its own that can be handed over rather than copied; `body.html` is then the marker naming it.
+   */
+  bodyEntry?: Uint8Array;
 }
 
 /**
  * The one place that calls the markdown renderer: pure, plain data in and out, so that it can run
  * in a worker thread and its result can be cached.
  */
-export async function parseMarkdownFile({ source, rel, forms, images }: MarkdownJob): Promise<ParsedMarkdownFile> {
+export async function parseMarkdownFile({ source, rel, forms, images, apart }: MarkdownJob): Promise<ParsedMarkdownFile> {
   const { front, frontLine, data, errors, body: content, bodyLine } = readFrontMatter(source, rel);
   const body = renderMarkdown(content, rel, bodyLine, forms, images);
-  return { front, frontLine, frontData: data, frontErrors: errors, body };
+  const parsed = { front, frontLine, frontData: data, frontErrors: errors };
+  // Its HTML never travels to the main thread as a string: a large blog's bodies would be most of its heap.
+  if (apart !== undefined) return { ...parsed, body: { ...body, html: bodyMarker(apart) }, bodyEntry: packValue(body.html) };
+  return { ...parsed, body };
 }

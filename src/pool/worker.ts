@@ -3,7 +3,7 @@
  * markdown files, renders pages (and writes their documents) and draws share cards, plain data in and out, until it is closed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { parseMarkdownFile, type MarkdownJob } from '../content/markdown-file.ts';
+import { parseMarkdownFile, type MarkdownJob, type ParsedMarkdownFile } from '../content/markdown-file.ts';
 import type { CardJob } from '../cards/plan.ts';
 import { mapLimit } from '../concurrency.ts';
 import type { PageOutput, PagesTask } from '../render/page-output.ts';
@@ -45,13 +45,16 @@ async function run(task: Task): Promise<unknown[]> {
   return (await loadRenderer()).makePages(task.task);
 }
 
-const transferOf = (results: unknown[]) => results.flatMap((r) => ((r as PageOutput).entry ? [(r as PageOutput).entry!.buffer as ArrayBuffer] : []));
+/** The cache entries made here (a page's, an article body's), each a buffer of its own (see cache/pack-value.ts): handed over, not copied. */
+const transferOf = (results: unknown[]) => results.flatMap((r) => {
+  const entry = (r as PageOutput).entry ?? (r as ParsedMarkdownFile).bodyEntry;
+  return entry ? [entry.buffer as ArrayBuffer] : [];
+});
 
 parentPort?.on('message', (message: { id: number; task: Task }) => {
   clearTimeout(warm);
   run(message.task).then(
-    // The pages' cache entries are handed over, not copied: each is a buffer of its own (see render/page-entry.ts).
-    (results) => parentPort!.postMessage({ id: message.id, results }, message.task.kind === 'pages' ? transferOf(results) : []),
+    (results) => parentPort!.postMessage({ id: message.id, results }, transferOf(results)),
     (error: unknown) => parentPort!.postMessage({ id: message.id, error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) }),
   ).finally(warmWhenIdle);
 });
