@@ -7,7 +7,8 @@ import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import { CacheStore, hashOf } from './store.ts';
 import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
-import { markedKey, routeBodyKey } from '../render/article-body.ts';
+import { routeBodyKey } from '../render/article-body.ts';
+import { markedKey } from '../body-marker.ts';
 
 /** What a page's thread reads from the cache: its cached entry, and the body of the article it prints. */
 export interface PageReads { cached?: Uint8Array; body?: Uint8Array }

@@ -3,8 +3,8 @@ import type { SiteSettings } from './schemas.ts';
 import type { ContentError } from './errors.ts';
 import type { SiteImage } from './images.ts';
 import { readFrontMatter } from './front-matter.ts';
-import { bodyMarker } from '../render/article-body.ts';
-import { packValue } from '../cache/pack-value.ts';
+import { bodyMarker } from '../body-marker.ts';
+import { packValue } from '../pack-value.ts';
 
 /**
  * One markdown file to parse: its text, its path as errors name it, the survey addresses its links

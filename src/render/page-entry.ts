@@ -2,7 +2,7 @@ import type { RenderedPage } from './page.tsx';
 import { islandList, islandMap, type IslandList } from './island-list.ts';
 import type { Route } from '../routes/table.ts';
 import type { ImagePreload, ImageUse } from '../images/picture.ts';
-import { packValue } from '../cache/pack-value.ts';
+import { packValue } from '../pack-value.ts';
 
 /**
  * A rendered page as the build cache keeps it (.site-cache/pages.pack): its markup, islands and
