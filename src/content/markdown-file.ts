@@ -9,7 +9,7 @@ import { packValue } from '../pack-value.ts';
 /**
  * One markdown file to parse: its text, its path as errors name it, the survey addresses its links
  * may name, the images it names; and, for an article whose body the build cache keeps apart (see
- * render/article-body.ts), the key it is kept under (`apart`).
+ * body-marker.ts), the key it is kept under (`apart`).
  */
 export interface MarkdownJob { source: string; rel: string; forms?: SiteSettings['assessmentForms']; images?: Record<string, SiteImage>; apart?: string }
 

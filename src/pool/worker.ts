@@ -45,7 +45,7 @@ async function run(task: Task): Promise<unknown[]> {
   return (await loadRenderer()).makePages(task.task);
 }
 
-/** The cache entries made here (a page's, an article body's), each a buffer of its own (see cache/pack-value.ts): handed over, not copied. */
+/** The cache entries made here (a page's, an article body's), each a buffer of its own (see pack-value.ts): handed over, not copied. */
 const transferOf = (results: unknown[]) => results.flatMap((r) => {
   const entry = (r as PageOutput).entry ?? (r as ParsedMarkdownFile).bodyEntry;
   return entry ? [entry.buffer as ArrayBuffer] : [];
