@@ -9,7 +9,8 @@ import { routes as routeTable, routingTable, type Route } from './routes/table.t
 import type { RenderedPage } from './render/page.tsx';
 import { islandMap, type IslandList } from './render/island-list.ts';
 import { DOCUMENT_CODE } from './render/document.ts';
-import type { DocumentShell } from './render/page-output.ts';
+import type { DocumentShell, PreviousPage } from './render/page-output.ts';
+import type { DocumentCut } from './render/document.ts';
 import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
@@ -113,8 +114,18 @@ function publishStage(site: Site, now: Date, preview: boolean): Published {
 
 /** A page once written to dist/: what the images stage and the summary still read; its markup is let go. */
 export type WrittenPage = Omit<RenderedPage, 'head' | 'body'>;
-/** What the manifest keeps of a written page, so that a later build can leave it standing without reading it. */
-interface StoredPage { islands: IslandList; images: RenderedPage['images']; preload?: RenderedPage['preload']; markup: MarkupFigures }
+/**
+ * What the manifest keeps of a written page, so that a later build can leave it standing without
+ * reading it; or, when only the shell changed, cut its head and body out of it (`cut`, valid while
+ * the route's key is `page`) rather than render it again.
+ */
+interface StoredPage { islands: IslandList; images: RenderedPage['images']; preload?: RenderedPage['preload']; markup: MarkupFigures; page?: string; cut?: DocumentCut }
+
+/** The last build's page at this file, if it was made from this very route (the key): its document can be cut up again. */
+function previousPage(about: StoredPage | undefined, key: () => string): { previous?: PreviousPage } {
+  if (!about?.cut || about.page !== key()) return {};
+  return { previous: { cut: about.cut, islands: about.islands, images: about.images, ...(about.preload ? { preload: about.preload } : {}) } };
+}
 /** What every document is made of besides its page, and that as text for the pages' keys. */
 interface DocumentMaker { shell: DocumentShell; inputs: string }
 
@@ -147,12 +158,12 @@ async function renderStage(input: {
     if (!record || !about?.markup) return false;
     keep({ route, islands: islandMap(about.islands), images: about.images, preload: about.preload }, { raw: record.size, gzip: record.gzip! }, about.markup);
     return true;
-  }, (jobs, read, settle) => workers.pages(jobs.map((job) => ({ ...job, before: writer.before(job.route.file) })), { ctx, shell: maker.shell, trees: writer.siteTrees }, read, async (job, out) => {
+  }, (jobs, read, settle) => workers.pages(jobs.map((job) => ({ ...job, before: writer.before(job.route.file), ...previousPage(writer.lastAbout(job.route.file) as StoredPage | undefined, job.key) })), { ctx, shell: maker.shell, trees: writer.siteTrees }, read, async (job, out) => {
     await settle(job, out);
     // Not made (its article's body was lost from the cache): the cache has thrown it out, and the build runs again.
     if ('lostBody' in out) return;
     documents++;
-    const about: StoredPage = { islands: out.islands, images: out.images, preload: out.preload, markup: out.markup };
+    const about: StoredPage = { islands: out.islands, images: out.images, preload: out.preload, markup: out.markup, page: job.key(), cut: out.cut };
     writer.record(job.route.file, { ...out.record, key: hashOf(job.key(), shell), about });
     keep({ route: job.route, islands: islandMap(out.islands), images: out.images, preload: out.preload }, { raw: out.record.size, gzip: out.record.gzip }, out.markup);
   }));
@@ -360,6 +371,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     if (session) session.pruned = true;
     // Where older versions kept one record per output folder, each folder ever built (a test's, say) adding one: the records now live in the folder's trees.
     await rm(path.join(root, CACHE_DIR, 'dist'), { recursive: true, force: true }).catch(unpruned);
+    // Where older versions kept a second copy of every rendered page: the documents in the output are that copy now.
+    await Promise.all(['pages.pack', 'pages.pack.index'].map((name) => rm(path.join(root, CACHE_DIR, name), { force: true }))).catch(unpruned);
   });
   summary.wallMs = performance.now() - startedAt;
   return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool, documents }, warnings: opts.preview ? unpublishedLinks : [] };

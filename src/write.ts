@@ -77,6 +77,11 @@ export class DistWriter {
   /** The two trees' public folders, for a worker that writes pages into the staging one. */
   get siteTrees(): SiteTrees { return this.trees; }
 
+  /** What the last complete build kept with its record of `file` (see `keep`). */
+  lastAbout(file: string): unknown {
+    return this.previous[file]?.about;
+  }
+
   /** A file written into the staging tree by another thread (see render/page-output.ts), recorded as this writer's own. */
   record(file: string, record: DistRecord): void {
     pathIn(this.stage.site, file);

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.ts';
-import { isCachedPage, type CachedPage } from '../render/page-entry.ts';
 import type { PageJob, PageResult } from '../render/page-output.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
@@ -10,8 +9,8 @@ import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
 import { routeBodyKey } from '../render/article-body.ts';
 import { markedKey } from '../body-marker.ts';
 
-/** What a page's thread reads from the cache: its cached entry, and the body of the article it prints. */
-export interface PageReads { cached?: Uint8Array; body?: Uint8Array }
+/** What a page's thread reads from the cache: the body of the article it prints. */
+export interface PageReads { body?: Uint8Array }
 
 /**
  * Thrown once the pages are made if an article's body could not be read back from the cache when
@@ -37,36 +36,35 @@ const isParsed = (v: unknown): v is ParsedMarkdownFile => {
 };
 /**
  * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's text, its path,
- * the survey addresses, the images it names and the markdown code; rendered pages keyed by the route's props, the render
- * context and the templates' code. Both keys also hold the lockfile, so that upgrading a package
- * (remark, React) invalidates them. An article's body HTML (most of its parsed entry) is kept apart,
+ * the survey addresses, the images it names and the markdown code; pages keyed by the route's props,
+ * the render context and the templates' code (the page's document in the output is its cache: see
+ * build.ts). Both keys also hold the lockfile, so that upgrading a package (remark, React)
+ * invalidates them. An article's body HTML (most of its parsed entry) is kept apart,
  * in .site-cache/bodies.pack under the same key, and the parsed article holds a marker naming it
  * (see render/article-body.ts): a rebuild reads and decodes only the small entries, the main thread
  * never holds every body, and a body is read only for a page that is made again.
  */
 export class BuildCache {
   private readonly markdown: CacheStore<ParsedMarkdownFile>;
-  private readonly pages: CacheStore<CachedPage>;
   private readonly bodies: CacheStore<string>;
   /** What the last build did: files parsed and pages rendered afresh (the rest came from the cache). */
   readonly counts = { parsed: 0, rendered: 0 };
   /** Articles whose body could not be read back when their page needed it (see LostBodiesError). */
   private lost = 0;
 
-  private constructor(private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<CachedPage>, CacheStore<string>]) {
-    [this.markdown, this.pages, this.bodies] = stores;
+  private constructor(private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<string>]) {
+    [this.markdown, this.bodies] = stores;
   }
 
   /** `memory`: entries kept in memory from one build to the next as well (serve's session). */
   static async open(root: string, memory?: Map<string, unknown>): Promise<BuildCache> {
-    const [lock, markdown, pages, bodies] = await Promise.all([
+    const [lock, markdown, bodies] = await Promise.all([
       readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from('')),
       CacheStore.open(root, 'markdown', isParsed, memory),
-      CacheStore.open(root, 'pages', isCachedPage, memory),
       // Not in serve's memory: a save re-renders one page, whose body is one read of the pack away.
       CacheStore.open(root, 'bodies', isBody),
     ]);
-    return new BuildCache(hashOf(lock), [markdown, pages, bodies]);
+    return new BuildCache(hashOf(lock), [markdown, bodies]);
   }
 
   /**
@@ -82,7 +80,7 @@ export class BuildCache {
   /** What this build added, written; a pack grown stale rewritten. */
   async save(): Promise<void> {
     await this.storeDeferred();
-    await Promise.all([this.markdown.save(), this.pages.save(), this.bodies.save()]);
+    await Promise.all([this.markdown.save(), this.bodies.save()]);
   }
 
 
@@ -90,7 +88,7 @@ export class BuildCache {
   get markdownEntries(): number { return this.markdown.entries; }
 
   /** Entries found unreadable and deleted during this build. */
-  get discarded() { return this.markdown.discarded + this.pages.discarded + this.bodies.discarded; }
+  get discarded() { return this.markdown.discarded + this.bodies.discarded; }
 
   /**
    * Each job's parsed file, from the cache or from `compute` (all the misses in one batch). The body
@@ -126,9 +124,10 @@ export class BuildCache {
 
   /**
    * Every route's page: left standing where `stand` says its file still holds what this key makes;
-   * else handed to `make`, as a job under its key, with a way to read its cache entry and its
-   * article's body (raw bytes, decoded by whoever makes the page) and a way to settle the cache with
-   * what was made. Nothing is kept, so a large site never holds every page's markup at once.
+   * else handed to `make`, as a job under its key, with a way to read its article's body (raw bytes,
+   * decoded by whoever makes the page) and a way to settle the cache with what was made. Nothing is
+   * kept, so a large site never holds every page's markup at once (a page whose route is unchanged
+   * is cut out of the document the last build wrote: see render/page-output.ts).
    * Throws LostBodiesError, once every page is made, if a body turned out unreadable.
    */
   async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string,
@@ -140,27 +139,24 @@ export class BuildCache {
       let key: string | undefined;
       // An article's route holds the marker of its body, not the body: its JSON text is short.
       const job: KeyedPageJob = { route, key: () => (key ??= hashOf(shared, JSON.stringify(route))) };
-      // Its output stands as the last build left it: nothing to read. The entry stays for the day it is needed.
-      if (await stand(route, job.key)) this.pages.touch(job.key());
-      else jobs[i] = job;
+      // Its output stands as the last build left it: nothing to read.
+      if (!await stand(route, job.key)) jobs[i] = job;
     });
     const todo = jobs.filter((j) => j !== undefined);
     if (!todo.length) return;
     const made = make(todo, async (job) => {
-      const cached = this.pages.mayHold ? await this.pages.getRaw(job.key()) : undefined;
       // Read here, not decoded: the thread that makes the page decodes it if it renders the page.
       const marked = routeBodyKey(job.route);
       const body = marked === undefined ? undefined : await this.bodies.getRaw(marked);
-      return { ...(cached ? { cached } : {}), ...(body ? { body } : {}) };
+      return body ? { body } : {};
     }, async (job, output) => {
-      if (output.discarded) this.pages.discard(job.key());
       if ('lostBody' in output) {
         // Both entries go: the next run parses the article again.
         const marked = routeBodyKey(job.route)!;
         this.markdown.discard(marked);
         if (this.bodies.has(marked)) this.bodies.discard(marked);
         this.lost++;
-      } else if (output.entry) { this.counts.rendered++; await this.pages.setRaw(job.key(), output.entry); }
+      } else if (output.rendered) this.counts.rendered++;
     });
     // Once the first pages are on their way to the workers, the main thread has time for the markdown.
     await new Promise((resolve) => setImmediate(resolve));

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 
-/** The git-ignored folder of everything a build may reuse: parsed markdown, rendered pages, bundled code. */
+/** The git-ignored folder of everything a build may reuse: parsed markdown, article bodies, bundled code, images and cards. */
 export const CACHE_DIR = '.site-cache';
 /** Raised when the shape of a cache entry changes, so that entries of an older shape are never read. */
 export const CACHE_FORMAT = 5;

@@ -1,4 +1,4 @@
-import { closeSync, constants, copyFileSync, linkSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, copyFileSync, linkSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 
@@ -48,6 +48,17 @@ function liveUntouched(trees: SiteTrees, file: string, before: FileRecord): Stat
   // A stat answered from the kernel's cache: synchronously it costs microseconds.
   const now = statSync(pathIn(trees.live, file), { throwIfNoEntry: false });
   return now && now.size === before.size && now.mtimeMs === before.mtimeMs ? now : undefined;
+}
+
+/**
+ * The text of the live tree's `file`, if it holds exactly the bytes the last build recorded there
+ * (`before`: their hash); undefined if it is missing, or was changed or replaced since.
+ */
+export function lastWritten(trees: SiteTrees, file: string, before: FileRecord): string | undefined {
+  if (!trees.live) return undefined;
+  let bytes: Buffer;
+  try { bytes = readFileSync(pathIn(trees.live, file)); } catch { return undefined; }
+  return bytes.length === before.size && sha256(bytes) === before.hash ? bytes.toString('utf8') : undefined;
 }
 
 /** Makes room for a new file at `target`: the old one unlinked (it may be the live tree's too), its folder made (once per `made`). */

@@ -53,16 +53,17 @@ export class BuildWorkers {
   }
 
   /**
-   * Each page rendered (or taken from its cache entry, which `read` fetches just before its batch
-   * goes, with its article's body if the route holds only its marker), made into its document,
-   * written into the staging tree and measured, on the pool's threads when there are many, else here
-   * with the same code; `each` gets what the main thread needs of it, never its markup.
+   * Each page rendered (or cut out of the document the last build wrote, when only the shell
+   * changed), made into its document, written into the staging tree and measured, on the pool's
+   * threads when there are many, else here with the same code. `read` fetches, just before its batch
+   * goes, the body of the article whose route holds only its marker; `each` gets what the main thread
+   * needs of the page, never its markup.
    */
-  async pages<J extends PageJob>(jobs: J[], common: Omit<PagesTask, 'jobs'>, read: (job: J) => Promise<Pick<PageJob, 'cached' | 'body'>>, each: (job: J, output: PageResult) => Promise<void>): Promise<void> {
+  async pages<J extends PageJob>(jobs: J[], common: Omit<PagesTask, 'jobs'>, read: (job: J) => Promise<Pick<PageJob, 'body'>>, each: (job: J, output: PageResult) => Promise<void>): Promise<void> {
     // What a worker needs of each job, and no more (the caller's jobs may carry more, functions even).
     const withEntries = (batch: J[]) => Promise.all(batch.map(async (job): Promise<PageJob> => {
-      const { cached, body } = await read(job);
-      return { route: job.route, ...(job.before ? { before: job.before } : {}), ...(cached ? { cached } : {}), ...(body ? { body } : {}) };
+      const { body } = await read(job);
+      return { route: job.route, ...(job.before ? { before: job.before } : {}), ...(job.previous ? { previous: job.previous } : {}), ...(body ? { body } : {}) };
     }));
     const pool = this.poolFor(jobs.length);
     if (pool) {

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { parseMarkdownFile, type MarkdownJob, type ParsedMarkdownFile } from '../content/markdown-file.ts';
 import type { CardJob } from '../cards/plan.ts';
 import { mapLimit } from '../concurrency.ts';
-import type { PageOutput, PagesTask } from '../render/page-output.ts';
+import type { PagesTask } from '../render/page-output.ts';
 import { BOOT_DATA } from './boot.ts';
 
 export type Task =
@@ -45,9 +45,9 @@ async function run(task: Task): Promise<unknown[]> {
   return (await loadRenderer()).makePages(task.task);
 }
 
-/** The cache entries made here (a page's, an article body's), each a buffer of its own (see pack-value.ts): handed over, not copied. */
+/** The cache entries made here (an article body's), each a buffer of its own (see pack-value.ts): handed over, not copied. */
 const transferOf = (results: unknown[]) => results.flatMap((r) => {
-  const entry = (r as PageOutput).entry ?? (r as ParsedMarkdownFile).bodyEntry;
+  const entry = (r as Partial<ParsedMarkdownFile>).bodyEntry;
   return entry ? [entry.buffer as ArrayBuffer] : [];
 });
 

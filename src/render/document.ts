@@ -22,13 +22,21 @@ function preloadTag(p: ImagePreload): string {
   return `<link rel="preload" as="image" type="${attr(p.type)}" ${source} fetchpriority="high">`;
 }
 
-/** The document shell around a rendered page. */
-export function documentHtml(page: RenderedPage, assets: PageAssets): string {
-  const head = [
+/**
+ * Where a page's head and body lie in its document, as offsets into its text: [head start, head end,
+ * body start, body end]. A later build whose shell differs cuts them out of the document on disk and
+ * puts them into the new shell, rather than render the page again (see page-output.ts).
+ */
+export type DocumentCut = [number, number, number, number];
+
+/** The document shell around a rendered page, and where the page's head and body lie in it. */
+export function documentHtml(page: RenderedPage, assets: PageAssets): { html: string; cut: DocumentCut } {
+  const lead = [
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     ...assets.inlineScripts.map((s) => `<script>${s}</script>`),
-    page.head,
+  ];
+  const tail = [
     // Before the stylesheet, so the LCP image is requested as early as the CSS.
     page.preload ? preloadTag(page.preload) : '',
     `<link rel="stylesheet" href="${attr(assets.css)}">`,
@@ -39,7 +47,12 @@ export function documentHtml(page: RenderedPage, assets: PageAssets): string {
     ...(page.islands.size ? assets.preload.map((href) => `<link rel="modulepreload" href="${attr(href)}">`) : []),
     assets.extraHead ?? '',
   ].filter(Boolean);
-  return `<!doctype html>\n<html lang="en-GB"${page.route.status === 200 ? '' : ` data-status="${page.route.status}"`}>\n<head>\n${head.join('\n')}\n</head>\n<body>\n${page.body}\n</body>\n</html>\n`;
+  // The head's lines one to a line, as ever: the page's own head (if any) between the shell's first lines and the rest.
+  const open = `<!doctype html>\n<html lang="en-GB"${page.route.status === 200 ? '' : ` data-status="${page.route.status}"`}>\n<head>\n${lead.join('\n')}${page.head ? '\n' : ''}`;
+  const middle = `${tail.map((line) => `\n${line}`).join('')}\n</head>\n<body>\n`;
+  const headEnd = open.length + page.head.length;
+  const bodyStart = headEnd + middle.length;
+  return { html: `${open}${page.head}${middle}${page.body}\n</body>\n</html>\n`, cut: [open.length, headEnd, bodyStart, bodyStart + page.body.length] };
 }
 
 /** The text of the code that makes a document: part of the key under which a written page may stand (see build.ts). */

@@ -5,12 +5,11 @@ import type { Route } from '../routes/table.ts';
 import type { SiteImage } from '../content/images.ts';
 import type { ImagePreload, ImageUse } from '../images/picture.ts';
 import type { BundleResult } from '../bundle/bundle.ts';
-import { documentHtml } from './document.ts';
+import { documentHtml, type DocumentCut } from './document.ts';
 import { pageScripts } from '../bundle/page-scripts.ts';
 import { markupFigures, type MarkupFigures } from '../measure/markup.ts';
-import { islandList, type IslandList } from './island-list.ts';
-import { decodePage, encodePage } from './page-entry.ts';
-import { putContents, type FileRecord, type SiteTrees } from '../output/tree-file.ts';
+import { islandList, islandMap, type IslandList } from './island-list.ts';
+import { lastWritten, putContents, type FileRecord, type SiteTrees } from '../output/tree-file.ts';
 import { withBody } from './article-body.ts';
 
 /** What every document is made of besides its page: plain data, the same for every page of a build. */
@@ -23,17 +22,25 @@ export interface DocumentShell extends Pick<BundleResult, 'css' | 'runtime' | 'i
 }
 
 /**
- * One page to make: rendered afresh, or from its cached entry (`cached`); `before` is what the last
- * build wrote at its file; `body`, the cached body of the article whose route holds its marker (see article-body.ts).
+ * What the last build kept of a page whose route is unchanged (its document made with another
+ * shell): where its head and body lie in the document it wrote, and what it read from the page. The
+ * document on disk is the cache: no second copy of every page is kept anywhere.
  */
-export interface PageJob { route: Route; before?: FileRecord; cached?: Uint8Array; body?: Uint8Array }
+export interface PreviousPage { cut: DocumentCut; islands: IslandList; images: ImageUse[]; preload?: ImagePreload }
+
+/**
+ * One page to make: rendered afresh, or cut out of the document the last build wrote (`previous`);
+ * `before` is what the last build wrote at its file; `body`, the cached body of the article whose
+ * route holds its marker (see article-body.ts).
+ */
+export interface PageJob { route: Route; before?: FileRecord; previous?: PreviousPage; body?: Uint8Array }
 
 export interface PagesTask { jobs: PageJob[]; ctx: Omit<RenderContext, 'url'>; shell: DocumentShell; trees: SiteTrees }
 
 /**
  * What the main thread needs of a page once it is written: the file's record (hash, sizes, time),
- * the figures the budgets read from its markup, its islands and images; and the cache entry of a
- * page rendered afresh (`entry`), or `discarded` when its cached entry could not be read.
+ * the figures the budgets read from its markup, its islands and images, where its head and body lie
+ * in the document (`cut`), and whether it was rendered afresh.
  */
 export interface PageOutput {
   record: FileRecord & { gzip: number };
@@ -41,46 +48,54 @@ export interface PageOutput {
   islands: IslandList;
   images: ImageUse[];
   preload?: ImagePreload;
-  entry?: Uint8Array;
-  discarded?: boolean;
+  cut: DocumentCut;
+  rendered: boolean;
 }
 
 /**
  * A page that could not be made: it had to be rendered, and its article's body was missing from the
  * cache or unreadable. Nothing is written; the main thread discards the entries and builds again.
  */
-export interface LostBody { lostBody: true; discarded?: boolean }
+export interface LostBody { lostBody: true }
 
 /** What the thread that made a page hands back. */
 export type PageResult = PageOutput | LostBody;
 
-/** A rendered page as its whole HTML document, pointing at the bundled assets. */
-export function documentOf(page: RenderedPage, shell: DocumentShell): string {
+/** A rendered page as its whole HTML document, pointing at the bundled assets, and where its head and body lie in it. */
+export function documentOf(page: RenderedPage, shell: DocumentShell): { html: string; cut: DocumentCut } {
   const { css, runtime, favicon, inlineScripts, extraHead, feed } = shell;
   return documentHtml(page, { css, runtime, preload: pageScripts(page, shell).preload, favicon, inlineScripts, extraHead, feed });
 }
 
+const isCut = (cut: DocumentCut, length: number) => cut.length === 4 && cut.every(Number.isInteger) && cut[0] >= 0 && cut[0] <= cut[1] && cut[1] <= cut[2] && cut[2] <= cut[3] && cut[3] <= length;
+
+/** The page the last build wrote at `before`, cut out of its document, if the file still holds exactly that document. */
+function pageWritten(trees: SiteTrees, route: Route, before: FileRecord, previous: PreviousPage): RenderedPage | undefined {
+  const html = lastWritten(trees, route.file, before);
+  const { cut } = previous;
+  if (html === undefined || !isCut(cut, html.length)) return undefined;
+  return { route, head: html.slice(cut[0], cut[1]), body: html.slice(cut[2], cut[3]), islands: islandMap(previous.islands), images: previous.images, preload: previous.preload };
+}
+
 /**
- * Each job's page rendered (or taken from its entry), made into its document, written into the
- * staging tree and measured (raw and gzip at level 9), by the thread that rendered it: a worker, or
- * the main thread on a small build. Only the figures go back; the markup is let go here.
+ * Each job's page rendered (or cut out of the last build's document), made into its document, written
+ * into the staging tree and measured (raw and gzip at level 9), by the thread that rendered it: a
+ * worker, or the main thread on a small build. Only the figures go back; the markup is let go here.
  */
 export function outputPages(task: PagesTask, render: (route: Route, ctx: RenderContext) => RenderedPage): PageResult[] {
   const made = new Set<string>();
-  return task.jobs.map(({ route, before, cached, body }): PageResult => {
-    const fromCache = cached && decodePage(route, cached);
-    const whole = fromCache ? route : withBody(route, body);
-    if (!whole) return { lostBody: true, ...(cached ? { discarded: true } : {}) };
-    const page = fromCache || render(whole, { ...task.ctx, url: route.url });
-    const html = documentOf(page, task.shell);
+  return task.jobs.map(({ route, before, previous, body }): PageResult => {
+    const written = previous && before ? pageWritten(task.trees, route, before, previous) : undefined;
+    const whole = written ? route : withBody(route, body);
+    if (!whole) return { lostBody: true };
+    const page = written ?? render(whole, { ...task.ctx, url: route.url });
+    const { html, cut } = documentOf(page, task.shell);
     const bytes = Buffer.from(html);
     const record = putContents(task.trees, route.file, bytes, before, made);
     const gzip = record.gzip ?? gzipSync(bytes, { level: 9 }).byteLength;
     return {
       record: { ...record, gzip }, markup: markupFigures(html), islands: islandList(page.islands), images: page.images,
-      ...(page.preload ? { preload: page.preload } : {}),
-      ...(fromCache ? {} : { entry: encodePage(page) }),
-      ...(cached && !fromCache ? { discarded: true } : {}),
+      ...(page.preload ? { preload: page.preload } : {}), cut, rendered: !written,
     };
   });
 }

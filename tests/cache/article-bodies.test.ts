@@ -19,7 +19,7 @@ afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
 const pack = (kind: string) => path.join(dir, '.site-cache', `${kind}.pack`);
 const packLines = async (kind: string) => (await readFile(pack(kind), 'utf8')).split('\n').filter(Boolean);
-const dropIndexes = () => Promise.all(['pages', 'bodies', 'markdown'].map((kind) => rm(`${pack(kind)}.index`, { force: true })));
+const dropIndexes = () => Promise.all(['bodies', 'markdown'].map((kind) => rm(`${pack(kind)}.index`, { force: true })));
 
 /** Every HTML file a build wrote, with its text. */
 async function htmlOf(outDir: string): Promise<Map<string, string>> {
@@ -81,8 +81,7 @@ describe('article bodies in the build cache', () => {
     const garble = (line: string) => `${line.slice(0, 65)}"<p>half a bo`;
     const damaged = [garble(bodies[0]!), garble(bodies[1]!), ...bodies.slice(2)];
     await writeFile(pack('bodies'), `${[header, ...damaged].join('\n')}\n`.slice(0, -200));
-    // No page in the cache and none standing (a new folder): every article's page must be rendered from its body.
-    await rm(pack('pages'), { force: true });
+    // No page standing (a new folder): every article's page must be rendered from its body.
     await dropIndexes();
 
     const warnings: string[] = [];
@@ -91,9 +90,9 @@ describe('article bodies in the build cache', () => {
     expectNoMarker(await htmlOf('rebuilt'));
     // The cut-short body is found missing while parsing (its line and its parsed entry: 2), and the article
     // parsed again at once; the garbled two only when their pages render (2 entries each), and the build
-    // runs once more, which parses those two again and renders their pages (the rest are in the cache by then).
+    // runs once more, which parses those two again and renders every page (none was left complete to cut up).
     expect(warnings).toEqual(['warning: 6 unreadable entries in .site-cache/ discarded and rebuilt']);
-    expect(result.redone).toMatchObject({ parsed: 2, rendered: 2 });
+    expect(result.redone).toMatchObject({ parsed: 2, rendered: result.routes.length });
 
     // The damage is gone: the next build parses nothing and warns of nothing, and makes the same pages.
     const quiet: string[] = [];
