@@ -10,7 +10,7 @@ import { routeBodyKey } from '../render/article-body.ts';
 import { markedKey } from '../body-marker.ts';
 
 /** What a page's thread reads from the cache: the body of the article it prints. */
-export interface PageReads { body?: Uint8Array }
+export type PageReads = Pick<PageJob, 'body'>;
 
 /**
  * Thrown once the pages are made if an article's body could not be read back from the cache when
