@@ -31,7 +31,7 @@ import { bundleBuildCode, type BuildCode } from './pool/code.ts';
 import { BuildWorkers } from './pool/runner.ts';
 import { BuildCache, LostBodiesError } from './cache/build-cache.ts';
 import { CACHE_DIR, hashOf } from './cache/store.ts';
-import { IO_CONCURRENCY, mapLimit } from './concurrency.ts';
+import { IO_CONCURRENCY, mapLimit, turnTaker } from './concurrency.ts';
 import { buildImages, type BuiltImages } from './images/produce.ts';
 import { CARDS_FILE, planCards, type CardJob } from './cards/plan.ts';
 import { cardFontsHash } from './cards/fonts.ts';
@@ -183,15 +183,14 @@ function documentMaker(site: Site, assets: BundleResult, scripts: string[], extr
 
 /** Files into the staging tree, a bounded number at a time; the raw and gzip size of those measured goes into `sizes`. */
 async function writeFiles(writer: DistWriter, sizes: Map<string, SizeFigure>, files: DistFile[]): Promise<void> {
-  await mapLimit(files, IO_CONCURRENCY, async (f, i) => {
-    // A write is synchronous, and a thousand share cards in a row held the event loop for a quarter of
-    // a second while the workers, their pages done, waited to be handed more: it gets a turn now and then.
-    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+  // A write is synchronous, and a thousand share cards in a row held the event loop for a quarter of a second.
+  const turn = turnTaker();
+  await mapLimit(files, IO_CONCURRENCY, async (f) => {
+    await turn();
     const size = await writer.write(f);
     if (size) sizes.set(f.file, size);
   });
 }
-const YIELD_EVERY = 32;
 
 /**
  * The bundled assets and the share cards, written while the pages render: the workers render and

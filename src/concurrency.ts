@@ -14,3 +14,18 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   return results;
 }
+
+/**
+ * Every `every` calls, a turn of the event loop for whatever else waits on this thread: a loop of
+ * synchronous work (writing files, encoding cache entries) otherwise holds the main thread while the
+ * workers, their batches done, wait for it to hand them more. Every caller waits for that turn, not
+ * only the one that asked for it: `mapLimit`'s other lanes would otherwise go on without a pause.
+ */
+export function turnTaker(every = 32): () => Promise<void> | undefined {
+  let calls = 0;
+  let turn: Promise<void> | undefined;
+  return () => {
+    if (turn || ++calls % every) return turn;
+    return (turn = new Promise<void>((resolve) => setImmediate(() => { turn = undefined; resolve(); })));
+  };
+}
