@@ -76,7 +76,13 @@ class Collector {
   links: SourceLink[] = [];
   constructor(readonly root: string) {}
 
-  rel(file: string) { return path.join('content', path.relative(this.root, file)); }
+  private rels = new Map<string, string>();
+  /** A file's path as errors name it (content/…); asked three times or more per article, so worked out once. */
+  rel(file: string): string {
+    let rel = this.rels.get(file);
+    if (rel === undefined) this.rels.set(file, (rel = path.join('content', path.relative(this.root, file))));
+    return rel;
+  }
 
   // Read synchronously: a content file is small and usually in the kernel's cache, and thousands of
   // them read through promises (open, stat, read, close, each a trip through the thread pool) took
