@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapLimit, turnTaker } from '../../src/concurrency.ts';
+import { mapLimit, turnTaker } from '../src/concurrency.ts';
 
 describe('turnTaker', () => {
   it('lets the event loop run during a long loop of synchronous work, every lane pausing for it', async () => {
