@@ -41,22 +41,47 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Resolves on the next 'reload' server-sent event. */
-async function nextReload(): Promise<void> {
+/**
+ * Resolves on the next 'reload' server-sent event: the stream is open when this returns, so an edit
+ * made after it cannot be missed.
+ */
+async function nextReload(): Promise<{ done: Promise<void> }> {
+  const events = await reloadEvents();
+  // Wrapped: an async function returning the bare promise would wait for the reload itself.
+  return { done: events.after(0).finally(() => events.close()) };
+}
+
+/** An open stream of 'reload' events that counts them; `after(n)` resolves once more than n have come. */
+async function reloadEvents() {
   const res = await fetch(`${server.url}/__site/events`);
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
+  let count = 0;
   let text = '';
-  try {
+  let wake = () => {};
+  const pump = (async () => {
     for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error('event stream ended');
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) return;
       text += decoder.decode(value);
-      if (text.includes('event: reload')) return;
+      const events = text.split('\n\n');
+      text = events.pop()!;
+      count += events.filter((e) => e.startsWith('event: reload')).length;
+      wake();
     }
-  } finally {
-    await reader.cancel();
-  }
+  })();
+  return {
+    get count() { return count; },
+    /** Deadlines, not timing assertions: a save that never rebuilds waits here until it fails. */
+    async after(n: number, what = 'a reload') {
+      const deadline = Date.now() + 60_000;
+      while (count <= n) {
+        if (Date.now() > deadline) throw new Error(`${what} never came`);
+        await new Promise<void>((ok) => { wake = ok; setTimeout(ok, 1000); });
+      }
+    },
+    async close() { await reader.cancel().catch(() => {}); await pump; },
+  };
 }
 
 async function editFile(file: string, change: (s: string) => string) {
@@ -81,33 +106,66 @@ describe('site serve', { timeout: 120_000 }, () => {
 
   it('rebuilds on a content change, again and again, and tells open pages to reload', async () => {
     for (const word of ['Ambitious', 'Bold', 'Curious']) {
-      const reloaded = nextReload();
+      const reloaded = await nextReload();
       await editFile('content/pages/home.yaml', (s) => s.replace(/^(  headline: We're a Data Agency Built for )\w+/m, `$1${word}`));
-      await reloaded;
+      await reloaded.done;
       expect(await (await fetch(`${server.url}/`)).text()).toContain(`Built for ${word} UK Organisations`);
     }
   });
 
+  it('never loses a save, however soon it follows the last one', async () => {
+    const events = await reloadEvents();
+    const file = 'content/pages/home.yaml';
+    const headline = (word: string) => editFile(file, (s) => s.replace(/^(  headline: We're a Data Agency Built for )\w+/m, `$1${word}`));
+    const served = async (word: string) => {
+      for (;;) {
+        const n = events.count;
+        if ((await (await fetch(`${server.url}/`)).text()).includes(`Built for ${word} UK Organisations`)) return;
+        await events.after(n, `the page showing the save of ${word}`);
+      }
+    };
+    try {
+      // Each save made the instant the last one's reload arrives, as the rebuild's ~35 ms puts it
+      // inside the watcher's 50 ms window; all the same length, so only the contents differ.
+      for (let i = 0; i < 10; i++) {
+        const n = events.count;
+        await headline(`Save${i}`);
+        await events.after(n, `the reload after save ${i}`);
+      }
+      await served('Save9');
+      // Two saves back to back, then two a few milliseconds apart: the page ends with the last.
+      await headline('PairA1');
+      await headline('PairB1');
+      await served('PairB1');
+      await headline('PairA2');
+      await new Promise((ok) => setTimeout(ok, 20));
+      await headline('PairB2');
+      await served('PairB2');
+    } finally {
+      await events.close();
+    }
+  });
+
   it('picks up a changed template', async () => {
-    const reloaded = nextReload();
+    const reloaded = await nextReload();
     await editFile('templates/pages/NotFound.tsx', (s) => s.replace('Return to Home', 'Back to the home page'));
-    await reloaded;
+    await reloaded.done;
     expect(await (await fetch(`${server.url}/missing`)).text()).toContain('Back to the home page');
   });
 
   it('shows a content error in the browser and keeps running until it is fixed', async () => {
-    let reloaded = nextReload();
+    let reloaded = await nextReload();
     await editFile('content/blog/what-is-data.md', (s) => s.replace(/^date: .*$/m, 'date: someday'));
-    await reloaded;
+    await reloaded.done;
     const broken = await fetch(`${server.url}/`);
     expect(broken.status).toBe(500);
     const page = await broken.text();
     expect(page).toContain('The site could not be built');
     expect(page).toMatch(/content\/blog\/what-is-data\.md:\d+ date: expected an ISO date like 2025-09-24/);
 
-    reloaded = nextReload();
+    reloaded = await nextReload();
     await editFile('content/blog/what-is-data.md', (s) => s.replace(/^date: someday$/m, 'date: 2025-05-13'));
-    await reloaded;
+    await reloaded.done;
     expect((await fetch(`${server.url}/`)).status).toBe(200);
   });
 

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
-import { watch } from 'chokidar';
 import { buildSite, type BuildResult, type BuildSession } from '../build.ts';
 import { describeBuildError } from '../build-errors.ts';
 import { formatContentError } from '../content/errors.ts';
@@ -15,6 +14,7 @@ import { metaDirFor } from '../write.ts';
 import { HEADERS_FILE } from '../headers.ts';
 import { cacheControl } from '../routing/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
+import { watchSources } from './watch-sources.ts';
 import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
 
@@ -190,9 +190,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     ? await startLocalFormBackend({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`], log: opts.formLog ?? (() => {}), ...opts.formsOptions })
     : undefined;
 
-  const watcher = opts.watch === false ? undefined : watch(['content', 'templates', 'islands'].map((d) => path.join(opts.root, d)), { ignoreInitial: true });
   let timer: NodeJS.Timeout | undefined;
-  watcher?.on('all', (_event, file) => {
+  const watcher = opts.watch === false ? undefined : watchSources(['content', 'templates', 'islands'].map((d) => path.join(opts.root, d)), (file) => {
     const rel = path.relative(opts.root, file);
     if (!rel.startsWith('content' + path.sep)) session.codeChanged = true;
     clearTimeout(timer);
