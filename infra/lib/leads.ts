@@ -19,7 +19,8 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { EMAIL_INDEX, LEAD_KEY, TTL_ATTRIBUTE } from '../../lambda/leads/record.ts';
-import { METRIC_NAMESPACE, STUCK_METRIC } from '../../lambda/leads/resend-job.ts';
+import { STUCK_METRIC } from '../../lambda/leads/resend-job.ts';
+import { METRIC_NAMESPACE } from '../../lambda/metrics.ts';
 import type { SiteSettings } from './settings.ts';
 
 export interface LeadsProps {

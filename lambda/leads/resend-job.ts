@@ -4,12 +4,12 @@
 import type { HandlerConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { MailSender } from '../ses-client.ts';
+import { METRICS, metricFields } from '../metrics.ts';
 import { resendLeads, type ResendReport } from './resend.ts';
 import type { LeadStore } from './store.ts';
 
-export const METRIC_NAMESPACE = 'Site/Leads';
 /** Leads still unsent more than 30 minutes after they arrived; the alarm fires on 1 or more. */
-export const STUCK_METRIC = 'UnsentLeadsOver30Min';
+export const STUCK_METRIC = METRICS.stuck;
 
 export interface ResendJobOptions {
   ses: MailSender;
@@ -31,10 +31,7 @@ export function createResendJob(options: ResendJobOptions): () => Promise<Resend
       failedKinds: report.failed.map((f) => f.kind),
       waiting: report.waiting,
       [STUCK_METRIC]: report.stuck,
-      _aws: {
-        Timestamp: now().getTime(),
-        CloudWatchMetrics: [{ Namespace: METRIC_NAMESPACE, Dimensions: [[]], Metrics: [{ Name: STUCK_METRIC, Unit: 'Count' }] }],
-      },
+      ...metricFields(now(), [STUCK_METRIC]),
     });
     return report;
   };

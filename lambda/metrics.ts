@@ -1,0 +1,33 @@
+// The figures the Lambdas write to their logs in CloudWatch's embedded metric format (no
+// PutMetricData permission or call), and that the stack's alarms watch (infra/lib/alarms.ts).
+
+export const METRIC_NAMESPACE = 'Site/Leads';
+
+export const METRICS = {
+  /** Leads still unsent more than 30 minutes after they arrived (the scheduled mailer, every run). */
+  stuck: 'UnsentLeadsOver30Min',
+  /** A valid lead the table refused to store: the visitor was answered 503. */
+  storeErrors: 'LeadStoreErrors',
+  /** Posts refused with 429 for volume (per address or per e-mail address). */
+  rateLimited: 'LeadsRateLimited',
+  /** Leads held for the digest because the hourly e-mail cap was reached. */
+  digested: 'LeadsHeldForDigest',
+  /** A send to SES that failed (handler or mailer). */
+  mailFailures: 'LeadMailFailures',
+  /** SES reported a bounce for a lead's e-mail. */
+  bounces: 'LeadMailBounces',
+  /** SES reported a complaint for a lead's e-mail. */
+  complaints: 'LeadMailComplaints',
+} as const;
+
+export type MetricName = (typeof METRICS)[keyof typeof METRICS];
+
+/** The `_aws` member of a log line that makes CloudWatch read `names` on it as metrics. */
+export function metricFields(at: Date, names: readonly MetricName[]): { _aws: unknown } {
+  return {
+    _aws: {
+      Timestamp: at.getTime(),
+      CloudWatchMetrics: [{ Namespace: METRIC_NAMESPACE, Dimensions: [[]], Metrics: names.map((Name) => ({ Name, Unit: 'Count' })) }],
+    },
+  };
+}
