@@ -141,8 +141,10 @@ describe('contact form', () => {
     await page.waitForURL(`${env.site.url}/thank-you`);
     expect(endpoint.posts).toBe(1);
 
+    // No cookie choice made: the event goes, without the visitor's address or organisation.
     const events = JSON.parse(await page.evaluate(() => sessionStorage.getItem('events') ?? '[]')) as Array<Record<string, unknown>>;
-    expect(events).toContainEqual({ event: 'form_submit', form_name: 'contact', email: values.email, organisation: values.company });
+    expect(events).toContainEqual({ event: 'form_submit', form_name: 'contact' });
+    expect(JSON.stringify(events)).not.toContain(values.email);
 
     const mail = await emailFrom(values.email);
     expect(mail.subject).toBe('Contact form: Morag Campbell (Tayside Widgets Ltd)');
@@ -152,6 +154,24 @@ describe('contact form', () => {
     expect(mail.body.html).toContain('Our reports disagree with each other.');
     expect(seen.errors).toEqual([]);
     expect(seen.messages.filter((m) => m.includes('[island'))).toEqual([]);
+    await context.close();
+  });
+
+  it('tells the data layer who sent the form only when analytics cookies were accepted', async () => {
+    const context = await env.browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await recordDataLayer(page);
+    await page.goto(`${env.site.url}/contact`);
+    await page.getByRole('button', { name: 'Accept All' }).click();
+    const form = page.locator('form[data-form="contact"]');
+    await form.getByRole('textbox').first().focus();
+    await page.locator('[data-island="contact-form"][data-state="ready"]').waitFor({ state: 'attached' });
+    const values = { name: 'Morag Campbell', email: uniqueAddress('consented'), company: 'Tayside Widgets Ltd', message: 'Analytics accepted.' };
+    await fillContact(form, values);
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await page.waitForURL(`${env.site.url}/thank-you`);
+    const events = JSON.parse(await page.evaluate(() => sessionStorage.getItem('events') ?? '[]')) as Array<Record<string, unknown>>;
+    expect(events).toContainEqual({ event: 'form_submit', form_name: 'contact', email: values.email, organisation: values.company });
     await context.close();
   });
 

@@ -4,10 +4,14 @@ import { startServer, type RunningServer } from '../src/serve/server.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+export interface SiteOptions { forms?: boolean; limits?: boolean }
+
 /** The shared production build (made once in global-setup), served on a free loopback port. */
-export async function startSite(opts: { forms?: boolean } = {}): Promise<RunningServer & { dir: string }> {
+export async function startSite(opts: SiteOptions = {}): Promise<RunningServer & { dir: string }> {
   const dir = inject('distDir');
-  const server = await startServer({ root: process.cwd(), outDir: dir, port: 0, host: '127.0.0.1', watch: false, prebuilt: true, forms: opts.forms });
+  // The volume limits (5 posts per address in 10 minutes) are off unless a test is about them:
+  // every post here comes from 127.0.0.1.
+  const server = await startServer({ root: process.cwd(), outDir: dir, port: 0, host: '127.0.0.1', watch: false, prebuilt: true, forms: opts.forms, formsOptions: { limits: opts.limits ?? false } });
   return Object.assign(server, { dir });
 }
 
@@ -37,7 +41,7 @@ export interface SiteAndBrowser { site: RunningServer & { dir: string }; browser
  * Chromium, started before the file's tests and stopped after. Read `env.site` and `env.browser`
  * inside tests (they are assigned in beforeAll).
  */
-export function useSiteAndBrowser(opts: { forms?: boolean } = {}): SiteAndBrowser {
+export function useSiteAndBrowser(opts: SiteOptions = {}): SiteAndBrowser {
   const env = {} as SiteAndBrowser;
   beforeAll(async () => {
     [env.site, env.browser] = await Promise.all([startSite(opts), launchBrowser()]);

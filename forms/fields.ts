@@ -47,6 +47,22 @@ function sesTakes(address: string): boolean {
 const LONE_SURROGATE = /\p{Cs}/gu;
 const wellFormed = (value: string) => value.replace(LONE_SURROGATE, '\ufffd');
 
+// Characters no one types into a form but that can deceive or damage whoever reads the lead: the
+// C0 and C1 controls (an ESC sequence can erase lines and retitle the owner's terminal, NUL cuts
+// text short in some tools) and the bidirectional controls (U+202E can make a name read
+// backwards in the e-mail). One rule for the browser's check and the handler's: they are removed
+// at validation, so a pasted name keeps everything a person meant. A tab becomes a space; line
+// breaks are left for the field's own rule (refused in one-line fields, kept in the message).
+const HIDDEN_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A value with the characters above removed and tabs made spaces. */
+export function withoutControls(value: string): string {
+  return value.replace(/\t/g, ' ').replace(HIDDEN_CONTROLS, '');
+}
+
+// In the message, a line break is a line break, whichever the browser sent (a form post sends CRLF).
+const toNewlines = (value: string) => value.replace(/\r\n?|[\u2028\u2029]/g, '\n');
+
 interface TextRule {
   /** Name used in messages, e.g. 'Name'. */
   label: string;
@@ -54,12 +70,12 @@ interface TextRule {
   singleLine: boolean;
 }
 
-function textType(label: string) {
+function textType({ label, singleLine }: TextRule) {
   return z
     .string({
       error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`),
     })
-    .check(z.overwrite(wellFormed));
+    .check(z.overwrite(wellFormed), z.overwrite(withoutControls), ...(singleLine ? [] : [z.overwrite(toNewlines)]));
 }
 
 function textChecks({ label, max, singleLine }: TextRule) {
@@ -71,7 +87,7 @@ function textChecks({ label, max, singleLine }: TextRule) {
 
 /** A trimmed text field that may not be blank. */
 export function requiredText(rule: TextRule) {
-  return textType(rule.label).check(
+  return textType(rule).check(
     z.trim(),
     z.minLength(1, `${rule.label} is required`),
     ...textChecks(rule),
@@ -80,7 +96,7 @@ export function requiredText(rule: TextRule) {
 
 /** A trimmed text field that may be left out or blank. */
 export function optionalText(rule: TextRule) {
-  return z.optional(textType(rule.label).check(z.trim(), ...textChecks(rule)));
+  return z.optional(textType(rule).check(z.trim(), ...textChecks(rule)));
 }
 
 export function emailAddress() {

@@ -32,7 +32,7 @@ async function main(requests: number): Promise<void> {
   const inner = createHandler({
     leads: leadStore(store.client(), store.table),
     ses: createSesClient({ region: 'eu-west-2', endpoint: ses.endpoint, credentials: LOCAL_CREDENTIALS }),
-    config: { mailTo: 'leads@example.co.uk', mailFrom: 'website@example.co.uk', allowedOrigins: [ORIGIN], region: 'eu-west-2', leadsTable: store.table, retentionMonths: 24 },
+    config: { mailTo: 'leads@example.co.uk', mailFrom: 'website@example.co.uk', allowedOrigins: [ORIGIN], region: 'eu-west-2', leadsTable: store.table, limitsTable: store.limitsTable, mailsPerHour: 30, retentionMonths: 24 },
     log: silentLogger,
   });
   const handlerTimes: number[] = [];

@@ -1,3 +1,6 @@
+import { LIMITS } from './limits/settings.ts';
+import { LIMITS_TABLE_ENV } from './limits/table.ts';
+
 // Handler configuration, read once at cold start. Every problem is reported together so a
 // misconfigured deployment is fixed in one go rather than one variable at a time.
 
@@ -22,6 +25,12 @@ export interface HandlerConfig {
   dynamodbEndpoint?: string;
   /** Months a lead is kept (its TTL): content/site.yaml's leadRetentionMonths, passed on by the stack. */
   retentionMonths: number;
+  /** The DynamoDB table of the volume limits' counters (lambda/limits/). */
+  limitsTable: string;
+  /** Lead e-mails an hour before the rest wait for the digest. */
+  mailsPerHour: number;
+  /** The SES configuration set whose events mark a lead bounced or complained about. */
+  sesConfigurationSet?: string;
 }
 
 /** The retention period when none is configured, in months (content/site.yaml's default). */
@@ -96,6 +105,12 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): H
   const retentionMonths = rawMonths ? retentionMonthsOf(rawMonths) : DEFAULT_RETENTION_MONTHS;
   if (retentionMonths === undefined) problems.push(`LEAD_RETENTION_MONTHS is not a whole number of months from 1 to 120: '${rawMonths}'`);
 
+  const limitsTable = get(LIMITS_TABLE_ENV);
+  const rawCap = env.MAILS_PER_HOUR?.trim();
+  const mailsPerHour = rawCap ? Number(rawCap) : LIMITS.mailsPerHour.max;
+  if (!Number.isInteger(mailsPerHour) || mailsPerHour < 1) problems.push(`MAILS_PER_HOUR is not a whole number of e-mails, 1 or more: '${rawCap}'`);
+  const sesConfigurationSet = env.SES_CONFIGURATION_SET?.trim() || undefined;
+
   if (problems.length > 0 || retentionMonths === undefined) throw new ConfigError(problems);
   return {
     mailTo, mailFrom, allowedOrigins, region,
@@ -104,5 +119,8 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): H
     leadsTable,
     ...(dynamodbEndpoint ? { dynamodbEndpoint } : {}),
     retentionMonths,
+    limitsTable,
+    mailsPerHour,
+    ...(sesConfigurationSet ? { sesConfigurationSet } : {}),
   };
 }

@@ -10,7 +10,10 @@ import { FAILURES, failureAnswer, type Failure } from './failures.ts';
 import type { FormName } from './problem-page.ts';
 import { emptyAnswer, jsonAnswer, redirectAnswer } from './responses.ts';
 import { mailLead } from './leads/mail-lead.ts';
-import { clientSubmissionId, derivedSubmissionId, newLead } from './leads/new-lead.ts';
+import { newLead, submissionKey } from './leads/new-lead.ts';
+import { clientAddress } from './limits/client-address.ts';
+import { mayMailNow, senderOverLimit, type VolumeLimits } from './limits/volume.ts';
+import { metricFields, METRICS, type MetricName } from './metrics.ts';
 import type { LeadStore } from './leads/store.ts';
 import type { MailSender } from './ses-client.ts';
 import { validateSubmission, isSpam } from './submission.ts';
@@ -19,6 +22,8 @@ export interface HandlerOptions {
   ses: MailSender;
   /** The leads table: every valid submission is stored here before it is e-mailed. */
   leads: LeadStore;
+  /** Per-sender limits and the hourly cap on lead e-mails; without them (tests of other things) there are none. */
+  limits?: VolumeLimits;
   config: HandlerConfig;
   now?: () => Date;
   log?: Logger;
@@ -43,6 +48,8 @@ interface Outcome {
   reason?: string;
   spam?: boolean;
   invalidFields?: string[];
+  /** Figures for the alarms, each counted once on the request's log line. */
+  metrics?: MetricName[];
 }
 
 /** The header CloudFront adds to /api/* requests (infra/lib/form-backend.ts sets it). */
@@ -73,6 +80,7 @@ export function createHandler(options: HandlerOptions): HttpHandler {
       ...(outcome.reason ? { reason: outcome.reason } : {}),
       ...(outcome.spam ? { spam: true } : {}),
       ...(outcome.invalidFields ? { invalidFields: outcome.invalidFields } : {}),
+      ...(outcome.metrics?.length ? { ...Object.fromEntries(outcome.metrics.map((name) => [name, 1])), ...metricFields(new Date(), outcome.metrics) } : {}),
     });
     return outcome.result;
   };
@@ -130,11 +138,18 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
     return { ...outcome, invalidFields: Object.keys(checked.errors) };
   }
 
-  // Store first: once the lead is in the table it cannot be lost, whatever SES does next.
   const receivedAt = (options.now ?? (() => new Date()))();
-  const submissionId = clientSubmissionId(payload) ?? derivedSubmissionId(checked.submission, receivedAt);
+  const emailKey = checked.submission.data.email.trim().toLowerCase();
+  // Volume: a script posting from one address, or for one e-mail address, is refused past a
+  // handful (lambda/limits/settings.ts). Nothing is stored or sent; the page keeps what was typed.
+  if (options.limits) {
+    const over = await senderOverLimit(options.limits, { address: clientAddress(event, Boolean(config.originSecret)), emailKey }, receivedAt, log);
+    if (over) return { ...fail(FAILURES.rateLimited(over.retryAfterSeconds), checked.form), reason: `rate-limited-${over.limit}`, metrics: [METRICS.rateLimited] };
+  }
+
+  // Store first: once the lead is in the table it cannot be lost, whatever SES does next.
   const record = newLead(checked.submission, {
-    submissionId,
+    submissionId: submissionKey(payload, checked.submission, receivedAt),
     receivedAt,
     source: `${origin}${backPath(event, config.allowedOrigins, '')}`,
     retentionMonths: config.retentionMonths,
@@ -144,15 +159,32 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
     stored = await options.leads.putNew(record);
   } catch (error) {
     log({ level: 'error', event: 'store_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
-    return { ...fail(FAILURES.storeDown(), checked.form), reason: 'store_unavailable' };
+    return { ...fail(FAILURES.storeDown(), checked.form), reason: 'store_unavailable', metrics: [METRICS.storeErrors] };
   }
   // The same submission again (a retry after a lost answer, a double-click): already stored and
   // mailed, or being mailed; the visitor is told it worked, and nothing is sent twice.
   if (stored === 'duplicate') return succeed(checked.form, { reason: 'duplicate' });
 
+  // Past the hour's cap on lead e-mails the lead stays stored and pending, and the scheduled
+  // mailer sends it in its next digest: the inbox gets one e-mail every few minutes, not hundreds.
+  if (options.limits && !(await mayMailNow(options.limits, receivedAt, log))) {
+    try {
+      await options.leads.markHeld(record.submissionId);
+    } catch (error) {
+      // Still pending and claimed: the mailer takes it when the claim lapses.
+      log({ level: 'error', event: 'mail_state_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
+    }
+    return succeed(checked.form, { reason: 'held-for-digest', metrics: [METRICS.digested] });
+  }
+
+  // The record was written with the handler's claim on its first send (FIRST_SEND_CLAIM_MS), so
+  // no retry run can mail it at the same time.
   try {
-    const mailed = await mailLead(record, { ses: options.ses, store: options.leads, mailTo: config.mailTo, mailFrom: config.mailFrom, ...(options.now ? { now: options.now } : {}) });
-    if (!mailed.sent) log({ level: 'warn', event: 'ses_error', form: checked.form, ...mailed.failure });
+    const mailed = await mailLead(record, { ses: options.ses, store: options.leads, mailTo: config.mailTo, mailFrom: config.mailFrom, configurationSet: config.sesConfigurationSet, ...(options.now ? { now: options.now } : {}) });
+    if (!mailed.sent) {
+      log({ level: 'warn', event: 'ses_error', form: checked.form, ...mailed.failure });
+      return succeed(checked.form, { metrics: [METRICS.mailFailures] });
+    }
   } catch (error) {
     // The send went (or not) but its outcome could not be written: the lead stays pending and the
     // retry mailer deals with it. The visitor's lead is stored, so it is still a success.

@@ -14,6 +14,8 @@ export type Submission =
 export interface MailContext {
   mailTo: string;
   mailFrom: string;
+  /** The SES configuration set whose events (bounces, complaints) mark the lead; none locally. */
+  configurationSet?: string | undefined;
   /** When the handler received the post (the browser's clock is not trusted). */
   receivedAt: Date;
   /** The page or origin the post came from. */
@@ -90,7 +92,7 @@ function textBody(heading: string, rows: readonly Row[]): string {
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-function htmlBody(heading: string, rows: readonly Row[]): string {
+function htmlBody(heading: string, rows: readonly Row[], intro?: string): string {
   const cells = rows
     .map((row) => {
       const style = row.multiline ? ' style="white-space:pre-wrap"' : '';
@@ -103,6 +105,7 @@ function htmlBody(heading: string, rows: readonly Row[]): string {
     `<title>${escapeHtml(heading)}</title></head>`,
     '<body style="font-family:sans-serif;line-height:1.4">',
     `<h1 style="font-size:18px">${escapeHtml(heading)}</h1>`,
+    ...(intro ? [`<p>${escapeHtml(intro)}</p>`] : []),
     `<table>\n${cells}\n</table>`,
     '</body></html>',
   ].join('\n');
@@ -117,12 +120,41 @@ export function composeEmail(lead: Submission | LeadContent, context: MailContex
     Source: context.mailFrom,
     Destination: { ToAddresses: [context.mailTo] },
     ReplyToAddresses: [content.email],
+    ...(context.configurationSet ? { ConfigurationSetName: context.configurationSet } : {}),
     Message: {
       Subject: { Data: subjectFor(content), Charset: 'UTF-8' },
       Body: {
         Text: { Data: textBody(heading, rows), Charset: 'UTF-8' },
         Html: { Data: htmlBody(heading, rows), Charset: 'UTF-8' },
       },
+    },
+  };
+}
+
+/** One lead of a digest: its content and where and when it arrived. */
+export interface DigestLead { content: LeadContent; receivedAt: Date; source: string }
+
+/**
+ * Several leads in one e-mail, for when more lead e-mails arrive in an hour than the inbox should
+ * take (a flood, or a very good day): each lead's rows as in its own e-mail, one after another,
+ * escaped alike. No Reply-To: the leads are from different people; each row names the address.
+ */
+export function composeDigest(leads: readonly DigestLead[], context: Omit<MailContext, 'receivedAt' | 'source'>): SendEmailCommandInput {
+  const heading = `${leads.length} new ${leads.length === 1 ? 'lead' : 'leads'} from the website, sent together`;
+  const intro = 'More lead e-mails arrived this hour than the hourly limit allows, so these were stored and are sent as one e-mail. Every one is also in the leads table (site leads list).';
+  const sections = leads.map((lead, i) => ({
+    title: `${i + 1}. ${FORM_TITLES[lead.content.form]}: ${lead.content.name}`,
+    rows: rowsFor(lead.content, { ...context, receivedAt: lead.receivedAt, source: lead.source }),
+  }));
+  const text = [heading, '', intro, '', ...sections.map((section) => `${section.title}\n\n${textBody('', section.rows).trimStart()}`)].join('\n');
+  const html = htmlBody(heading, sections.flatMap((section) => [{ label: section.title, value: '' }, ...section.rows]), intro);
+  return {
+    Source: context.mailFrom,
+    Destination: { ToAddresses: [context.mailTo] },
+    ...(context.configurationSet ? { ConfigurationSetName: context.configurationSet } : {}),
+    Message: {
+      Subject: { Data: toHeaderText(`Website leads: ${heading}`), Charset: 'UTF-8' },
+      Body: { Text: { Data: text, Charset: 'UTF-8' }, Html: { Data: html, Charset: 'UTF-8' } },
     },
   };
 }

@@ -70,7 +70,16 @@ export const FAILURES = {
     intro: 'We could not take your message just now. Please go back and try again in a minute.',
     headers: { 'retry-after': String(retryAfter) },
   }),
-} satisfies Record<string, Failure | ((retryAfter?: number) => Failure)>;
+  // Too many posts from one address or for one e-mail address: nothing is stored or sent.
+  rateLimited: (retryAfter: number): Failure => ({
+    status: 429,
+    reason: 'rate-limited',
+    error: 'Too many messages',
+    heading: NOT_SENT,
+    intro: `We have had several messages from you in the last few minutes. Please go back and try again in ${Math.max(1, Math.ceil(retryAfter / 60))} minutes; what you typed has not been sent.`,
+    headers: { 'retry-after': String(retryAfter) },
+  }),
+} satisfies Record<string, Failure | ((retryAfter: number) => Failure)>;
 
 export interface FailureContext {
   form: FormName;

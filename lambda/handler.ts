@@ -5,11 +5,11 @@
 import { createHandler } from './create-handler.ts';
 import { createResendJob } from './leads/resend-job.ts';
 import { jsonLogger } from './log.ts';
-import { loadConfig, leadStoreFor, sesClientFor } from './lambda-env.ts';
+import { loadConfig, leadStoreFor, sesClientFor, volumeLimitsFor } from './lambda-env.ts';
 
 const config = loadConfig();
 
-export const handler = createHandler({ ses: sesClientFor(config), leads: leadStoreFor(config), config });
+export const handler = createHandler({ ses: sesClientFor(config), leads: leadStoreFor(config), limits: volumeLimitsFor(config), config });
 
 /** The retry mailer (same bundle, handler `index.resend`), run every 5 minutes by the stack's schedule. */
-export const resend = createResendJob({ ses: sesClientFor(config), leads: leadStoreFor(config), config, log: jsonLogger });
+export const resend = createResendJob({ ses: sesClientFor(config), leads: leadStoreFor(config), limits: volumeLimitsFor(config), config, log: jsonLogger });

@@ -3,6 +3,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ConfigError, readConfig, type HandlerConfig } from './config.ts';
 import { leadStore, type LeadStore } from './leads/store.ts';
+import { limitCounter } from './limits/counter.ts';
+import type { VolumeLimits } from './limits/volume.ts';
 import { jsonLogger } from './log.ts';
 import { createSesClient, LOCAL_CREDENTIALS, type MailSender } from './ses-client.ts';
 
@@ -28,7 +30,16 @@ export function sesClientFor(config: HandlerConfig): MailSender {
 }
 
 export function leadStoreFor(config: HandlerConfig): LeadStore {
-  const client = new DynamoDBClient({
+  return leadStore(dynamoClientFor(config), config.leadsTable);
+}
+
+/** The volume limits' counters, in their own table, through a client as quick to give up as the store's. */
+export function volumeLimitsFor(config: HandlerConfig): VolumeLimits {
+  return { counter: limitCounter(dynamoClientFor(config), config.limitsTable), mailsPerHour: config.mailsPerHour };
+}
+
+function dynamoClientFor(config: HandlerConfig): DynamoDBClient {
+  return new DynamoDBClient({
     region: config.region,
     // Two short attempts (at most about 3.5 s): an unreachable table answers the visitor 503 quickly,
     // and the SES send after it still fits the handler's 15 s (three attempts of at most 3 s).
@@ -36,5 +47,4 @@ export function leadStoreFor(config: HandlerConfig): LeadStore {
     requestHandler: { requestTimeout: 1500, connectionTimeout: 1000, throwOnRequestTimeout: true },
     ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint, ...localCredentials() } : {}),
   });
-  return leadStore(client, config.leadsTable);
 }

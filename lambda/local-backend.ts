@@ -7,6 +7,8 @@ import { DEFAULT_RETENTION_MONTHS } from './config.ts';
 import { createHandler } from './create-handler.ts';
 import { startLocalStore } from './leads/local-store.ts';
 import { leadStore } from './leads/store.ts';
+import { limitCounter } from './limits/counter.ts';
+import { LIMITS } from './limits/settings.ts';
 import { startLocalSes } from './local-ses.ts';
 import type { Logger } from './log.ts';
 import { nodeListener } from './node-adapter.ts';
@@ -23,6 +25,11 @@ export interface LocalFormBackendOptions {
   /** An SES-compatible endpoint to send through instead of starting one (SES_ENDPOINT). */
   sesEndpoint?: string;
   retentionMonths?: number;
+  /**
+   * The production volume limits (5 posts per address in 10 minutes, …), on by default so that
+   * `site serve` answers as the deployed site does; tests that post many forms turn them off.
+   */
+  limits?: boolean;
 }
 
 export interface LocalFormBackend {
@@ -46,12 +53,15 @@ export async function startLocalFormBackend(options: LocalFormBackendOptions): P
     // One attempt, quickly: locally a closed SES_ENDPOINT is an outage being tried on purpose.
     ses: createSesClient({ region, endpoint: sesEndpoint, credentials: LOCAL_CREDENTIALS, ...(options.sesEndpoint ? { maxAttempts: 1 } : {}) }),
     leads: leadStore(client, store.table),
+    ...(options.limits === false ? {} : { limits: { counter: limitCounter(client, store.limitsTable), mailsPerHour: LIMITS.mailsPerHour.max } }),
     config: {
       mailTo: options.mailTo ?? 'leads@example.com',
       mailFrom: options.mailFrom ?? 'Website <website@example.com>',
       allowedOrigins: options.allowedOrigins,
       region,
       leadsTable: store.table,
+      limitsTable: store.limitsTable,
+      mailsPerHour: LIMITS.mailsPerHour.max,
       retentionMonths: options.retentionMonths ?? DEFAULT_RETENTION_MONTHS,
     },
     ...(options.log ? { log: options.log } : {}),

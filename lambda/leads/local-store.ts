@@ -4,16 +4,20 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, type CreateTableCommandInput, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { LEAD_TABLE_SCHEMA } from './record.ts';
+import { LIMITS_TABLE_SCHEMA } from '../limits/table.ts';
 
 export const LOCAL_LEADS_TABLE = 'site-leads';
+/** The volume limits' counters, beside the leads. */
+export const LOCAL_LIMITS_TABLE = 'site-limits';
 
 export interface LocalStore {
   /** Endpoint to give the DynamoDB client. */
   endpoint: string;
   table: string;
+  limitsTable: string;
   /** Where the data lives on disk; undefined when held in memory. */
   dataDir?: string;
   /** A client for this server (fixed dummy credentials: dynalite checks none). */
@@ -27,19 +31,34 @@ export function localClient(endpoint: string): DynamoDBClient {
 
 /** Creates the leads table where it does not exist yet, with the schema of lead records. */
 export async function ensureLeadTable(client: DynamoDBClient, table: string): Promise<void> {
+  await ensureTable(client, {
+    TableName: table,
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [...LEAD_TABLE_SCHEMA.KeySchema],
+    AttributeDefinitions: [...LEAD_TABLE_SCHEMA.AttributeDefinitions],
+    GlobalSecondaryIndexes: LEAD_TABLE_SCHEMA.GlobalSecondaryIndexes.map((index) => ({
+      IndexName: index.IndexName, KeySchema: [...index.KeySchema], Projection: { ...index.Projection },
+    })),
+  });
+}
+
+/** Creates the volume limits' table where it does not exist yet. */
+export async function ensureLimitsTable(client: DynamoDBClient, table: string): Promise<void> {
+  await ensureTable(client, {
+    TableName: table,
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [...LIMITS_TABLE_SCHEMA.KeySchema],
+    AttributeDefinitions: [...LIMITS_TABLE_SCHEMA.AttributeDefinitions],
+  });
+}
+
+async function ensureTable(client: DynamoDBClient, input: CreateTableCommandInput & { TableName: string }): Promise<void> {
+  const table = input.TableName;
   try {
     await client.send(new DescribeTableCommand({ TableName: table }));
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
-    await client.send(new CreateTableCommand({
-      TableName: table,
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [...LEAD_TABLE_SCHEMA.KeySchema],
-      AttributeDefinitions: [...LEAD_TABLE_SCHEMA.AttributeDefinitions],
-      GlobalSecondaryIndexes: LEAD_TABLE_SCHEMA.GlobalSecondaryIndexes.map((index) => ({
-        IndexName: index.IndexName, KeySchema: [...index.KeySchema], Projection: { ...index.Projection },
-      })),
-    }));
+    await client.send(new CreateTableCommand(input));
   }
   // dynalite answers ResourceNotFound to a table still CREATING, even with createTableMs 0.
   for (let tries = 0; tries < 100; tries += 1) {
@@ -63,10 +82,14 @@ export async function startLocalStore(options: { dataDir?: string; port?: number
   const endpoint = `http://${host}:${port}`;
   const table = options.table ?? LOCAL_LEADS_TABLE;
   const setup = localClient(endpoint);
-  try { await ensureLeadTable(setup, table); } finally { setup.destroy(); }
+  try {
+    await ensureLeadTable(setup, table);
+    await ensureLimitsTable(setup, LOCAL_LIMITS_TABLE);
+  } finally { setup.destroy(); }
   return {
     endpoint,
     table,
+    limitsTable: LOCAL_LIMITS_TABLE,
     dataDir: options.dataDir,
     client: () => localClient(endpoint),
     close: () => new Promise<void>((resolve, reject) => {

@@ -1,7 +1,8 @@
 // Sending one stored lead's e-mail and writing down how it went, for the handler (first try,
 // straight after the store) and the retry mailer (every later try) alike.
 import { SendEmailCommand } from '@aws-sdk/client-ses';
-import { composeEmail } from '../email.ts';
+import { composeDigest, composeEmail } from '../email.ts';
+import type { VolumeLimits } from '../limits/volume.ts';
 import { classifySesError, type SesFailure } from '../ses-errors.ts';
 import type { MailSender } from '../ses-client.ts';
 import { leadContent } from './new-lead.ts';
@@ -13,6 +14,10 @@ export interface LeadMailer {
   store: LeadStore;
   mailTo: string;
   mailFrom: string;
+  /** The SES configuration set that reports bounces and complaints (none locally). */
+  configurationSet?: string | undefined;
+  /** The hourly cap on lead e-mails; without it (the owner's CLI on a local store) there is none. */
+  limits?: VolumeLimits | undefined;
   now?: () => Date;
 }
 
@@ -30,6 +35,7 @@ export async function mailLead(record: LeadRecord, mailer: LeadMailer): Promise<
   const email = composeEmail(leadContent(record), {
     mailTo: mailer.mailTo,
     mailFrom: mailer.mailFrom,
+    configurationSet: mailer.configurationSet,
     receivedAt: new Date(record.receivedAt),
     source: record.source,
   });
@@ -43,5 +49,28 @@ export async function mailLead(record: LeadRecord, mailer: LeadMailer): Promise<
     return { sent: false, failure };
   }
   await mailer.store.markSent(record.submissionId, messageId, now());
+  return { sent: true, messageId };
+}
+
+/**
+ * Sends claimed leads as one digest e-mail and marks each sent with its message id; on an SES
+ * failure marks each failed (letting go of their claims) for the next run.
+ */
+export async function mailDigest(records: readonly LeadRecord[], mailer: LeadMailer): Promise<MailResult> {
+  const now = mailer.now ?? (() => new Date());
+  const email = composeDigest(
+    records.map((record) => ({ content: leadContent(record), receivedAt: new Date(record.receivedAt), source: record.source })),
+    { mailTo: mailer.mailTo, mailFrom: mailer.mailFrom, configurationSet: mailer.configurationSet },
+  );
+  let messageId: string;
+  try {
+    const answer = await mailer.ses.send(new SendEmailCommand(email));
+    messageId = String((answer as { MessageId?: unknown } | undefined)?.MessageId ?? 'unknown');
+  } catch (error) {
+    const failure = classifySesError(error);
+    for (const record of records) await mailer.store.markFailed(record.submissionId, failure.kind, now());
+    return { sent: false, failure };
+  }
+  for (const record of records) await mailer.store.markSent(record.submissionId, messageId, now(), true);
   return { sent: true, messageId };
 }

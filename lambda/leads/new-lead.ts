@@ -17,17 +17,38 @@ const CLIENT_ID = /^[A-Za-z0-9-]{8,64}$/;
 export const DERIVED_ID_WINDOW_MS = 10 * 60 * 1000;
 
 /** The submissionId the browser sent, when it is well formed; otherwise undefined. */
-export function clientSubmissionId(payload: unknown): string | undefined {
+function clientSubmissionId(payload: unknown): string | undefined {
   const value = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>).submissionId : undefined;
   return typeof value === 'string' && CLIENT_ID.test(value) ? value : undefined;
 }
 
+const contentDigest = (submission: Submission, ...more: unknown[]) =>
+  createHash('sha256').update(JSON.stringify([submission.form, contentOf(submission), ...more])).digest('hex');
+
 /** An id from the validated content and the coarse time window it arrived in. */
-export function derivedSubmissionId(submission: Submission, receivedAt: Date): string {
+function derivedSubmissionId(submission: Submission, receivedAt: Date): string {
   const window = Math.floor(receivedAt.getTime() / DERIVED_ID_WINDOW_MS);
-  const digest = createHash('sha256').update(JSON.stringify([submission.form, contentOf(submission), window])).digest('hex');
-  return `plain-${digest.slice(0, 32)}`;
+  return `plain-${contentDigest(submission, window).slice(0, 32)}`;
 }
+
+/**
+ * The key a lead is stored under. The browser's id lives in a namespace of its own (`client-…`),
+ * so no id a client sends can land on one derived for a plain post (`plain-…`) and pre-claim a
+ * visitor's submission; and it is joined to a digest of the content, so a retry of the same
+ * submission is one lead while the same id with other content is a lead of its own, never dropped.
+ */
+export function submissionKey(payload: unknown, submission: Submission, receivedAt: Date): string {
+  const client = clientSubmissionId(payload);
+  return client ? `client-${client}-${contentDigest(submission).slice(0, 16)}` : derivedSubmissionId(submission, receivedAt);
+}
+
+/**
+ * How long the handler holds a new lead for its own first send: the claim every send takes
+ * (LeadStore.claim), so neither the retry mailer nor `site leads resend --now` can mail it while
+ * the handler's send is in flight. Far longer than the handler's 15 s timeout, so it only lapses
+ * when the handler died mid-send, and then the retry mailer takes over.
+ */
+export const FIRST_SEND_CLAIM_MS = 2 * 60 * 1000;
 
 export function addMonths(at: Date, months: number): Date {
   const end = new Date(at.getTime());
@@ -56,7 +77,7 @@ export function newLead(submission: Submission, context: NewLeadContext): LeadRe
     message: content.message,
     ...(content.answers ? { assessment: Object.fromEntries(content.answers) } : {}),
     source: context.source,
-    mail: { state: 'pending', attempts: 0 },
+    mail: { state: 'pending', attempts: 0, claimedUntil: new Date(context.receivedAt.getTime() + FIRST_SEND_CLAIM_MS).toISOString() },
     expiresAt: Math.floor(addMonths(context.receivedAt, context.retentionMonths).getTime() / 1000),
   };
 }

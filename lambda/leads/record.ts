@@ -35,8 +35,12 @@ export interface LeadMail {
   lastError?: string;
   /** ISO time of the last attempt. */
   lastAttemptAt?: string;
-  /** ISO time until which a retry run holds the lead for its send (see LeadStore.claim). */
+  /** ISO time until which one sender (the handler's first send, a retry run) holds the lead (see LeadStore.claim). */
   claimedUntil?: string;
+  /** True while the lead waits for the digest: it arrived past the hour's cap on lead e-mails. */
+  held?: boolean;
+  /** True when it was sent as one of several leads in a digest e-mail (messageId is the digest's). */
+  inDigest?: boolean;
 }
 
 export interface LeadRecord {

@@ -4,6 +4,7 @@
 import type { HandlerConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { MailSender } from '../ses-client.ts';
+import type { VolumeLimits } from '../limits/volume.ts';
 import { METRICS, metricFields } from '../metrics.ts';
 import { resendLeads, type ResendReport } from './resend.ts';
 import type { LeadStore } from './store.ts';
@@ -14,7 +15,9 @@ export const STUCK_METRIC = METRICS.stuck;
 export interface ResendJobOptions {
   ses: MailSender;
   leads: LeadStore;
-  config: Pick<HandlerConfig, 'mailTo' | 'mailFrom'>;
+  config: Pick<HandlerConfig, 'mailTo' | 'mailFrom' | 'sesConfigurationSet'>;
+  /** The hourly cap on lead e-mails: past it, this run sends what is due as one digest. */
+  limits?: VolumeLimits;
   log: Logger;
   now?: () => Date;
 }
@@ -22,16 +25,22 @@ export interface ResendJobOptions {
 export function createResendJob(options: ResendJobOptions): () => Promise<ResendReport> {
   return async () => {
     const now = options.now ?? (() => new Date());
-    const report = await resendLeads({ ses: options.ses, store: options.leads, mailTo: options.config.mailTo, mailFrom: options.config.mailFrom, now });
+    const report = await resendLeads(
+      { ses: options.ses, store: options.leads, mailTo: options.config.mailTo, mailFrom: options.config.mailFrom, configurationSet: options.config.sesConfigurationSet, limits: options.limits, now },
+      { log: options.log },
+    );
     options.log({
       level: report.stuck > 0 ? 'error' : 'info',
       event: 'resend',
       sent: report.sent.length,
+      digested: report.digested.length,
       failed: report.failed.length,
       failedKinds: report.failed.map((f) => f.kind),
       waiting: report.waiting,
       [STUCK_METRIC]: report.stuck,
-      ...metricFields(now(), [STUCK_METRIC]),
+      [METRICS.digested]: report.digested.length,
+      [METRICS.mailFailures]: report.failed.length,
+      ...metricFields(now(), [STUCK_METRIC, METRICS.digested, METRICS.mailFailures]),
     });
     return report;
   };

@@ -9,7 +9,9 @@
 // destination, and is the same code the owner runs from the CLI. The table holds a consultancy's
 // leads (hundreds a year), so finding the pending ones with a filtered scan costs nothing.
 import type { LeadRecord } from './record.ts';
-import { mailLead, type LeadMailer, type MailResult } from './mail-lead.ts';
+import { mayMailNow } from '../limits/volume.ts';
+import { jsonLogger, type Logger } from '../log.ts';
+import { mailDigest, mailLead, type LeadMailer, type MailResult } from './mail-lead.ts';
 
 /** A lead is left to the handler's own send for this long after it arrives. */
 export const HANDLER_GRACE_MS = 2 * 60 * 1000;
@@ -35,14 +37,17 @@ export function isDue(lead: LeadRecord, now: Date): boolean {
 export interface ResendOptions {
   /** Only these leads (`site leads resend --id`); otherwise every pending one. */
   ids?: readonly string[];
-  /** Ignore the grace period and the backoff (the owner asked for it now). */
+  /** Ignore the grace period and the backoff (the owner asked for it now). A lead another sender holds is still left to it. */
   now?: boolean;
+  log?: Logger;
 }
 
 export interface ResendReport {
   sent: string[];
+  /** Sent together in one digest e-mail: past the hour's cap on lead e-mails. */
+  digested: string[];
   failed: { submissionId: string; kind: string }[];
-  /** Pending, but not yet due (or held by another run). */
+  /** Pending, but not yet due (or held by another sender). */
   waiting: number;
   /** Asked for by id but not pending (sent already, or no such lead). */
   notPending: string[];
@@ -52,7 +57,8 @@ export interface ResendReport {
 
 export async function resendLeads(mailer: LeadMailer, options: ResendOptions = {}): Promise<ResendReport> {
   const clock = mailer.now ?? (() => new Date());
-  const report: ResendReport = { sent: [], failed: [], waiting: 0, notPending: [], stuck: 0 };
+  const log = options.log ?? jsonLogger;
+  const report: ResendReport = { sent: [], digested: [], failed: [], waiting: 0, notPending: [], stuck: 0 };
   let pending: LeadRecord[];
   if (options.ids) {
     pending = [];
@@ -64,13 +70,20 @@ export async function resendLeads(mailer: LeadMailer, options: ResendOptions = {
   } else {
     pending = await mailer.store.unsent();
   }
+  // Claimed leads past the hour's cap, sent together at the end of the run.
+  const forDigest: LeadRecord[] = [];
   // One at a time: SES's sending rate is low in the sandbox, and a backlog is small.
   for (const lead of pending) {
     const now = clock();
     const due = options.now || isDue(lead, now);
+    // The claim is the one every send takes, the handler's first included: whoever holds it sends.
     if (!due || !(await mailer.store.claim(lead.submissionId, now, new Date(now.getTime() + CLAIM_MS)))) {
       report.waiting += 1;
       if (isStuck(lead, now)) report.stuck += 1;
+      continue;
+    }
+    if (mailer.limits && !(await mayMailNow(mailer.limits, now, log))) {
+      forDigest.push(lead);
       continue;
     }
     const result: MailResult = await mailLead(lead, mailer);
@@ -78,6 +91,16 @@ export async function resendLeads(mailer: LeadMailer, options: ResendOptions = {
     else {
       report.failed.push({ submissionId: lead.submissionId, kind: result.failure.kind });
       if (isStuck(lead, clock())) report.stuck += 1;
+    }
+  }
+  if (forDigest.length > 0) {
+    const result = await mailDigest(forDigest, mailer);
+    for (const lead of forDigest) {
+      if (result.sent) report.digested.push(lead.submissionId);
+      else {
+        report.failed.push({ submissionId: lead.submissionId, kind: result.failure.kind });
+        if (isStuck(lead, clock())) report.stuck += 1;
+      }
     }
   }
   return report;

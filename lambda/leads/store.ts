@@ -12,8 +12,10 @@ export interface LeadStore {
   readonly table: string;
   /** Writes a new lead; 'duplicate' when its submissionId is already stored (the conditional write decides). */
   putNew(record: LeadRecord): Promise<'stored' | 'duplicate'>;
-  /** Records that SES accepted the lead's e-mail. */
-  markSent(submissionId: string, messageId: string, at: Date): Promise<void>;
+  /** Records that SES accepted the lead's e-mail (`inDigest`: one of several in a digest e-mail). */
+  markSent(submissionId: string, messageId: string, at: Date, inDigest?: boolean): Promise<void>;
+  /** Leaves the lead pending for the digest (the hour's cap on lead e-mails is reached), and lets go of its claim. */
+  markHeld(submissionId: string): Promise<void>;
   /** Records a failed send attempt and the kind of its error. */
   markFailed(submissionId: string, kind: string, at: Date): Promise<void>;
   /**
@@ -26,7 +28,11 @@ export interface LeadStore {
   all(): Promise<LeadRecord[]>;
   /** Leads whose e-mail is still pending. */
   unsent(): Promise<LeadRecord[]>;
-  /** Deletes every record of an address (any case); answers how many. */
+  /**
+   * Deletes every record of an address (any case); answers how many. The email index is eventually
+   * consistent, so a lead written a moment ago may not be in it yet: a strongly consistent scan of
+   * the table follows, and whatever either finds is deleted.
+   */
   eraseEmail(email: string): Promise<number>;
   /** Writes a record as it is (`site leads` import in tests, restores). */
   putRaw(record: LeadRecord): Promise<void>;
@@ -82,8 +88,19 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
         throw error;
       }
     },
-    markSent: (submissionId, messageId, at) => recordAttempt(submissionId, at,
-      'SET #mail.#state = :sent, #mail.messageId = :id', 'REMOVE #mail.lastError, #mail.claimedUntil', { ':sent': 'sent', ':id': messageId }, { '#state': 'state' }),
+    markSent: (submissionId, messageId, at, inDigest = false) => recordAttempt(submissionId, at,
+      `SET #mail.#state = :sent, #mail.messageId = :id${inDigest ? ', #mail.inDigest = :true' : ''}`, 'REMOVE #mail.lastError, #mail.claimedUntil, #mail.held',
+      { ':sent': 'sent', ':id': messageId, ...(inDigest ? { ':true': true } : {}) }, { '#state': 'state' }),
+    async markHeld(submissionId) {
+      await doc.send(new UpdateCommand({
+        TableName: table,
+        Key: { [LEAD_KEY]: submissionId },
+        ConditionExpression: 'attribute_exists(#key)',
+        UpdateExpression: 'SET #mail.held = :true REMOVE #mail.claimedUntil',
+        ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail' },
+        ExpressionAttributeValues: { ':true': true },
+      }));
+    },
     markFailed: (submissionId, kind, at) => recordAttempt(submissionId, at,
       'SET #mail.lastError = :kind', 'REMOVE #mail.claimedUntil', { ':kind': kind }),
     async claim(submissionId, now, until) {
@@ -122,6 +139,8 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
         for (const item of page.Items ?? []) keys.push(String(item[LEAD_KEY]));
         start = page.LastEvaluatedKey;
       } while (start);
+      const consistent = await scan({ expression: 'emailKey = :email', values: { ':email': emailKeyOf(email) } });
+      for (const item of consistent) if (!keys.includes(item.submissionId)) keys.push(item.submissionId);
       for (const key of keys) await doc.send(new DeleteCommand({ TableName: table, Key: { [LEAD_KEY]: key } }));
       return keys.length;
     },

@@ -4,6 +4,7 @@ import { LOCAL_CREDENTIALS, createSesClient } from '../../lambda/ses-client.ts';
 import { resendLeads } from '../../lambda/leads/resend.ts';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { leadsToCsv } from './csv.ts';
+import { printableJson, printableLine, printableText } from './printable.ts';
 import { openLeadStore, StoreFlagsError, type OpenedStore, type StoreFlags } from './open-store.ts';
 
 export interface Io { out: (s: string) => void; err: (s: string) => void }
@@ -27,19 +28,30 @@ async function withStore(root: string, flags: StoreFlags, io: Io, body: (opened:
   }
 }
 
+/** Where the lead's e-mail stands, as the owner needs to know it. */
+function mailSummary(mail: LeadRecord['mail']): string {
+  if (mail.state === 'pending') {
+    const tries = `${mail.attempts} attempt${mail.attempts === 1 ? '' : 's'}${mail.lastError ? `, ${mail.lastError}` : ''}`;
+    return mail.held ? `UNSENT, held for the digest (${tries})` : `UNSENT (${tries})`;
+  }
+  const how = mail.inDigest ? 'sent in a digest' : 'sent';
+  const delivery = (mail as { delivery?: { state?: string } }).delivery?.state;
+  return delivery === 'bounced' || delivery === 'complained' ? `${how}, ${delivery.toUpperCase()}` : how;
+}
+
 function listLine(lead: LeadRecord): string {
-  const mail = lead.mail.state === 'sent' ? 'sent' : `UNSENT (${lead.mail.attempts} attempt${lead.mail.attempts === 1 ? '' : 's'}${lead.mail.lastError ? `, ${lead.mail.lastError}` : ''})`;
   const who = lead.company ? `${lead.name} (${lead.company})` : lead.name;
-  return `${lead.receivedAt}  ${lead.form.padEnd(10)}  ${who} <${lead.email}>  ${mail}  ${lead.submissionId}`;
+  return printableLine(`${lead.receivedAt}  ${lead.form.padEnd(10)}  ${who} <${lead.email}>  ${mailSummary(lead.mail)}  ${lead.submissionId}`);
 }
 
 export function leadsList(root: string, flags: StoreFlags & { json: boolean }, io: Io): Promise<number> {
   return withStore(root, flags, io, async ({ store, where }) => {
     const leads = await store.all();
-    if (flags.json) { io.out(JSON.stringify(leads, null, 2)); return 0; }
+    if (flags.json) { io.out(printableJson(JSON.stringify(leads, null, 2))); return 0; }
     for (const lead of leads) io.out(listLine(lead));
     const unsent = leads.filter((l) => l.mail.state !== 'sent').length;
-    io.out(`${leads.length} lead${leads.length === 1 ? '' : 's'} in ${where}${unsent ? `, ${unsent} not yet e-mailed (site leads resend --unsent)` : ''}`);
+    const undelivered = leads.filter((l) => ['bounced', 'complained'].includes(String((l.mail as { delivery?: { state?: string } }).delivery?.state))).length;
+    io.out(`${leads.length} lead${leads.length === 1 ? '' : 's'} in ${where}${unsent ? `, ${unsent} not yet e-mailed (site leads resend --unsent)` : ''}${undelivered ? `, ${undelivered} bounced or complained about (check the inbox address)` : ''}`);
     return 0;
   });
 }
@@ -49,9 +61,10 @@ export function leadsExport(root: string, flags: StoreFlags & { format: 'csv' | 
     const leads = await store.all();
     const text = flags.format === 'csv' ? leadsToCsv(leads) : `${JSON.stringify(leads, null, 2)}\n`;
     if (flags.out) {
+      // A file holds the records exactly.
       await writeFile(flags.out, text);
       io.err(`wrote ${leads.length} lead${leads.length === 1 ? '' : 's'} to ${flags.out}`);
-    } else io.out(text.trimEnd());
+    } else io.out(flags.format === 'csv' ? printableText(text.trimEnd()) : printableJson(text.trimEnd()));
     return 0;
   });
 }
@@ -76,9 +89,10 @@ export function leadsResend(root: string, flags: ResendFlags, io: Io, env: NodeJ
     const ses = createSesClient({ region: flags.region ?? 'eu-west-2', ...(sesEndpoint ? { endpoint: sesEndpoint, credentials: LOCAL_CREDENTIALS } : {}) });
     const report = await resendLeads({ ses, store, mailTo, mailFrom }, { now: true, ...(flags.id?.length ? { ids: flags.id } : {}) });
     for (const id of report.sent) io.out(`sent ${id}`);
+    for (const id of report.digested) io.out(`sent ${id} in a digest`);
     for (const f of report.failed) io.out(`failed ${f.submissionId}: ${f.kind}`);
     for (const id of report.notPending) io.out(`skipped ${id}: already sent, or no such lead`);
-    io.out(`${report.sent.length} sent, ${report.failed.length} failed${report.waiting ? `, ${report.waiting} being sent by another run` : ''}`);
+    io.out(`${report.sent.length + report.digested.length} sent, ${report.failed.length} failed${report.waiting ? `, ${report.waiting} being sent by another run` : ''}`);
     return report.failed.length > 0 ? 1 : 0;
   });
 }

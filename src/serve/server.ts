@@ -30,8 +30,8 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Run the form endpoint (the production handler, sending to a local SES server) at its path. */
   forms?: boolean;
-  /** Local form backend: where the leads table keeps its data (in memory when unset), an SES endpoint to use instead of a local one, the retention period. */
-  formsOptions?: { dataDir?: string; sesEndpoint?: string; retentionMonths?: number };
+  /** Local form backend: where the leads table keeps its data (in memory when unset), an SES endpoint to use instead of a local one, the retention period, whether the volume limits apply (by default they do). */
+  formsOptions?: { dataDir?: string; sesEndpoint?: string; retentionMonths?: number; limits?: boolean };
   /** Where the form handler's JSON log lines go (default: quiet). */
   formLog?: Logger;
   /** A fixed clock for every rebuild (--now); by default each rebuild reads the real time. */

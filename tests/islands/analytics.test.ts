@@ -3,9 +3,28 @@ import { TAG_MANAGER_TIMEOUT_MS, trackFormSubmit } from '../../islands/shared/an
 
 describe('form_submit', () => {
   it('without a tag manager, records the event and resolves at once', async () => {
-    const win: { dataLayer?: unknown[] } = {};
+    const win: { dataLayer?: unknown[] } = { dataLayer: [{ event: 'consent_update', analytics_consent: true, marketing_consent: false }] };
     await trackFormSubmit(win, { form: 'contact', email: 'a@b.co', organisation: 'Acme' });
-    expect(win.dataLayer).toEqual([{ event: 'form_submit', form_name: 'contact', email: 'a@b.co', organisation: 'Acme' }]);
+    expect(win.dataLayer!.at(-1)).toEqual({ event: 'form_submit', form_name: 'contact', email: 'a@b.co', organisation: 'Acme' });
+  });
+
+  it('carries the e-mail address and organisation only while analytics consent is given', async () => {
+    const layer: unknown[] = [{ event: 'consent_default', analytics_consent: false, marketing_consent: false }];
+    const win = { dataLayer: layer };
+    const lead = { form: 'contact', email: 'a@b.co', organisation: 'Acme' };
+    await trackFormSubmit(win, lead);
+    expect(layer.at(-1)).toEqual({ event: 'form_submit', form_name: 'contact' });
+    layer.push({ event: 'consent_update', analytics_consent: true, marketing_consent: false });
+    await trackFormSubmit(win, lead);
+    expect(layer.at(-1)).toEqual({ event: 'form_submit', form_name: 'contact', email: 'a@b.co', organisation: 'Acme' });
+    // Withdrawn later (marketing on, analytics off): the last choice is the one in force.
+    layer.push({ event: 'consent_update', analytics_consent: false, marketing_consent: true });
+    await trackFormSubmit(win, lead);
+    expect(layer.at(-1)).toEqual({ event: 'form_submit', form_name: 'contact' });
+    // No consent event at all (a page without the consent script): nothing personal.
+    const bare: { dataLayer?: unknown[] } = {};
+    await trackFormSubmit(bare, lead);
+    expect(bare.dataLayer).toEqual([{ event: 'form_submit', form_name: 'contact' }]);
   });
 
   it('with a tag manager, waits for its callback', async () => {

@@ -133,8 +133,29 @@ describe('invisible formatting characters in a header', () => {
     expect(result.statusCode).toBe(200);
     const [mail] = await storedEmails(backends.ses);
     expect(mail?.subject).toBe('Contact form: Jo evil Bloggs (Acme Ltd)');
-    // The body keeps what the visitor typed: it is not a header, and the characters are escaped there.
-    expect(mail?.body.text).toContain(`Name: ${name.trim()}`);
+    // The body keeps the rest of what the visitor typed, but no direction control, which could make
+    // the name read backwards there too: those are removed at validation, for browser and handler alike.
+    expect(mail?.body.text).toContain('Name: Jo evil Bloggs\u200b\n');
+    expect(mail?.body.text).toContain('Organisation: Acme\u200d Ltd\u2060\n');
+    expect(mail?.body.text + mail!.body.html!).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  });
+});
+
+describe('control characters', () => {
+  const ESC = '\u001b';
+  it.each([
+    ['an ESC sequence that would clear the owner\'s terminal and retitle its window', `Morag${ESC}[2J${ESC}]0;pwned\u0007 Campbell`, 'Morag[2J]0;pwned Campbell'],
+    ['NUL and other C0 controls', 'Mo\u0000rag\u0008 Camp\u007fbell', 'Morag Campbell'],
+    ['C1 controls', 'Morag\u0085\u009b Campbell', 'Morag Campbell'],
+    ['a tab, which becomes a space', 'Morag\tCampbell', 'Morag Campbell'],
+  ])('removes %s from what is stored and mailed', async (_what, name, stored) => {
+    const handler = handlerWith(sesClientFor(backends.ses.endpoint));
+    const result = await handler(jsonPost(validContact({ name, company: `${ESC}[31mRed Ltd`, message: `Line one\r\nLine${ESC}[1A two\u0000` })));
+    expect(result.statusCode).toBe(200);
+    const [lead] = await backends.leads.all();
+    expect(lead).toMatchObject({ name: stored, company: '[31mRed Ltd', message: 'Line one\nLine[1A two' });
+    const [mail] = await storedEmails(backends.ses);
+    expect(JSON.stringify(mail)).not.toMatch(/\\u00(0[0-8bcef]|1[0-9a-f]|7f|[89][0-9a-f])/);
   });
 });
 

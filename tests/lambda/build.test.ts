@@ -121,6 +121,7 @@ describe('buildLambda', () => {
       AWS_REGION: 'eu-west-2',
       SES_ENDPOINT: ses.endpoint,
       LEADS_TABLE: dynamo.table,
+      LIMITS_TABLE: dynamo.limitsTable,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
     };
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);

@@ -7,6 +7,7 @@ const env = {
   ALLOWED_ORIGINS: 'https://www.example.co.uk, https://Example.co.uk/ ,',
   AWS_REGION: 'eu-west-2',
   LEADS_TABLE: 'site-leads',
+  LIMITS_TABLE: 'site-limits',
 };
 
 describe('readConfig', () => {
@@ -18,7 +19,15 @@ describe('readConfig', () => {
       region: 'eu-west-2',
       leadsTable: 'site-leads',
       retentionMonths: 24,
+      limitsTable: 'site-limits',
+      mailsPerHour: 30,
     });
+  });
+
+  it('takes the hourly cap on lead e-mails and the SES configuration set, and refuses a cap that is not a whole number', () => {
+    expect(readConfig({ ...env, MAILS_PER_HOUR: '12', SES_CONFIGURATION_SET: 'site-leads' })).toMatchObject({ mailsPerHour: 12, sesConfigurationSet: 'site-leads' });
+    expect(() => readConfig({ ...env, MAILS_PER_HOUR: 'lots' })).toThrow(/MAILS_PER_HOUR is not a whole number/);
+    expect(() => readConfig({ ...env, MAILS_PER_HOUR: '0' })).toThrow(/MAILS_PER_HOUR/);
   });
 
   it('takes the leads retention period and a local DynamoDB endpoint, and refuses a period that is not whole months', () => {
@@ -47,6 +56,7 @@ describe('readConfig', () => {
       "ALLOWED_ORIGINS entry is not an origin like https://example.com: 'https://bad.example/path'",
       "ALLOWED_ORIGINS entry is not an origin like https://example.com: 'nope'",
       'LEADS_TABLE is not set',
+      'LIMITS_TABLE is not set',
     ]);
   });
 

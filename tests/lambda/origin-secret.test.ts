@@ -34,7 +34,7 @@ describe('origin secret', () => {
   });
 
   it('reads the secret from ORIGIN_VERIFY_SECRET and refuses one too short to be secret', () => {
-    const env = { MAIL_TO: 'leads@example.com', MAIL_FROM: 'site@example.com', ALLOWED_ORIGINS: 'https://www.example.com', AWS_REGION: 'eu-west-2', LEADS_TABLE: 'site-leads' };
+    const env = { MAIL_TO: 'leads@example.com', MAIL_FROM: 'site@example.com', ALLOWED_ORIGINS: 'https://www.example.com', AWS_REGION: 'eu-west-2', LEADS_TABLE: 'site-leads', LIMITS_TABLE: 'site-limits' };
     expect(readConfig({ ...env, ORIGIN_VERIFY_SECRET: SECRET }).originSecret).toBe(SECRET);
     expect(readConfig(env).originSecret).toBeUndefined();
     expect(() => readConfig({ ...env, ORIGIN_VERIFY_SECRET: 'short' })).toThrow(/ORIGIN_VERIFY_SECRET is too short/);

@@ -19,6 +19,8 @@ export function testConfig(overrides: Partial<HandlerConfig> = {}): HandlerConfi
     allowedOrigins: [ORIGIN, 'http://localhost:4321'],
     region: 'eu-west-2',
     leadsTable: 'site-leads',
+    limitsTable: 'site-limits',
+    mailsPerHour: 30,
     retentionMonths: 24,
     ...overrides,
   };

@@ -73,7 +73,24 @@ describe('site leads', () => {
     expect(text.out).toContain('2 not yet e-mailed');
     expect(text.out).toMatch(/Morag Campbell \(Tayside Widgets Ltd\) <ailsa@example.org>  UNSENT \(1 attempt, connection\)/);
     const json = await run('list', '--json');
-    expect((JSON.parse(json.out) as LeadRecord[]).map((l) => l.submissionId).sort()).toEqual(['awkward-0000-4000-8000-000000000001', 'unsent-0000-4000-8000-000000000001', 'unsent-0000-4000-8000-000000000002']);
+    expect((JSON.parse(json.out) as LeadRecord[]).map((l) => l.submissionId).sort()).toEqual([
+      'awkward-0000-4000-8000-000000000001',
+      expect.stringMatching(/^client-unsent-0000-4000-8000-000000000001-[0-9a-f]{16}$/),
+      expect.stringMatching(/^client-unsent-0000-4000-8000-000000000002-[0-9a-f]{16}$/),
+    ]);
+  });
+
+  it('prints nothing the terminal would act on, from records stored before validation removed it', async () => {
+    const hostile: LeadRecord = { ...AWKWARD, submissionId: 'hostile-0000-4000-8000-000000000001', name: 'Evil\u001b]0;pwned\u0007\u001b[2K Name', company: '\u202eLtd\u0085' };
+    await withLocal((store) => store.putRaw(hostile));
+    for (const args of [['list'], ['list', '--json'], ['export', '--format', 'csv'], ['export', '--format', 'json']]) {
+      const { out } = await run(...args);
+      expect(out, args.join(' ')).not.toMatch(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e]/);
+    }
+    expect((await run('list')).out).toContain('Evil\\u{1b}]0;pwned\\u{7}\\u{1b}[2K Name (\\u{202e}Ltd\\u{85}) <Ailsa@Example.org>');
+    // JSON keeps the data exactly, in JSON's own escapes.
+    const listed = JSON.parse((await run('list', '--json')).out) as LeadRecord[];
+    expect(listed.find((l) => l.submissionId === hostile.submissionId)).toMatchObject({ name: hostile.name, company: hostile.company });
   });
 
   it('exports CSV that reads back to every field of every record, quoted and with formulas neutralised', async () => {
@@ -134,8 +151,9 @@ describe('site leads', () => {
   });
 
   it('resends one lead by id, and says so when it was sent already', async () => {
-    const one = await run('resend', '--id', 'unsent-0000-4000-8000-000000000002', 'awkward-0000-4000-8000-000000000001', '--ses-endpoint', ses.endpoint);
-    expect(one.out).toContain('sent unsent-0000-4000-8000-000000000002');
+    const key = (await withLocal((store) => store.all())).find((l) => l.submissionId.startsWith('client-unsent-0000-4000-8000-000000000002-'))!.submissionId;
+    const one = await run('resend', '--id', key, 'awkward-0000-4000-8000-000000000001', '--ses-endpoint', ses.endpoint);
+    expect(one.out).toContain(`sent ${key}`);
     expect(one.out).toContain('skipped awkward-0000-4000-8000-000000000001: already sent, or no such lead');
     expect(await storedEmails(ses)).toHaveLength(1);
     expect((await run('resend')).code).toBe(2);

@@ -60,7 +60,7 @@ it('keeps leads on disk across restarts, sends to SES_ENDPOINT, and says where t
   const leads = await leadStore(client, local.table).all();
   client.destroy();
   await local.close();
-  expect(leads.map((l) => [l.submissionId, l.mail.state])).toEqual([['restart-0000-4000-8000-000000000001', 'sent']]);
+  expect(leads.map((l) => [l.submissionId, l.mail.state])).toEqual([[expect.stringMatching(/^client-restart-0000-4000-8000-000000000001-/), 'sent']]);
   // 6 months of retention from site.yaml, as the TTL.
   const months = (leads[0]!.expiresAt * 1000 - Date.parse(leads[0]!.receivedAt)) / (30.44 * 24 * 3600 * 1000);
   expect(Math.round(months)).toBe(6);
