@@ -1,0 +1,209 @@
+// Leads under attack: a flood from one address or for one e-mail address is cut off with 429s and
+// nothing past the limit is stored; past the hourly e-mail cap leads are still stored and go out as
+// one digest; ids a client sends cannot aim at another visitor's lead. Real dynalite and
+// aws-ses-v2-local servers, through the real AWS SDK clients.
+import { describe, expect, it } from 'vitest';
+import { createHandler, ORIGIN_VERIFY_HEADER } from '../../lambda/create-handler.ts';
+import type { HttpEvent } from '../../lambda/event.ts';
+import { ensureLimitsTable } from '../../lambda/leads/local-store.ts';
+import { createResendJob } from '../../lambda/leads/resend-job.ts';
+import { limitCounter } from '../../lambda/limits/counter.ts';
+import { LIMITS } from '../../lambda/limits/settings.ts';
+import type { VolumeLimits } from '../../lambda/limits/volume.ts';
+import { METRICS } from '../../lambda/metrics.ts';
+import {
+  formPost, jsonPost, memoryLogger, sesClientFor, storedEmails, testConfig, useLeadBackends, validContact,
+} from './support.ts';
+
+const backends = useLeadBackends();
+const SECRET = 'a-secret-only-cloudfront-knows-0123456789';
+
+let tables = 0;
+/** A fresh, empty counters table on the test's dynalite, with an hourly cap of `mailsPerHour`. */
+async function freshLimits(mailsPerHour: number = LIMITS.mailsPerHour.max): Promise<VolumeLimits> {
+  const client = backends.store.local.client();
+  const table = `limits-${++tables}`;
+  await ensureLimitsTable(client, table);
+  return { counter: limitCounter(client, table), mailsPerHour };
+}
+
+/** A post as a Function URL receives it from CloudFront: the origin secret, and the viewer's address as CloudFront writes it. */
+function viaCloudFront(event: HttpEvent, viewer: string, extra: Record<string, string> = {}): HttpEvent {
+  return { ...event, headers: { ...event.headers, [ORIGIN_VERIFY_HEADER]: SECRET, 'cloudfront-viewer-address': viewer, ...extra }, requestContext: { ...event.requestContext, http: { ...event.requestContext?.http, sourceIp: '130.176.0.1' } } };
+}
+
+const distinct = (i: number) => validContact({ submissionId: `f1000d00-0000-4000-8000-${String(i).padStart(12, '0')}`, email: `visitor${i}@example.org`, name: `Visitor ${i}` });
+
+describe('a flood from one client address', () => {
+  it('is cut off at the limit with 429 and Retry-After: nothing past it is stored or mailed', async () => {
+    const now = new Date('2026-11-25T10:01:00Z');
+    const log = memoryLogger();
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), now: () => now, log });
+
+    // 30 distinct valid posts, 10 at a time, all from one viewer address; each forges another X-Forwarded-For.
+    const statuses: number[] = [];
+    const retryAfter: (string | undefined)[] = [];
+    for (let batch = 0; batch < 3; batch += 1) {
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, j) => {
+        const i = batch * 10 + j;
+        return handler(viaCloudFront(jsonPost(distinct(i)), '203.0.113.7:51234', { 'x-forwarded-for': `198.51.100.${i}` }));
+      }));
+      for (const a of answers) { statuses.push(a.statusCode); retryAfter.push(a.headers['retry-after']); }
+    }
+
+    expect(statuses.filter((s) => s === 200)).toHaveLength(LIMITS.perAddress.max);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - LIMITS.perAddress.max);
+    // The window is 10 minutes from the hour (10:00–10:10); a minute in, 9 minutes are left.
+    expect(new Set(retryAfter.filter((_, i) => statuses[i] === 429))).toEqual(new Set(['540']));
+    expect(await backends.leads.all()).toHaveLength(LIMITS.perAddress.max);
+    expect(await storedEmails(backends.ses)).toHaveLength(LIMITS.perAddress.max);
+    // Each refusal is counted for the alarm, and says which limit.
+    const refused = log.entries.filter((e) => e.status === 429);
+    expect(refused).toHaveLength(25);
+    expect(refused[0]).toMatchObject({ reason: 'rate-limited-perAddress', [METRICS.rateLimited]: 1 });
+
+    // Another visitor, from another address, is not affected.
+    expect((await handler(viaCloudFront(jsonPost(distinct(99)), '192.0.2.44:40000'))).statusCode).toBe(200);
+  });
+
+  it('answers a plain form post over the limit with a page that says to wait, and the JSON caller with the error', async () => {
+    const now = new Date('2026-11-25T10:00:00Z');
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig(), now: () => now, log: memoryLogger() });
+    const from = (event: HttpEvent) => ({ ...event, requestContext: { ...event.requestContext, http: { ...event.requestContext?.http, sourceIp: '203.0.113.9' } } });
+    for (let i = 0; i < LIMITS.perAddress.max; i += 1) expect((await handler(from(jsonPost(distinct(i))))).statusCode).toBe(200);
+
+    const json = await handler(from(jsonPost(distinct(50))));
+    expect(json.statusCode).toBe(429);
+    expect(JSON.parse(json.body)).toEqual({ ok: false, error: 'Too many messages' });
+    const page = await handler(from(formPost({ name: 'Morag', email: 'morag@example.org', message: 'Hello', isHuman: 'on' }, { referer: 'https://www.example.co.uk/contact' })));
+    expect(page.statusCode).toBe(429);
+    expect(page.headers['retry-after']).toBe('600');
+    expect(page.body).toContain('Please go back and try again in 10 minutes');
+    expect(page.body).toContain('<a href="/contact">Go back to the form</a>');
+    expect(await backends.leads.all()).toHaveLength(LIMITS.perAddress.max);
+  });
+
+  it('counts an IPv6 visitor by their /64, and trusts the viewer address only from CloudFront', async () => {
+    const limits = await freshLimits();
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits, config: testConfig({ originSecret: SECRET }), log: memoryLogger() });
+    // Six addresses in one /64, as CloudFront writes them (the port after the last colon).
+    const statuses = [];
+    for (let i = 0; i < 6; i += 1) statuses.push((await handler(viaCloudFront(jsonPost(distinct(i)), `2001:db8:abcd:12::${i + 1}:443`))).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+
+    // Without the origin secret configured (no CloudFront in front), the header is the client's own
+    // words and is ignored: the socket's address counts.
+    const direct = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig(), log: memoryLogger() });
+    const forged = (i: number) => ({ ...jsonPost(distinct(100 + i)), headers: { ...jsonPost({}).headers, 'cloudfront-viewer-address': `198.51.100.${i}:1` }, requestContext: { http: { method: 'POST', sourceIp: '203.0.113.200' } } });
+    const answers = [];
+    for (let i = 0; i < 6; i += 1) answers.push((await direct({ ...forged(i), body: JSON.stringify(distinct(100 + i)) })).statusCode);
+    expect(answers).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe('a flood for one e-mail address', () => {
+  it('is cut off at the limit whatever the addresses it comes from', async () => {
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), log: memoryLogger() });
+    const statuses = [];
+    for (let i = 0; i < 8; i += 1) {
+      const post = viaCloudFront(jsonPost(validContact({ submissionId: `e0000000-0000-4000-8000-00000000000${i}`, email: i % 2 ? 'Victim@Example.org' : 'victim@example.org', message: `Message ${i}` })), `198.51.100.${i}:1000`);
+      statuses.push((await handler(post)).statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    expect(await backends.leads.all()).toHaveLength(LIMITS.perEmail.max);
+  });
+});
+
+describe('past the hourly cap on lead e-mails', () => {
+  it('stores every lead, mails the first few, and sends the rest as one digest on the mailer\'s next run', async () => {
+    const arrived = new Date('2026-11-25T14:00:00Z');
+    let clock = arrived;
+    const limits = await freshLimits(3);
+    const log = memoryLogger();
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits, config: testConfig({ originSecret: SECRET }), now: () => clock, log });
+
+    const statuses = [];
+    for (let i = 0; i < 8; i += 1) statuses.push((await handler(viaCloudFront(jsonPost(distinct(i)), `198.51.100.${i}:1000`))).statusCode);
+
+    expect(statuses).toEqual(Array(8).fill(200));
+    const stored = await backends.leads.all();
+    expect(stored).toHaveLength(8);
+    expect(stored.filter((l) => l.mail.state === 'sent')).toHaveLength(3);
+    expect(stored.filter((l) => l.mail.held)).toHaveLength(5);
+    expect(await storedEmails(backends.ses)).toHaveLength(3);
+    expect(log.entries.filter((e) => e.reason === 'held-for-digest' && e[METRICS.digested] === 1)).toHaveLength(5);
+
+    // Five minutes on, the scheduled mailer: the hour's cap is still spent, so one digest.
+    clock = new Date(arrived.getTime() + 5 * 60_000);
+    const jobLog = memoryLogger();
+    const report = await createResendJob({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits, config: testConfig(), log: jobLog, now: () => clock })();
+    expect(report.digested).toHaveLength(5);
+    expect(report.sent).toEqual([]);
+    expect(jobLog.entries.at(-1)).toMatchObject({ event: 'resend', [METRICS.digested]: 5 });
+
+    const emails = await storedEmails(backends.ses);
+    expect(emails).toHaveLength(4);
+    const digest = emails.at(-1)!;
+    expect(digest.subject).toBe('Website leads: 5 new leads from the website, sent together');
+    expect(digest.replyTo).toEqual([]);
+    for (let i = 3; i < 8; i += 1) {
+      expect(digest.body.text).toContain(`Email: visitor${i}@example.org`);
+      expect(digest.body.html).toContain(`visitor${i}@example.org`);
+    }
+    const after = await backends.leads.all();
+    expect(after.every((l) => l.mail.state === 'sent')).toBe(true);
+    expect(after.filter((l) => l.mail.inDigest && l.mail.messageId === digest.messageId)).toHaveLength(5);
+    // And the next run has nothing left to send.
+    clock = new Date(arrived.getTime() + 10 * 60_000);
+    expect(await createResendJob({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits, config: testConfig(), log: jobLog, now: () => clock })()).toMatchObject({ sent: [], digested: [] });
+    expect(await storedEmails(backends.ses)).toHaveLength(4);
+  });
+
+  it('escapes every lead in the digest', async () => {
+    const limits = await freshLimits(1);
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits, config: testConfig(), now: () => new Date('2026-11-25T09:00:00Z'), log: memoryLogger() });
+    await handler(jsonPost(distinct(1)));
+    await handler(jsonPost(validContact({ submissionId: 'abcdef00-0000-4000-8000-000000000001', name: '<img src=x onerror=alert(1)>', email: 'x@example.org' })));
+    await createResendJob({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits, config: testConfig(), log: memoryLogger(), now: () => new Date('2026-11-25T09:05:00Z') })();
+    const digest = (await storedEmails(backends.ses)).at(-1)!;
+    expect(digest.subject).toContain('1 new lead from the website');
+    expect(digest.body.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(digest.body.html).not.toContain('<img');
+  });
+});
+
+describe('ids the client sends', () => {
+  it('cannot pre-claim the id a plain post of the same content will get', async () => {
+    const fields = { name: 'Victim Visitor', email: 'victim@example.org', message: 'Please call me back.', isHuman: 'on' };
+    const now = new Date('2026-11-25T11:00:00Z');
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, config: testConfig(), now: () => now, log: memoryLogger() });
+    // The attacker learns the id a plain post of this content gets (here: by posting it once elsewhere).
+    const probe = await backends.store.fresh();
+    await createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: probe, config: testConfig(), now: () => now, log: memoryLogger() })(formPost(fields));
+    const [probed] = await probe.all();
+    expect(probed!.submissionId).toMatch(/^plain-/);
+    const plainId = probed!.submissionId.slice('plain-'.length);
+
+    // …and posts JSON with it (as plain letters and digits it passes the id pattern) first.
+    const attack = await handler(jsonPost(validContact({ submissionId: `plain-${plainId}`, name: 'Attacker', email: 'attacker@example.org' })));
+    expect(attack.statusCode).toBe(200);
+    const victim = await handler(formPost(fields));
+    expect(victim.statusCode).toBe(303);
+
+    const stored = await backends.leads.all();
+    expect(stored.map((l) => l.name).sort()).toEqual(['Attacker', 'Victim Visitor']);
+    expect(stored.find((l) => l.name === 'Victim Visitor')!.submissionId).toBe(probed!.submissionId);
+    expect((await storedEmails(backends.ses)).filter((e) => e.replyTo.includes('victim@example.org'))).toHaveLength(2); // the probe's and the real one
+  });
+
+  it('stores the same id with different content as a lead of its own, never dropping it', async () => {
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, config: testConfig(), log: memoryLogger() });
+    const id = 'dddddddd-0000-4000-8000-000000000001';
+    expect((await handler(jsonPost(validContact({ submissionId: id, message: 'First words' })))).statusCode).toBe(200);
+    expect((await handler(jsonPost(validContact({ submissionId: id, message: 'First words' })))).statusCode).toBe(200);
+    expect((await handler(jsonPost(validContact({ submissionId: id, message: 'Other words' })))).statusCode).toBe(200);
+    const stored = await backends.leads.all();
+    expect(stored.map((l) => l.message).sort()).toEqual(['First words', 'Other words']);
+    expect(await storedEmails(backends.ses)).toHaveLength(2);
+  });
+});
