@@ -7,6 +7,7 @@ import { DEFAULT_RETENTION_MONTHS } from './config.ts';
 import { createHandler } from './create-handler.ts';
 import { startLocalStore } from './leads/local-store.ts';
 import { leadStore } from './leads/store.ts';
+import { rewriteIfErased } from './leads/rewrite-local-store.ts';
 import { limitCounter } from './limits/counter.ts';
 import { LIMITS } from './limits/settings.ts';
 import { startLocalSes } from './local-ses.ts';
@@ -44,6 +45,8 @@ export interface LocalFormBackend {
 }
 
 export async function startLocalFormBackend(options: LocalFormBackendOptions): Promise<LocalFormBackend> {
+  // Records erased through an earlier serve are still on disk until the store is rewritten.
+  if (options.dataDir) await rewriteIfErased(options.dataDir);
   const store = await startLocalStore(options.dataDir ? { dataDir: options.dataDir } : {});
   const ses = options.sesEndpoint ? undefined : await startLocalSes();
   const sesEndpoint = options.sesEndpoint ?? ses?.endpoint ?? '';
@@ -74,6 +77,7 @@ export async function startLocalFormBackend(options: LocalFormBackendOptions): P
     close: async () => {
       client.destroy();
       await Promise.all([ses?.close(), store.close()]);
+      if (options.dataDir) await rewriteIfErased(options.dataDir);
     },
   };
 }

@@ -4,6 +4,7 @@ import { LOCAL_CREDENTIALS, createSesClient } from '../../lambda/ses-client.ts';
 import { resendLeads } from '../../lambda/leads/resend.ts';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { leadsToCsv } from './csv.ts';
+import { markErased, rewriteLocalStore } from '../../lambda/leads/rewrite-local-store.ts';
 import { printableJson, printableLine, printableText } from './printable.ts';
 import { openLeadStore, StoreFlagsError, type OpenedStore, type StoreFlags } from './open-store.ts';
 
@@ -97,10 +98,23 @@ export function leadsResend(root: string, flags: ResendFlags, io: Io, env: NodeJ
   });
 }
 
-export function leadsErase(root: string, flags: StoreFlags & { email: string }, io: Io): Promise<number> {
-  return withStore(root, flags, io, async ({ store }) => {
-    const erased = await store.eraseEmail(flags.email);
+export async function leadsErase(root: string, flags: StoreFlags & { email: string }, io: Io): Promise<number> {
+  let local: OpenedStore['local'];
+  let erased = 0;
+  const code = await withStore(root, flags, io, async (opened) => {
+    erased = await opened.store.eraseEmail(flags.email);
+    local = opened.local;
     io.out(`erased ${erased} record${erased === 1 ? '' : 's'} of ${flags.email.trim().toLowerCase()}`);
     return 0;
   });
+  // The local store keeps a deleted record's bytes on disk until it is rewritten (lambda/leads/rewrite-local-store.ts).
+  if (code === 0 && erased > 0 && local) {
+    if (local.heldByServe) {
+      await markErased(local.dataDir);
+      io.out('site serve holds the local store: it removes the erased records from .site-data when it stops (or starts next)');
+    } else {
+      await rewriteLocalStore(local.dataDir);
+    }
+  }
+  return code;
 }

@@ -37,6 +37,8 @@ export interface OpenedStore {
   store: LeadStore;
   /** Where it is, for messages. */
   where: string;
+  /** The local store's data folder, and whether a running `site serve` holds it (only it can rewrite the folder). */
+  local?: { dataDir: string; heldByServe: boolean };
   close(): Promise<void>;
 }
 
@@ -55,7 +57,7 @@ export async function openLeadStore(root: string, flags: StoreFlags): Promise<Op
   const served = await servedEndpoint(root);
   if (served) {
     const client = localClient(served);
-    return { store: leadStore(client, LOCAL_LEADS_TABLE), where: `${served} (the store of the running site serve)`, close: async () => client.destroy() };
+    return { store: leadStore(client, LOCAL_LEADS_TABLE), where: `${served} (the store of the running site serve)`, local: { dataDir: localLeadsDir(root), heldByServe: true }, close: async () => client.destroy() };
   }
   const dataDir = localLeadsDir(root);
   let local;
@@ -72,6 +74,7 @@ export async function openLeadStore(root: string, flags: StoreFlags): Promise<Op
   return {
     store: leadStore(client, local.table),
     where: dataDir,
+    local: { dataDir, heldByServe: false },
     close: async () => { client.destroy(); await local.close(); },
   };
 }

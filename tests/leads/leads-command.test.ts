@@ -1,8 +1,9 @@
 // `site leads` end to end through the CLI's own entry, on the local store under a project's
 // .site-data/leads (dynalite on disk: each command opens and closes it, so what one wrote the next
 // reads back), with a real local SES server for resend.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -113,6 +114,42 @@ describe('site leads', () => {
     const json = await run('export', '--format', 'json');
     expect(JSON.parse(json.out)).toEqual(stored);
     expect((await run('export', '--format', 'xml')).code).toBe(2);
+  });
+
+  it('leaves no readable trace of an erased address in .site-data, and keeps every other lead', async () => {
+    const onDisk = async () => {
+      const bytes: Buffer[] = [];
+      for (const e of await readdir(path.join(root, '.site-data'), { recursive: true, withFileTypes: true })) if (e.isFile()) bytes.push(await readFile(path.join(e.parentPath, e.name)));
+      return Buffer.concat(bytes).toString('latin1');
+    };
+    // A message LevelDB's compression leaves as it is (random, no repeats), to look for byte for byte.
+    const token = randomBytes(48).toString('hex');
+    await withLocal((store) => store.putRaw({ ...AWKWARD, submissionId: 'secret-0000-4000-8000-000000000001', email: 'ailsa@example.org', message: token }));
+    await withLocal(async () => {}); // opened and closed again: LevelDB turns its log into a table file
+    expect(await onDisk()).toContain(token);
+    expect((await run('erase', '--email', 'ailsa@example.org')).out).toBe('erased 3 records of ailsa@example.org');
+    expect(await onDisk()).not.toContain(token);
+    expect((await withLocal((store) => store.all())).map((l) => l.email)).toEqual(['ewan@example.org.uk']);
+  });
+
+  it('through a running site serve, leaves the erased address on disk only until serve stops', async () => {
+    const dataDir = path.join(root, '.site-data', 'leads');
+    const token = randomBytes(48).toString('hex');
+    await withLocal((store) => store.putRaw({ ...AWKWARD, submissionId: 'secret-0000-4000-8000-000000000001', email: 'ailsa@example.org', message: token }));
+    const forms = await startLocalFormBackend({ allowedOrigins: ['http://127.0.0.1:4321'], log: silentLogger, dataDir });
+    const unannounce = await announceServedStore(root, forms);
+    try {
+      const erased = await run('erase', '--email', 'ailsa@example.org');
+      expect(erased.out).toContain('erased 3 records of ailsa@example.org');
+      expect(erased.out).toContain('site serve holds the local store: it removes the erased records from .site-data when it stops');
+    } finally {
+      await unannounce();
+      await forms.close();
+    }
+    const files = await readdir(path.join(root, '.site-data'), { recursive: true, withFileTypes: true });
+    const bytes = await Promise.all(files.filter((e) => e.isFile()).map((e) => readFile(path.join(e.parentPath, e.name), 'latin1')));
+    expect(bytes.join('')).not.toContain(token);
+    expect((await withLocal((store) => store.all())).map((l) => l.email)).toEqual(['ewan@example.org.uk']);
   });
 
   it('erases every record of an address, in any case, and says how many', async () => {
