@@ -31,6 +31,10 @@ describe('leadRetentionMonths', () => {
     const site = await loadSite(content());
     expect(site.settings.leadRetentionMonths).toBe(24);
     expect(formRecords(site.legal['privacy-policy'].html)).toContain('for 24 months from when you send it');
+    // What the deletion does not reach at once is said too: the table's backups (point-in-time
+    // recovery, 35 days) and the copies the form e-mails leave in the inbox.
+    expect(formRecords(site.legal['privacy-policy'].html)).toContain('each backup is deleted after 35 days');
+    expect(site.legal['privacy-policy'].html).toContain('<strong>The email each form sends us</strong> carries the same details to our inbox');
 
     await edit('site.yaml', (text) => text.replace(/^leadRetentionMonths: .*$/m, 'leadRetentionMonths: 36'));
     const changed = await loadSite(content());
