@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ASSESSMENT_QUESTIONS } from '../forms/assessment.ts';
+import { LIMITS } from '../lambda/limits/settings.ts';
 import { DESKTOP, PHONE, collectConsole, startSite, useSiteAndBrowser } from './helpers.ts';
 import { axe } from './axe.ts';
 
@@ -462,6 +463,46 @@ describe('when the form backend is down', () => {
     for (const [i, q] of ASSESSMENT_QUESTIONS.entries()) expect(await form.getByRole('combobox', { name: q.question }).inputValue()).toBe(q.options[i % q.options.length]!.code);
     expect(await form.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Eilidh Ross');
     expect(seen.errors.some((e) => e.startsWith('Failed to send message'))).toBe(true);
+    await page.close();
+  });
+});
+
+// The production volume limits on: after five posts from this address in ten minutes, the handler
+// answers 429, stores and sends nothing, and the page says so with every value kept for later.
+describe('past the limit of posts from one address', () => {
+  let limited: Site;
+  beforeAll(async () => { limited = await startSite({ forms: true, limits: true }); });
+  afterAll(async () => { await limited?.close(); });
+
+  it('shows the error toast, keeps every value, and nothing is stored or sent', async () => {
+    // Five real leads from this machine's address (127.0.0.1), as a flood script would send them.
+    for (let i = 0; i < LIMITS.perAddress.max; i += 1) {
+      const answer = await fetch(`${limited.url}/api/send-contact-form`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: limited.url },
+        body: JSON.stringify({ name: `Flood ${i}`, email: uniqueAddress('flood'), message: 'Buy now', isHuman: true }),
+      });
+      expect(answer.status).toBe(200);
+    }
+    const page = await openForm(`${limited.url}/contact`, 'contact-form');
+    const form = page.locator('form[data-form="contact"]');
+    const values = { name: 'Morag Campbell', email: uniqueAddress('limited'), company: 'Tayside Widgets Ltd', message: 'A real enquiry, after the flood.' };
+    await fillContact(form, values);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/send-contact-form')),
+      form.getByRole('button', { name: 'Send Message' }).click(),
+    ]);
+    expect(response.status()).toBe(429);
+    expect(Number(response.headers()['retry-after'])).toBeGreaterThan(0);
+    const toast = page.getByRole('alert');
+    await toast.waitFor({ timeout: 15_000 });
+    expect(await toast.locator('.toast__text').textContent()).toBe('Failed to send your message. Please try again.');
+    expect(await form.getByRole('textbox', { name: 'Name' }).inputValue()).toBe(values.name);
+    expect(await form.getByRole('textbox', { name: 'Email' }).inputValue()).toBe(values.email);
+    expect(await form.getByRole('textbox', { name: 'How can we help?' }).inputValue()).toBe(values.message);
+    expect(page.url()).toBe(`${limited.url}/contact`);
+    const store = (await (await fetch(`${limited.forms!.sesEndpoint}/store`)).json()) as { emails: StoredEmail[] };
+    expect(store.emails.filter((e) => e.replyTo.includes(values.email))).toHaveLength(0);
     await page.close();
   });
 });
