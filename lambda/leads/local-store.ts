@@ -30,30 +30,23 @@ export function localClient(endpoint: string): DynamoDBClient {
 }
 
 /** Creates the leads table where it does not exist yet, with the schema of lead records. */
-export async function ensureLeadTable(client: DynamoDBClient, table: string): Promise<void> {
-  await ensureTable(client, {
-    TableName: table,
-    BillingMode: 'PAY_PER_REQUEST',
-    KeySchema: [...LEAD_TABLE_SCHEMA.KeySchema],
-    AttributeDefinitions: [...LEAD_TABLE_SCHEMA.AttributeDefinitions],
-    GlobalSecondaryIndexes: LEAD_TABLE_SCHEMA.GlobalSecondaryIndexes.map((index) => ({
-      IndexName: index.IndexName, KeySchema: [...index.KeySchema], Projection: { ...index.Projection },
-    })),
-  });
-}
+export const ensureLeadTable = (client: DynamoDBClient, table: string) => ensureTable(client, table, LEAD_TABLE_SCHEMA);
 
 /** Creates the volume limits' table where it does not exist yet. */
-export async function ensureLimitsTable(client: DynamoDBClient, table: string): Promise<void> {
-  await ensureTable(client, {
+export const ensureLimitsTable = (client: DynamoDBClient, table: string) => ensureTable(client, table, LIMITS_TABLE_SCHEMA);
+
+type TableSchema = typeof LEAD_TABLE_SCHEMA | typeof LIMITS_TABLE_SCHEMA;
+
+async function ensureTable(client: DynamoDBClient, table: string, schema: TableSchema): Promise<void> {
+  const input: CreateTableCommandInput = {
     TableName: table,
     BillingMode: 'PAY_PER_REQUEST',
-    KeySchema: [...LIMITS_TABLE_SCHEMA.KeySchema],
-    AttributeDefinitions: [...LIMITS_TABLE_SCHEMA.AttributeDefinitions],
-  });
-}
-
-async function ensureTable(client: DynamoDBClient, input: CreateTableCommandInput & { TableName: string }): Promise<void> {
-  const table = input.TableName;
+    KeySchema: [...schema.KeySchema],
+    AttributeDefinitions: [...schema.AttributeDefinitions],
+    ...('GlobalSecondaryIndexes' in schema ? {
+      GlobalSecondaryIndexes: schema.GlobalSecondaryIndexes.map((index) => ({ IndexName: index.IndexName, KeySchema: [...index.KeySchema], Projection: { ...index.Projection } })),
+    } : {}),
+  };
   try {
     await client.send(new DescribeTableCommand({ TableName: table }));
   } catch (error) {
