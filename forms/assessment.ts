@@ -14,6 +14,7 @@ import {
   type FieldErrors,
   type ValidationResult,
 } from './fields.ts';
+import { MESSAGE_LABELS } from './labels.ts';
 
 export {
   ANSWER_FIELDS,
@@ -56,7 +57,7 @@ const answersSchema = z.object(answersShape, { error: 'Please answer the assessm
 export const assessmentSchema = z.object(
   {
     ...contactShape,
-    message: optionalText({ label: 'Comments', max: LIMITS.message, singleLine: false }),
+    message: optionalText({ label: MESSAGE_LABELS.assessment, max: LIMITS.message, singleLine: false }),
     formType: z.literal(ASSESSMENT_FORM_TYPE, { error: 'Unknown form type' }),
     // Absent answers should each say 'Please select an option', so a missing object parses as {}.
     // (The cast: prefault's value is parsed like any input, which is the point.)

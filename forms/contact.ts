@@ -1,4 +1,4 @@
-// The contact form (SPEC §5): the authority in the handler and the client-side check in the island.
+// The contact form: the authority in the handler and the client-side check in the island.
 import * as z from 'zod/mini';
 import {
   LIMITS,
@@ -8,6 +8,7 @@ import {
   type FieldErrors,
   type ValidationResult,
 } from './fields.ts';
+import { MESSAGE_LABELS } from './labels.ts';
 
 export { HONEYPOT_FIELD, LIMITS, FORM_ERROR_KEY } from './fields.ts';
 export type { FieldErrors, ValidationResult } from './fields.ts';
@@ -15,7 +16,7 @@ export type { FieldErrors, ValidationResult } from './fields.ts';
 export const contactSchema = z.object(
   {
     ...contactShape,
-    message: requiredText({ label: 'Message', max: LIMITS.message, singleLine: false }),
+    message: requiredText({ label: MESSAGE_LABELS.contact, max: LIMITS.message, singleLine: false }),
   },
   { error: 'The form fields must be sent as an object' },
 );

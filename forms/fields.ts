@@ -3,6 +3,7 @@
 // zod/mini rather than zod: the islands ship it, and mini tree-shakes to ~5 KB gzip
 // where the chainable build costs ~25 KB.
 import * as z from 'zod/mini';
+import { FIELD_LABELS } from './labels.ts';
 
 /** Hidden field a person never fills in; a bot that fills it is answered politely and ignored. */
 export const HONEYPOT_FIELD = 'website';
@@ -100,7 +101,7 @@ export function optionalText(rule: TextRule) {
 }
 
 export function emailAddress() {
-  return requiredText({ label: 'Email', max: LIMITS.email, singleLine: true }).check(
+  return requiredText({ label: FIELD_LABELS.email, max: LIMITS.email, singleLine: true }).check(
     z.refine((value) => value === '' || EMAIL_SHAPE.test(value), 'Email is invalid'),
     z.refine((value) => !EMAIL_SHAPE.test(value) || sesTakes(value), 'Please enter a valid email address'),
   );
@@ -112,9 +113,9 @@ export function humanConfirmation() {
 }
 
 export const contactShape = {
-  name: requiredText({ label: 'Name', max: LIMITS.name, singleLine: true }),
+  name: requiredText({ label: FIELD_LABELS.name, max: LIMITS.name, singleLine: true }),
   email: emailAddress(),
-  company: optionalText({ label: 'Organisation', max: LIMITS.company, singleLine: true }),
+  company: optionalText({ label: FIELD_LABELS.company, max: LIMITS.company, singleLine: true }),
   isHuman: humanConfirmation(),
 };
 

@@ -1,4 +1,5 @@
 import { ASSESSMENT_FORM_TYPE, ASSESSMENT_QUESTIONS, LIMITS, UNANSWERED } from '../forms/assessment.ts';
+import { FIELD_LABELS, MESSAGE_LABELS } from '../forms/labels.ts';
 import { trackFormSubmit } from './shared/analytics.ts';
 import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, SelectField, Spinner, TextArea, TextField } from './shared/form-fields.tsx';
 import { useFormFlow, useFormIsland } from './shared/form-island.ts';
@@ -19,11 +20,11 @@ export const HOME_REDIRECT_MS = 3000;
 /** The fields in page order (the six questions first), with the names the error summary uses. */
 export const ASSESSMENT_FIELDS: readonly FieldName[] = [
   ...ASSESSMENT_QUESTIONS.map((q, i) => ({ name: q.field, label: `Question ${i + 1}` })),
-  { name: 'name', label: 'Name' },
-  { name: 'email', label: 'Email' },
-  { name: 'company', label: 'Organisation' },
-  { name: 'message', label: 'Comments' },
-  { name: 'isHuman', label: 'Human confirmation' },
+  { name: 'name', label: FIELD_LABELS.name },
+  { name: 'email', label: FIELD_LABELS.email },
+  { name: 'company', label: FIELD_LABELS.company },
+  { name: 'message', label: MESSAGE_LABELS.assessment },
+  { name: 'isHuman', label: FIELD_LABELS.isHuman },
 ];
 const ORDER = ASSESSMENT_FIELDS.map((f) => f.name);
 

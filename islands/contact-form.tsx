@@ -1,4 +1,5 @@
 import { LIMITS } from '../forms/contact.ts';
+import { FIELD_LABELS, MESSAGE_LABELS } from '../forms/labels.ts';
 import { trackFormSubmit } from './shared/analytics.ts';
 import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, TextArea, TextField } from './shared/form-fields.tsx';
 import { useFormFlow, useFormIsland } from './shared/form-island.ts';
@@ -9,11 +10,11 @@ export interface ContactFormProps { idPrefix: string; action: string }
 
 /** The fields in page order, with the names the error summary uses for them. */
 export const CONTACT_FIELDS: readonly FieldName[] = [
-  { name: 'name', label: 'Name' },
-  { name: 'email', label: 'Email' },
-  { name: 'company', label: 'Organisation' },
-  { name: 'message', label: 'Message' },
-  { name: 'isHuman', label: 'Human confirmation' },
+  { name: 'name', label: FIELD_LABELS.name },
+  { name: 'email', label: FIELD_LABELS.email },
+  { name: 'company', label: FIELD_LABELS.company },
+  { name: 'message', label: MESSAGE_LABELS.contact },
+  { name: 'isHuman', label: FIELD_LABELS.isHuman },
 ];
 const ORDER = CONTACT_FIELDS.map((f) => f.name);
 

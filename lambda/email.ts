@@ -2,7 +2,7 @@
 // body and an HTML body in which every value is escaped.
 import type { SendEmailCommandInput } from '@aws-sdk/client-ses';
 import { escapeHtml, toHeaderText } from './escape.ts';
-import type { FormName } from './problem-page.ts';
+import { FIELD_LABELS, MESSAGE_LABELS, type FormName } from '../forms/labels.ts';
 import { ASSESSMENT_QUESTIONS } from '../forms/assessment-questions.ts';
 import type { AssessmentSubmission } from '../forms/assessment.ts';
 import type { ContactSubmission } from '../forms/contact.ts';
@@ -62,16 +62,13 @@ export function contentOf(submission: Submission): LeadContent {
 
 function rowsFor(content: LeadContent, context: MailContext): Row[] {
   const rows: Row[] = [
-    { label: 'Name', value: content.name },
-    { label: 'Email', value: content.email },
-    { label: 'Organisation', value: content.company || NOT_GIVEN },
+    { label: FIELD_LABELS.name, value: content.name },
+    { label: FIELD_LABELS.email, value: content.email },
+    { label: FIELD_LABELS.company, value: content.company || NOT_GIVEN },
   ];
-  if (content.form === 'assessment') {
-    for (const [question, answer] of content.answers ?? []) rows.push({ label: question, value: answer });
-    rows.push({ label: 'Comments', value: content.message || NOT_GIVEN, multiline: true });
-  } else {
-    rows.push({ label: 'Message', value: content.message, multiline: true });
-  }
+  for (const [question, answer] of content.answers ?? []) rows.push({ label: question, value: answer });
+  // The assessment's comments are optional; the contact form's message is not.
+  rows.push({ label: MESSAGE_LABELS[content.form], value: content.message || NOT_GIVEN, multiline: true });
   rows.push({ label: 'Received', value: context.receivedAt.toISOString() });
   rows.push({ label: 'Source', value: context.source });
   return rows;

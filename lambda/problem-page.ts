@@ -2,8 +2,7 @@
 // wrong, field by field, and a link back to the form. Every value is escaped.
 import { escapeHtml } from './escape.ts';
 import { ANSWER_FIELDS, questionFor, type AnswerField } from '../forms/assessment-questions.ts';
-
-export type FormName = 'contact' | 'assessment';
+import { FIELD_LABELS, MESSAGE_LABELS, type FormName } from '../forms/labels.ts';
 
 export interface Problem {
   label: string;
@@ -18,10 +17,7 @@ export interface ProblemPage {
 }
 
 const LABELS: Record<string, string> = {
-  name: 'Name',
-  email: 'Email',
-  company: 'Organisation',
-  isHuman: 'Human confirmation',
+  ...FIELD_LABELS,
   formType: 'Form type',
   assessmentData: 'Assessment answers',
   form: 'Form',
@@ -32,7 +28,7 @@ function isAnswerField(key: string): key is AnswerField {
 }
 
 export function fieldLabel(form: FormName, key: string): string {
-  if (key === 'message') return form === 'assessment' ? 'Comments' : 'Message';
+  if (key === 'message') return MESSAGE_LABELS[form];
   if (isAnswerField(key)) return questionFor(key).question;
   return LABELS[key] ?? key;
 }

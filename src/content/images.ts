@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ContentError } from './errors.ts';
 import { EXTENSIONS, FORMAT_NAMES, SOURCE_EXTENSION, sniff, type SourceFormat } from '../images/formats.ts';
 import { shareVariant } from '../images/plan.ts';
-import { mapLimited } from '../images/concurrency.ts';
+import { mapLimit } from '../concurrency.ts';
 
 /** An image of content/images, keyed by the path authors write (/images/x.jpg). */
 export interface SiteImage {
@@ -90,7 +90,7 @@ export async function loadImages(root: string): Promise<{ images: Record<string,
   const errors: ContentError[] = [];
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort();
   // A few at a time: each may be 20 MB in memory.
-  const checked = await mapLimited(names, 4, (name) => check(dir, name, path.join('content/images', name)));
+  const checked = await mapLimit(names, 4, (name) => check(dir, name, path.join('content/images', name)));
   names.forEach((name, i) => {
     const result = checked[i]!;
     const file = path.join('content/images', name);

@@ -5,7 +5,7 @@ import type { SiteImage } from '../content/images.ts';
 import { reason } from '../content/images.ts';
 import { ContentErrors, type ContentError } from '../content/errors.ts';
 import { encode } from './encode.ts';
-import { mapLimited } from './concurrency.ts';
+import { mapLimit } from '../concurrency.ts';
 import { EXTENSION_OF } from './formats.ts';
 import { shareFile, type Variant } from './plan.ts';
 import { variantsOf, type ImageUse } from './picture.ts';
@@ -75,7 +75,7 @@ export async function buildImages(opts: { images: Record<string, SiteImage>; use
   const left = new Map<string, number>();
   for (const j of missing) left.set(j.key, (left.get(j.key) ?? 0) + 1);
   const errors = new Map<string, ContentError>();
-  await mapLimited(missing, os.availableParallelism(), async (j) => {
+  await mapLimit(missing, os.availableParallelism(), async (j) => {
     try {
       if (errors.has(j.key)) return;
       if (!sources.has(j.key)) sources.set(j.key, readFile(path.join(opts.contentDir, 'images', path.basename(j.key))));
