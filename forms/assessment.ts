@@ -14,7 +14,7 @@ import {
   type FieldErrors,
   type ValidationResult,
 } from './fields.ts';
-import { MESSAGE_LABELS } from './labels.ts';
+import { MESSAGE_LABELS } from './names.ts';
 
 export {
   ANSWER_FIELDS,

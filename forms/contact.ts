@@ -8,7 +8,7 @@ import {
   type FieldErrors,
   type ValidationResult,
 } from './fields.ts';
-import { MESSAGE_LABELS } from './labels.ts';
+import { MESSAGE_LABELS } from './names.ts';
 
 export { HONEYPOT_FIELD, LIMITS, FORM_ERROR_KEY } from './fields.ts';
 export type { FieldErrors, ValidationResult } from './fields.ts';

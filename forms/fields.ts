@@ -3,7 +3,7 @@
 // zod/mini rather than zod: the islands ship it, and mini tree-shakes to ~5 KB gzip
 // where the chainable build costs ~25 KB.
 import * as z from 'zod/mini';
-import { FIELD_LABELS } from './labels.ts';
+import { FIELD_LABELS } from './names.ts';
 
 /** Hidden field a person never fills in; a bot that fills it is answered politely and ignored. */
 export const HONEYPOT_FIELD = 'website';

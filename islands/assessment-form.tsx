@@ -1,5 +1,5 @@
 import { ASSESSMENT_FORM_TYPE, ASSESSMENT_QUESTIONS, LIMITS, UNANSWERED } from '../forms/assessment.ts';
-import { FIELD_LABELS, MESSAGE_LABELS } from '../forms/labels.ts';
+import { FIELD_LABELS, MESSAGE_LABELS } from '../forms/names.ts';
 import { trackFormSubmit } from './shared/analytics.ts';
 import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, SelectField, Spinner, TextArea, TextField } from './shared/form-fields.tsx';
 import { useFormFlow, useFormIsland } from './shared/form-island.ts';

@@ -7,7 +7,7 @@ import { header, type HttpEvent, type HttpHandler, type HttpResult } from './eve
 import { jsonLogger, type Logger } from './log.ts';
 import { backPath, corsHeaders, isAllowedOrigin, requestOrigin } from './origin.ts';
 import { FAILURES, failureAnswer, type Failure } from './failures.ts';
-import type { FormName } from '../forms/labels.ts';
+import type { FormName } from '../forms/names.ts';
 import { emptyAnswer, jsonAnswer, redirectAnswer } from './responses.ts';
 import { mailLead } from './leads/mail-lead.ts';
 import { newLead, submissionKey } from './leads/new-lead.ts';

@@ -2,7 +2,7 @@
 // body and an HTML body in which every value is escaped.
 import type { SendEmailCommandInput } from '@aws-sdk/client-ses';
 import { escapeHtml, toHeaderText } from './escape.ts';
-import { FIELD_LABELS, MESSAGE_LABELS, type FormName } from '../forms/labels.ts';
+import { FIELD_LABELS, MESSAGE_LABELS, type FormName } from '../forms/names.ts';
 import { ASSESSMENT_QUESTIONS } from '../forms/assessment-questions.ts';
 import type { AssessmentSubmission } from '../forms/assessment.ts';
 import type { ContactSubmission } from '../forms/contact.ts';

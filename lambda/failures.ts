@@ -3,7 +3,7 @@
 // sentence for the person whose browser posted the form without JavaScript.
 import type { BodyKind } from './body.ts';
 import type { HttpResult } from './event.ts';
-import type { FormName } from '../forms/labels.ts';
+import type { FormName } from '../forms/names.ts';
 import { problemsFrom, renderProblemPage } from './problem-page.ts';
 import { htmlAnswer, jsonAnswer } from './responses.ts';
 

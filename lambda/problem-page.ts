@@ -2,7 +2,7 @@
 // wrong, field by field, and a link back to the form. Every value is escaped.
 import { escapeHtml } from './escape.ts';
 import { ANSWER_FIELDS, questionFor, type AnswerField } from '../forms/assessment-questions.ts';
-import { FIELD_LABELS, MESSAGE_LABELS, type FormName } from '../forms/labels.ts';
+import { FIELD_LABELS, MESSAGE_LABELS, type FormName } from '../forms/names.ts';
 
 export interface Problem {
   label: string;

@@ -1,6 +1,6 @@
 // Which form a payload is, whether it is spam, and whether it passes that form's schema.
 import type { Submission } from './email.ts';
-import type { FormName } from '../forms/labels.ts';
+import type { FormName } from '../forms/names.ts';
 import { validateAssessment } from '../forms/assessment.ts';
 import { validateContact } from '../forms/contact.ts';
 import { HONEYPOT_FIELD } from '../forms/fields.ts';

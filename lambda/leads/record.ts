@@ -1,7 +1,7 @@
 // A lead as it is stored in DynamoDB: the one shape the form handler writes, the retry mailer and
 // `site leads` read, and the CDK stack and the local store (dynalite) declare. Stored before it is
 // e-mailed, so a lead outlives any mail outage.
-import type { FormName } from '../../forms/labels.ts';
+import type { FormName } from '../../forms/names.ts';
 
 /** The table's partition key: the browser's random UUID, or one the server derives for a plain form post. */
 export const LEAD_KEY = 'submissionId';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { slug, text } from './fields.ts';
+import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import { instantOf } from './publication.ts';
 
 /** Schemas of every content file. Strict objects, so a misspelt field is an error, not a silent default. */
@@ -44,7 +45,7 @@ export const siteSchema = z.strictObject({
   assessmentForms: assessmentForms.prefault({}),
   reviewsWidgetScript: z.union([z.literal(''), z.url({ protocol: /^https$/ })]).default(''),
   tagManagerId: z.union([z.literal(''), z.string().regex(/^GTM-[A-Z0-9]+$/, 'expected a container id like GTM-ABC1234')]).default(''),
-  formEndpoint: z.union([sitePath, z.url({ protocol: /^https$/ })]).default('/api/send-contact-form'),
+  formEndpoint: z.union([sitePath, z.url({ protocol: /^https$/ })]).default(DEFAULT_FORM_ENDPOINT),
   cookiePolicyVersion: z.number().int().positive().default(1),
   /** Months a form submission is kept in the leads table (its TTL); the privacy policy states it. */
   leadRetentionMonths: z.number().int().min(1).max(120).default(24),

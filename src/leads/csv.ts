@@ -6,7 +6,7 @@
 // or @ (and tab or carriage return) as a formula, so such a value is written with a single quote
 // in front ('=SUM(A1) shows as text). So that this stays reversible, a value that itself begins
 // with a single quote gets one more; reading takes exactly one leading quote off.
-import type { FormName } from '../../forms/labels.ts';
+import type { FormName } from '../../forms/names.ts';
 import { emailKeyOf } from '../../lambda/leads/store.ts';
 import type { LeadRecord, MailState } from '../../lambda/leads/record.ts';
 

@@ -15,6 +15,7 @@ import { HEADERS_FILE } from '../headers.ts';
 import { cacheControl } from '../routing/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
 import { watchSources } from './watch-sources.ts';
+import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
 
@@ -68,7 +69,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const outDir = path.resolve(opts.outDir ?? serveDir(opts.root));
   const reload = new ReloadChannel();
   let table: RoutingTable | undefined;
-  let formPath = '/api/send-contact-form';
+  let formPath = DEFAULT_FORM_ENDPOINT;
   let result: BuildResult | undefined;
   // Declared before the handler that reads it; it starts once the port is known, after listen.
   let forms: LocalFormBackend | undefined;
