@@ -1,7 +1,8 @@
 // The lead as an SES SendEmail request: to the consultancy, Reply-To the visitor, a plain-text
 // body and an HTML body in which every value is escaped.
 import type { SendEmailCommandInput } from '@aws-sdk/client-ses';
-import { escapeHtml, toHeaderText } from './escape.ts';
+import { escapeMarkup as escapeHtml } from '../src/render/escape.ts';
+import { toHeaderText } from './mail-header.ts';
 import { FIELD_LABELS, MESSAGE_LABELS, type FormName } from '../forms/names.ts';
 import { ASSESSMENT_QUESTIONS } from '../forms/assessment-questions.ts';
 import type { AssessmentSubmission } from '../forms/assessment.ts';

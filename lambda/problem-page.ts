@@ -1,6 +1,6 @@
 // The page a form post without JavaScript gets back when it could not be sent: what went
 // wrong, field by field, and a link back to the form. Every value is escaped.
-import { escapeHtml } from './escape.ts';
+import { escapeMarkup as escapeHtml } from '../src/render/escape.ts';
 import { ANSWER_FIELDS, questionFor, type AnswerField } from '../forms/assessment-questions.ts';
 import { FIELD_LABELS, MESSAGE_LABELS, type FormName } from '../forms/names.ts';
 

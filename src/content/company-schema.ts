@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ASSESSMENT_FORMS, card, image, type AssessmentFormName } from './schemas.ts';
-import { text } from './fields.ts';
+import { text } from './field-rules.ts';
 
 const meta = { title: text, description: text };
 const hero = z.strictObject({ eyebrow: text, heading: text, text });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { card, image } from './schemas.ts';
-import { metaDescription, text } from './fields.ts';
+import { metaDescription, text } from './field-rules.ts';
 
 const description = metaDescription;
 const meta = { title: text, description };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { slug, text } from './fields.ts';
+import { slug, text } from './field-rules.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import { instantOf } from './publication.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { card, faq } from './schemas.ts';
-import { metaDescription, slug, text } from './fields.ts';
+import { metaDescription, slug, text } from './field-rules.ts';
 
 /** Schemas of the services copy: the /services overview and one YAML file per service page. */
 

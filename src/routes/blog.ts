@@ -1,7 +1,7 @@
 import type { Site, Post } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
 import { continueReading, metaDescription, pageLinks, paginate } from './blog-paging.ts';
-import { BLOG_PLACEHOLDER_IMAGE as PLACEHOLDER_IMAGE } from '../content/fields.ts';
+import { BLOG_PLACEHOLDER_IMAGE as PLACEHOLDER_IMAGE } from '../content/article-order.ts';
 import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
 import { londonTimeOf } from '../content/publication.ts';
 import { formatDate } from './date-label.ts';

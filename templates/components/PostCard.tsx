@@ -1,5 +1,5 @@
 import type { Post } from '../../src/content/load.ts';
-import { BLOG_PLACEHOLDER_IMAGE } from '../../src/content/fields.ts';
+import { BLOG_PLACEHOLDER_IMAGE } from '../../src/content/article-order.ts';
 import { Img } from './Img.tsx';
 import { PreviewNotice, type PreviewMark } from './PreviewMark.tsx';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { composeEmail, subjectFor } from '../../lambda/email.ts';
-import { escapeHtml, toHeaderText } from '../../lambda/escape.ts';
+import { escapeMarkup as escapeHtml } from '../../src/render/escape.ts';
+import { toHeaderText } from '../../lambda/mail-header.ts';
 
 const context = {
   mailTo: 'leads@example.co.uk',

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSite, type Site } from '../../src/content/load.ts';
-import { newestFirst } from '../../src/content/fields.ts';
+import { newestFirst } from '../../src/content/article-order.ts';
 import { atomFeed, FEED_ENTRIES } from '../../src/render/feeds.ts';
 
 let site: Site;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blogPageUrl, continueReading, metaDescription, pageLinks, paginate } from '../../src/routes/blog-paging.ts';
-import { newestFirst } from '../../src/content/fields.ts';
+import { newestFirst } from '../../src/content/article-order.ts';
 import { formatDate } from '../../src/routes/date-label.ts';
 
 /** n posts, newest first, one a day back from 2025-10-31. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSite, type Post, type Site } from '../../src/content/load.ts';
-import { newestFirst } from '../../src/content/fields.ts';
+import { newestFirst } from '../../src/content/article-order.ts';
 import { routes, routingTable } from '../../src/routes/table.ts';
 import { atomFeed, sitemapXml } from '../../src/render/feeds.ts';
 

@@ -11,7 +11,7 @@ import { Toc } from '../../components/Toc.tsx';
 import { Prose } from '../../components/Prose.tsx';
 import type { ImageUse } from '../../../src/page-api/images.ts';
 import { PreviewNotice } from '../../components/PreviewMark.tsx';
-import { BLOG_PLACEHOLDER_IMAGE } from '../../../src/content/fields.ts';
+import { BLOG_PLACEHOLDER_IMAGE } from '../../../src/content/article-order.ts';
 
 /** Addresses that share the article by e-mail, LinkedIn and X. */
 export interface ShareLinks { email: string; linkedin: string; x: string }

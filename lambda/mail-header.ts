@@ -1,16 +1,4 @@
-// Escaping for the two places visitor text lands: HTML (e-mail body, error page) and a mail header.
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch] ?? ch);
-}
+// A mail header is one line of plain text: what visitor text must become to be one.
 
 // C0/C1 controls plus the Unicode line and paragraph separators, which some mail clients
 // treat as line breaks.
