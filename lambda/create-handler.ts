@@ -12,6 +12,7 @@ import { emptyAnswer, jsonAnswer, redirectAnswer } from './responses.ts';
 import { mailLead } from './leads/mail-lead.ts';
 import { newLead, submissionKey } from './leads/new-lead.ts';
 import { clientAddress } from './limits/client-address.ts';
+import { ORIGIN_VERIFY_HEADER } from './cloudfront-headers.ts';
 import { mayMailNow, senderOverLimit, type VolumeLimits } from './limits/volume.ts';
 import { metricFields, METRICS, type MetricName } from './metrics.ts';
 import type { LeadStore } from './leads/store.ts';
@@ -52,8 +53,6 @@ interface Outcome {
   metrics?: MetricName[];
 }
 
-/** The header CloudFront adds to /api/* requests (infra/lib/form-backend.ts sets it). */
-export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 
 export function createHandler(options: HandlerOptions): HttpHandler {
   const log = options.log ?? jsonLogger;

@@ -4,6 +4,7 @@
 // handler with createHandler (create-handler.ts) and never import this module.
 import { createHandler } from './create-handler.ts';
 import { createResendJob } from './leads/resend-job.ts';
+import { createSesEventsHandler, deliveryStoreFor } from './leads/ses-events.ts';
 import { jsonLogger } from './log.ts';
 import { loadConfig, leadStoreFor, sesClientFor, volumeLimitsFor } from './lambda-env.ts';
 
@@ -13,3 +14,6 @@ export const handler = createHandler({ ses: sesClientFor(config), leads: leadSto
 
 /** The retry mailer (same bundle, handler `index.resend`), run every 5 minutes by the stack's schedule. */
 export const resend = createResendJob({ ses: sesClientFor(config), leads: leadStoreFor(config), limits: volumeLimitsFor(config), config, log: jsonLogger });
+
+/** SES's bounce, complaint and delivery reports (handler `index.sesEvents`), from the stack's SNS topic. */
+export const sesEvents = createSesEventsHandler({ store: deliveryStoreFor(config), log: jsonLogger });

@@ -1,14 +1,18 @@
-// Where the leads live and what watches them: the DynamoDB table every form submission is stored
-// in before it is e-mailed, the scheduled retry mailer, and the alarm for a lead still unsent after
-// 30 minutes (lambda/leads/: record.ts, resend.ts, resend-job.ts).
+// Where the leads live and what keeps them moving: the DynamoDB table every form submission is
+// stored in before it is e-mailed, the small table of volume-limit counters, the scheduled retry
+// mailer, and the owner's alarm topic (lambda/leads/: record.ts, resend.ts, resend-job.ts; the
+// alarms themselves are in alarms.ts).
 //
-// The table: on-demand (a few leads a day), TTL on expiresAt (the retention period of
+// The leads table: on-demand (a few leads a day), TTL on expiresAt (the retention period of
 // content/site.yaml), point-in-time recovery, encrypted with the AWS-managed KMS key, kept if the
 // stack is deleted. The form handler may put and update its own records and nothing else; reading,
 // scanning and deleting are for the retry mailer and the owner's `site leads`.
+//
+// The limits table (lambda/limits/): one counter per window and key, each deleted by TTL soon after
+// its window, so it holds minutes of data and nothing worth keeping: on-demand, no backups, removed
+// with the stack. The handler and the mailer only ever add to a counter (UpdateItem with ADD, which
+// creates it), so UpdateItem is all either may do there.
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
@@ -19,8 +23,8 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { EMAIL_INDEX, LEAD_KEY, TTL_ATTRIBUTE } from '../../lambda/leads/record.ts';
-import { STUCK_METRIC } from '../../lambda/leads/resend-job.ts';
-import { METRIC_NAMESPACE } from '../../lambda/metrics.ts';
+import { MAILER_EVERY_MINUTES } from '../../lambda/limits/settings.ts';
+import { LIMIT_TTL_ATTRIBUTE, LIMITS_TABLE_ENV, LIMITS_TABLE_SCHEMA } from '../../lambda/limits/table.ts';
 import type { SiteSettings } from './settings.ts';
 
 export interface LeadsProps {
@@ -29,13 +33,14 @@ export interface LeadsProps {
   lambdaDir: string;
 }
 
-/** How often the retry mailer runs. */
-export const RESEND_EVERY = Duration.minutes(5);
+/** How often the retry mailer runs (and so how often a digest may go out). */
+export const RESEND_EVERY = Duration.minutes(MAILER_EVERY_MINUTES);
 
 export class Leads extends Construct {
   readonly table: Table;
+  readonly limits: Table;
   readonly mailer: LambdaFunction;
-  readonly alarm: Alarm;
+  /** Where every alarm of the leads is sent (alarms.ts): an e-mail subscription for alarmEmail. */
   readonly topic: Topic;
 
   constructor(scope: Construct, id: string, props: LeadsProps) {
@@ -57,6 +62,15 @@ export class Leads extends Construct {
       projectionType: ProjectionType.KEYS_ONLY,
     });
 
+    const [limitKey] = LIMITS_TABLE_SCHEMA.KeySchema;
+    this.limits = new Table(this, 'Limits', {
+      partitionKey: { name: limitKey.AttributeName, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: LIMIT_TTL_ATTRIBUTE,
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
     const logGroup = new LogGroup(this, 'MailerLogs', { retention: settings.logRetentionDays as RetentionDays });
     this.mailer = new LambdaFunction(this, 'Mailer', {
       description: `Retries the e-mail of leads of ${settings.domainName} that SES has not yet accepted`,
@@ -70,6 +84,7 @@ export class Leads extends Construct {
       reservedConcurrentExecutions: 1,
       environment: {
         ...leadsEnvironment(settings, this.table),
+        [LIMITS_TABLE_ENV]: this.limits.tableName,
         ALLOWED_ORIGINS: settings.allowedOrigins.join(','),
       },
       logGroup,
@@ -78,50 +93,33 @@ export class Leads extends Construct {
       actions: ['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
       resources: [this.table.tableArn],
     }));
-    this.mailer.addToRolePolicy(sendEmailStatement(this, settings));
+    // It counts the lead e-mails of each hour too (LIMITS.mailsPerHour).
+    this.mailer.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [this.limits.tableArn] }));
     new Rule(this, 'Schedule', {
       description: 'Runs the leads retry mailer',
       schedule: Schedule.rate(RESEND_EVERY),
       targets: [new LambdaTarget(this.mailer, { retryAttempts: 0 })],
     });
 
-    this.topic = new Topic(this, 'AlarmTopic', { displayName: `Leads of ${settings.domainName} not e-mailed` });
+    this.topic = new Topic(this, 'AlarmTopic', { displayName: `Leads of ${settings.domainName}: something needs you` });
     this.topic.addSubscription(new EmailSubscription(settings.alarmEmail));
-    // The mailer logs the count of leads unsent for over 30 minutes on every run (embedded metric
-    // format). No figure at all means the mailer is not running or failing before it logs: that
-    // is as bad, so missing data counts as breaching.
-    this.alarm = new Alarm(this, 'UnsentAlarm', {
-      alarmDescription: `A lead to ${settings.domainName} is still not e-mailed 30 minutes after it arrived (or the retry mailer is not running). See it with \`site leads list --table ${'<table>'} --region ${settings.region}\`.`,
-      metric: new Metric({ namespace: METRIC_NAMESPACE, metricName: STUCK_METRIC, statistic: 'Maximum', period: Duration.minutes(10) }),
-      threshold: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.BREACHING,
-    });
-    this.alarm.addAlarmAction(new SnsAction(this.topic));
-    this.alarm.addOkAction(new SnsAction(this.topic));
   }
 
-  /** Lets the form handler store leads: PutItem and UpdateItem on this table, and nothing more. */
+  /** Lets the form handler store leads (PutItem and UpdateItem) and count posts (UpdateItem on the limits), and nothing more. */
   allowHandler(handler: LambdaFunction, settings: SiteSettings): void {
     handler.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], resources: [this.table.tableArn] }));
-    for (const [name, value] of Object.entries(leadsEnvironment(settings, this.table))) handler.addEnvironment(name, value);
+    handler.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [this.limits.tableArn] }));
+    const environment = { ...leadsEnvironment(settings, this.table), [LIMITS_TABLE_ENV]: this.limits.tableName };
+    for (const [name, value] of Object.entries(environment)) handler.addEnvironment(name, value);
   }
 }
 
-function leadsEnvironment(settings: SiteSettings, table: Table): Record<string, string> {
+/** What every Lambda of the bundle reads at cold start about the leads (lambda/config.ts). */
+export function leadsEnvironment(settings: SiteSettings, table: Table): Record<string, string> {
   return {
     MAIL_TO: settings.mailTo,
     MAIL_FROM: settings.mailFrom,
     LEADS_TABLE: table.tableName,
     LEAD_RETENTION_MONTHS: String(settings.leadRetentionMonths),
   };
-}
-
-/** ses:SendEmail, only as the verified identities (the same statement as the form handler's). */
-export function sendEmailStatement(scope: Construct, settings: SiteSettings): PolicyStatement {
-  return new PolicyStatement({
-    actions: ['ses:SendEmail'],
-    resources: settings.sesIdentity.map((identity) => Stack.of(scope).formatArn({ service: 'ses', resource: 'identity', resourceName: identity })),
-  });
 }

@@ -14,7 +14,7 @@ export interface SiteSettings {
   /** The SES identities the Lambda may send as (verified domains or addresses); usually one. */
   sesIdentity: string[];
   allowedOrigins: string[];
-  /** Create the us-east-1 WAF stack (the web ACL with the rate-based rules). */
+  /** Define the us-east-1 WAF stack (the web ACL with the rate-based rules); on unless set off. */
   waf: boolean;
   /** Requests from one IP to /api/* allowed per 5 minutes before WAF blocks it. */
   wafApiRateLimit: number;
@@ -22,7 +22,7 @@ export interface SiteSettings {
   wafSiteRateLimit: number;
   /** ARN of a CloudFront-scoped (us-east-1) WAF web ACL to attach to the distribution. */
   webAclArn?: string;
-  /** Reserved concurrency of the form Lambda; undefined leaves it unreserved. */
+  /** Reserved concurrency of the form Lambda; undefined (the default) leaves it in the account's pool (form-backend.ts says why). */
   reservedConcurrency?: number;
   logRetentionDays: number;
   priceClass: '100' | '200' | 'All';
@@ -33,6 +33,9 @@ export interface SiteSettings {
   /** AWS account to deploy to; the CDK CLI sets CDK_DEFAULT_ACCOUNT from the credentials in use. */
   account?: string;
 }
+
+/** Requests per IP per 5 minutes to /api/* before WAF blocks: a person sends one enquiry, perhaps corrects it; a script is stopped in minutes. */
+export const DEFAULT_WAF_API_RATE_LIMIT = 20;
 
 interface SettingSpec {
   key: keyof SiteSettings;
@@ -49,14 +52,14 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'region', env: 'SITE_REGION', what: 'region of the bucket, the form Lambda and SES (default eu-west-2)' },
   { key: 'sesIdentity', env: 'SITE_SES_IDENTITY', what: "the verified SES identity to send as (default: the sender's domain); comma-separated for more" },
   { key: 'allowedOrigins', env: 'SITE_ALLOWED_ORIGINS', what: 'comma-separated origins allowed to post the forms (default https://<domain>)' },
-  { key: 'waf', env: 'SITE_WAF', what: "'on' to define the us-east-1 WAF stack (default off)" },
-  { key: 'wafApiRateLimit', env: 'SITE_WAF_API_RATE_LIMIT', what: 'requests per IP per 5 minutes to /api/* (default 100)' },
+  { key: 'waf', env: 'SITE_WAF', what: "'off' to leave out the us-east-1 WAF stack (default on)" },
+  { key: 'wafApiRateLimit', env: 'SITE_WAF_API_RATE_LIMIT', what: `requests per IP per 5 minutes to /api/* (default ${DEFAULT_WAF_API_RATE_LIMIT})` },
   { key: 'wafSiteRateLimit', env: 'SITE_WAF_SITE_RATE_LIMIT', what: 'requests per IP per 5 minutes to the whole site (default 2000)' },
   { key: 'webAclArn', env: 'SITE_WEB_ACL_ARN', what: 'the WebAclArn output of the SiteWaf stack, to attach it' },
-  { key: 'reservedConcurrency', env: 'SITE_RESERVED_CONCURRENCY', what: "reserved concurrency of the form Lambda (default 5; 'off' for none)" },
+  { key: 'reservedConcurrency', env: 'SITE_RESERVED_CONCURRENCY', what: "reserved concurrency of the form Lambda (default off: the account's pool)" },
   { key: 'logRetentionDays', env: 'SITE_LOG_RETENTION_DAYS', what: 'days to keep the form Lambda logs (default 90)' },
   { key: 'alarmEmail', env: 'SITE_ALARM_EMAIL', what: 'the address alerted when a lead is still not e-mailed after 30 minutes (default: mailTo)' },
-  { key: 'leadRetentionMonths', env: 'SITE_LEAD_RETENTION_MONTHS', what: 'months each lead is kept before DynamoDB deletes it (default: leadRetentionMonths in content/site.yaml, else 24)' },
+  { key: 'leadRetentionMonths', env: 'SITE_LEAD_RETENTION_MONTHS', what: 'months each lead is kept before DynamoDB deletes it: must equal leadRetentionMonths in content/site.yaml, which is the default' },
   { key: 'priceClass', env: 'SITE_PRICE_CLASS', what: "CloudFront price class: 100, 200 or All (default 100: Europe and North America)" },
 ];
 
@@ -154,11 +157,11 @@ export function readSettings(
     }
   }
 
-  const wafValue = (raw('waf') ?? 'off').toLowerCase();
+  const wafValue = (raw('waf') ?? 'on').toLowerCase();
   if (!['on', 'off', 'true', 'false'].includes(wafValue)) invalid('waf', wafValue, "'on' or 'off'");
   const waf = wafValue === 'on' || wafValue === 'true';
   // WAF's smallest rate limit is 10 requests per evaluation window.
-  const wafApiRateLimit = whole('wafApiRateLimit', 100, 10);
+  const wafApiRateLimit = whole('wafApiRateLimit', DEFAULT_WAF_API_RATE_LIMIT, 10);
   const wafSiteRateLimit = whole('wafSiteRateLimit', 2000, 10);
 
   const webAclArn = raw('webAclArn');
@@ -167,7 +170,7 @@ export function readSettings(
   else if (webAcl && webAcl[1] !== 'us-east-1') problems.push(`${describe(spec('webAclArn'))} is in ${webAcl[1]}: a web ACL for CloudFront lives in us-east-1`);
 
   const concurrency = raw('reservedConcurrency');
-  const reservedConcurrency = concurrency?.toLowerCase() === 'off' ? undefined : whole('reservedConcurrency', 5, 1);
+  const reservedConcurrency = concurrency === undefined || concurrency.toLowerCase() === 'off' ? undefined : whole('reservedConcurrency', 0, 1);
 
   const logRetentionDays = whole('logRetentionDays', 90, 1);
   if (!RETENTION_DAYS.includes(logRetentionDays)) invalid('logRetentionDays', String(logRetentionDays), `one of ${RETENTION_DAYS.join(', ')}`);
@@ -180,6 +183,12 @@ export function readSettings(
   if (raw('alarmEmail') && !ADDRESS.test(alarmEmail)) invalid('alarmEmail', alarmEmail, 'an e-mail address');
   const leadRetentionMonths = whole('leadRetentionMonths', defaults.leadRetentionMonths ?? 24, 1);
   if (leadRetentionMonths > 120) invalid('leadRetentionMonths', String(leadRetentionMonths), 'a whole number of months from 1 to 120');
+  // One figure: the privacy page the build writes states content/site.yaml's period, so a deployed
+  // TTL that differed would keep leads longer (or shorter) than visitors are told.
+  else if (Number.isInteger(leadRetentionMonths) && leadRetentionMonths >= 1 && raw('leadRetentionMonths') !== undefined && defaults.leadRetentionMonths !== undefined && leadRetentionMonths !== defaults.leadRetentionMonths) {
+    problems.push(`${describe(spec('leadRetentionMonths'))} is ${leadRetentionMonths} but content/site.yaml's leadRetentionMonths is ${defaults.leadRetentionMonths}: `
+      + 'the privacy page the build writes and the leads table\'s TTL must use one figure; change content/site.yaml (then rebuild) or unset this setting');
+  }
 
   if (problems.length > 0) throw new SettingsError(problems);
   const account = env.CDK_DEFAULT_ACCOUNT?.trim() || undefined;

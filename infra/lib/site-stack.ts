@@ -12,7 +12,10 @@ import {
   FunctionEventType,
   FunctionRuntime,
   HttpVersion,
+  OriginRequestCookieBehavior,
+  OriginRequestHeaderBehavior,
   OriginRequestPolicy,
+  OriginRequestQueryStringBehavior,
   PriceClass,
   ResponseHeadersPolicy,
   SecurityPolicyProtocol,
@@ -22,8 +25,11 @@ import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import type { BuildOutputs } from './build-outputs.ts';
+import { defineLeadAlarms } from './alarms.ts';
 import { FormBackend } from './form-backend.ts';
+import { VIEWER_ADDRESS_HEADER } from '../../lambda/cloudfront-headers.ts';
 import { Leads } from './leads.ts';
+import { MailEvents } from './mail-events.ts';
 import { headersPolicyParts } from './headers-policy.ts';
 import type { SiteSettings } from './settings.ts';
 
@@ -84,6 +90,22 @@ export class SiteStack extends Stack {
     const forms = new FormBackend(this, 'Forms', { settings, lambdaDir: build.lambdaDir });
     const leads = new Leads(this, 'Leads', { settings, lambdaDir: build.lambdaDir });
     leads.allowHandler(forms.handler, settings);
+    const mailEvents = new MailEvents(this, 'MailEvents', { settings, lambdaDir: build.lambdaDir, table: leads.table, limitsTable: leads.limits });
+    mailEvents.allowSending(forms.handler, settings);
+    mailEvents.allowSending(leads.mailer, settings);
+    defineLeadAlarms(leads, { settings, topic: leads.topic, table: leads.table, handler: forms.handler, mailer: leads.mailer, sesEvents: mailEvents.handler });
+
+    // Only what the handler reads reaches it: its origin check's Origin and Referer, Content-Type,
+    // and the viewer's address as CloudFront saw the connection, which CloudFront writes itself
+    // (a viewer cannot forge it), for the per-address limit. Host is left to be the Function URL's
+    // own. The managed AllViewerExceptHostHeader policy used before forwards every viewer header and
+    // cookie, and names no CloudFront header, so nothing in the template said the address arrived.
+    const apiRequests = new OriginRequestPolicy(this, 'ApiRequests', {
+      comment: 'The form handler: Origin, Referer, Content-Type and the viewer address',
+      headerBehavior: OriginRequestHeaderBehavior.allowList('Origin', 'Referer', 'Content-Type', VIEWER_ADDRESS_HEADER),
+      cookieBehavior: OriginRequestCookieBehavior.none(),
+      queryStringBehavior: OriginRequestQueryStringBehavior.none(),
+    });
 
     this.distribution = new Distribution(this, 'Cdn', {
       comment: settings.domainName,
@@ -115,8 +137,7 @@ export class SiteStack extends Stack {
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
-          // Origin and Referer reach the handler's origin check; Host must be the Function URL's own.
-          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          originRequestPolicy: apiRequests,
           responseHeadersPolicy: headersPolicy,
           compress: true,
         },
@@ -133,7 +154,7 @@ export class SiteStack extends Stack {
 
     if (settings.waf && !settings.webAclArn) {
       Annotations.of(this).addWarningV2('site:waf-not-attached',
-        'waf is on but webAclArn is not set: deploy the SiteWaf stack, then deploy this one with -c webAclArn=<its WebAclArn output>.');
+        'waf is on but webAclArn is not set, so the distribution has no WAF: deploy the SiteWaf stack, then deploy this one with -c webAclArn=<its WebAclArn output> (or set waf=off).');
     }
 
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });

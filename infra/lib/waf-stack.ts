@@ -1,6 +1,14 @@
-// The AWS WAF web ACL for the distribution. A web ACL for CloudFront must be created in
-// us-east-1 whatever region the site lives in, so it is a stack of its own; its ARN is then given
-// to the site stack as a setting (webAclArn), which keeps synth offline: no cross-region lookups.
+// The AWS WAF web ACL for the distribution, defined by default (waf=off leaves it out). A web ACL
+// for CloudFront must be created in us-east-1 whatever region the site lives in, so it is a stack
+// of its own; its ARN is then given to the site stack as a setting (webAclArn), which keeps synth
+// offline: no cross-region lookups, and no custom resource to make them.
+//
+// It rate-limits each address that comes through CloudFront: tightly on /api/* (the form handler
+// is the one thing here that costs money per request, and a person posts once or twice), loosely
+// on the whole site. Direct hits on the Function URL never meet it: form-backend.ts says how those
+// are kept from starving real visitors. Cost at us-east-1 list prices (2025): $5 a month for the
+// web ACL, $1 a month for each of its 2 rules, and $0.60 per million requests it inspects (every
+// request to the distribution): about $7 a month for a small site.
 import { CfnOutput, Stack, Token, type StackProps } from 'aws-cdk-lib';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
@@ -33,7 +41,6 @@ export class WafStack extends Stack {
       visibilityConfig: visibility('site'),
       rules: [
         {
-          // The form handler is the one thing here that costs money per request (Lambda, SES).
           name: 'api-rate-limit',
           priority: 0,
           action: { block: {} },

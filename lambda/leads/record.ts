@@ -41,7 +41,15 @@ export interface LeadMail {
   held?: boolean;
   /** True when it was sent as one of several leads in a digest e-mail (messageId is the digest's). */
   inDigest?: boolean;
+  /** What SES reported after it took the e-mail (lambda/leads/ses-events.ts): a bounce or complaint means the inbox never had it. */
+  delivery?: MailDelivery;
+  /** ISO time of that report. */
+  deliveryAt?: string;
+  /** The bounce's type and sub-type, or the complaint's kind. */
+  deliveryReason?: string;
 }
+
+export type MailDelivery = 'delivered' | 'bounced' | 'complained';
 
 export interface LeadRecord {
   submissionId: string;

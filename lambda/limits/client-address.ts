@@ -1,9 +1,8 @@
 // Who is posting, for the per-address limit: the viewer address CloudFront itself writes (a client
 // cannot set it: CloudFront overwrites the header), trusted only on a request that carried the
 // origin secret, i.e. came through CloudFront. Elsewhere (`site serve`, tests) the socket's address.
+import { VIEWER_ADDRESS_HEADER } from '../cloudfront-headers.ts';
 import { header, type HttpEvent } from '../event.ts';
-
-export const VIEWER_ADDRESS_HEADER = 'cloudfront-viewer-address';
 
 /**
  * The address to count posts against. An IPv6 address is counted by its /64 (one subscriber's

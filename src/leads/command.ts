@@ -36,8 +36,9 @@ function mailSummary(mail: LeadRecord['mail']): string {
     return mail.held ? `UNSENT, held for the digest (${tries})` : `UNSENT (${tries})`;
   }
   const how = mail.inDigest ? 'sent in a digest' : 'sent';
-  const delivery = (mail as { delivery?: { state?: string } }).delivery?.state;
-  return delivery === 'bounced' || delivery === 'complained' ? `${how}, ${delivery.toUpperCase()}` : how;
+  return mail.delivery === 'bounced' || mail.delivery === 'complained'
+    ? `${how}, ${mail.delivery.toUpperCase()}${mail.deliveryReason ? ` (${mail.deliveryReason})` : ''}`
+    : how;
 }
 
 function listLine(lead: LeadRecord): string {
@@ -51,7 +52,7 @@ export function leadsList(root: string, flags: StoreFlags & { json: boolean }, i
     if (flags.json) { io.out(printableJson(JSON.stringify(leads, null, 2))); return 0; }
     for (const lead of leads) io.out(listLine(lead));
     const unsent = leads.filter((l) => l.mail.state !== 'sent').length;
-    const undelivered = leads.filter((l) => ['bounced', 'complained'].includes(String((l.mail as { delivery?: { state?: string } }).delivery?.state))).length;
+    const undelivered = leads.filter((l) => l.mail.delivery === 'bounced' || l.mail.delivery === 'complained').length;
     io.out(`${leads.length} lead${leads.length === 1 ? '' : 's'} in ${where}${unsent ? `, ${unsent} not yet e-mailed (site leads resend --unsent)` : ''}${undelivered ? `, ${undelivered} bounced or complained about (check the inbox address)` : ''}`);
     return 0;
   });

@@ -28,16 +28,15 @@ describe('readSettings', () => {
     expect(() => readSettings(fromContext({}), {})).toThrow(/Set each with `-c name=value`/);
   });
 
-  test('defaults: eu-west-2, the sender domain as SES identity, the site origin allowed, WAF off, 5 reserved, 90 days of logs', () => {
+  test('defaults: eu-west-2, the sender domain as SES identity, the site origin allowed, WAF on with 20 posts per address, no reserved concurrency, 90 days of logs', () => {
     expect(readSettings(fromContext(REQUIRED), {})).toEqual({
       ...REQUIRED,
       region: 'eu-west-2',
       sesIdentity: ['example.co.uk'],
       allowedOrigins: ['https://www.example.co.uk'],
-      waf: false,
-      wafApiRateLimit: 100,
+      waf: true,
+      wafApiRateLimit: 20,
       wafSiteRateLimit: 2000,
-      reservedConcurrency: 5,
       logRetentionDays: 90,
       priceClass: '100',
       alarmEmail: 'leads@example.co.uk',
@@ -45,23 +44,31 @@ describe('readSettings', () => {
     });
   });
 
-  test('the leads alarm address and retention period: settings of their own, the retention defaulting to content/site.yaml', () => {
+  test('the leads alarm address and retention period: the retention is content/site.yaml\'s, and a setting that disagrees is refused', () => {
     expect(readSettings(fromContext({ ...REQUIRED, alarmEmail: 'ops@example.co.uk' }), {}, { leadRetentionMonths: 36 })).toMatchObject({ alarmEmail: 'ops@example.co.uk', leadRetentionMonths: 36 });
-    expect(readSettings(fromContext(REQUIRED), { SITE_LEAD_RETENTION_MONTHS: '12' }, { leadRetentionMonths: 36 }).leadRetentionMonths).toBe(12);
+    expect(readSettings(fromContext(REQUIRED), { SITE_LEAD_RETENTION_MONTHS: '36' }, { leadRetentionMonths: 36 }).leadRetentionMonths).toBe(36);
+    const refused = (() => {
+      try { readSettings(fromContext(REQUIRED), { SITE_LEAD_RETENTION_MONTHS: '12' }, { leadRetentionMonths: 36 }); } catch (error) { return error as SettingsError; }
+      return undefined;
+    })();
+    expect(refused).toBeInstanceOf(SettingsError);
+    expect(refused!.problems).toEqual([expect.stringMatching(/^leadRetentionMonths \(-c leadRetentionMonths=… or SITE_LEAD_RETENTION_MONTHS\) is 12 but content\/site\.yaml's leadRetentionMonths is 36: .*one figure/)]);
+    expect(problems({ ...REQUIRED, leadRetentionMonths: '12' })).toEqual([]);
     expect(problems({ ...REQUIRED, alarmEmail: 'ops', leadRetentionMonths: '121' }).join('\n')).toMatch(/alarmEmail .*'ops': expected an e-mail address[^]*leadRetentionMonths .*'121'/);
   });
 
   test('the environment supplies what the context does not; the context wins', () => {
     const env = {
       SITE_DOMAIN: 'site.example.org', SITE_CERTIFICATE_ARN: CERT, SITE_MAIL_TO: 'a@example.org', SITE_MAIL_FROM: 'b@mail.example.org',
-      SITE_REGION: 'eu-west-1', SITE_RESERVED_CONCURRENCY: 'off', SITE_WAF: 'on', CDK_DEFAULT_ACCOUNT: '123456789012',
+      SITE_REGION: 'eu-west-1', SITE_RESERVED_CONCURRENCY: 'off', SITE_WAF: 'off', CDK_DEFAULT_ACCOUNT: '123456789012',
     };
     const settings = readSettings(fromContext({ domainName: 'www.example.net' }), env);
     expect(settings).toMatchObject({
-      domainName: 'www.example.net', region: 'eu-west-1', sesIdentity: ['mail.example.org'], waf: true,
+      domainName: 'www.example.net', region: 'eu-west-1', sesIdentity: ['mail.example.org'], waf: false,
       allowedOrigins: ['https://www.example.net'], account: '123456789012',
     });
     expect(settings.reservedConcurrency).toBeUndefined();
+    expect(readSettings(fromContext({ ...REQUIRED, reservedConcurrency: '50' }), {}).reservedConcurrency).toBe(50);
   });
 
   test('a certificate or web ACL outside us-east-1 is refused: CloudFront only uses those', () => {

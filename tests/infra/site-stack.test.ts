@@ -13,14 +13,17 @@ import { buildLambda } from '../../lambda/build.ts';
 import { buildSite } from '../../src/build.ts';
 import { BuildOutputsError } from '../../infra/lib/build-outputs.ts';
 import { defineApp, type DefinedApp } from '../../infra/lib/define-app.ts';
+import { SettingsError } from '../../infra/lib/settings.ts';
 import { formActionSources } from '../../infra/lib/headers-policy.ts';
+import { LIMITS_TABLE_SCHEMA } from '../../lambda/limits/table.ts';
+import { METRICS } from '../../lambda/metrics.ts';
+import { ConfigError, readConfig } from '../../lambda/config.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
 const WEB_ACL = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/site/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
 const SETTINGS = { domainName: 'www.example.co.uk', certificateArn: CERT, mailTo: 'leads@example.co.uk', mailFrom: 'Website <web@example.co.uk>' };
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
-const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 let work: string;
 let buildDir: string;
@@ -39,7 +42,7 @@ const only = (template: Template, type: string) => {
   return found[0]!;
 };
 
-/** The Lambda function with this handler (index.handler: the forms; index.resend: the retry mailer). */
+/** The Lambda function with this handler (index.handler: the forms; index.resend: the retry mailer; index.sesEvents: SES reports). */
 const lambdaWith = (template: Template, handler: string) => {
   const found = resources(template, 'AWS::Lambda::Function').filter((f) => f.Properties.Handler === handler);
   expect(found, handler).toHaveLength(1);
@@ -52,7 +55,24 @@ const statementsOf = (template: Template, fn: Resource) => {
     .filter((p) => (p.Properties.Roles as Array<{ Ref: string }>).some((r) => r.Ref === roleId))
     .flatMap((p) => p.Properties.PolicyDocument.Statement as Array<Record<string, any>>);
 };
-const tableId = (template: Template) => Object.keys(template.findResources('AWS::DynamoDB::Table'))[0]!;
+/** The logical id of the table keyed by this attribute (submissionId: the leads; limitKey: the limits' counters). */
+const tableId = (template: Template, key = 'submissionId') =>
+  Object.entries(template.findResources('AWS::DynamoDB::Table')).find(([, t]) => (t as Resource).Properties.KeySchema[0].AttributeName === key)![0];
+const idOf = (template: Template, type: string, fn: (r: Resource) => boolean) =>
+  Object.entries(template.findResources(type)).find(([, r]) => fn(r as Resource))![0];
+const lambdaId = (template: Template, handler: string) => idOf(template, 'AWS::Lambda::Function', (f) => f.Properties.Handler === handler);
+/** Every alarm, by the metric it watches (`<namespace>/<metric>` or `<metric>@<function id>`). */
+function alarmsByMetric(template: Template): Record<string, Record<string, any>> {
+  const out: Record<string, Record<string, any>> = {};
+  for (const alarm of resources(template, 'AWS::CloudWatch::Alarm')) {
+    const p = alarm.Properties;
+    const fn = (p.Dimensions as Array<{ Name: string; Value: { Ref: string } }> | undefined)?.find((d) => d.Name === 'FunctionName');
+    const key = fn ? `${p.MetricName}@${fn.Value.Ref}` : `${p.Namespace}/${p.MetricName}`;
+    expect(out[key], key).toBeUndefined();
+    out[key] = p;
+  }
+  return out;
+}
 
 /** The headers a synthesised response-headers policy sends, written as CloudFront writes them. */
 function headersFromPolicy(config: Record<string, any>): Record<string, string> {
@@ -88,6 +108,18 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     template = Template.fromStack(defined.site);
   }, 60_000);
 
+  test('gives every function of the Lambda bundle what the bundle\'s cold start reads (readConfig), so none fails to start', () => {
+    const env = resources(template, 'AWS::Lambda::Function').filter((f) => /^index\./.test(String(f.Properties.Handler)))
+      .map((f) => [f.Properties.Handler as string, Object.keys(f.Properties.Environment?.Variables ?? {}).sort()] as const);
+    expect(env.map(([handler]) => handler).sort()).toEqual(['index.handler', 'index.resend', 'index.sesEvents']);
+    for (const [handler, names] of env) {
+      let problems: string[] = [];
+      const fake = Object.fromEntries(names.map((n) => [n, n.includes('MAIL') ? 'x@example.co.uk' : n === 'ALLOWED_ORIGINS' ? 'https://www.example.co.uk' : n === 'LEAD_RETENTION_MONTHS' ? '24' : n === 'MAILS_PER_HOUR' ? '30' : 'value-of-sixteen-plus']));
+      try { readConfig({ ...fake, AWS_REGION: 'eu-west-2' }); } catch (error) { problems = [...(error as ConfigError).problems]; }
+      expect(problems, handler).toEqual([]);
+    }
+  });
+
   test('holds exactly these resources: no custom-resource Lambdas, nothing public', () => {
     const counts: Record<string, number> = {};
     for (const r of Object.values(template.toJSON().Resources as Record<string, Resource>)) counts[r.Type] = (counts[r.Type] ?? 0) + 1;
@@ -98,20 +130,26 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       'AWS::CloudFront::Function': 2,
       'AWS::CloudFront::ResponseHeadersPolicy': 1,
       'AWS::CloudFront::CachePolicy': 1,
+      'AWS::CloudFront::OriginRequestPolicy': 1,
       'AWS::CloudFront::Distribution': 1,
       'AWS::SecretsManager::Secret': 1,
-      'AWS::Logs::LogGroup': 2,
-      'AWS::IAM::Role': 2,
-      'AWS::IAM::Policy': 2,
-      'AWS::Lambda::Function': 2,
+      // The form handler, the retry mailer and the SES events Lambda.
+      'AWS::Logs::LogGroup': 3,
+      'AWS::IAM::Role': 3,
+      'AWS::IAM::Policy': 3,
+      'AWS::Lambda::Function': 3,
       'AWS::Lambda::Url': 1,
-      'AWS::Lambda::Permission': 3,
-      // The leads: table, retry mailer schedule, alarm and its topic.
-      'AWS::DynamoDB::Table': 1,
+      'AWS::Lambda::Permission': 4,
+      // The leads and the limits' counters, the retry mailer's schedule, the alarms and their topic.
+      'AWS::DynamoDB::Table': 2,
       'AWS::Events::Rule': 1,
-      'AWS::CloudWatch::Alarm': 1,
-      'AWS::SNS::Topic': 1,
-      'AWS::SNS::Subscription': 1,
+      'AWS::CloudWatch::Alarm': 14,
+      // The alarm topic with its e-mail subscription; the SES events topic with its Lambda subscription.
+      'AWS::SNS::Topic': 2,
+      'AWS::SNS::Subscription': 2,
+      'AWS::SNS::TopicPolicy': 1,
+      'AWS::SES::ConfigurationSet': 1,
+      'AWS::SES::ConfigurationSetEventDestination': 1,
     });
   });
 
@@ -190,7 +228,8 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     const config = only(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig;
     expect(config.CacheBehaviors).toHaveLength(1);
     const api = config.CacheBehaviors[0];
-    expect(api).toMatchObject({ PathPattern: '/api/*', CachePolicyId: CACHING_DISABLED, OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER });
+    const policyId = Object.keys(template.findResources('AWS::CloudFront::OriginRequestPolicy'))[0];
+    expect(api).toMatchObject({ PathPattern: '/api/*', CachePolicyId: CACHING_DISABLED, OriginRequestPolicyId: { Ref: policyId } });
     expect([...api.AllowedMethods].sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
     expect(api.FunctionAssociations).toBeUndefined();
 
@@ -204,11 +243,22 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     expect(only(template, 'AWS::Lambda::Url').Properties.AuthType).toBe('NONE');
   });
 
-  test('the form Lambda: nodejs22.x, the esbuild bundle, its environment, reserved concurrency and logs kept 90 days', async () => {
+  test('the origin request policy of /api/* passes the handler exactly Origin, Referer, Content-Type and the viewer address CloudFront sets, never Host or cookies', () => {
+    const policy = only(template, 'AWS::CloudFront::OriginRequestPolicy').Properties.OriginRequestPolicyConfig;
+    expect(policy.HeadersConfig.HeaderBehavior).toBe('whitelist');
+    expect([...policy.HeadersConfig.Headers].map((h: string) => h.toLowerCase()).sort()).toEqual(['cloudfront-viewer-address', 'content-type', 'origin', 'referer']);
+    expect(policy.CookiesConfig).toEqual({ CookieBehavior: 'none' });
+    expect(policy.QueryStringsConfig).toEqual({ QueryStringBehavior: 'none' });
+  });
+
+  test('the form Lambda: nodejs22.x, the esbuild bundle, its environment, no reserved concurrency (the account pool) and logs kept 90 days', async () => {
     const fn = lambdaWith(template, 'index.handler').Properties;
-    expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Handler: 'index.handler', Timeout: 15, ReservedConcurrentExecutions: 5 });
+    expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Handler: 'index.handler', Timeout: 15 });
+    expect(fn.ReservedConcurrentExecutions).toBeUndefined();
     expect(fn.Environment.Variables).toMatchObject({
       LEADS_TABLE: { Ref: tableId(template) },
+      LIMITS_TABLE: { Ref: tableId(template, 'limitKey') },
+      SES_CONFIGURATION_SET: { Ref: Object.keys(template.findResources('AWS::SES::ConfigurationSet'))[0] },
       LEAD_RETENTION_MONTHS: '24',
       MAIL_TO: 'leads@example.co.uk',
       MAIL_FROM: 'Website <web@example.co.uk>',
@@ -225,17 +275,27 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     expect(await readFile(path.join(assetDir, 'index.mjs'))).toEqual(await readFile(path.join(buildDir, 'lambda/index.mjs')));
   });
 
-  test('the form Lambda may only send e-mail as the SES identity, and put and update leads in its table (no scan, no delete)', () => {
+  test('the form Lambda may only send e-mail as the SES identity through the configuration set, put and update leads (no scan, no delete) and update the limits', () => {
     const handler = lambdaWith(template, 'index.handler');
-    expect(statementsOf(template, handler)).toEqual([{
+    const configSet = Object.keys(template.findResources('AWS::SES::ConfigurationSet'))[0];
+    const statements = statementsOf(template, handler);
+    expect(statements).toHaveLength(3);
+    expect(statements).toEqual(expect.arrayContaining([{
       Effect: 'Allow',
       Action: 'ses:SendEmail',
-      Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:eu-west-2:', { Ref: 'AWS::AccountId' }, ':identity/example.co.uk']] },
+      Resource: [
+        { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:eu-west-2:', { Ref: 'AWS::AccountId' }, ':identity/example.co.uk']] },
+        { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:eu-west-2:', { Ref: 'AWS::AccountId' }, ':configuration-set/', { Ref: configSet }]] },
+      ],
     }, {
       Effect: 'Allow',
       Action: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
       Resource: { 'Fn::GetAtt': [tableId(template), 'Arn'] },
-    }]);
+    }, {
+      Effect: 'Allow',
+      Action: 'dynamodb:UpdateItem',
+      Resource: { 'Fn::GetAtt': [tableId(template, 'limitKey'), 'Arn'] },
+    }]));
     const roleId = handler.Properties.Role['Fn::GetAtt'][0] as string;
     const role = (template.findResources('AWS::IAM::Role')[roleId] as Resource).Properties;
     // Besides that, only the managed policy that lets it write its own logs.
@@ -244,7 +304,8 @@ describe('the Site stack', { timeout: 60_000 }, () => {
   });
 
   test('the leads table: on demand, keyed by submissionId, TTL on expiresAt, PITR, KMS encryption, an email index, kept on stack deletion', () => {
-    const [id, table] = Object.entries(template.findResources('AWS::DynamoDB::Table'))[0] as [string, Resource & { DeletionPolicy: string }];
+    const id = tableId(template);
+    const table = template.findResources('AWS::DynamoDB::Table')[id] as Resource & { DeletionPolicy: string };
     expect(table.DeletionPolicy).toBe('Retain');
     expect(table.Properties).toMatchObject({
       BillingMode: 'PAY_PER_REQUEST',
@@ -259,40 +320,116 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     template.hasOutput('LeadsTable', { Value: { Ref: id } });
   });
 
-  test('the retry mailer: the same bundle (index.resend), every 5 minutes, one at a time, reading and updating leads and sending as the SES identity', () => {
+  test('the limits table: keyed as lambda/limits/table.ts says, on demand, TTL on expiresAt, and nothing but counters to lose', () => {
+    const table = template.findResources('AWS::DynamoDB::Table')[tableId(template, 'limitKey')] as Resource & { DeletionPolicy: string };
+    expect(table.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: LIMITS_TABLE_SCHEMA.KeySchema,
+      AttributeDefinitions: LIMITS_TABLE_SCHEMA.AttributeDefinitions,
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    });
+    expect(table.Properties.GlobalSecondaryIndexes).toBeUndefined();
+    expect(table.DeletionPolicy).toBe('Delete');
+  });
+
+  test('the retry mailer: the same bundle (index.resend), every 5 minutes, one at a time, reading and updating leads, counting e-mails and sending through the configuration set', () => {
     const mailer = lambdaWith(template, 'index.resend');
     expect(mailer.Properties).toMatchObject({ Runtime: 'nodejs22.x', Timeout: 60, ReservedConcurrentExecutions: 1 });
-    expect(mailer.Properties.Environment.Variables).toMatchObject({ LEADS_TABLE: { Ref: tableId(template) }, MAIL_TO: 'leads@example.co.uk', ALLOWED_ORIGINS: 'https://www.example.co.uk' });
-    const actions = statementsOf(template, mailer).flatMap((s) => [s.Action].flat());
-    expect(actions.sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Scan', 'dynamodb:UpdateItem', 'ses:SendEmail']);
+    expect(mailer.Properties.Environment.Variables).toMatchObject({
+      LEADS_TABLE: { Ref: tableId(template) }, LIMITS_TABLE: { Ref: tableId(template, 'limitKey') },
+      SES_CONFIGURATION_SET: { Ref: Object.keys(template.findResources('AWS::SES::ConfigurationSet'))[0] },
+      MAIL_TO: 'leads@example.co.uk', ALLOWED_ORIGINS: 'https://www.example.co.uk',
+    });
+    const byResource = statementsOf(template, mailer).map((s) => [JSON.stringify(s.Resource), [s.Action].flat().sort()]);
+    expect(byResource).toEqual(expect.arrayContaining([
+      [JSON.stringify({ 'Fn::GetAtt': [tableId(template), 'Arn'] }), ['dynamodb:GetItem', 'dynamodb:Scan', 'dynamodb:UpdateItem']],
+      [JSON.stringify({ 'Fn::GetAtt': [tableId(template, 'limitKey'), 'Arn'] }), ['dynamodb:UpdateItem']],
+    ]));
+    expect(byResource.flatMap(([, actions]) => actions).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Scan', 'dynamodb:UpdateItem', 'dynamodb:UpdateItem', 'ses:SendEmail']);
     const rule = only(template, 'AWS::Events::Rule').Properties;
     expect(rule.ScheduleExpression).toBe('rate(5 minutes)');
     const mailerId = Object.entries(template.findResources('AWS::Lambda::Function')).find(([, f]) => (f as Resource).Properties.Handler === 'index.resend')![0];
     expect(rule.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [mailerId, 'Arn'] });
   });
 
-  test('an alarm when a lead is unsent after 30 minutes (or the mailer stops reporting), e-mailed through SNS', () => {
-    const alarm = only(template, 'AWS::CloudWatch::Alarm').Properties;
-    expect(alarm).toMatchObject({
-      Namespace: 'Site/Leads', MetricName: 'UnsentLeadsOver30Min', Statistic: 'Maximum', Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'breaching',
+  test('an alarm for every way a lead can be lost or late, each e-mailed to the owner through the alarm topic, and again when it clears', () => {
+    const handler = lambdaId(template, 'index.handler');
+    const mailer = lambdaId(template, 'index.resend');
+    const sesEvents = lambdaId(template, 'index.sesEvents');
+    const alarms = alarmsByMetric(template);
+    const atLeastOne = { Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, DatapointsToAlarm: 1, TreatMissingData: 'notBreaching' };
+    const sum5 = { Statistic: 'Sum', Period: 300 };
+    expect(alarms).toEqual({
+      // Must keep arriving: missing data is the alarm.
+      'Site/Leads/UnsentLeadsOver30Min': expect.objectContaining({ Statistic: 'Maximum', Period: 600, Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'breaching' }),
+      [`Invocations@${mailer}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Period: 900, Threshold: 1, ComparisonOperator: 'LessThanThreshold', TreatMissingData: 'breaching' }),
+      [`Site/Leads/${METRICS.storeErrors}`]: expect.objectContaining({ ...sum5, ...atLeastOne }),
+      [`Url5xxCount@${handler}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
+      [`Errors@${handler}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
+      [`Throttles@${handler}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
+      [`Errors@${mailer}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
+      [`Throttles@${mailer}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
+      [`Errors@${sesEvents}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
+      // Sustained: failed sends in three 5-minute periods running.
+      [`Site/Leads/${METRICS.mailFailures}`]: expect.objectContaining({ ...sum5, ...atLeastOne, EvaluationPeriods: 3, DatapointsToAlarm: 3 }),
+      [`Site/Leads/${METRICS.digested}`]: expect.objectContaining({ ...sum5, ...atLeastOne }),
+      [`Site/Leads/${METRICS.bounces}`]: expect.objectContaining({ ...sum5, ...atLeastOne }),
+      [`Site/Leads/${METRICS.complaints}`]: expect.objectContaining({ ...sum5, ...atLeastOne }),
+      [`Site/Leads/${METRICS.rateLimited}`]: expect.objectContaining({ ...sum5, Threshold: 20, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' }),
     });
-    const topicId = Object.keys(template.findResources('AWS::SNS::Topic'))[0];
-    expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
-    expect(only(template, 'AWS::SNS::Subscription').Properties).toMatchObject({ Protocol: 'email', Endpoint: 'leads@example.co.uk', TopicArn: { Ref: topicId } });
+
+    const topics = template.findResources('AWS::SNS::Topic') as Record<string, Resource>;
+    const alarmTopic = Object.keys(topics).find((id) => /AlarmTopic/.test(id))!;
+    for (const [key, alarm] of Object.entries(alarms)) {
+      expect({ key, actions: alarm.AlarmActions, ok: alarm.OKActions }).toEqual({ key, actions: [{ Ref: alarmTopic }], ok: [{ Ref: alarmTopic }] });
+      // Each tells the owner what to run, on the real table and region.
+      expect({ key, says: JSON.stringify(alarm.AlarmDescription) }).toEqual({ key, says: expect.stringMatching(/site leads (list|resend)[^]*--table [^]*LeadsTable[^]*--region eu-west-2/) });
+    }
+    const subscriptions = resources(template, 'AWS::SNS::Subscription').map((r) => r.Properties);
+    expect(subscriptions).toContainEqual(expect.objectContaining({ Protocol: 'email', Endpoint: 'leads@example.co.uk', TopicArn: { Ref: alarmTopic } }));
   });
 
-  test('synthesises offline: no context lookups, no WAF stack unless asked', () => {
+  test('SES reports bounces, complaints and deliveries of the configuration set to a topic that only SES (for that set) may publish to, read by index.sesEvents', () => {
+    const configSet = Object.keys(template.findResources('AWS::SES::ConfigurationSet'))[0]!;
+    const destination = only(template, 'AWS::SES::ConfigurationSetEventDestination').Properties;
+    expect(destination.ConfigurationSetName).toEqual({ Ref: configSet });
+    expect([...destination.EventDestination.MatchingEventTypes].sort()).toEqual(['bounce', 'complaint', 'delivery']);
+    const eventsTopic = destination.EventDestination.SnsDestination.TopicARN.Ref as string;
+    expect(eventsTopic).toMatch(/MailEvents/);
+
+    const policy = only(template, 'AWS::SNS::TopicPolicy').Properties;
+    expect(policy.Topics).toEqual([{ Ref: eventsTopic }]);
+    expect(policy.PolicyDocument.Statement).toEqual([expect.objectContaining({
+      Action: 'sns:Publish', Principal: { Service: 'ses.amazonaws.com' },
+      Condition: { StringEquals: { 'AWS:SourceAccount': { Ref: 'AWS::AccountId' }, 'AWS:SourceArn': expect.objectContaining({ 'Fn::Join': expect.anything() }) } },
+    })]);
+    // Only this configuration set's events.
+    expect(JSON.stringify(policy.PolicyDocument.Statement[0].Condition.StringEquals['AWS:SourceArn'])).toMatch(new RegExp(`configuration-set/.*${configSet}`));
+
+    const sesEvents = lambdaWith(template, 'index.sesEvents');
+    expect(sesEvents.Properties).toMatchObject({ Runtime: 'nodejs22.x', Handler: 'index.sesEvents' });
+    expect(sesEvents.Properties.Environment.Variables).toMatchObject({ LEADS_TABLE: { Ref: tableId(template) }, MAIL_TO: 'leads@example.co.uk', ALLOWED_ORIGINS: 'https://www.example.co.uk' });
+    expect(resources(template, 'AWS::SNS::Subscription').map((r) => r.Properties)).toContainEqual(expect.objectContaining({
+      Protocol: 'lambda', TopicArn: { Ref: eventsTopic }, Endpoint: { 'Fn::GetAtt': [lambdaId(template, 'index.sesEvents'), 'Arn'] },
+    }));
+    // It finds leads by message id and marks them: Scan and UpdateItem on the leads table, nothing else.
+    expect(statementsOf(template, sesEvents)).toEqual([{ Effect: 'Allow', Action: ['dynamodb:Scan', 'dynamodb:UpdateItem'], Resource: { 'Fn::GetAtt': [tableId(template), 'Arn'] } }]);
+  });
+
+  test('synthesises offline: no context lookups, and the WAF stack is defined by default (its ARN not yet given, the site stack says so)', () => {
     const assembly = defined.app.synth();
     expect(assembly.manifest.missing ?? []).toEqual([]);
-    expect(defined.waf).toBeUndefined();
+    expect(defined.waf?.region).toBe('us-east-1');
     expect(defined.site.region).toBe('eu-west-2');
+    Annotations.fromStack(defined.site).hasWarning('/Site', Match.stringLikeRegexp('webAclArn is not set'));
   });
 });
 
 describe('settings that change the stacks', { timeout: 60_000 }, () => {
-  test('waf on: a us-east-1 stack with a CloudFront-scoped web ACL, rate-limiting /api/* per IP', () => {
-    const { waf, site } = synth({ waf: 'on', wafApiRateLimit: '50' });
+  test('waf (on by default): a us-east-1 stack with a CloudFront-scoped web ACL, rate-limiting /api/* per IP, 20 per 5 minutes unless set', () => {
+    const defaults = only(Template.fromStack(synth().waf!), 'AWS::WAFv2::WebACL').Properties;
+    expect((defaults.Rules as Array<Record<string, any>>).find((r) => r.Name === 'api-rate-limit')!.Statement.RateBasedStatement.Limit).toBe(20);
+    const { waf, site } = synth({ wafApiRateLimit: '50' });
     expect(waf!.region).toBe('us-east-1');
     const acl = only(Template.fromStack(waf!), 'AWS::WAFv2::WebACL').Properties;
     expect(acl.Scope).toBe('CLOUDFRONT');
@@ -314,14 +451,33 @@ describe('settings that change the stacks', { timeout: 60_000 }, () => {
     expect(Annotations.fromStack(site).findWarning('*', Match.anyValue())).toEqual([]);
   });
 
-  test("reservedConcurrency 'off' leaves the Lambda unreserved; region and sesIdentity move the SES permission", () => {
-    const { site } = synth({ reservedConcurrency: 'off', region: 'eu-west-1', sesIdentity: 'web@example.co.uk, leads@example.co.uk' });
+  test('waf off leaves the WAF stack out, and the site stack warns of nothing', () => {
+    const { waf, site } = synth({ waf: 'off' });
+    expect(waf).toBeUndefined();
+    expect(Annotations.fromStack(site).findWarning('*', Match.anyValue())).toEqual([]);
+  });
+
+  test('reservedConcurrency reserves that many for the form Lambda; region and sesIdentity move the SES permission', () => {
+    const { site } = synth({ reservedConcurrency: '40', region: 'eu-west-1', sesIdentity: 'web@example.co.uk, leads@example.co.uk' });
     const template = Template.fromStack(site);
     const handler = lambdaWith(template, 'index.handler');
-    expect(handler.Properties.ReservedConcurrentExecutions).toBeUndefined();
-    const statement = statementsOf(template, handler)[0]!;
+    expect(handler.Properties.ReservedConcurrentExecutions).toBe(40);
+    const statement = statementsOf(template, handler).find((s) => s.Action === 'ses:SendEmail')!;
     expect(statement.Action).toBe('ses:SendEmail');
     expect(JSON.stringify(statement.Resource)).toMatch(/:ses:eu-west-1:.*:identity\/web@example\.co\.uk.*:ses:eu-west-1:.*:identity\/leads@example\.co\.uk/);
+  });
+
+  test('a lead retention setting that disagrees with content/site.yaml stops synth with both figures; the same figure is accepted', async () => {
+    const yaml = await readFile(path.join(ROOT, 'content/site.yaml'), 'utf8');
+    const months = Number(/^leadRetentionMonths:\s*(\d+)/m.exec(yaml)![1]);
+    const other = months === 12 ? 18 : 12;
+    expect(() => synth({ leadRetentionMonths: String(other) })).toThrow(SettingsError);
+    expect(() => synth({ leadRetentionMonths: String(other) }))
+      .toThrow(new RegExp(`leadRetentionMonths .* is ${other} but content/site\\.yaml's leadRetentionMonths is ${months}`));
+    const app = new App({ context: { ...SETTINGS, buildDir } });
+    expect(() => defineApp(app, { SITE_LEAD_RETENTION_MONTHS: String(other) })).toThrow(/SITE_LEAD_RETENTION_MONTHS\) is \d+ but content\/site\.yaml/);
+    const agreed = Template.fromStack(synth({ leadRetentionMonths: String(months) }).site);
+    expect(lambdaWith(agreed, 'index.handler').Properties.Environment.Variables.LEAD_RETENTION_MONTHS).toBe(String(months));
   });
 
   test('missing build outputs are named, with the command that makes them', () => {

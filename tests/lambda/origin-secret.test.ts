@@ -1,7 +1,8 @@
 // Behind CloudFront, the Lambda's own URL is public: only requests carrying the distribution's
 // secret header may reach the form, so WAF and the CDN cannot be bypassed.
 import { describe, expect, it } from 'vitest';
-import { createHandler, ORIGIN_VERIFY_HEADER } from '../../lambda/create-handler.ts';
+import { createHandler } from '../../lambda/create-handler.ts';
+import { ORIGIN_VERIFY_HEADER } from '../../lambda/cloudfront-headers.ts';
 import { readConfig } from '../../lambda/config.ts';
 import { jsonPost, memoryLogger, sesClientFor, storedEmails, testConfig, useLeadBackends, validContact } from './support.ts';
 

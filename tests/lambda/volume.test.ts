@@ -3,7 +3,8 @@
 // one digest; ids a client sends cannot aim at another visitor's lead. Real dynalite and
 // aws-ses-v2-local servers, through the real AWS SDK clients.
 import { describe, expect, it } from 'vitest';
-import { createHandler, ORIGIN_VERIFY_HEADER } from '../../lambda/create-handler.ts';
+import { createHandler } from '../../lambda/create-handler.ts';
+import { ORIGIN_VERIFY_HEADER } from '../../lambda/cloudfront-headers.ts';
 import type { HttpEvent } from '../../lambda/event.ts';
 import { ensureLimitsTable } from '../../lambda/leads/local-store.ts';
 import { createResendJob } from '../../lambda/leads/resend-job.ts';

@@ -81,6 +81,14 @@ describe('site leads', () => {
     ]);
   });
 
+  it('says which leads SES reported bounced or complained about', async () => {
+    await withLocal((store) => store.putRaw({ ...AWKWARD, submissionId: 'bounced-0000-4000-8000-000000000001', name: 'Bounced Visitor', company: '', mail: { ...AWKWARD.mail, delivery: 'bounced', deliveryAt: '2026-04-01T10:06:00.000Z', deliveryReason: 'Permanent/General' } }));
+    const listed = (await run('list')).out;
+    expect(listed).toContain('Bounced Visitor <Ailsa@Example.org>  sent, BOUNCED (Permanent/General)  bounced-0000-4000-8000-000000000001');
+    expect(listed).toContain('4 leads in');
+    expect(listed).toContain('1 bounced or complained about (check the inbox address)');
+  });
+
   it('prints nothing the terminal would act on, from records stored before validation removed it', async () => {
     const hostile: LeadRecord = { ...AWKWARD, submissionId: 'hostile-0000-4000-8000-000000000001', name: 'Evil\u001b]0;pwned\u0007\u001b[2K Name', company: '\u202eLtd\u0085' };
     await withLocal((store) => store.putRaw(hostile));

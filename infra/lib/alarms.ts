@@ -1,0 +1,130 @@
+// An alarm for every way a lead can be lost or late, each e-mailed to the owner through the leads'
+// alarm topic (and again when it clears). The figures are the Lambdas' own (AWS/Lambda) and the
+// ones they log in embedded metric format (lambda/metrics.ts). Each description says what
+// happened and what to run; `site leads list` shows every lead with its mail state.
+//
+// Event counts are sparse (a metric with nothing to count has no data point), so missing data is
+// "nothing happened" for them; for the two figures that must keep arriving (the mailer's runs and
+// its unsent count) it is the alarm. Fourteen alarms cost about $1.40 a month (standard
+// resolution, $0.10 per alarm per month at CloudWatch's list price, 2025).
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { Construct } from 'constructs';
+import { MAILER_EVERY_MINUTES } from '../../lambda/limits/settings.ts';
+import { METRIC_NAMESPACE, METRICS, type MetricName } from '../../lambda/metrics.ts';
+import type { SiteSettings } from './settings.ts';
+
+/** Posts refused for volume in 5 minutes above which a flood is in progress (a person meets the limits once, if ever). */
+export const RATE_LIMITED_ALARM_THRESHOLD = 20;
+
+export interface LeadAlarmsProps {
+  settings: SiteSettings;
+  topic: ITopic;
+  table: Table;
+  /** The form handler (index.handler), the retry mailer (index.resend) and the SES events Lambda (index.sesEvents). */
+  handler: LambdaFunction;
+  mailer: LambdaFunction;
+  sesEvents: LambdaFunction;
+}
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+/**
+ * Defines the alarms in `scope` (the Leads construct, so the unsent alarm keeps the logical id it
+ * had when it was defined there) and answers them by construct id.
+ */
+export function defineLeadAlarms(scope: Construct, props: LeadAlarmsProps): Record<string, Alarm> {
+  const { settings, topic, table, handler, mailer, sesEvents } = props;
+  const list = `\`site leads list --table ${table.tableName} --region ${settings.region}\``;
+  const resend = `\`site leads resend --unsent --table ${table.tableName} --region ${settings.region}\``;
+  const logs = (fn: LambdaFunction) => `its log group (${fn.logGroup.logGroupName}) in CloudWatch Logs, region ${settings.region}`;
+  const site = settings.domainName;
+
+  const leadMetric = (name: MetricName, statistic = 'Sum', period = FIVE_MINUTES) =>
+    new Metric({ namespace: METRIC_NAMESPACE, metricName: name, statistic, period });
+  const lambdaMetric = (fn: LambdaFunction, name: string, period = FIVE_MINUTES) => fn.metric(name, { statistic: 'Sum', period });
+
+  const alarms: Record<string, Alarm> = {};
+  const alarm = (id: string, description: string, metric: IMetric, options: {
+    threshold?: number; comparison?: ComparisonOperator; missing?: TreatMissingData; periods?: number;
+  } = {}) => {
+    const created = new Alarm(scope, id, {
+      alarmDescription: description,
+      metric,
+      threshold: options.threshold ?? 1,
+      comparisonOperator: options.comparison ?? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: options.periods ?? 1,
+      datapointsToAlarm: options.periods ?? 1,
+      treatMissingData: options.missing ?? TreatMissingData.NOT_BREACHING,
+    });
+    created.addAlarmAction(new SnsAction(topic));
+    created.addOkAction(new SnsAction(topic));
+    alarms[id] = created;
+  };
+
+  // The mailer logs the count of leads unsent for over 30 minutes on every run. No figure at all
+  // means the mailer is not running or failing before it logs: that is as bad.
+  alarm('UnsentAlarm',
+    `A lead to ${site} is still not e-mailed 30 minutes after it arrived (or the retry mailer is not running). It is safe in the table: see it with ${list}; once the cause is fixed, ${resend} sends it at once.`,
+    leadMetric(METRICS.stuck, 'Maximum', Duration.minutes(10)), { missing: TreatMissingData.BREACHING });
+
+  alarm('StoreErrorsAlarm',
+    `The leads table of ${site} refused a valid lead: the visitor was told to try again later (503) and nothing was stored or mailed, so unless they retry it is lost. Check the table in the DynamoDB console and the handler's log in ${logs(handler)}; ${list} shows what did arrive.`,
+    leadMetric(METRICS.storeErrors));
+
+  alarm('HandlerServerErrorsAlarm',
+    `The form handler of ${site} answered a post with a server error (5xx): a visitor may have been turned away. Read ${logs(handler)}, then ${list} to see which leads did arrive.`,
+    lambdaMetric(handler, 'Url5xxCount'));
+
+  alarm('HandlerErrorsAlarm',
+    `The form handler of ${site} failed (an exception or a timeout): that post got no proper answer. Read ${logs(handler)}; ${list} shows whether its lead was stored.`,
+    lambdaMetric(handler, 'Errors'));
+
+  alarm('HandlerThrottlesAlarm',
+    `Lambda refused to run the form handler of ${site} (throttled): visitors' posts are being turned away, by a flood or by the account's concurrency limit. See the form handler's metrics in the Lambda console; ${list} shows what arrived.`,
+    lambdaMetric(handler, 'Throttles'));
+
+  alarm('MailerErrorsAlarm',
+    `The retry mailer of ${site} failed (an exception or a timeout), so unsent leads are not being retried. Read ${logs(mailer)}; ${list} shows which leads are unsent, and ${resend} sends them.`,
+    lambdaMetric(mailer, 'Errors'));
+
+  alarm('MailerThrottlesAlarm',
+    `Lambda refused to run the retry mailer of ${site} (throttled), so unsent leads are not being retried. ${list} shows which are unsent, and ${resend} sends them.`,
+    lambdaMetric(mailer, 'Throttles'));
+
+  alarm('MailerNotRunningAlarm',
+    `The retry mailer of ${site} has not run for 15 minutes (it should run every ${MAILER_EVERY_MINUTES}): unsent leads and digests wait until it does. Check its EventBridge schedule and the function in the Lambda console; ${resend} sends the unsent leads meanwhile.`,
+    lambdaMetric(mailer, 'Invocations', Duration.minutes(15)),
+    { comparison: ComparisonOperator.LESS_THAN_THRESHOLD, missing: TreatMissingData.BREACHING });
+
+  // One failed send is retried within minutes; failures in three runs in a row are an outage.
+  alarm('MailFailuresAlarm',
+    `SES has refused or failed the lead e-mails of ${site} for 15 minutes: leads are stored but not reaching the inbox. The handler's and mailer's logs name the kind of failure (throttled, rejected, config …); ${list} shows each lead's last error, and ${resend} sends them once SES is fixed.`,
+    leadMetric(METRICS.mailFailures), { periods: 3 });
+
+  alarm('DigestAlarm',
+    `More lead e-mails than the hourly cap arrived at ${site}: the rest are stored and will come together as one digest e-mail every ${MAILER_EVERY_MINUTES} minutes. A burst this size is likely a flood of junk; ${list} shows them all.`,
+    leadMetric(METRICS.digested, 'Sum', Duration.minutes(MAILER_EVERY_MINUTES)));
+
+  alarm('BouncesAlarm',
+    `A lead e-mail of ${site} bounced: the inbox ${settings.mailTo} (or its mail server) refused it, and later ones may be refused too. ${list} shows the leads marked bounced with the reason; fix the inbox, then read them there or resend them.`,
+    leadMetric(METRICS.bounces));
+
+  alarm('ComplaintsAlarm',
+    `A lead e-mail of ${site} was reported as spam by the inbox ${settings.mailTo}: SES counts complaints against the sending account, and the inbox may be filtering leads away. Mark lead e-mails as not spam; ${list} shows the leads marked complained.`,
+    leadMetric(METRICS.complaints));
+
+  alarm('RateLimitedAlarm',
+    `More than ${RATE_LIMITED_ALARM_THRESHOLD} posts to the forms of ${site} were refused for volume in 5 minutes: a flood is in progress. Real visitors are unaffected unless it comes from their own address; ${list} shows what was accepted.`,
+    leadMetric(METRICS.rateLimited), { threshold: RATE_LIMITED_ALARM_THRESHOLD, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD });
+
+  alarm('SesEventsErrorsAlarm',
+    `The Lambda that writes SES bounces and complaints on the leads of ${site} failed: a bounce or complaint may not be shown on its lead in ${list} (its own alarm still fires). Read ${logs(sesEvents)}.`,
+    lambdaMetric(sesEvents, 'Errors'));
+
+  return alarms;
+}
