@@ -2,6 +2,7 @@ import { ContentErrors, formatContentError } from './content/errors.ts';
 import { SettingsOverrideError } from './config.ts';
 import { BudgetError } from './measure/budgets.ts';
 import { OutputFolderError } from './output/swap.ts';
+import { IslandRegistryError } from './bundle/island-registry.ts';
 
 /**
  * What went wrong with a build, as lines for a person: the CLI prints them, `site serve` shows them
@@ -21,5 +22,6 @@ export function describeBuildError(error: unknown): string[] {
   }
   if (error instanceof BudgetError) return error.lines;
   if (error instanceof OutputFolderError) return [`build stopped: ${error.message}`];
+  if (error instanceof IslandRegistryError) return [...error.problems, 'build stopped: the islands and their registry disagree'];
   return [`build failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`];
 }

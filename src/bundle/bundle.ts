@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import { checkIslandRegistry } from './island-registry.ts';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { cachedBundle } from './bundle-cache.ts';
 
@@ -85,7 +86,7 @@ export async function bundle(opts: { root: string; outDir: string; cacheDir?: st
 }
 
 /** This module's code, which makes the result from esbuild's output: a change to it is a change of the bundle. */
-const BUNDLE_CODE = [islandEntries, publicUrl, closures, String(ISLAND_PREFIX)].map(String).join('\n');
+const BUNDLE_CODE = [islandEntries, publicUrl, closures, checkIslandRegistry, String(ISLAND_PREFIX)].map(String).join('\n');
 
 type SavedResult = Omit<BundleResult, 'files'> & { files: Record<string, string> };
 
@@ -106,6 +107,7 @@ async function bundleAfresh(opts: { root: string; outDir: string }, names: strin
     define: { 'process.env.NODE_ENV': '"production"' },
   } as const;
 
+  const registry = await checkIslandRegistry(opts.root, names);
   const main = await build({
     ...common,
     splitting: true,
@@ -125,7 +127,7 @@ async function bundleAfresh(opts: { root: string; outDir: string }, names: strin
   }
 
   let runtime: string | undefined;
-  const metafiles: Metafile[] = [main.metafile];
+  const metafiles: Metafile[] = [main.metafile, registry];
   if (names.length) {
     const rt = await build({
       ...common,

@@ -45,10 +45,14 @@ describe('the bundle cache', () => {
 
     // A new island: the folder's listing is part of what the bundle was made from.
     await markSaved('assets', (r) => { r.css = '/assets/from-the-cache.css'; });
+    const registry = path.join(dir, 'islands', 'index.ts');
+    const registered = await readFile(registry, 'utf8');
     await writeFile(path.join(dir, 'islands', 'bundle-cache-probe.ts'), 'export default function mount() {}\n');
+    await writeFile(registry, registered.replace("'reviews-widget'] as const", "'reviews-widget', 'bundle-cache-probe'] as const"));
     const added = await assets();
     expect(added.islands['bundle-cache-probe']).toMatch(/^\/assets\/bundle-cache-probe-\w+\.js$/);
     await rm(path.join(dir, 'islands', 'bundle-cache-probe.ts'));
+    await writeFile(registry, registered);
   }, 120_000);
 
   it('bundles anew when what was saved cannot be read', async () => {
