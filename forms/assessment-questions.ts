@@ -1,4 +1,4 @@
-// The six DIAlog questions in page order, with SPEC §3's codes and the labels shown in the
+// The six DIAlog questions in page order, with their fixed codes (docs/product-rules.md#the-assessment) and the labels shown in the
 // dropdowns and sent in the e-mail. The page renders its <select>s from this list.
 
 export interface AnswerOption {

@@ -1,4 +1,4 @@
-// The DIAlog assessment form (SPEC §3, §5, §7): six answers plus the contact fields,
+// The DIAlog assessment form (docs/product-rules.md#the-assessment): six answers plus the contact fields,
 // with the message optional ('comments'). Answers arrive as a code or a label and leave as the label.
 import * as z from 'zod/mini';
 import {
@@ -29,7 +29,7 @@ export const ASSESSMENT_FORM_TYPE = 'DIAlog Assessment';
 
 const SELECT_AN_OPTION = 'Please select an option';
 
-/** The value of each dropdown's placeholder: never empty (SPEC §5), and never a valid answer. */
+/** The value of each dropdown's placeholder: never empty (docs/product-rules.md#the-assessment), and never a valid answer. */
 export const UNANSWERED = 'unanswered';
 
 function answer(field: AnswerField) {

@@ -1,5 +1,5 @@
 // Field rules shared by both forms. Imported by the browser islands too, so this
-// module (and everything under schemas/) must stay free of Node APIs.
+// module (and everything in forms/) must stay free of Node APIs.
 // zod/mini rather than zod: the islands ship it, and mini tree-shakes to ~5 KB gzip
 // where the chainable build costs ~25 KB.
 import * as z from 'zod/mini';

@@ -14,7 +14,7 @@ export interface AssessmentFormProps {
   contactLead: string;
 }
 
-/** SPEC §4: after a successful assessment the page moves to / this long after the toast. */
+/** After a successful assessment (docs/product-rules.md#after-sending), the page moves to / this long after the toast. */
 export const HOME_REDIRECT_MS = 3000;
 
 /** The fields in page order (the six questions first), with the names the error summary uses. */

@@ -53,7 +53,7 @@ export interface FormFlow<P extends object> {
   order: readonly string[];
   /** Reads and checks the form's values with the handler's own schema. */
   check: (entries: FormEntries, context: SendContext) => Checked<P>;
-  /** The destructive toast's text when sending fails (SPEC §8). */
+  /** The destructive toast's text when sending fails (docs/product-rules.md#errors-and-messages). */
   failure: string;
   /** What happens once the handler has accepted the payload. */
   sent: (payload: P, form: HTMLFormElement) => Promise<void> | void;

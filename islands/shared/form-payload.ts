@@ -1,5 +1,5 @@
 /**
- * From what a visitor entered to what the islands post (SPEC §7), checked with the same schemas
+ * From what a visitor entered to what the islands post (docs/product-rules.md#what-the-forms-post), checked with the same schemas
  * the handler uses, so the browser shows the handler's messages before anything is sent.
  */
 import { validateContact } from '../../forms/contact.ts';

@@ -29,7 +29,7 @@ export const DIALOG_STEPS = ['Assessment', 'Analysis', 'Action Plan'] as const;
 export const DIALOG_ASPECTS = ['Advocate', 'Translator', 'Monitor', 'Enabler', 'Interpreter', 'Strategist'] as const;
 
 /** A heading that carries the word the spec names its section by, so a reader can find it ('Our Vision'). */
-const headingNaming = (word: string) => text.regex(new RegExp(`\\b${word}\\b`, 'i'), `must contain the word '${word}', as SPEC §2 names the section (e.g. 'Our ${word[0]!.toUpperCase()}${word.slice(1)}')`);
+const headingNaming = (word: string) => text.regex(new RegExp(`\\b${word}\\b`, 'i'), `must contain the word '${word}', as the page names the section (e.g. 'Our ${word[0]!.toUpperCase()}${word.slice(1)}')`);
 
 export const aboutSchema = z.strictObject({
   ...meta,

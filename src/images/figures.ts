@@ -3,7 +3,7 @@ import { slotVariants, type Variant } from './plan.ts';
 import type { ImageUse } from './picture.ts';
 import { slotWidth, type SlotName } from './slots.ts';
 
-/** The first screens the site is designed for (DESIGN.md), with a phone's usual pixel density. */
+/** The first screens the site is designed for (docs/product-rules.md#screens-designed-for), with a phone's usual pixel density. */
 export const REFERENCE_SCREENS = [{ width: 375, dpr: 2 }, { width: 1366, dpr: 1 }] as const;
 
 /** What a page's images weigh, for budgets.json. Bytes as served: images are not gzipped. */

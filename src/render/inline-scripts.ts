@@ -1,10 +1,10 @@
 import type { SiteSettings } from '../content/schemas.ts';
 
-/** The not-found page tells developers which path was missing (SPEC §2 'Not found'). */
+/** The not-found page tells developers which path was missing (docs/product-rules.md#pages-and-routes). */
 const LOG_MISSING_PATH = `if(document.documentElement.dataset.status==="404")console.warn("404: no page at",location.pathname);`;
 
 /**
- * Consent mode defaults before any tag (SPEC §4), then the stored choice re-applied, or the
+ * Consent mode defaults before any tag (docs/product-rules.md#after-sending), then the stored choice re-applied, or the
  * cookie bar asked for by marking <html> before the body paints: no flash for returning visitors.
  * Mirrors islands/shared/consent.ts, which handles the choices the visitor makes later.
  */

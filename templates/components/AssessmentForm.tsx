@@ -23,7 +23,8 @@ export function AssessmentForm({ content, idPrefix = 'assessment' }: { content: 
       </section>
       <div className="section section--alt">
         <div className="container form-container">
-          {/* The page exists for this form, so it may wake as soon as the browser is idle (DESIGN 'Islands'). */}
+          {/* Wakes at the first focus or touch: until then it is a plain form that posts without script,
+              so the page loads no JavaScript before the visitor starts answering. */}
           <Island
             component={AssessmentFormIsland}
             props={{ idPrefix, action: settings.formEndpoint, questionsLead: content.questionsLead, contactLead: content.contactLead }}

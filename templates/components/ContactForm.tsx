@@ -14,8 +14,9 @@ export function ContactForm({ heading, idPrefix, lead, aside, tone, hydrate }: {
   aside?: ReactNode;
   tone?: 'alt';
   /**
-   * When the form's island wakes. Default: `idle` for the page's own form (the one with the
-   * contact details beside it, on /contact), `visible` for a form embedded lower on a page.
+   * When the form's island wakes. Default `visible`: a form embedded lower on a page (the service
+   * pages) wakes as it scrolls into view. /contact passes `interaction`: its form wakes at the first
+   * focus or touch, and until then posts as a plain form, so no script loads before a visitor acts.
    */
   hydrate?: Extract<HydrateStrategy, 'idle' | 'visible' | 'interaction'>;
 }) {

@@ -169,9 +169,9 @@ describe('company content schemas', () => {
     about.mission.heading = 'Our Missions';
     const result = aboutSchema.safeParse(about);
     expect(result.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
-      "purpose.heading: must contain the word 'purpose', as SPEC §2 names the section (e.g. 'Our Purpose')",
-      "vision.heading: must contain the word 'vision', as SPEC §2 names the section (e.g. 'Our Vision')",
-      "mission.heading: must contain the word 'mission', as SPEC §2 names the section (e.g. 'Our Mission')",
+      "purpose.heading: must contain the word 'purpose', as the page names the section (e.g. 'Our Purpose')",
+      "vision.heading: must contain the word 'vision', as the page names the section (e.g. 'Our Vision')",
+      "mission.heading: must contain the word 'mission', as the page names the section (e.g. 'Our Mission')",
     ]);
   });
 

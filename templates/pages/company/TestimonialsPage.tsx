@@ -23,7 +23,7 @@ export function TestimonialsPage({ content, caseStudies }: { content: Testimonia
 
       <Section id="work-next-steps" tone="dark" eyebrow="Next steps" heading={cta.heading} lead={cta.text}>
         <div className="button-row">
-          {/* Always the on-site assessment here, whatever the external form setting (SPEC §2). */}
+          {/* Always the on-site assessment here, whatever the external form setting (docs/product-rules.md#pages-and-routes). */}
           <ButtonLink href="/dialog-assessment">Test Your Data Maturity</ButtonLink>
           <TalkButton variant="ghost" />
         </div>
