@@ -11,7 +11,7 @@ import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts
 import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../measure/summary.ts';
 import { metaDirFor } from '../write.ts';
-import { HEADERS_FILE } from '../headers.ts';
+import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../headers.ts';
 import { cacheControl } from '../routing/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
 import { watchSources } from './watch-sources.ts';
@@ -75,10 +75,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let failure: string[] | undefined;
   let building: Promise<void> | undefined;
   let again = false;
-  // The build's security headers, sent exactly as the CDN sends them; re-read after each build.
-  let headers: Record<string, string> = {};
+  // The build's security headers, sent exactly as the CDN sends them (each path its own); re-read after each build.
+  let headers: HeadersFile = { default: {}, paths: [] };
   const readHeaders = async () => {
-    headers = JSON.parse(await readFile(path.join(metaDirFor(outDir), HEADERS_FILE), 'utf8').catch(() => '{}')) as Record<string, string>;
+    headers = parseHeadersFile(await readFile(path.join(metaDirFor(outDir), HEADERS_FILE), 'utf8').catch(() => '{}'));
   };
 
   // The bundled code and assets, reused from build to build until a template or island changes.
@@ -133,7 +133,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
     const url = { pathname: q === -1 ? raw : raw.slice(0, q), search: q === -1 ? '' : raw.slice(q) };
-    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(headersFor(headers, url.pathname))) res.setHeader(k, v);
     if (url.pathname === '/__site/events') return reload.connect(res);
     if (url.pathname === '/__site/live-reload.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });

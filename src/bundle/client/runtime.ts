@@ -114,6 +114,8 @@ function start() {
     if (strategy === 'load') void wake(marker);
     else if (strategy === 'idle') idle(() => void wake(marker));
     else if (strategy === 'visible') watch(marker);
+    // A visitor who arrives with the parameter (/search?q=…) has asked already: no need to wait.
+    else if (marker.dataset.wakeParam && new URLSearchParams(location.search).has(marker.dataset.wakeParam)) void wake(marker);
     else onInteraction(marker);
   }
 }
