@@ -341,7 +341,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     const sideWritten = cardsReady.then((built) => writeFiles(writer, sizes, sideFiles(assets, built)));
     sideWritten.catch(() => { /* awaited below */ });
     // The search index (pagefind, a process of its own) beside rendering; reused whole when the records are unchanged.
-    search = site.settings.search ? buildSearch(plannedRecords(site), cacheDir, (key) => cache.body(key)) : undefined;
+    search = site.settings.search ? buildSearch(root, plannedRecords(site), cacheDir, (key) => cache.body(key)) : undefined;
     const searchReady = search && timed(stages, 'search', () => search!.built);
     searchReady?.catch(() => { /* awaited below */ });
     ({ written: pages, documents } = await timed(stages, 'render', () => renderStage({ site, routes, now, code: code!, cache, workers: workers!, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })));

@@ -4,7 +4,6 @@
 // reads no body and runs no indexer: its files are linked from the cache like the share cards.
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { hashOf } from '../cache/store.ts';
 import { mapLimit } from '../concurrency.ts';
@@ -39,14 +38,10 @@ const KEEP = 3;
 const LISTING = 'files.json';
 const VERSION = 'search-1';
 
-async function pagefindVersion(): Promise<string> {
-  const file = path.join(path.dirname(fileURLToPath(import.meta.resolve('pagefind'))), '..', 'package.json');
-  return (JSON.parse(await readFile(file, 'utf8')) as { version: string }).version;
-}
-
-/** The hashes of what the index is made from: the records as planned (bodies by key), the pagefind version, this code's version. */
-export async function searchKey(records: PlannedRecord[]): Promise<string> {
-  return hashOf(VERSION, await pagefindVersion(), JSON.stringify(records));
+/** The hash of what the index is made from: the records as planned (bodies by key), the lockfile (pagefind's version), this code's version. */
+export async function searchKey(root: string, records: PlannedRecord[]): Promise<string> {
+  const lock = await readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from(''));
+  return hashOf(VERSION, lock, JSON.stringify(records));
 }
 
 const fail = (what: string, errors: string[]) => {
@@ -96,14 +91,14 @@ async function prune(root: string): Promise<void> {
  * when the index must be made again; `bodiesRead` settles once no more will be read, after which
  * the cache may be saved (and its pack rewritten) while pagefind indexes.
  */
-export function buildSearch(planned: PlannedRecord[], cacheDir: string, readBody: (key: string) => Promise<string | undefined>): { bodiesRead: Promise<void>; built: Promise<BuiltSearch> } {
+export function buildSearch(project: string, planned: PlannedRecord[], cacheDir: string, readBody: (key: string) => Promise<string | undefined>): { bodiesRead: Promise<void>; built: Promise<BuiltSearch> } {
   const started = performance.now();
   const root = path.join(cacheDir, 'search');
   let bodiesDone!: () => void;
   const bodiesRead = new Promise<void>((resolve) => { bodiesDone = resolve; });
   const built = (async (): Promise<BuiltSearch> => {
     try {
-      const key = await searchKey(planned);
+      const key = await searchKey(project, planned);
       const dir = path.join(root, key);
       const link = (listing: { files: string[]; pages: number; bytes: number }, indexed: boolean): BuiltSearch => ({
         files: new Map(listing.files.map((f) => [`${SEARCH_DIR}/${f}`, path.join(dir, f)])),
