@@ -5,7 +5,6 @@ import type { Post, Site } from '../content/load.ts';
 import { categoriesOf } from '../content/categories.ts';
 import { markedKey } from '../body-marker.ts';
 import { decodeAttribute } from '../links/entities.ts';
-import { servicePath } from '../routes/services.ts';
 
 /** A page as pagefind's addCustomRecord takes it (see node_modules/pagefind/types/index.d.ts). */
 export interface SearchRecord {
@@ -82,7 +81,7 @@ export function plannedRecords(site: Site): PlannedRecord[] {
   for (const service of site.collections.services) {
     if (service.search === false) continue;
     records.push({
-      url: servicePath(service.slug),
+      url: `/services/${service.slug}`,
       // Its name and summary are the overview card's words, not this page's.
       content: joined(wordsOf({ ...service, name: undefined, summary: undefined })),
       language: 'en',
