@@ -32,12 +32,12 @@ export function SearchPage({ content, browse, index }: SearchPageProps) {
               <div className="search__error" role="alert" data-search-error></div>
             </div>
             <div className="search__results" data-search-results hidden>
-              <h2 className="visually-hidden" id="search-results-heading">Results</h2>
+              <h2 className="visually-hidden">Results</h2>
               <fieldset className="search__filter" data-search-filter>
                 <legend>Filter by category</legend>
                 <div className="search__filter-options" data-search-filter-options></div>
               </fieldset>
-              <ol className="search__list" aria-labelledby="search-results-heading" data-search-list></ol>
+              <ol className="search__list" data-search-list></ol>
               <button className="button button--secondary search__more" type="button" data-search-more hidden>Load more results</button>
             </div>
           </ScriptIsland>
