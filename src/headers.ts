@@ -3,7 +3,7 @@ import type { SiteSettings } from './content/schemas.ts';
 
 export const HEADERS_FILE = 'headers.json';
 
-export type Headers = Record<string, string>;
+export type HeaderSet = Record<string, string>;
 
 /**
  * build/headers.json: the headers of every answer (`default`), and the few paths that need
@@ -12,8 +12,8 @@ export type Headers = Record<string, string>;
  * its own behaviour and response-headers policy, and `site serve` matches them the same way.
  */
 export interface HeadersFile {
-  default: Headers;
-  paths: Array<{ patterns: string[]; why: string; headers: Headers }>;
+  default: HeaderSet;
+  paths: Array<{ patterns: string[]; why: string; headers: HeaderSet }>;
 }
 
 /**
@@ -26,15 +26,15 @@ export const SEARCH_PATHS = ['/search', '/search/*', '/pagefind/*'];
 const pattern = (glob: string) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
 
 /** The headers an answer at `pathname` carries. */
-export function headersFor(file: HeadersFile, pathname: string): Headers {
+export function headersFor(file: HeadersFile, pathname: string): HeaderSet {
   return file.paths.find((entry) => entry.patterns.some((p) => pattern(p).test(pathname)))?.headers ?? file.default;
 }
 
 /** build/headers.json as read; a file of an older build (one flat set of headers) is taken as the default for every path. */
 export function parseHeadersFile(text: string): HeadersFile {
-  const value = JSON.parse(text) as Partial<HeadersFile> | Headers;
+  const value = JSON.parse(text) as Partial<HeadersFile> | HeaderSet;
   if (value && typeof value.default === 'object' && Array.isArray(value.paths)) return value as HeadersFile;
-  return { default: value as Headers, paths: [] };
+  return { default: value as HeaderSet, paths: [] };
 }
 
 /** The build's headers file: every answer's, and the search paths' (when the site has search). */

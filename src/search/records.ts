@@ -21,7 +21,7 @@ export interface SearchRecord {
  * the way an article's route does (body-marker.ts), so that the index's key can be worked out
  * without reading a single body. `content` is the rest of the page's words.
  */
-export interface PlannedRecord extends Omit<SearchRecord, 'content'> { content: string; body?: string; bodyKey?: string }
+export interface PlannedRecord extends SearchRecord { body?: string; bodyKey?: string }
 
 /** The category filter's value for the pages that are not articles. */
 export const CASE_STUDY_CATEGORY = 'Case studies';

@@ -33,6 +33,9 @@ export interface BuiltSearch {
 // left out: the search page has its own UI, and each of those would need a looser CSP.
 const SERVED = /^(?:pagefind\.js|pagefind-worker\.js|pagefind-entry\.json|wasm\.en\.pagefind|pagefind\.[\w-]+\.pf_meta|(?:fragment|index|filter)\/[\w-]+\.pf_(?:fragment|index|filter))$/;
 
+/** What the search page loads by name (the rest is named in pagefind-entry.json). */
+const REQUIRED = ['pagefind.js', 'pagefind-worker.js', 'pagefind-entry.json', 'wasm.en.pagefind'];
+
 /** Cached indexes kept: a production build's and a preview's (drafts included) alternate in a project, and one more to spare. */
 const KEEP = 3;
 const LISTING = 'files.json';
@@ -62,7 +65,11 @@ export async function indexRecords(records: SearchRecord[]): Promise<Map<string,
     });
     const got = await index.getFiles();
     fail('could not write the index', got.errors);
-    return new Map(got.files.filter((f) => SERVED.test(f.path)).map((f) => [f.path, f.content]));
+    const files = new Map(got.files.filter((f) => SERVED.test(f.path)).map((f) => [f.path, f.content]));
+    // A pagefind whose files are named otherwise would leave the search page nothing to load.
+    const missing = REQUIRED.filter((f) => !files.has(f));
+    if (missing.length) throw new SearchIndexError(`search index: pagefind wrote no ${missing.join(', ')}, which the search page loads`);
+    return files;
   } finally {
     await pagefind.close();
   }
