@@ -78,6 +78,11 @@ export interface BuildSession {
   memory?: Map<string, unknown>;
   /** Set once a build of the session has pruned the image cache: a save need not walk it again. */
   pruned?: boolean;
+  /**
+   * The last build's search index, served by serve from the cache as soon as it is ready (undefined:
+   * the site has no search): a save's reload does not wait for pagefind, which took most of it.
+   */
+  search?: Promise<BuiltSearch | undefined>;
 }
 
 /** Entries serve keeps in memory before starting afresh: far more than a site's pages and files, far less than a gigabyte. */
@@ -343,17 +348,19 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // The search index (pagefind, a process of its own) beside rendering; reused whole when the records are unchanged.
     search = site.settings.search ? buildSearch(root, plannedRecords(site), cacheDir, (key) => cache.body(key)) : undefined;
     const searchReady = search && timed(stages, 'search', () => search!.built);
-    searchReady?.catch(() => { /* awaited below */ });
+    searchReady?.catch(() => { /* awaited below, or by serve */ });
+    if (session) session.search = searchReady;
     ({ written: pages, documents } = await timed(stages, 'render', () => renderStage({ site, routes, now, code: code!, cache, workers: workers!, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })));
     cards = await cardsReady;
     await timed(stages, 'write', () => sideWritten);
-    searched = await searchReady;
+    // serve serves the index from the cache itself (see BuildSession.search); a build writes it into the output.
+    searched = session ? undefined : await searchReady;
     if (searched) await timed(stages, 'write', () => writeFiles(writer, sizes, [...searched!.files].map(([file, from]) => ({ file, from }))));
   } finally {
     // Every body the index needs is read before the cache is saved (a save may rewrite the pack), and
     // a failed build's indexer is let finish: pagefind's service is one per process, and serve builds again.
     await search?.bodiesRead;
-    await search?.built.catch(() => undefined);
+    if (!session) await search?.built.catch(() => undefined);
     // A cache that cannot be written costs the next build time, not this one its pages.
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);

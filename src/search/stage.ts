@@ -51,8 +51,18 @@ const fail = (what: string, errors: string[]) => {
   if (errors.length) throw new SearchIndexError(`search index: pagefind ${what}: ${errors.join('; ')}`);
 };
 
+// pagefind's Node API drives one indexing process per Node process, and close() stops it whatever
+// it is doing: one index at a time (serve may start a save's index while the last one runs).
+let queue: Promise<unknown> = Promise.resolve();
+
 /** Runs pagefind over the records; returns its served files (path under /pagefind → bytes). */
-export async function indexRecords(records: SearchRecord[]): Promise<Map<string, Uint8Array>> {
+export function indexRecords(records: SearchRecord[]): Promise<Map<string, Uint8Array>> {
+  const run = queue.then(() => indexOnce(records));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+async function indexOnce(records: SearchRecord[]): Promise<Map<string, Uint8Array>> {
   const pagefind = await import('pagefind');
   try {
     const created = await pagefind.createIndex({ forceLanguage: 'en' });

@@ -14,6 +14,7 @@ import { metaDirFor } from '../write.ts';
 import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../headers.ts';
 import { cacheControl } from '../routing/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
+import { SEARCH_DIR, type BuiltSearch } from '../search/stage.ts';
 import { watchSources } from './watch-sources.ts';
 import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
@@ -63,6 +64,22 @@ function endpointPath(endpoint: string): string | undefined {
 /** The Cache-Control production stores each file with (a public path: leading slash). */
 const cacheControlFor = (file: string) => cacheControl(file.replace(/^\/+/, ''));
 
+/**
+ * A file of the search index, from the cache, once the build's index is ready: serve's builds do not
+ * write it into their output, so that a save reloads without waiting for pagefind.
+ */
+async function serveSearchFile(res: ServerResponse, pathname: string, ready: Promise<BuiltSearch | undefined>): Promise<void> {
+  const from = (await ready.catch(() => undefined))?.files.get(pathname);
+  const body = from && await readFile(from).catch(() => undefined);
+  if (!body) {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+    return void res.end('not in the search index (see the terminal if indexing failed)\n');
+  }
+  const type = pathname.endsWith('.js') ? 'text/javascript; charset=utf-8' : pathname.endsWith('.json') ? 'application/json; charset=utf-8' : 'application/octet-stream';
+  res.writeHead(200, { 'content-type': type, 'cache-control': cacheControlFor(pathname) });
+  res.end(body);
+}
+
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
   const outDir = path.resolve(opts.outDir ?? serveDir(opts.root));
@@ -96,6 +113,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const stages = Object.entries(result.summary.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
       log(first ? formatSummary(result.summary) : `built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged; ${stages} ms)`);
       for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);
+      // The index is made after the reload: said only when it fails, or once it is first ready.
+      session.search?.then((built) => {
+        if (first && built) log(`  search index: ${built.pages} pages, ${built.indexed ? 'indexed' : 'reused from the cache'} in ${Math.round(built.ms)} ms`);
+      }, (error: unknown) => log(`search index failed (the search page says so): ${error instanceof Error ? error.message : String(error)}`));
     } catch (error) {
       failure = describeBuildError(error);
       log(`build failed; the browser shows why:\n  ${failure.join('\n  ')}`);
@@ -140,6 +161,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return res.end(LIVE_RELOAD_JS);
     }
     if (forms && url.pathname === formPath) return forms.listener(req, res);
+    if (url.pathname.startsWith(`${SEARCH_DIR}/`) && session.search) return serveSearchFile(res, url.pathname, session.search);
     const card = await cardPreviewLocation(url.pathname, metaDirFor(outDir));
     if (card) {
       res.writeHead(302, { location: card, 'cache-control': 'no-store' });
