@@ -95,11 +95,12 @@ async function cachedIndex(dir: string): Promise<{ files: string[]; pages: numbe
   }
 }
 
-/** Every cached index but the `KEEP` most recently used deleted. */
+/** Every cached index but the `KEEP` most recently used deleted, except one used in the last ten minutes (a build beside this one may be linking it). */
 async function prune(root: string): Promise<void> {
   const names = await readdir(root).catch(() => [] as string[]);
   const dated = await Promise.all(names.map(async (name) => ({ name, at: (await stat(path.join(root, name)).catch(() => undefined))?.mtimeMs ?? 0 })));
-  const old = dated.sort((a, b) => b.at - a.at).slice(KEEP);
+  const recent = Date.now() - 10 * 60_000;
+  const old = dated.sort((a, b) => b.at - a.at).slice(KEEP).filter(({ at }) => at < recent);
   await Promise.all(old.map(({ name }) => rm(path.join(root, name), { recursive: true, force: true })));
 }
 
@@ -141,8 +142,12 @@ export function buildSearch(project: string, planned: PlannedRecord[], cacheDir:
       }
       const listing = { files: [...files.keys()].sort(), pages: records.length, bytes };
       await writeFile(path.join(tmp, LISTING), JSON.stringify(listing));
-      await rm(dir, { recursive: true, force: true });
-      await rename(tmp, dir);
+      // Another build (a test's, another checkout's serve) may have made the same index meanwhile:
+      // its folder is left alone, since that build may be linking its files, and is as good as ours.
+      await rename(tmp, dir).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+        await rm(tmp, { recursive: true, force: true });
+      });
       await prune(root);
       return link(listing, true);
     } finally {
