@@ -85,8 +85,11 @@ describe('/search', () => {
     const expected = Number(/\((\d+)\)/.exec(label!)![1]);
     expect(expected).toBeGreaterThan(0);
     expect(expected).toBeLessThan(total);
-    await option.check();
+    // By keyboard: the radio group is reached with Tab and a choice made with the arrow keys, and focus stays on it.
+    await page.getByRole('radio', { name: /^All \(\d+\)$/ }).focus();
+    for (let i = 0; i < 20 && !(await option.isChecked()); i++) await page.keyboard.press('ArrowRight');
     await expect.poll(() => status(page).textContent()).toBe(`${expected} result${expected === 1 ? '' : 's'} for “data” in Case studies`);
+    expect(await option.evaluate((el) => el === document.activeElement)).toBe(true);
     await expect.poll(() => resultLinks(page).count()).toBe(Math.min(expected, 10));
     for (const href of await resultLinks(page).evaluateAll((links) => links.map((a) => a.getAttribute('href')))) expect(href).toMatch(/^\/case-studies\//);
     await page.getByRole('radio', { name: /^All \(\d+\)$/ }).check();

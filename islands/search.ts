@@ -72,12 +72,18 @@ export default function mount(root: HTMLElement, props: { index: string }): void
     more.hidden = shown >= found.length;
   };
 
+  let shownOptions = '';
   const renderFilter = (counts: Record<string, number>, total: number) => {
     const names = Object.keys(counts).filter((n) => counts[n]! > 0).sort((a, b) => a.localeCompare(b, 'en-GB'));
     // A category no longer among the results is let go, so the list is never empty by a stale filter.
     if (category && !names.includes(category)) category = '';
     filter.hidden = names.length < 2;
-    options.replaceChildren(...[['', `All (${total})`], ...names.map((n) => [n, `${n} (${counts[n]})`])].map(([value, text], i) => {
+    const choices = [['', `All (${total})`], ...names.map((n) => [n, `${n} (${counts[n]})`])];
+    // The same choices (a filter changed, not the query): left as they are, so focus stays on the radio.
+    if (JSON.stringify(choices) === shownOptions) return;
+    shownOptions = JSON.stringify(choices);
+    const focused = options.contains(document.activeElement) ? (document.activeElement as HTMLInputElement).value : undefined;
+    options.replaceChildren(...choices.map(([value, text], i) => {
       const label = document.createElement('label');
       label.className = 'search__option';
       const radio = document.createElement('input');
@@ -89,6 +95,7 @@ export default function mount(root: HTMLElement, props: { index: string }): void
       label.append(radio, document.createTextNode(` ${text}`));
       return label;
     }));
+    if (focused !== undefined) options.querySelector<HTMLInputElement>(`input[value="${CSS.escape(focused)}"]`)?.focus();
   };
 
   const run = async (query: string) => {

@@ -6,7 +6,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'n
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hashOf } from '../cache/store.ts';
-import { mapLimit } from '../concurrency.ts';
+import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
 import { finishRecord, type PlannedRecord, type SearchRecord } from './records.ts';
 
 /** Where the index is served from; the search page's island imports `${SEARCH_DIR}/pagefind.js`. */
@@ -135,11 +135,12 @@ export function buildSearch(project: string, planned: PlannedRecord[], cacheDir:
       const tmp = `${dir}.${process.pid}.tmp`;
       await rm(tmp, { recursive: true, force: true });
       let bytes = 0;
-      for (const [file, content] of files) {
-        await mkdir(path.dirname(path.join(tmp, file)), { recursive: true });
+      for (const folder of new Set([...files.keys()].map((file) => path.dirname(path.join(tmp, file))))) await mkdir(folder, { recursive: true });
+      // A large blog's index is ten thousand small files: written a bounded number at a time.
+      await mapLimit([...files], IO_CONCURRENCY, async ([file, content]) => {
         await writeFile(path.join(tmp, file), content);
         bytes += content.byteLength;
-      }
+      });
       const listing = { files: [...files.keys()].sort(), pages: records.length, bytes };
       await writeFile(path.join(tmp, LISTING), JSON.stringify(listing));
       // Another build (a test's, another checkout's serve) may have made the same index meanwhile:
