@@ -104,6 +104,20 @@ describe('site serve', { timeout: 120_000 }, () => {
     expect((await fetch(`${server.url}${asset}`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
+  it("serves the search page and its index with the search paths' CSP, and the index's files with their Cache-Control", async () => {
+    const [about, search, loader] = await Promise.all(['/about', '/search?q=data', '/pagefind/pagefind.js'].map((u) => fetch(`${server.url}${u}`)));
+    expect(search!.status).toBe(200);
+    const csp = search!.headers.get('content-security-policy')!;
+    expect(csp).toContain("'wasm-unsafe-eval'");
+    expect(csp.replace(" 'wasm-unsafe-eval'", '')).toBe(about!.headers.get('content-security-policy'));
+    expect(loader!.headers.get('content-security-policy')).toBe(csp);
+    expect(loader!.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    const entry = await (await fetch(`${server.url}/pagefind/pagefind-entry.json`)).json() as { languages: { en: { hash: string } } };
+    const meta = await fetch(`${server.url}/pagefind/pagefind.${entry.languages.en.hash}.pf_meta`);
+    expect(meta.status).toBe(200);
+    expect(meta.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
   it('rebuilds on a content change, again and again, and tells open pages to reload', async () => {
     for (const word of ['Ambitious', 'Bold', 'Curious']) {
       const reloaded = await nextReload();

@@ -23,6 +23,6 @@ export const islands = {
 export type IslandName = keyof typeof islands;
 
 /** Islands that are plain modules (islands/<name>.ts, default export `(root, props) => void`), no React. */
-export const scriptIslands = ['post-card-toast', 'reviews-widget'] as const;
+export const scriptIslands = ['post-card-toast', 'reviews-widget', 'search'] as const;
 
 export type ScriptIslandName = (typeof scriptIslands)[number];

@@ -1,13 +1,29 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { HEADERS_FILE } from '../src/headers.ts';
+import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../src/headers.ts';
 import { metaDirFor } from '../src/write.ts';
 import type { PageNoise } from './browser.ts';
 import type { GateReport } from './report.ts';
 import type { Target } from './routes.ts';
 
-export async function readHeadersFile(distDir: string): Promise<Record<string, string>> {
-  return JSON.parse(await readFile(path.join(metaDirFor(distDir), HEADERS_FILE), 'utf8')) as Record<string, string>;
+export async function readHeadersFile(distDir: string): Promise<HeadersFile> {
+  return parseHeadersFile(await readFile(path.join(metaDirFor(distDir), HEADERS_FILE), 'utf8'));
+}
+
+/**
+ * Each path's own headers must be the default ones but for 'wasm-unsafe-eval' in script-src (the
+ * search page's WebAssembly): nothing else may be loosened for a path.
+ */
+export function pathProblems(file: HeadersFile): string[] {
+  const loosened = (csp: string) => csp.replace(/ 'wasm-unsafe-eval'/, '');
+  return file.paths.flatMap((entry) => {
+    const { 'content-security-policy': csp = '', ...rest } = entry.headers;
+    const { 'content-security-policy': site = '', ...siteRest } = file.default;
+    const problems = policyProblems(entry.headers);
+    if (loosened(csp) !== site) problems.push(`its CSP differs from the default by more than 'wasm-unsafe-eval' in script-src`);
+    if (JSON.stringify(rest) !== JSON.stringify(siteRest)) problems.push('its other headers differ from the default');
+    return problems.map((p) => `${entry.patterns.join(' ')}: ${p}`);
+  });
 }
 
 /** Each header of the file that the answer lacks or sends otherwise. */
@@ -49,19 +65,20 @@ export async function fetchHeaders(origin: string, targets: Target[], extra: str
 
 export interface NoiseByPage { label: string; viewport: number; noise: PageNoise }
 
-/** Strict headers: serve sends exactly build/headers.json everywhere, the policy is strict, and no page breaks it or logs an error. */
-export function headersReport(opts: { expected: Record<string, string>; answers: Map<string, Headers>; noise: NoiseByPage[]; labels: Map<string, string> }): GateReport {
-  const failures: string[] = policyProblems(opts.expected).map((p) => `${HEADERS_FILE}: ${p}`);
+/** Strict headers: serve sends exactly build/headers.json everywhere (each path its own), the policy is strict, and no page breaks it or logs an error. */
+export function headersReport(opts: { expected: HeadersFile; answers: Map<string, Headers>; noise: NoiseByPage[]; labels: Map<string, string> }): GateReport {
+  const failures: string[] = [...policyProblems(opts.expected.default), ...pathProblems(opts.expected)].map((p) => `${HEADERS_FILE}: ${p}`);
   const rows: string[][] = [['(limit)', 'all', '0', '0']];
   const pages = [...new Set([...opts.answers.keys()])];
   for (const url of pages) {
     const label = opts.labels.get(url) ?? url;
-    const mismatches = headerMismatches(opts.expected, opts.answers.get(url)!);
+    const expected = headersFor(opts.expected, url.split('?')[0]!);
+    const mismatches = headerMismatches(expected, opts.answers.get(url)!);
     const seen = opts.noise.filter((n) => n.label === label);
     const csp = seen.flatMap((n) => n.noise.csp.map((c) => `${label} @${n.viewport}: CSP violation: ${c}`));
     const errors = seen.flatMap((n) => n.noise.consoleErrors.map((c) => `${label} @${n.viewport}: console error: ${c}`));
     failures.push(...mismatches.map((m) => `${url}: ${m}`), ...[...new Set(csp)], ...[...new Set(errors)]);
-    rows.push([label, mismatches.length ? `${Object.keys(opts.expected).length - mismatches.length} of ${Object.keys(opts.expected).length}` : 'all', String(new Set(csp).size), String(new Set(errors).size)]);
+    rows.push([label, mismatches.length ? `${Object.keys(expected).length - mismatches.length} of ${Object.keys(expected).length}` : 'all', String(new Set(csp).size), String(new Set(errors).size)]);
   }
   // States and views that are not plain pages (open dialogs, say) add their own noise.
   for (const label of new Set(opts.noise.map((n) => n.label))) {
@@ -78,6 +95,6 @@ export function headersReport(opts: { expected: Record<string, string>; answers:
     rows,
     failures,
     warnings: [],
-    summary: `headers: ${opts.answers.size} answers compared with ${HEADERS_FILE} (${Object.keys(opts.expected).length} headers), ${opts.noise.length} page views watched for CSP violations and console errors`,
+    summary: `headers: ${opts.answers.size} answers compared with ${HEADERS_FILE} (${Object.keys(opts.expected.default).length} headers${opts.expected.paths.length ? `, ${opts.expected.paths.length} path entr${opts.expected.paths.length === 1 ? 'y' : 'ies'} of their own` : ''}), ${opts.noise.length} page views watched for CSP violations and console errors`,
   };
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 /**
  * Every quality gate over a fresh production build, each printing a compact table (page, figure,
  * limit) as it finishes, then one last line that says what failed.
@@ -81,7 +82,9 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
           await gate('headers', async () => {
             const css = (await readdir(path.join(dir, 'assets'))).filter((f) => f.endsWith('.css')).map((f) => `/assets/${f}`);
             // Assets, a redirect and a trailing-slash answer carry the headers too.
-            const extra = [...css, ...Object.keys(table.redirects).slice(0, 1), ...pages.filter((p) => p.url !== '/' && p.status === 200).slice(0, 1).map((p) => `${p.url}/`)];
+            // And the search index's worker, which answers with the search paths' own CSP.
+            const search = existsSync(path.join(dir, 'pagefind', 'pagefind-worker.js')) ? ['/pagefind/pagefind-worker.js'] : [];
+            const extra = [...css, ...search, ...Object.keys(table.redirects).slice(0, 1), ...pages.filter((p) => p.url !== '/' && p.status === 200).slice(0, 1).map((p) => `${p.url}/`)];
             const answers = await fetchHeaders(origin, pages, extra);
             const noise = views.map((v) => ({ label: v.label, viewport: Number(vp(v.viewport)), noise: v.noise }));
             return headersReport({ expected: await readHeadersFile(dir), answers, noise, labels: new Map(pages.map((p) => [p.url, p.label])) });

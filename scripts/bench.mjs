@@ -59,6 +59,10 @@ const peakOf = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(safe(() => readFileSync(
  * Runs the build and samples every 20 ms the peak memory of each of its processes; the figure is the
  * sum of those peaks (an upper bound of what they held at once). Linux only: elsewhere it is undefined.
  */
+// No search index: Eleventy builds none, so page generation is compared like for like (the index's
+// own cost is measured apart: see the README's Search section).
+const BUILD_FLAGS = ['--no-search'];
+
 function run(args, cwd) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
@@ -110,7 +114,7 @@ async function main() {
     const blog = path.join(root, 'content', 'blog');
     const added = opts.from ? await convertArticles(path.resolve(opts.from), blog) : await writeArticles(blog, opts.count);
 
-    const args = [path.join(PACKAGE_DIR, 'bin', 'site'), 'build', '--root', root, '--out', path.join(root, 'dist')];
+    const args = [path.join(PACKAGE_DIR, 'bin', 'site'), 'build', '--root', root, '--out', path.join(root, 'dist'), ...BUILD_FLAGS];
     if (opts.cardsCached) {
       const first = await run(args, root);
       if (first.code !== 0) {
@@ -145,7 +149,7 @@ function report(result, what, cardsCached) {
 /** One more clean build, cards cached, in a copy the bench kept: what `pair.sh` times against Eleventy. */
 async function again(root) {
   await cleanBuiltKeepingCards(root);
-  const result = await run([path.join(PACKAGE_DIR, 'bin', 'site'), 'build', '--root', root, '--out', path.join(root, 'dist')], root);
+  const result = await run([path.join(PACKAGE_DIR, 'bin', 'site'), 'build', '--root', root, '--out', path.join(root, 'dist'), ...BUILD_FLAGS], root);
   if (result.code !== 0) {
     console.error(`bench: site build failed (exit ${result.code})\n${result.stderr || result.stdout}`);
     return 1;

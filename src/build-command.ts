@@ -7,12 +7,12 @@ import { describeBuildError } from './build-errors.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 
-export interface BuildFlags { root: string; out: string; siteUrl?: string; now?: Date; clockFrom: '--now' | 'SITE_NOW'; jsonSummary: boolean }
+export interface BuildFlags { root: string; out: string; siteUrl?: string; now?: Date; clockFrom: '--now' | 'SITE_NOW'; jsonSummary: boolean; search?: boolean }
 
 /** `site build`: kept apart from cli.ts so that `site --help` and the other commands never load the build. */
 export async function buildCommand(opts: BuildFlags, io: Io): Promise<number> {
   try {
-    const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}) };
+    const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}), ...(opts.search === false ? { search: false } : {}) };
     const result = await buildSite({ root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err });
     if (opts.jsonSummary) { io.out(summaryJson(result.summary)); return 0; }
     io.out(formatSummary(result.summary));

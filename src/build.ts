@@ -24,7 +24,7 @@ import type { MarkupFigures } from './measure/markup.ts';
 import { viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';
 import type { BuildSummary, SizeFigure } from './measure/summary.ts';
 import type { RoutingTable } from './routing/resolve.ts';
-import { HEADERS_FILE, securityHeaders } from './headers.ts';
+import { HEADERS_FILE, headersFile } from './headers.ts';
 import { applyOverrides, type SettingsOverrides } from './config.ts';
 import { BudgetError, checkBudgets, loadBudgets, type Budgets } from './measure/budgets.ts';
 import { bundleBuildCode, type BuildCode } from './pool/code.ts';
@@ -36,6 +36,8 @@ import { buildImages, type BuiltImages } from './images/produce.ts';
 import { CARDS_FILE, planCards, type CardJob } from './cards/plan.ts';
 import { cardFontsHash } from './cards/fonts.ts';
 import { buildCards, preloadDrawing, type BuiltCards } from './cards/stage.ts';
+import { plannedRecords } from './search/records.ts';
+import { buildSearch, type BuiltSearch } from './search/stage.ts';
 
 export interface BuildOptions {
   /** The project folder holding content/, templates/ and islands/. */
@@ -76,6 +78,11 @@ export interface BuildSession {
   memory?: Map<string, unknown>;
   /** Set once a build of the session has pruned the image cache: a save need not walk it again. */
   pruned?: boolean;
+  /**
+   * The last build's search index, served by serve from the cache as soon as it is ready (undefined:
+   * the site has no search): a save's reload does not wait for pagefind, which took most of it.
+   */
+  search?: Promise<BuiltSearch | undefined>;
 }
 
 /** Entries serve keeps in memory before starting afresh: far more than a site's pages and files, far less than a gigabyte. */
@@ -229,7 +236,7 @@ async function writeStage(root: string, metaDir: string, input: {
     'routing.json': tableJson,
     'cloudfront/viewer-request.js': cdn.request,
     'cloudfront/viewer-response.js': cdn.response,
-    [HEADERS_FILE]: JSON.stringify(securityHeaders(site.settings, scripts), null, 2) + '\n',
+    [HEADERS_FILE]: JSON.stringify(headersFile(site.settings, scripts), null, 2) + '\n',
     // Each page's share card, for serve's preview (/__site/card/<page>).
     [CARDS_FILE]: JSON.stringify(Object.fromEntries(routes.flatMap((r) => (r.meta.shareImage ? [[r.url, r.meta.shareImage.src]] : []))), null, 2) + '\n',
   });
@@ -258,7 +265,7 @@ async function swapStage(staging: Staging, writer: DistWriter, about: { preview:
 
 /**
  * The build as a list of stages, each taking what the ones before it made:
- * load → publish → routes → render → images → bundle → documents → write → measure → budgets → swap.
+ * load → publish → routes → render (search beside it) → images → bundle → documents → write → measure → budgets → swap.
  * Every file goes into a staging tree beside dist/, swapped in only once every stage has passed.
  */
 export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
@@ -313,7 +320,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   };
   let code: BuildCode | undefined;
   let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult, scripts: string[];
-  let cardJobs: CardJob[], cards: BuiltCards;
+  let cardJobs: CardJob[], cards: BuiltCards, searched: BuiltSearch | undefined, search: ReturnType<typeof buildSearch> | undefined;
   void preloadDrawing(cacheDir);
   const writer = new DistWriter(treeParts(staging.next), staging.live === undefined ? undefined : treeParts(staging.live));
   const sizes = new Map<string, SizeFigure>();
@@ -338,10 +345,22 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     cardsReady.catch(() => { /* awaited below */ });
     const sideWritten = cardsReady.then((built) => writeFiles(writer, sizes, sideFiles(assets, built)));
     sideWritten.catch(() => { /* awaited below */ });
+    // The search index (pagefind, a process of its own) beside rendering; reused whole when the records are unchanged.
+    search = site.settings.search ? buildSearch(root, plannedRecords(site), cacheDir, (key) => cache.body(key)) : undefined;
+    const searchReady = search && timed(stages, 'search', () => search!.built);
+    searchReady?.catch(() => { /* awaited below, or by serve */ });
+    if (session) session.search = searchReady;
     ({ written: pages, documents } = await timed(stages, 'render', () => renderStage({ site, routes, now, code: code!, cache, workers: workers!, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })));
     cards = await cardsReady;
     await timed(stages, 'write', () => sideWritten);
+    // serve serves the index from the cache itself (see BuildSession.search); a build writes it into the output.
+    searched = session ? undefined : await searchReady;
+    if (searched) await timed(stages, 'write', () => writeFiles(writer, sizes, [...searched!.files].map(([file, from]) => ({ file, from }))));
   } finally {
+    // Every body the index needs is read before the cache is saved (a save may rewrite the pack), and
+    // a failed build's indexer is let finish: pagefind's service is one per process, and serve builds again.
+    await search?.bodiesRead;
+    if (!session) await search?.built.catch(() => undefined);
     // A cache that cannot be written costs the next build time, not this one its pages.
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
@@ -357,6 +376,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   if (session) Object.assign(session, { code: code!, assets });
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
   summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };
+  if (searched) summary.search = { pages: searched.pages, bytes: searched.bytes, ms: searched.ms, indexed: searched.indexed };
   await budgetStage(root, opts.budgets, summary).catch((error: unknown) => {
     if (error instanceof BudgetError) error.keptAt = { pages: writer.outDir, outDir };
     throw error;

@@ -48,11 +48,12 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--site-url <url>', 'the public URL, for canonical links and the sitemap', url)
     .option('--now <iso>', NOW_HELP, clock)
     .option('--json-summary', 'print the summary as JSON (for CI jobs), instead of the text', false)
-    .action(async (opts: { out: string; siteUrl?: string; now?: Date; jsonSummary: boolean }) => {
+    .option('--no-search', 'this once, build no search index and no search page (as site.yaml search: false does)')
+    .action(async (opts: { out: string; siteUrl?: string; now?: Date; jsonSummary: boolean; search: boolean }) => {
       const now = nowOf(opts.now);
       if (now === 'bad') { code = 2; return; }
       const { buildCommand } = await import('./build-command.ts');
-      code = await buildCommand({ root: program.opts().root, out: opts.out, siteUrl: opts.siteUrl, now, clockFrom: opts.now ? '--now' : 'SITE_NOW', jsonSummary: opts.jsonSummary }, io);
+      code = await buildCommand({ root: program.opts().root, out: opts.out, siteUrl: opts.siteUrl, now, clockFrom: opts.now ? '--now' : 'SITE_NOW', jsonSummary: opts.jsonSummary, search: opts.search }, io);
     });
 
   program.command('serve')

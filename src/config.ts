@@ -8,7 +8,8 @@ export const SETTINGS_FROM_ENV = {
   SITE_TAG_MANAGER_ID: 'tagManagerId',
 } as const satisfies Record<string, keyof SiteSettings>;
 
-export type SettingsOverrides = Partial<Pick<SiteSettings, (typeof SETTINGS_FROM_ENV)[keyof typeof SETTINGS_FROM_ENV]>>;
+/** `search: false` is `site build --no-search`: no index, no search page, for one build. */
+export type SettingsOverrides = Partial<Pick<SiteSettings, (typeof SETTINGS_FROM_ENV)[keyof typeof SETTINGS_FROM_ENV] | 'search'>>;
 
 export function overridesFromEnv(env: Record<string, string | undefined>): SettingsOverrides {
   const out: SettingsOverrides = {};

@@ -3,6 +3,48 @@ import type { SiteSettings } from './content/schemas.ts';
 
 export const HEADERS_FILE = 'headers.json';
 
+export type HeaderSet = Record<string, string>;
+
+/**
+ * build/headers.json: the headers of every answer (`default`), and the few paths that need
+ * something more (`paths`, first match wins), each with its own full set. The patterns are
+ * CloudFront's cache-behaviour path patterns (`*` any characters, `?` one), so the CDN gives each
+ * its own behaviour and response-headers policy, and `site serve` matches them the same way.
+ */
+export interface HeadersFile {
+  default: HeaderSet;
+  paths: Array<{ patterns: string[]; why: string; headers: HeaderSet }>;
+}
+
+/**
+ * What the search page needs more: pagefind compiles its WebAssembly on the page and in its worker
+ * (a worker's script answers with its own policy), which CSP allows only with 'wasm-unsafe-eval'. It
+ * allows compiling WebAssembly and nothing else: no eval, no inline script. Only these paths get it.
+ */
+export const SEARCH_PATHS = ['/search', '/search/*', '/pagefind/*'];
+
+const pattern = (glob: string) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+
+/** The headers an answer at `pathname` carries. */
+export function headersFor(file: HeadersFile, pathname: string): HeaderSet {
+  return file.paths.find((entry) => entry.patterns.some((p) => pattern(p).test(pathname)))?.headers ?? file.default;
+}
+
+/** build/headers.json as read; a file of an older build (one flat set of headers) is taken as the default for every path. */
+export function parseHeadersFile(text: string): HeadersFile {
+  const value = JSON.parse(text) as Partial<HeadersFile> | HeaderSet;
+  if (value && typeof value.default === 'object' && Array.isArray(value.paths)) return value as HeadersFile;
+  return { default: value as HeaderSet, paths: [] };
+}
+
+/** The build's headers file: every answer's, and the search paths' (when the site has search). */
+export function headersFile(settings: SiteSettings, inlineScripts: string[]): HeadersFile {
+  const site = securityHeaders(settings, inlineScripts);
+  if (!settings.search) return { default: site, paths: [] };
+  const search = securityHeaders(settings, inlineScripts, { wasm: true });
+  return { default: site, paths: [{ patterns: SEARCH_PATHS, why: "pagefind's WebAssembly: 'wasm-unsafe-eval' in script-src", headers: search }] };
+}
+
 const hash = (script: string) => `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
 const origin = (url: string) => new URL(url).origin;
 
@@ -11,8 +53,8 @@ const origin = (url: string) => new URL(url).origin;
  * both `site serve` and the CDN's response-headers policy send exactly these. The inline scripts
  * are allowed by hash, never by 'unsafe-inline'; third-party hosts only when configured.
  */
-export function securityHeaders(settings: SiteSettings, inlineScripts: string[]) {
-  const scripts = ["'self'", ...inlineScripts.map(hash)];
+export function securityHeaders(settings: SiteSettings, inlineScripts: string[], allow: { wasm?: boolean } = {}) {
+  const scripts = ["'self'", ...(allow.wasm ? ["'wasm-unsafe-eval'"] : []), ...inlineScripts.map(hash)];
   const connect = ["'self'"];
   const images = ["'self'", 'data:'];
   const frames: string[] = [];

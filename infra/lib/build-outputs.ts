@@ -4,6 +4,7 @@
 // what `site serve` ran and the tests checked is exactly what is deployed.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { parseHeadersFile, type HeadersFile } from '../../src/headers.ts';
 
 /** CloudFront Functions allow 10 KB of code. */
 import { FUNCTION_SIZE_LIMIT } from '../../src/routing/cloudfront-functions.ts';
@@ -11,8 +12,8 @@ import { FUNCTION_SIZE_LIMIT } from '../../src/routing/cloudfront-functions.ts';
 export interface BuildOutputs {
   viewerRequestPath: string;
   viewerResponsePath: string;
-  /** Header name (lower case) → value, exactly as `site serve` sends them. */
-  headers: Record<string, string>;
+  /** Header name (lower case) → value, exactly as `site serve` sends them: every answer's, and the paths that have their own. */
+  headers: HeadersFile;
   /** Folder holding index.mjs, the Lambda's handler module. */
   lambdaDir: string;
 }
@@ -44,14 +45,23 @@ export function readBuildOutputs(buildDir: string): BuildOutputs {
     }
   }
 
-  let headers: Record<string, string> = {};
+  let headers: HeadersFile = { default: {}, paths: [] };
+  const lowerCased = (set: unknown): Record<string, string> => {
+    if (!set || typeof set !== 'object' || Object.values(set).some((v) => typeof v !== 'string')) throw new Error('a set of headers is not an object of strings');
+    return Object.fromEntries(Object.entries(set as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
+  };
   if (existsSync(headersPath)) {
     try {
-      const parsed: unknown = JSON.parse(readFileSync(headersPath, 'utf8'));
-      if (!parsed || typeof parsed !== 'object' || Object.values(parsed).some((v) => typeof v !== 'string')) throw new Error('not an object of strings');
-      headers = Object.fromEntries(Object.entries(parsed as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
+      const parsed = parseHeadersFile(readFileSync(headersPath, 'utf8'));
+      headers = {
+        default: lowerCased(parsed.default),
+        paths: parsed.paths.map((entry) => {
+          if (!Array.isArray(entry.patterns) || !entry.patterns.every((p) => typeof p === 'string' && p.startsWith('/'))) throw new Error('a path entry\'s patterns are not a list of paths');
+          return { ...entry, headers: lowerCased(entry.headers) };
+        }),
+      };
     } catch (error) {
-      problems.push(`${headersPath} is not a JSON object of header names to values (${error instanceof Error ? error.message : String(error)})`);
+      problems.push(`${headersPath} is not the headers file site build writes (${error instanceof Error ? error.message : String(error)})`);
     }
   }
 

@@ -67,14 +67,17 @@ export class SiteStack extends Stack {
       runtime: FunctionRuntime.JS_2_0,
     });
 
-    const headers = headersPolicyParts(build.headers);
-    const headersPolicy = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
-      comment: 'The security headers of build/headers.json, as site serve sends them',
-      securityHeadersBehavior: headers.securityHeadersBehavior,
-      ...(headers.customHeaders.length ? { customHeadersBehavior: { customHeaders: headers.customHeaders } } : {}),
-      // The content hash `site deploy` stores with each object is for the deploy, not for visitors.
-      removeHeaders: ['x-amz-meta-sha256'],
-    });
+    const policyOf = (id: string, comment: string, set: Record<string, string>) => {
+      const headers = headersPolicyParts(set);
+      return new ResponseHeadersPolicy(this, id, {
+        comment,
+        securityHeadersBehavior: headers.securityHeadersBehavior,
+        ...(headers.customHeaders.length ? { customHeadersBehavior: { customHeaders: headers.customHeaders } } : {}),
+        // The content hash `site deploy` stores with each object is for the deploy, not for visitors.
+        removeHeaders: ['x-amz-meta-sha256'],
+      });
+    };
+    const headersPolicy = policyOf('SecurityHeaders', 'The security headers of build/headers.json, as site serve sends them', build.headers.default);
 
     // HTML is sent to browsers with max-age=0 (always revalidated); the edge may keep it a day
     // because `site deploy` invalidates every path it changes. Hashed assets keep their year.
@@ -107,6 +110,27 @@ export class SiteStack extends Stack {
       queryStringBehavior: OriginRequestQueryStringBehavior.none(),
     });
 
+    const siteBehavior = {
+      origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachedMethods: CachedMethods.CACHE_GET_HEAD,
+      compress: true,
+      cachePolicy,
+      responseHeadersPolicy: headersPolicy,
+      functionAssociations: [
+        { function: viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST },
+        { function: viewerResponse, eventType: FunctionEventType.VIEWER_RESPONSE },
+      ],
+    };
+    // Paths with headers of their own (the search page and its index: 'wasm-unsafe-eval'): the same
+    // bucket, routing and caching, with their own response-headers policy. The cache key holds no
+    // query string, so /search?q=… is one cached page, as it is one file.
+    const ownHeaders = Object.fromEntries(build.headers.paths.flatMap((entry, i) => {
+      const policy = policyOf(`PathHeaders${i + 1}`, `build/headers.json for ${entry.patterns.join(' ')}: ${entry.why}`.slice(0, 128), entry.headers);
+      return entry.patterns.map((pattern) => [pattern, { ...siteBehavior, responseHeadersPolicy: policy }]);
+    }));
+
     this.distribution = new Distribution(this, 'Cdn', {
       comment: settings.domainName,
       domainNames: [settings.domainName],
@@ -116,20 +140,9 @@ export class SiteStack extends Stack {
       enableIpv6: true,
       priceClass: PRICE_CLASSES[settings.priceClass],
       ...(settings.webAclArn ? { webAclId: settings.webAclArn } : {}),
-      defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
-        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-        cachedMethods: CachedMethods.CACHE_GET_HEAD,
-        compress: true,
-        cachePolicy,
-        responseHeadersPolicy: headersPolicy,
-        functionAssociations: [
-          { function: viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST },
-          { function: viewerResponse, eventType: FunctionEventType.VIEWER_RESPONSE },
-        ],
-      },
+      defaultBehavior: siteBehavior,
       additionalBehaviors: {
+        ...ownHeaders,
         // No routing functions here: the path goes to the handler as posted.
         '/api/*': {
           origin: forms.origin,

@@ -84,6 +84,18 @@ export class BuildCache {
   }
 
 
+  /** An article's body HTML by its markdown key (the search index reads those it indexes), or undefined if it is not there. */
+  async body(key: string): Promise<string | undefined> {
+    const bytes = await this.bodies.getRaw(key);
+    if (!bytes) return undefined;
+    try {
+      const value: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+      return typeof value === 'string' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Parsed markdown files the cache holds: a guess, before reading any content, at how many a build can reuse. */
   get markdownEntries(): number { return this.markdown.entries; }
 

@@ -16,6 +16,17 @@ export const blogPageSchema = z.strictObject({
   feedLink: text,
   /** The pages at /blog/category/<slug>: their title, description and intro. */
   category: z.strictObject({ title: perCategory, description: perCategory, text: perCategory }),
+  /** The site search (when content/site.yaml has it on): the form's label on /blog, and the /search page. */
+  search: z.strictObject({
+    ...meta,
+    hero,
+    /** The search box's visible label, on /blog and /search. */
+    label: text,
+    /** What a visitor without JavaScript reads instead of results. */
+    noScript: text,
+    /** The heading of the list of category pages beneath. */
+    browse: text,
+  }),
 });
 
 export const contactPageSchema = z.strictObject({

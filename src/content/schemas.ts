@@ -49,6 +49,8 @@ export const siteSchema = z.strictObject({
   cookiePolicyVersion: z.number().int().positive().default(1),
   /** Months a form submission is kept in the leads table (its TTL); the privacy policy states it. */
   leadRetentionMonths: z.number().int().min(1).max(120).default(24),
+  /** Site search: the index, the /search page, the form on /blog. false builds none of them. */
+  search: z.boolean({ error: 'expected true or false' }).default(true),
   author: z.strictObject({ name: text, role: text, bio: text }),
 });
 
@@ -77,6 +79,8 @@ export const postSchema = z.strictObject({
   publishDate: publicationDate.optional(),
   /** Not built from this moment on. */
   expiryDate: publicationDate.optional(),
+  /** false keeps the article out of the site search (it is still published). */
+  search: z.boolean({ error: 'expected true or false' }).optional(),
 }).superRefine((post, ctx) => {
   const publish = post.publishDate ? instantOf(post.publishDate) : undefined;
   const expiry = post.expiryDate ? instantOf(post.expiryDate) : undefined;
@@ -100,6 +104,8 @@ export const caseStudySchema = z.strictObject({
   headerImage: imagePath.optional(),
   headerImageAlt: z.string().optional(),
   order: z.number().int().default(100),
+  /** false keeps the case study out of the site search. */
+  search: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
 export const legalSchema = z.strictObject({

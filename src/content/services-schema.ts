@@ -63,6 +63,8 @@ export const serviceSchema = z.strictObject({
   /** The embedded form's heading, as the spec words it per page. */
   contactHeading: z.enum(['Get in Touch', 'Or Get in Touch Directly']).default('Get in Touch'),
   contactLead: text.optional(),
+  /** false keeps the service page out of the site search. */
+  search: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
 export const servicesOverviewSchema = z.strictObject({

@@ -1,6 +1,7 @@
 // What a deploy will do, decided from the files and the bucket listing alone (no I/O), so the
 // dry run prints exactly what the real run then does.
 import type { LocalFile } from './local-files.ts';
+import { isHashedAsset } from '../routing/cache-control.ts';
 
 export interface RemoteObject {
   key: string;
@@ -19,7 +20,7 @@ export interface Upload {
 }
 
 export interface DeployPlan {
-  /** In upload order: everything else before the HTML that refers to it. */
+  /** In upload order: content-hashed files, then everything else, then the HTML that refers to them. */
   uploads: Upload[];
   unchanged: LocalFile[];
   /** Keys in the bucket (under the prefix) that the build no longer has, share cards (og/) apart. Deleted last. */
@@ -60,8 +61,10 @@ export function planDeploy(files: readonly LocalFile[], remote: ReadonlyMap<stri
     else if (!sameContent(file, existing)) uploads.push({ file, reason: 'changed' });
     else unchanged.push(file);
   }
-  // A page must never arrive before the assets it links to, so HTML goes last (stable otherwise).
-  uploads.sort((a, b) => Number(isHtml(a.file.key)) - Number(isHtml(b.file.key)));
+  // A file must never arrive before the files it names: content-hashed files first, then the other
+  // files (the search index's entry file and loader name its hashed files), HTML last (stable otherwise).
+  const rank = (key: string) => (isHtml(key) ? 2 : isHashedAsset(key) ? 0 : 1);
+  uploads.sort((a, b) => rank(a.file.key) - rank(b.file.key));
   const local = new Set(files.map((f) => f.key));
   const deletes = [...remote.keys()].filter((key) => !local.has(key) && !key.startsWith(KEPT_PREFIX)).sort();
   return { uploads, unchanged, deletes };

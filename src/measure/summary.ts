@@ -41,6 +41,8 @@ export interface BuildSummary {
   images: ImageStats;
   /** Share cards (og:image): drawn by this build (and their bytes), and taken from the cache. */
   cards?: { drawn: number; reused: number; bytes: number };
+  /** The search index (dist/pagefind/): pages indexed, its bytes, its stage's time, and whether pagefind ran (false: the last index reused). */
+  search?: { pages: number; bytes: number; ms: number; indexed: boolean };
   stages: Record<string, number>;
   /** How many articles are live, draft, scheduled and expired at the build's clock, and when that next changes. */
   articles: ArticleFigures;
@@ -77,6 +79,7 @@ export function formatSummary(s: BuildSummary): string {
   const i = s.images;
   lines.push(`  images: ${i.sources} raster source${i.sources === 1 ? '' : 's'} (${mb(i.sourceBytes)}) → ${i.processed + i.reused} file${i.processed + i.reused === 1 ? '' : 's'} (${mb(i.variantBytes)}): ${i.processed} processed, ${i.reused} reused from the cache; ${mb(i.saved)} saved (each source less the largest file a modern browser gets for it); ${i.svgs} SVG${i.svgs === 1 ? '' : 's'} copied as they are`);
   if (s.cards) lines.push(`  share cards: ${s.cards.drawn + s.cards.reused}: ${s.cards.drawn} drawn (${mb(s.cards.bytes)}), ${s.cards.reused} reused from the cache`);
+  if (s.search) lines.push(`  search index: ${s.search.pages} page${s.search.pages === 1 ? '' : 's'}, ${mb(s.search.bytes)}, ${s.search.indexed ? 'indexed' : 'unchanged, reused from the cache'} in ${Math.round(s.search.ms)} ms`);
   if (i.pruned?.files) lines.push(`  image cache: ${i.pruned.files} variant${i.pruned.files === 1 ? '' : 's'} (${mb(i.pruned.bytes)}) no build had used for 30 days deleted from .site-cache/images/`);
   if (s.budgetsChecked) lines.push(`  budgets.json: every page within budget (largest per page, gzip: JS ${kb(Math.max(...s.perPage.map((p) => p.jsAll)))}, CSS ${kb(Math.max(...s.perPage.map((p) => p.css)))}, HTML ${kb(Math.max(...s.perPage.map((p) => p.html)))})`);
   // Code and bundle run beside load, so the stages add up to more than the build took: the total is the build's own clock.

@@ -53,11 +53,13 @@ export function Island<P extends object>({ component, props, hydrate }: { compon
 /**
  * A React-free island: the server renders `children` as they are, and in the browser the plain
  * module islands/<name>.ts is imported when the strategy says and given the marker's root.
+ * `wakeParam`: an 'interaction' island that wakes at once when the page's address has this query
+ * parameter (the search page opened as /search?q=…, whose visitor has already asked).
  */
-export function ScriptIsland({ name, props, hydrate, children }: { name: ScriptIslandName; props?: object; hydrate: HydrateStrategy; children?: ReactNode }) {
+export function ScriptIsland({ name, props, hydrate, wakeParam, children }: { name: ScriptIslandName; props?: object; hydrate: HydrateStrategy; wakeParam?: string; children?: ReactNode }) {
   useContext(IslandCollectorContext)?.add(name, hydrate);
   return (
-    <div className="island" data-island={name} data-hydrate={hydrate}>
+    <div className="island" data-island={name} data-hydrate={hydrate} {...(wakeParam ? { 'data-wake-param': wakeParam } : {})}>
       <script type="application/json" dangerouslySetInnerHTML={{ __html: serializeProps(props ?? {}) }} />
       <div className="island-root">{children}</div>
     </div>

@@ -87,11 +87,12 @@ export function shareLinks(url: string, title: string): ShareLinks {
 }
 
 /** The pages of one article list, six a page: /blog, and each category's, numbered alike. */
-function listRoutes(posts: PostSummary[], base: string, view: { hero: BlogListProps['hero']; feedLink?: string; category?: string; title: string; description: string }): Route[] {
+function listRoutes(posts: PostSummary[], base: string, view: { hero: BlogListProps['hero']; feedLink?: string; searchLabel?: string; category?: string; title: string; description: string }): Route[] {
   const pages = paginate(posts, undefined, base);
   return pages.map((p) => page(p.url, 'blogList', {
     hero: view.hero,
     ...(view.feedLink ? { feedLink: view.feedLink } : {}),
+    ...(view.searchLabel ? { searchLabel: view.searchLabel } : {}),
     ...(view.category ? { category: view.category } : {}),
     posts: p.items,
     current: p.number,
@@ -106,8 +107,8 @@ function listRoutes(posts: PostSummary[], base: string, view: { hero: BlogListPr
 }
 
 function blogListRoutes(site: Site, cards: PostSummary[]): Route[] {
-  const { title, description, hero, feedLink } = site.pages.blog;
-  return listRoutes(cards, '/blog', { hero, feedLink, title, description });
+  const { title, description, hero, feedLink, search } = site.pages.blog;
+  return listRoutes(cards, '/blog', { hero, feedLink, title, description, ...(site.settings.search ? { searchLabel: search.label } : {}) });
 }
 
 /** One list per category that has articles in this build, in the order the articles are (newest first). */

@@ -6,6 +6,7 @@ import { companyRoutes } from './company.ts';
 import { blogRoutes } from './blog.ts';
 import { formRoutes } from './forms.ts';
 import { legalRoutes } from './legal.ts';
+import { searchRoutes } from './search.ts';
 
 export type { Route, TemplateName } from './route.ts';
 
@@ -17,6 +18,7 @@ export function routes(site: Site): Route[] {
     ...companyRoutes(site),
     ...servicesRoutes(site),
     ...blogRoutes(site),
+    ...searchRoutes(site),
     ...formRoutes(site),
     ...legalRoutes(site),
     errorPage('/404', '/404.html', 'notFound', {}, { title: 'Page not found', description: "The page you're looking for doesn't exist or has been moved." }),

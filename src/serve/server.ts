@@ -11,9 +11,10 @@ import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts
 import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../measure/summary.ts';
 import { metaDirFor } from '../write.ts';
-import { HEADERS_FILE } from '../headers.ts';
+import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../headers.ts';
 import { cacheControl } from '../routing/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
+import { SEARCH_DIR, type BuiltSearch } from '../search/stage.ts';
 import { watchSources } from './watch-sources.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
@@ -64,6 +65,22 @@ function endpointPath(endpoint: string): string | undefined {
 /** The Cache-Control production stores each file with (a public path: leading slash). */
 const cacheControlFor = (file: string) => cacheControl(file.replace(/^\/+/, ''));
 
+/**
+ * A file of the search index, from the cache, once the build's index is ready: serve's builds do not
+ * write it into their output, so that a save reloads without waiting for pagefind.
+ */
+async function serveSearchFile(res: ServerResponse, pathname: string, ready: Promise<BuiltSearch | undefined>): Promise<void> {
+  const from = (await ready.catch(() => undefined))?.files.get(pathname);
+  const body = from && await readFile(from).catch(() => undefined);
+  if (!body) {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+    return void res.end('not in the search index (see the terminal if indexing failed)\n');
+  }
+  const type = pathname.endsWith('.js') ? 'text/javascript; charset=utf-8' : pathname.endsWith('.json') ? 'application/json; charset=utf-8' : 'application/octet-stream';
+  res.writeHead(200, { 'content-type': type, 'cache-control': cacheControlFor(pathname) });
+  res.end(body);
+}
+
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
   const outDir = path.resolve(opts.outDir ?? serveDir(opts.root));
@@ -76,10 +93,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let failure: string[] | undefined;
   let building: Promise<void> | undefined;
   let again = false;
-  // The build's security headers, sent exactly as the CDN sends them; re-read after each build.
-  let headers: Record<string, string> = {};
+  // The build's security headers, sent exactly as the CDN sends them (each path its own); re-read after each build.
+  let headers: HeadersFile = { default: {}, paths: [] };
   const readHeaders = async () => {
-    headers = JSON.parse(await readFile(path.join(metaDirFor(outDir), HEADERS_FILE), 'utf8').catch(() => '{}')) as Record<string, string>;
+    headers = parseHeadersFile(await readFile(path.join(metaDirFor(outDir), HEADERS_FILE), 'utf8').catch(() => '{}'));
   };
 
   // The bundled code and assets, reused from build to build until a template or island changes.
@@ -97,6 +114,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const stages = Object.entries(result.summary.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
       log(first ? formatSummary(result.summary) : `built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged; ${stages} ms)`);
       for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);
+      // The index is made after the reload: said only when it fails, or once it is first ready.
+      session.search?.then((built) => {
+        if (first && built) log(`  search index: ${built.pages} pages, ${built.indexed ? 'indexed' : 'reused from the cache'} in ${Math.round(built.ms)} ms`);
+      }, (error: unknown) => log(`search index failed (the search page says so): ${error instanceof Error ? error.message : String(error)}`));
     } catch (error) {
       failure = describeBuildError(error);
       log(`build failed; the browser shows why:\n  ${failure.join('\n  ')}`);
@@ -134,13 +155,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
     const url = { pathname: q === -1 ? raw : raw.slice(0, q), search: q === -1 ? '' : raw.slice(q) };
-    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(headersFor(headers, url.pathname))) res.setHeader(k, v);
     if (url.pathname === '/__site/events') return reload.connect(res);
     if (url.pathname === '/__site/live-reload.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
       return res.end(LIVE_RELOAD_JS);
     }
     if (forms && url.pathname === formPath) return forms.listener(req, res);
+    if (url.pathname.startsWith(`${SEARCH_DIR}/`) && session.search) return serveSearchFile(res, url.pathname, session.search);
     const card = await cardPreviewLocation(url.pathname, metaDirFor(outDir));
     if (card) {
       res.writeHead(302, { location: card, 'cache-control': 'no-store' });

@@ -5,6 +5,7 @@ import { companyTemplates } from './company/index.ts';
 import { blogTemplates } from './blog/index.ts';
 import { formTemplates } from './forms/index.ts';
 import { LegalPage } from './legal/LegalPage.tsx';
+import { searchTemplates } from './search/index.ts';
 
 /** Every page template, by the name routes give it. */
 export const templates = {
@@ -15,4 +16,5 @@ export const templates = {
   ...companyTemplates,
   ...blogTemplates,
   ...formTemplates,
+  ...searchTemplates,
 };

@@ -48,7 +48,7 @@ describe('the bundle cache', () => {
     const registry = path.join(dir, 'islands', 'index.ts');
     const registered = await readFile(registry, 'utf8');
     await writeFile(path.join(dir, 'islands', 'bundle-cache-probe.ts'), 'export default function mount() {}\n');
-    await writeFile(registry, registered.replace("'reviews-widget'] as const", "'reviews-widget', 'bundle-cache-probe'] as const"));
+    await writeFile(registry, registered.replace('export const scriptIslands = [', "export const scriptIslands = ['bundle-cache-probe', "));
     const added = await assets();
     expect(added.islands['bundle-cache-probe']).toMatch(/^\/assets\/bundle-cache-probe-\w+\.js$/);
     await rm(path.join(dir, 'islands', 'bundle-cache-probe.ts'));

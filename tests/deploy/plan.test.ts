@@ -30,6 +30,16 @@ describe('Cache-Control', () => {
     ['assets/favicon.ico', REVALIDATE],
     // Hash-like, but outside assets/ and og/: only the build's own folders hold hashed names.
     ['downloads/report-ABCDEFGH.pdf', REVALIDATE],
+    // The search index: its data files are named by their content; its loader, worker, WebAssembly
+    // and entry file keep their names and say which data files are current.
+    ['pagefind/pagefind.en_b67cd1e53f.pf_meta', IMMUTABLE],
+    ['pagefind/fragment/en_a34e996.pf_fragment', IMMUTABLE],
+    ['pagefind/index/en_67efb1f.pf_index', IMMUTABLE],
+    ['pagefind/filter/en_6ff486d.pf_filter', IMMUTABLE],
+    ['pagefind/pagefind.js', REVALIDATE],
+    ['pagefind/pagefind-worker.js', REVALIDATE],
+    ['pagefind/wasm.en.pagefind', REVALIDATE],
+    ['pagefind/pagefind-entry.json', REVALIDATE],
   ])('%s → %s', (key, expected) => {
     expect(cacheControl(key)).toBe(expected);
   });
@@ -61,6 +71,17 @@ describe('Content-Type', () => {
 
 describe('planDeploy', () => {
   const remote = (...objects: RemoteObject[]) => new Map(objects.map((o) => [o.key, o]));
+
+  test('uploads content-hashed files first, then the files that name them (the search index entry), then the HTML', () => {
+    const plan = planDeploy([
+      file('search/index.html'), file('pagefind/pagefind-entry.json'), file('pagefind/pagefind.js'),
+      file('pagefind/pagefind.en_b67cd1e53f.pf_meta'), file('pagefind/index/en_67efb1f.pf_index'), file('assets/a-ABCDEFGH.js'),
+    ], remote());
+    expect(plan.uploads.map((u) => u.file.key)).toEqual([
+      'pagefind/pagefind.en_b67cd1e53f.pf_meta', 'pagefind/index/en_67efb1f.pf_index', 'assets/a-ABCDEFGH.js',
+      'pagefind/pagefind-entry.json', 'pagefind/pagefind.js', 'search/index.html',
+    ]);
+  });
 
   test('new, changed (by MD5 or by size), unchanged and stale files', () => {
     const plan = planDeploy(

@@ -18,6 +18,7 @@ import { formActionSources } from '../../infra/lib/headers-policy.ts';
 import { LIMITS_TABLE_SCHEMA } from '../../lambda/limits/table.ts';
 import { METRICS } from '../../lambda/metrics.ts';
 import { ConfigError, readConfig } from '../../lambda/config.ts';
+import { parseHeadersFile, SEARCH_PATHS, type HeadersFile } from '../../src/headers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
@@ -27,7 +28,7 @@ const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 
 let work: string;
 let buildDir: string;
-let headers: Record<string, string>;
+let headers: HeadersFile;
 
 function synth(context: Record<string, unknown> = {}): DefinedApp & { app: App } {
   const app = new App({ context: { ...SETTINGS, buildDir, ...context } });
@@ -95,7 +96,7 @@ beforeAll(async () => {
   await buildSite({ root: ROOT, outDir: path.join(work, 'dist') });
   buildDir = path.join(work, 'build');
   await buildLambda({ outDir: path.join(buildDir, 'lambda') });
-  headers = JSON.parse(await readFile(path.join(buildDir, 'headers.json'), 'utf8')) as Record<string, string>;
+  headers = parseHeadersFile(await readFile(path.join(buildDir, 'headers.json'), 'utf8'));
 }, 60_000);
 afterAll(async () => { await rm(work, { recursive: true, force: true }); });
 
@@ -128,7 +129,8 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       'AWS::S3::BucketPolicy': 1,
       'AWS::CloudFront::OriginAccessControl': 1,
       'AWS::CloudFront::Function': 2,
-      'AWS::CloudFront::ResponseHeadersPolicy': 1,
+      // Every answer's, and the search paths' ('wasm-unsafe-eval').
+      'AWS::CloudFront::ResponseHeadersPolicy': 2,
       'AWS::CloudFront::CachePolicy': 1,
       'AWS::CloudFront::OriginRequestPolicy': 1,
       'AWS::CloudFront::Distribution': 1,
@@ -197,18 +199,37 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     expect(config.CustomErrorResponses).toEqual([403, 404].map((code) => ({ ErrorCode: code, ResponseCode: 404, ResponsePagePath: '/404.html', ErrorCachingMinTTL: 60 })));
   });
 
-  test('the response-headers policy sends exactly the headers of build/headers.json, on every behaviour', () => {
-    const policy = only(template, 'AWS::CloudFront::ResponseHeadersPolicy').Properties.ResponseHeadersPolicyConfig;
-    expect(headersFromPolicy(policy)).toEqual(headers);
-    for (const item of policy.CustomHeadersConfig?.Items ?? []) expect(item.Override).toBe(true);
+  test('each response-headers policy sends exactly its headers of build/headers.json: the search paths theirs, every other behaviour the default', () => {
+    const policies = template.findResources('AWS::CloudFront::ResponseHeadersPolicy');
+    const sorted = (set: Record<string, string>) => JSON.stringify(Object.entries(set).sort(([a], [b]) => a.localeCompare(b)));
+    const byHeaders = (set: Record<string, string>) => Object.keys(policies).find((id) => sorted(headersFromPolicy(policies[id]!.Properties.ResponseHeadersPolicyConfig)) === sorted(set));
+    expect(headers.paths).toHaveLength(1);
+    const site = byHeaders(headers.default);
+    const search = byHeaders(headers.paths[0]!.headers);
+    expect(site).toBeDefined();
+    expect(search).toBeDefined();
+    expect(search).not.toBe(site);
+    for (const id of Object.keys(policies)) {
+      for (const item of policies[id]!.Properties.ResponseHeadersPolicyConfig.CustomHeadersConfig?.Items ?? []) expect(item.Override).toBe(true);
+    }
     const config = only(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig;
-    const ref = { Ref: Object.keys(template.findResources('AWS::CloudFront::ResponseHeadersPolicy'))[0] };
-    expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual(ref);
-    expect(config.CacheBehaviors.map((b: Record<string, unknown>) => b.ResponseHeadersPolicyId)).toEqual([ref]);
+    expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: site });
+    const policyOf = Object.fromEntries(config.CacheBehaviors.map((b: Record<string, unknown>) => [b.PathPattern, b.ResponseHeadersPolicyId]));
+    expect(policyOf).toEqual({ ...Object.fromEntries(SEARCH_PATHS.map((p) => [p, { Ref: search }])), '/api/*': { Ref: site } });
+  });
+
+  test('the search paths are the site itself (same bucket, routing functions and edge cache) with only their headers changed', () => {
+    const config = only(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig;
+    const { ResponseHeadersPolicyId: _default, ...site } = config.DefaultCacheBehavior;
+    for (const pattern of SEARCH_PATHS) {
+      const { ResponseHeadersPolicyId: _own, PathPattern, ...behaviour } = config.CacheBehaviors.find((b: Record<string, unknown>) => b.PathPattern === pattern);
+      expect(PathPattern).toBe(pattern);
+      expect(behaviour).toEqual(site);
+    }
   });
 
   test("the CSP lets the forms post to /api/* on the site's own origin", () => {
-    expect(formActionSources(headers['content-security-policy']!)).toContain("'self'");
+    expect(formActionSources(headers.default['content-security-policy']!)).toContain("'self'");
   });
 
   test('HTTPS only, TLS 1.2+, HTTP/2 and HTTP/3, compression, the domain and its us-east-1 certificate', () => {
@@ -220,14 +241,14 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       ViewerCertificate: { AcmCertificateArn: CERT, SslSupportMethod: 'sni-only', MinimumProtocolVersion: 'TLSv1.2_2021' },
       DefaultCacheBehavior: { ViewerProtocolPolicy: 'redirect-to-https', Compress: true, AllowedMethods: ['GET', 'HEAD'] },
     });
-    expect(config.CacheBehaviors[0]).toMatchObject({ ViewerProtocolPolicy: 'https-only', Compress: true });
+    expect(config.CacheBehaviors.find((b: Record<string, unknown>) => b.PathPattern === '/api/*')).toMatchObject({ ViewerProtocolPolicy: 'https-only', Compress: true });
     expect(config.WebACLId).toBeUndefined();
   });
 
   test('/api/* goes uncached, with every method, to the form Lambda URL, with the secret origin header and no routing functions', () => {
     const config = only(template, 'AWS::CloudFront::Distribution').Properties.DistributionConfig;
-    expect(config.CacheBehaviors).toHaveLength(1);
-    const api = config.CacheBehaviors[0];
+    expect(config.CacheBehaviors.map((b: Record<string, unknown>) => b.PathPattern)).toEqual([...SEARCH_PATHS, '/api/*']);
+    const api = config.CacheBehaviors.find((b: Record<string, unknown>) => b.PathPattern === '/api/*');
     const policyId = Object.keys(template.findResources('AWS::CloudFront::OriginRequestPolicy'))[0];
     expect(api).toMatchObject({ PathPattern: '/api/*', CachePolicyId: CACHING_DISABLED, OriginRequestPolicyId: { Ref: policyId } });
     expect([...api.AllowedMethods].sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);

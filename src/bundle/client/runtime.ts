@@ -84,7 +84,10 @@ function onInteraction(marker: HTMLElement) {
       // The control may have changed shape when hydrated (a <summary> becomes a heading's button).
       const at = pendingClick && atPath(root, pendingClick);
       const clickEl = at && !at.matches(INTERACTIVE) ? at.querySelector<HTMLElement>(INTERACTIVE) ?? at : at;
-      if (clickEl) { clickEl.focus(); clickEl.click(); }
+      // Enter in a field sends its form by a click on the submit button: the replayed click leaves
+      // focus in the field the visitor is typing in (the search box), as the browser would have.
+      const typing = document.activeElement instanceof HTMLInputElement && root.contains(document.activeElement);
+      if (clickEl) { if (!typing) clickEl.focus(); clickEl.click(); }
     });
   };
   for (const type of WAKE_EVENTS) marker.addEventListener(type, handler, true);
@@ -114,6 +117,8 @@ function start() {
     if (strategy === 'load') void wake(marker);
     else if (strategy === 'idle') idle(() => void wake(marker));
     else if (strategy === 'visible') watch(marker);
+    // A visitor who arrives with the parameter (/search?q=…) has asked already: no need to wait.
+    else if (marker.dataset.wakeParam && new URLSearchParams(location.search).has(marker.dataset.wakeParam)) void wake(marker);
     else onInteraction(marker);
   }
 }

@@ -4,11 +4,14 @@ import { PostCard } from '../../components/PostCard.tsx';
 import { PageHero } from '../../components/PageHero.tsx';
 import { ArrowLeft } from '../../../islands/shared/icons.tsx';
 import { Pagination } from './Pagination.tsx';
+import { SearchForm } from '../../components/SearchForm.tsx';
 
 export interface BlogListProps {
   hero: { eyebrow: string; heading: string; text: string };
   /** The label of the link to the Atom feed (on /blog). */
   feedLink?: string;
+  /** The search form's label (on /blog, when the site has search). */
+  searchLabel?: string;
   /** On a category's pages: its name. */
   category?: string;
   posts: PostSummary[];
@@ -20,7 +23,7 @@ export interface BlogListProps {
 }
 
 /** /blog and /blog/category/<slug>, each with its /page/N: newest articles first, six a page. */
-export function BlogListPage({ hero, feedLink, category, posts, current, total, pages }: BlogListProps) {
+export function BlogListPage({ hero, feedLink, searchLabel, category, posts, current, total, pages }: BlogListProps) {
   const paged = total > 1;
   const name = category ? `Articles in ${category}` : 'Articles';
   return (
@@ -28,6 +31,7 @@ export function BlogListPage({ hero, feedLink, category, posts, current, total, 
       <PageHero id="blog-title" eyebrow={hero.eyebrow} heading={hero.heading}
         before={category && <a className="back-link" href="/blog"><ArrowLeft /> All Insights</a>}>
         <p>{hero.text}</p>
+        {searchLabel && <SearchForm id="blog-search" label={searchLabel} className="search-form--hero" />}
         {feedLink && <p className="page-hero__aside"><a href="/blog/feed.xml" type="application/atom+xml">{feedLink}</a></p>}
       </PageHero>
       <section className="section" aria-labelledby="articles-heading">

@@ -1,0 +1,22 @@
+import type { Site } from '../content/load.ts';
+import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
+import { SEARCH_DIR } from '../search/stage.ts';
+import { page, type Route } from './route.ts';
+
+/** /search, when the site has search (content/site.yaml `search`, on unless set to false). */
+export function searchRoutes(site: Site): Route[] {
+  if (!site.settings.search) return [];
+  const words = site.pages.blog.search;
+  // Each category once, by its page's address, with how many articles it lists; then the other kinds of page search finds.
+  const categories = new Map<string, { name: string; href: string; count: number }>();
+  for (const post of site.posts) {
+    for (const name of categoriesOf(post)) {
+      const entry = categories.get(categorySlug(name)) ?? categories.set(categorySlug(name), { name, href: categoryUrl(name), count: 0 }).get(categorySlug(name))!;
+      entry.count++;
+    }
+  }
+  const browse = [...categories.values()].sort((a, b) => a.name.localeCompare(b.name, 'en-GB'));
+  if (site.caseStudies.length) browse.push({ name: 'Case studies', href: '/case-studies', count: site.caseStudies.length });
+  if (site.collections.services.length) browse.push({ name: 'Services', href: '/services', count: site.collections.services.length });
+  return [page('/search', 'search', { content: words, browse, index: `${SEARCH_DIR}/pagefind.js` }, { title: words.title, description: words.description })];
+}

@@ -1,0 +1,6 @@
+import { SearchPage } from './SearchPage.tsx';
+
+/** The site search's page. */
+export const searchTemplates = {
+  search: SearchPage,
+};
