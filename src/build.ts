@@ -35,6 +35,7 @@ import { IO_CONCURRENCY, mapLimit, turnTaker } from './concurrency.ts';
 import { buildImages, type BuiltImages } from './images/produce.ts';
 import { CARDS_FILE, planCards, type CardJob } from './cards/plan.ts';
 import { cardFontsHash } from './cards/fonts.ts';
+import { engineVersions, nativeLoads } from './cards/engine.ts';
 import { buildCards, preloadDrawing, type BuiltCards } from './cards/stage.ts';
 
 export interface BuildOptions {
@@ -328,13 +329,13 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     await workersFor(code);
     ({ site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false));
     // Each page's share card named before any page renders, since the head links to it.
-    ({ routes, jobs: cardJobs } = planCards(site, routeTable(site), contentDir, hashOf(code.cardsHash, cardFontsHash())));
+    ({ routes, jobs: cardJobs } = planCards(site, routeTable(site), contentDir, hashOf(code.cardsHash, cardFontsHash(), engineVersions())));
     table = routingTable(routes);
     assets = await assetsReady;
     scripts = inlineScripts(site.settings);
     await writer.begin();
-    // Drawn beside rendering: sharp rasterises on libuv's threads while the main thread renders.
-    const cardsReady = timed(stages, 'cards', () => buildCards(cardJobs, cacheDir, (missing, each) => workers!.cards(missing, each)));
+    // Drawn beside rendering: takumi draws on libuv's threads while the main thread renders.
+    const cardsReady = timed(stages, 'cards', () => buildCards(cardJobs, cacheDir, async (missing, each) => { await nativeLoads(); await workers!.cards(missing, each); }));
     cardsReady.catch(() => { /* awaited below */ });
     const sideWritten = cardsReady.then((built) => writeFiles(writer, sizes, sideFiles(assets, built)));
     sideWritten.catch(() => { /* awaited below */ });

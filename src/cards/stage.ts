@@ -66,12 +66,12 @@ function cachedCards(names: string[]): Map<string, { name: string; sha256?: stri
 }
 
 /**
- * On a build with no cards drawn yet (a fresh checkout, CI), satori's module is loaded at once, in
- * the gaps while the content loads and esbuild bundles, rather than after. The drawing code then
- * finds it loaded (one module per file, whoever imports it). A build with cards cached loads nothing.
+ * On a build with no cards drawn yet (a fresh checkout, CI), takumi's native binding is loaded at
+ * once, in the gaps while the content loads and esbuild bundles, rather than after. The drawing code
+ * then finds it loaded (one module per file, whoever imports it). A build with cards cached loads nothing.
  */
 export async function preloadDrawing(cacheDir: string): Promise<void> {
   const cached = await readdir(path.join(cacheDir, 'cards')).catch(() => [] as string[]);
   if (cached.length) return;
-  await import('satori').catch(() => { /* the cards stage reports it */ });
+  await import('@takumi-rs/core').catch(() => { /* the drawing code falls back, and says so */ });
 }
