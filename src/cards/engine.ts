@@ -92,9 +92,14 @@ export async function chooseEngine(env: NodeJS.ProcessEnv = process.env, warn: (
   return (await nativeLoads(env, warn)) ? nativeEngine() : wasmEngine();
 }
 
-let chosen: Promise<CardEngine> | undefined;
+/** On the thread's global object, since the CLI and the build's bundled code each hold a copy of this module. */
+const CHOSEN = Symbol.for('site.cardEngine');
 
-/** This thread's engine, chosen once. */
+/**
+ * This thread's engine, chosen once, its fonts registered: made by whichever copy of this module
+ * asks first (the CLI's, warming it while the content loads; see cards/stage.ts), used by both.
+ */
 export function cardEngine(): Promise<CardEngine> {
-  return (chosen ??= chooseEngine());
+  const g = globalThis as { [CHOSEN]?: Promise<CardEngine> };
+  return (g[CHOSEN] ??= chooseEngine());
 }
