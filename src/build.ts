@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isArticleFile, loadSite, markdownFileCount, type ParseMarkdown, type Site } from './content/load.ts';
@@ -17,6 +17,7 @@ import { DistWriter, metaDirFor, writeMeta, type DistFile } from './write.ts';
 import { closeStaging, openStaging, publish, type Staging } from './output/swap.ts';
 import { treeParts } from './output/layout.ts';
 import { writeSeal } from './output/seal.ts';
+import { pathIn } from './output/tree-file.ts';
 import { pruneImageCache } from './images/prune.ts';
 import { pageScripts } from './bundle/page-scripts.ts';
 import { measureBuild, type DocumentFigures } from './measure/measure.ts';
@@ -26,7 +27,7 @@ import type { BuildSummary, SizeFigure } from './measure/summary.ts';
 import type { RoutingTable } from './routing/resolve.ts';
 import { HEADERS_FILE, headersFile } from './headers.ts';
 import { applyOverrides, type SettingsOverrides } from './config.ts';
-import { BudgetError, checkBudgets, loadBudgets, type Budgets } from './measure/budgets.ts';
+import { BudgetError, checkBudgets, loadBudgets, withExactHtml, type Budgets } from './measure/budgets.ts';
 import { bundleBuildCode, type BuildCode } from './pool/code.ts';
 import { BuildWorkers } from './pool/runner.ts';
 import { BuildCache, LostBodiesError } from './cache/build-cache.ts';
@@ -35,6 +36,7 @@ import { IO_CONCURRENCY, mapLimit, turnTaker } from './concurrency.ts';
 import { buildImages, type BuiltImages } from './images/produce.ts';
 import { CARDS_FILE, planCards, type CardJob } from './cards/plan.ts';
 import { cardFontsHash } from './cards/fonts.ts';
+import { engineVersions, nativeLoads } from './cards/engine.ts';
 import { buildCards, preloadDrawing, type BuiltCards } from './cards/stage.ts';
 import { plannedRecords } from './search/records.ts';
 import { buildSearch, type BuiltSearch } from './search/stage.ts';
@@ -246,9 +248,10 @@ async function writeStage(root: string, metaDir: string, input: {
  * Stage 9: the page budgets; checked after writing, so that an over-budget build leaves its pages to
  * inspect, in the staging tree: dist/ keeps the last build that passed.
  */
-async function budgetStage(root: string, option: Budgets | false | undefined, summary: BuildSummary): Promise<void> {
+async function budgetStage(root: string, option: Budgets | false | undefined, summary: BuildSummary, read: (url: string) => Promise<Uint8Array>): Promise<void> {
   const budgets = option === false ? undefined : option ?? await loadBudgets(root);
   if (!budgets) return;
+  summary.perPage = await withExactHtml(summary.perPage, budgets, read);
   const over = checkBudgets(summary.perPage, budgets);
   if (over.length) throw new BudgetError(over, summary.perPage);
   summary.budgetsChecked = true;
@@ -335,13 +338,13 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     await workersFor(code);
     ({ site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false));
     // Each page's share card named before any page renders, since the head links to it.
-    ({ routes, jobs: cardJobs } = planCards(site, routeTable(site), contentDir, hashOf(code.cardsHash, cardFontsHash())));
+    ({ routes, jobs: cardJobs } = planCards(site, routeTable(site), contentDir, hashOf(code.cardsHash, cardFontsHash(), engineVersions())));
     table = routingTable(routes);
     assets = await assetsReady;
     scripts = inlineScripts(site.settings);
     await writer.begin();
-    // Drawn beside rendering: sharp rasterises on libuv's threads while the main thread renders.
-    const cardsReady = timed(stages, 'cards', () => buildCards(cardJobs, cacheDir, (missing, each) => workers!.cards(missing, each)));
+    // Drawn beside rendering: takumi draws on libuv's threads while the main thread renders.
+    const cardsReady = timed(stages, 'cards', () => buildCards(cardJobs, cacheDir, async (missing, each) => { await nativeLoads(); await workers!.cards(missing, each); }));
     cardsReady.catch(() => { /* awaited below */ });
     const sideWritten = cardsReady.then((built) => writeFiles(writer, sizes, sideFiles(assets, built)));
     sideWritten.catch(() => { /* awaited below */ });
@@ -377,7 +380,10 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
   summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };
   if (searched) summary.search = { pages: searched.pages, bytes: searched.bytes, ms: searched.ms, indexed: searched.indexed };
-  await budgetStage(root, opts.budgets, summary).catch((error: unknown) => {
+  // A page's document, as written into the staging tree: what the budgets gzip again at level 9 near a limit.
+  const fileOf = new Map(pages.map((p) => [p.route.url, p.route.file]));
+  const readPage = (url: string) => readFile(pathIn(writer.outDir, fileOf.get(url)!));
+  await budgetStage(root, opts.budgets, summary, readPage).catch((error: unknown) => {
     if (error instanceof BudgetError) error.keptAt = { pages: writer.outDir, outDir };
     throw error;
   });

@@ -4,6 +4,7 @@ import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import type { SizeFigure } from './measure/summary.ts';
+import { PAGE_GZIP_LEVEL } from './measure/gzip.ts';
 import type { SealedFile } from './output/seal.ts';
 import { listFiles } from './output/list-tree.ts';
 import { linkNew, pathIn, putContents, sha256OfFile, untouched, type FileRecord, type SiteTrees } from './output/tree-file.ts';
@@ -71,7 +72,7 @@ export class DistWriter {
   /** The last complete build's record of `file`: handed to a worker that writes the file itself. */
   before(file: string): FileRecord | undefined {
     const b = this.previous[file];
-    return b && { hash: b.hash, size: b.size, mtimeMs: b.mtimeMs, ...(b.ino === undefined ? {} : { ino: b.ino }), ...(b.gzip === undefined ? {} : { gzip: b.gzip }) };
+    return b && { hash: b.hash, size: b.size, mtimeMs: b.mtimeMs, ...(b.ino === undefined ? {} : { ino: b.ino }), ...(b.gzip === undefined ? {} : { gzip: b.gzip, ...(b.gzipLevel === undefined ? {} : { gzipLevel: b.gzipLevel }) }) };
   }
 
   /** The two trees' public folders, for a worker that writes pages into the staging one. */
@@ -89,21 +90,22 @@ export class DistWriter {
   }
 
   /**
-   * The record of `file` if the last build wrote it from inputs of this `key` and nobody has touched
-   * it since (same size and time): the file stands as it is, and the caller need not make it again.
+   * The record of `file` (a page) if the last build wrote it from inputs of this `key` and nobody has
+   * touched it since (same size and time): the file stands as it is, and the caller need not make it
+   * again. A record whose gzip figure was taken at another level than a page's now is not kept.
    */
   async keep(file: string, key: string | (() => string)): Promise<DistRecord | undefined> {
     const before = this.previous[file];
     // The key last: working it out may cost more than everything else here.
-    if (!before?.key || before.gzip === undefined || before.key !== (typeof key === 'string' ? key : key())) return undefined;
+    if (!before?.key || before.gzip === undefined || before.gzipLevel !== PAGE_GZIP_LEVEL || before.key !== (typeof key === 'string' ? key : key())) return undefined;
     const kept = untouched(this.trees, file, before, this.made);
     if (!kept) return undefined;
     return (this.next[file] = kept);
   }
 
   /**
-   * `file` is the public path, with a leading slash. Gzip sizes (level 9, as the summary has always
-   * reported) are computed by zlib on libuv's thread pool, off the main thread, and reused while the
+   * `file` is the public path, with a leading slash. Gzip sizes (level 9: the assets are a handful of
+   * files; pages are measured at level 1 where they are made, see render/page-output.ts) are computed by zlib on libuv's thread pool, off the main thread, and reused while the
    * file's contents stay the same.
    */
   async write(entry: DistFile): Promise<SizeFigure | undefined> {
@@ -126,7 +128,8 @@ export class DistWriter {
         record = { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, gzip: before?.hash === hash ? before.gzip : undefined, sha256: entry.sha256 ?? sha256OfFile(entry.from) };
       }
     }
-    if (entry.measure && record.gzip === undefined) {
+    // An asset's gzip figure is level 9's (a record without a level is one).
+    if (entry.measure && (record.gzip === undefined || (record.gzipLevel ?? 9) !== 9)) {
       // Measured last: the bytes may go to another thread, after which they are not read here.
       record = { ...record, gzip: await this.gzipSize(contents ?? await readFile(pathIn(this.stage.site, entry.file))) };
     }

@@ -1,113 +1,100 @@
 /**
- * Draws share cards: the template in templates/share-card through satori (React → SVG, text as
- * paths from the fonts of @fontsource/inter), then sharp (SVG → pixels, the logo and art laid on,
- * PNG). Bundled fresh for every build with the template (see pool/code.ts), and run on the main
- * thread or a pool worker.
+ * Draws share cards: the template in templates/share-card, turned into takumi's node tree and drawn
+ * by it (layout, text in the fonts of @fontsource/inter, the logo and art, PNG) in one call. Bundled
+ * fresh for every build with the template (see pool/code.ts), and run on the main thread or a pool worker.
  */
 import { readFile } from 'node:fs/promises';
-import type { Sharp } from 'sharp';
+import { fromJsx } from '@takumi-rs/helpers/jsx';
 import { ShareCard, cardImageSlots, cardTitleBox, CARD_HEIGHT, CARD_WIDTH, type CardSlot, type ShareCardProps } from '../../templates/share-card/ShareCard.tsx';
 import { cardFonts } from './fonts.ts';
 import { drawableText, fitText } from './fit.ts';
-import { covered } from './font-metrics.ts';
+import { cardEngine, type CardEngine } from './engine.ts';
 import type { CardJob } from './plan.ts';
 
-/** The most a card may weigh; past it, the encoder goes to a palette. */
+/** The most a card may weigh; past it, the card goes to fewer colours. */
 export const CARD_MAX_BYTES = 100 * 1024;
 
-// Both loaded on first use only: a build whose cards are all in the cache never pays for them.
-const sharpModule = () => import('sharp').then((m) => m.default);
-const satoriModule = () => import('satori').then((m) => m.default);
+type Image = NonNullable<CardJob['logo']>;
+/** An image's key on the card: its bytes' hash and the slot's size, so the renderer's cache of decoded images never mixes two. */
+const srcOf = (kind: string, image: Image, slot: CardSlot) => `${kind}:${image.hash}:${slot.width}x${slot.height}`;
 
 /** The props the template is drawn with: the title laid out for its box, characters no font has left out. */
 export async function cardProps(job: CardJob): Promise<ShareCardProps> {
   const { metrics } = cardFonts();
-  const art = job.art ? { width: job.art.width, height: job.art.height } : undefined;
-  const box = cardTitleBox(!!art);
+  const natural = job.art ? { width: job.art.width, height: job.art.height } : undefined;
+  const box = cardTitleBox(!!natural);
   const title = fitText(metrics[700], drawableText(metrics[700], job.title), box);
+  const slots = cardImageSlots(natural);
   return {
     title,
     label: drawableText(metrics[700], job.label),
     siteName: drawableText(metrics[700], job.siteName),
     siteHost: drawableText(metrics[400], job.siteHost),
-    ...(job.logo ? { logo: true } : {}),
-    ...(art ? { art } : {}),
+    ...(job.logo ? { logo: { src: srcOf('logo', job.logo, slots.logo) } } : {}),
+    ...(job.art && natural && slots.art ? { art: { ...natural, src: srcOf('art', job.art, slots.art) } } : {}),
   };
 }
 
-/** The card as SVG, its text as paths; the logo and art are not in it (see `drawCard`). */
-export async function cardSvg(props: ShareCardProps, embedFont = true): Promise<string> {
-  const satori = await satoriModule();
-  const fonts = cardFonts();
-  const text = [...props.title.lines, props.label, props.siteName, props.siteHost].join('');
-  const latin = [...text].every((ch) => covered(fonts.latinMetrics[700], ch) && covered(fonts.latinMetrics[400], ch));
-  return withoutUnusedMasks(await satori(<ShareCard {...props} />, { width: CARD_WIDTH, height: CARD_HEIGHT, fonts: latin ? fonts.latin : fonts.all, embedFont }));
+/** The card as takumi's node tree, with the CSS the conversion gathered. */
+export function cardNode(props: ShareCardProps) {
+  return fromJsx(<ShareCard {...props} />);
 }
 
 /**
- * The SVG without the masks nothing refers to: satori defines one per box for clipping its overflow
- * and uses few of them, and the rasteriser builds each regardless (a seventh of a card's raster time).
+ * The bytes an image is drawn from: an SVG as it is (drawn at its slot's size by the renderer), a
+ * raster scaled to its slot by sharp first (EXIF orientation applied, an AVIF made a PNG): a
+ * photograph is decoded once, small, not at its full size for every card.
  */
-export function withoutUnusedMasks(svg: string): string {
-  return svg.replace(/<mask id="([^"]+)">(?:(?!<\/mask>)[\s\S])*<\/mask>/g, (mask, id: string) => (svg.includes(`url(#${id})`) ? mask : ''));
-}
-
-/** An image file as RGBA pixels filling `slot`: an SVG drawn at that size, a raster scaled (EXIF orientation applied). */
-async function pixels(file: string, format: string, natural: { width: number }, slot: CardSlot) {
-  const sharp = await sharpModule();
+async function imageBytes(file: string, format: string, slot: CardSlot): Promise<Uint8Array> {
   const data = await readFile(file);
-  const source = format === 'svg' ? sharp(data, { density: Math.max(1, (72 * slot.width) / natural.width) }) : sharp(data).rotate();
-  const out = await source.resize(slot.width, slot.height, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
-  return { input: out, raw: { width: slot.width, height: slot.height, channels: 4 as const }, left: slot.left, top: slot.top };
+  if (format === 'svg') return data;
+  const sharp = (await import('sharp')).default;
+  return sharp(data).rotate().resize(slot.width, slot.height, { fit: 'fill' }).png({ compressionLevel: 1 }).toBuffer();
 }
 
 /**
- * Pixels drawn lately, by the image's bytes and size: the logo is on every card, and articles often
- * share their art (a category's placeholder, say). A few are kept per thread, not a large site's all.
+ * Images read lately, by key: the logo is on every card, and articles often share their art (a
+ * category's placeholder, say). A few are kept per thread, not a large site's all.
  */
-const recent = new Map<string, ReturnType<typeof pixels>>();
+const recent = new Map<string, Promise<Uint8Array>>();
 const RECENT_MAX = 16;
 
-function pixelsOf(image: { file: string; hash: string }, format: string, natural: { width: number }, slot: CardSlot): ReturnType<typeof pixels> {
-  const key = `${image.hash} ${slot.width}x${slot.height} ${slot.left},${slot.top}`;
-  let drawn = recent.get(key);
-  if (!drawn) {
-    drawn = pixels(image.file, format, natural, slot);
-    drawn.catch(() => recent.delete(key));
+function bytesOf(src: string, image: Image, format: string, slot: CardSlot): Promise<Uint8Array> {
+  let bytes = recent.get(src);
+  if (!bytes) {
+    bytes = imageBytes(image.file, format, slot);
+    bytes.catch(() => recent.delete(src));
     if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
-  } else recent.delete(key);
+  } else recent.delete(src);
   // Last in the map's order: the oldest go first.
-  recent.set(key, drawn);
-  return drawn;
-}
-
-/** The card with its logo and art laid on, before encoding. */
-async function compose(job: CardJob, withArt: boolean): Promise<Sharp> {
-  const sharp = await sharpModule();
-  const props = await cardProps(withArt ? job : { ...job, art: undefined });
-  const slots = cardImageSlots(props.art);
-  const layers = [];
-  if (job.logo) layers.push(await pixelsOf(job.logo, 'svg', { width: 40 }, slots.logo));
-  if (withArt && job.art && slots.art) layers.push(await pixelsOf(job.art, job.art.format, job.art, slots.art));
-  return sharp(Buffer.from(await cardSvg(props))).composite(layers).removeAlpha();
+  recent.set(src, bytes);
+  return bytes;
 }
 
 /**
- * PNG bytes: full colour at zlib level 6, which keeps flat colour and text well under the limit
- * (the real site's 28 cards: 28–92 KB, median 50 KB); level 9, then a palette (photographic art can need one), only past it;
- * undefined when nothing is within it. Level 9 takes six times as long for a fifth fewer bytes: kept
- * for every card past 64 KB, it cost a third of a cold build's card time for nothing a visitor sees.
- * Level 6 is encoded straight from the drawing pipeline; the rarer encodings start from that PNG,
- * which decodes in a fraction of the time the card takes to draw.
+ * The card as the renderer draws `props` (made by `cardProps` from `job`, whose images it reads): a
+ * PNG, palette-indexed when it has 256 colours or fewer (flat colour and text nearly always do).
  */
-async function encode(card: Sharp): Promise<Buffer | undefined> {
-  const quick = await card.png({ compressionLevel: 6 }).toBuffer();
-  if (quick.byteLength <= CARD_MAX_BYTES) return quick;
-  const sharp = await sharpModule();
-  const full = await sharp(quick).png({ compressionLevel: 9 }).toBuffer();
-  if (full.byteLength <= CARD_MAX_BYTES) return full;
+export async function renderCard(engine: CardEngine, job: CardJob, props: ShareCardProps): Promise<Uint8Array> {
+  const slots = cardImageSlots(props.art);
+  const images = [];
+  if (job.logo && props.logo) images.push({ src: props.logo.src, data: await bytesOf(props.logo.src, job.logo, 'svg', slots.logo) });
+  if (job.art && props.art && slots.art) images.push({ src: props.art.src, data: await bytesOf(props.art.src, job.art, job.art.format, slots.art) });
+  const { node, css } = await cardNode(props);
+  return engine.renderer.render(node, { width: CARD_WIDTH, height: CARD_HEIGHT, format: 'png', css, images });
+}
+
+const render = async (job: CardJob, withArt: boolean, engine: CardEngine) => {
+  const drawn = withArt ? job : { ...job, art: undefined };
+  return renderCard(engine, drawn, await cardProps(drawn));
+};
+
+/** The PNG within CARD_MAX_BYTES: as drawn, else quantised to fewer colours (photographic art can need it); undefined when nothing is within it. */
+async function withinLimit(png: Uint8Array): Promise<Uint8Array | undefined> {
+  if (png.byteLength <= CARD_MAX_BYTES) return png;
+  const sharp = (await import('sharp')).default;
   for (const colours of [256, 128, 64]) {
-    const quantised = await sharp(quick).png({ palette: true, colours, effort: 4, compressionLevel: 9 }).toBuffer();
+    const quantised = await sharp(png).png({ palette: true, colours, effort: 4, compressionLevel: 9 }).toBuffer();
     if (quantised.byteLength <= CARD_MAX_BYTES) return quantised;
   }
   return undefined;
@@ -118,8 +105,12 @@ async function encode(card: Sharp): Promise<Buffer | undefined> {
  * grain) is left off rather than the card made blotchy: the words are what the card is for.
  */
 export async function drawCard(job: CardJob): Promise<Uint8Array> {
-  const png = await encode(await compose(job, true)) ?? (job.art ? await encode(await compose(job, false)) : undefined);
+  return drawCardWith(await cardEngine(), job);
+}
+
+/** `drawCard` with a given engine rather than this thread's (see engine.ts). */
+export async function drawCardWith(e: CardEngine, job: CardJob): Promise<Uint8Array> {
+  const png = await withinLimit(await render(job, true, e)) ?? (job.art ? await withinLimit(await render(job, false, e)) : undefined);
   if (!png) throw new Error(`share card ${job.url} for "${job.title}" is over ${CARD_MAX_BYTES / 1024} KB even at 64 colours`);
   return png;
 }
-

@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 
 /**
  * The advance widths and character coverage of a WOFF font, read straight from its tables (head,
- * hhea, hmtx, cmap): enough to lay a title out in lines before satori draws it, and to leave out
+ * hhea, hmtx, cmap): enough to lay a title out in lines before the renderer draws it, and to leave out
  * characters no font can draw (an emoji would otherwise be a box). Kerning is ignored, so widths
  * come out a little wider than drawn, the safe side.
  */
@@ -14,20 +14,56 @@ export interface FontMetrics {
   advanceOf(glyph: number): number;
 }
 
-function woffTables(buf: Buffer): Map<string, Buffer> {
-  if (buf.toString('latin1', 0, 4) !== 'wOFF') throw new Error('not a WOFF font (satori reads .woff, not .woff2)');
+interface WoffTable { tag: string; checksum: number; data: Buffer }
+
+function woffTableList(buf: Buffer): WoffTable[] {
+  if (buf.toString('latin1', 0, 4) !== 'wOFF') throw new Error('not a WOFF font (the cards read .woff files)');
   const count = buf.readUInt16BE(12);
-  const tables = new Map<string, Buffer>();
+  const tables: WoffTable[] = [];
   for (let i = 0; i < count; i++) {
     const at = 44 + i * 20;
-    const tag = buf.toString('latin1', at, at + 4);
     const offset = buf.readUInt32BE(at + 4);
     const compLength = buf.readUInt32BE(at + 8);
     const origLength = buf.readUInt32BE(at + 12);
     const data = buf.subarray(offset, offset + compLength);
-    tables.set(tag, compLength < origLength ? inflateSync(data) : data);
+    tables.push({ tag: buf.toString('latin1', at, at + 4), checksum: buf.readUInt32BE(at + 16), data: compLength < origLength ? inflateSync(data) : data });
   }
   return tables;
+}
+
+function woffTables(buf: Buffer): Map<string, Buffer> {
+  return new Map(woffTableList(buf).map((t) => [t.tag, t.data]));
+}
+
+/**
+ * The WOFF font as the plain OpenType (sfnt) file it wraps: its tables inflated and laid out behind
+ * a table directory. takumi's WebAssembly build reads no WOFF, and both builds are handed the same bytes.
+ */
+export function woffToSfnt(woff: Buffer): Buffer {
+  const tables = woffTableList(woff).sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  const n = tables.length;
+  const pow = 2 ** Math.floor(Math.log2(n));
+  const header = Buffer.alloc(12 + 16 * n);
+  header.writeUInt32BE(woff.readUInt32BE(4), 0);
+  header.writeUInt16BE(n, 4);
+  header.writeUInt16BE(pow * 16, 6);
+  header.writeUInt16BE(Math.log2(pow), 8);
+  header.writeUInt16BE(n * 16 - pow * 16, 10);
+  const parts: Buffer[] = [header];
+  let offset = header.length;
+  tables.forEach((t, i) => {
+    const at = 12 + 16 * i;
+    header.write(t.tag, at, 'latin1');
+    header.writeUInt32BE(t.checksum, at + 4);
+    header.writeUInt32BE(offset, at + 8);
+    header.writeUInt32BE(t.data.length, at + 12);
+    // Each table starts on a four-byte boundary.
+    const padded = Buffer.alloc((t.data.length + 3) & ~3);
+    t.data.copy(padded);
+    parts.push(padded);
+    offset += padded.length;
+  });
+  return Buffer.concat(parts);
 }
 
 /** cmap formats 4 (BMP) and 12 (all planes), as fonts from @fontsource carry them. */
@@ -87,7 +123,7 @@ export function fontMetrics(woff: Buffer): FontMetrics {
 
 /**
  * The width of `text` in pixels at `size`, each character from the first font that has it (as
- * satori falls back through its fonts); undefined where none has it.
+ * the renderer falls back through its fonts); undefined where none has it.
  */
 export function textWidth(fonts: FontMetrics[], text: string, size: number): number {
   let width = 0;

@@ -4,29 +4,26 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { fontMetrics, type FontMetrics } from './font-metrics.ts';
 
-/** A font as satori takes it. */
+/** A font as the renderer registers it. */
 export interface CardFont { name: string; data: Buffer; weight: 400 | 700; style: 'normal' }
 
 export interface CardFonts {
-  /** Latin only: what nearly every card needs, and quicker for satori to load. */
-  latin: CardFont[];
-  /** Latin and latin-ext, for a card with letters beyond Latin-1 and general punctuation. */
-  all: CardFont[];
+  /** Latin first, then latin-ext: the renderer falls back through them in this order, character by character. */
+  fonts: CardFont[];
   /** Metrics per weight, latin first, then latin-ext. */
   metrics: Record<400 | 700, FontMetrics[]>;
-  /** Latin's metrics per weight: a text they cover is drawn with `latin`. */
-  latinMetrics: Record<400 | 700, FontMetrics[]>;
 }
 
+/** The family the template names. latin-ext is a family of its own, which the renderer falls back to for what latin lacks. */
 export const CARD_FONT = 'Inter';
-const FILES: Array<{ file: string; weight: 400 | 700; latin: boolean }> = [
-  { file: 'inter-latin-700-normal.woff', weight: 700, latin: true },
-  { file: 'inter-latin-400-normal.woff', weight: 400, latin: true },
-  { file: 'inter-latin-ext-700-normal.woff', weight: 700, latin: false },
-  { file: 'inter-latin-ext-400-normal.woff', weight: 400, latin: false },
+const FILES: Array<{ file: string; name: string; weight: 400 | 700 }> = [
+  { file: 'inter-latin-700-normal.woff', name: CARD_FONT, weight: 700 },
+  { file: 'inter-latin-400-normal.woff', name: CARD_FONT, weight: 400 },
+  { file: 'inter-latin-ext-700-normal.woff', name: `${CARD_FONT} Latin Ext`, weight: 700 },
+  { file: 'inter-latin-ext-400-normal.woff', name: `${CARD_FONT} Latin Ext`, weight: 400 },
 ];
 
-function fontFiles(): Array<{ data: Buffer; weight: 400 | 700; latin: boolean }> {
+function fontFiles(): Array<{ data: Buffer; name: string; weight: 400 | 700 }> {
   // The package's exports map names only CSS; its LICENSE is exported and sits beside files/.
   const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('@fontsource/inter/LICENSE')), 'files');
   return FILES.map((f) => ({ ...f, data: readFileSync(path.join(dir, f.file)) }));
@@ -45,17 +42,12 @@ let loaded: CardFonts | undefined;
 
 /**
  * Inter from @fontsource/inter, read from node_modules: the same bytes on every machine, no network,
- * no system fonts. WOFF, since satori cannot read WOFF2. Loaded once per thread.
+ * no system fonts. WOFF, which both the renderer and font-metrics.ts read. Loaded once per thread.
  */
 export function cardFonts(): CardFonts {
   if (loaded) return loaded;
-  const files = fontFiles().map((f) => ({ ...f, font: { name: CARD_FONT, data: f.data, weight: f.weight, style: 'normal' as const }, metrics: fontMetrics(f.data) }));
-  const metricsOf = (weight: 400 | 700, latinOnly: boolean) => files.filter((f) => f.weight === weight && (f.latin || !latinOnly)).map((f) => f.metrics);
-  loaded = {
-    latin: files.filter((f) => f.latin).map((f) => f.font),
-    all: files.map((f) => f.font),
-    metrics: { 400: metricsOf(400, false), 700: metricsOf(700, false) },
-    latinMetrics: { 400: metricsOf(400, true), 700: metricsOf(700, true) },
-  };
+  const files = fontFiles().map((f) => ({ ...f, font: { name: f.name, data: f.data, weight: f.weight, style: 'normal' as const }, metrics: fontMetrics(f.data) }));
+  const metricsOf = (weight: 400 | 700) => files.filter((f) => f.weight === weight).map((f) => f.metrics);
+  loaded = { fonts: files.map((f) => f.font), metrics: { 400: metricsOf(400), 700: metricsOf(700) } };
   return loaded;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CardJob } from './plan.ts';
+import { cardEngine } from './engine.ts';
 
 export interface BuiltCards {
   /** Public URL (/og/…png) → the cached file holding it, to copy into dist/. */
@@ -66,12 +67,12 @@ function cachedCards(names: string[]): Map<string, { name: string; sha256?: stri
 }
 
 /**
- * On a build with no cards drawn yet (a fresh checkout, CI), satori's module is loaded at once, in
- * the gaps while the content loads and esbuild bundles, rather than after. The drawing code then
- * finds it loaded (one module per file, whoever imports it). A build with cards cached loads nothing.
+ * On a build with no cards drawn yet (a fresh checkout, CI), the drawing engine (takumi, its fonts
+ * registered) is made at once, in the gaps while the content loads and esbuild bundles, rather than
+ * after. The drawing code then finds it made (see engine.ts). A build with cards cached makes nothing.
  */
 export async function preloadDrawing(cacheDir: string): Promise<void> {
   const cached = await readdir(path.join(cacheDir, 'cards')).catch(() => [] as string[]);
   if (cached.length) return;
-  await import('satori').catch(() => { /* the cards stage reports it */ });
+  await cardEngine().catch(() => { /* the cards stage reports it */ });
 }

@@ -13,7 +13,14 @@ import path from 'node:path';
  * What a build wrote to one file: its hash, the size and time the file then had, and its inode (the
  * tree's file, or the live one it links to: the same inode); its gzip size, once measured.
  */
-export interface FileRecord { hash: string; size: number; mtimeMs: number; ino?: number; gzip?: number }
+export interface FileRecord {
+  hash: string; size: number; mtimeMs: number; ino?: number; gzip?: number;
+  /** The zlib level `gzip` was taken at: a page's is level 1, an asset's level 9 (absent: 9, as records were before levels were kept). */
+  gzipLevel?: number;
+}
+
+/** The record's gzip size and its level, for a record of the same bytes. */
+const gzipOf = (r: FileRecord) => (r.gzip === undefined ? {} : { gzip: r.gzip, ...(r.gzipLevel === undefined ? {} : { gzipLevel: r.gzipLevel }) });
 
 /** The two site trees a build touches: the staging tree it writes, and the live one (absent on a first build). */
 export interface SiteTrees { stage: string; live?: string }
@@ -139,7 +146,7 @@ export function linkNew(trees: SiteTrees, file: string, from: string, made: Set<
 export function putContents(trees: SiteTrees, file: string, contents: Uint8Array, before: FileRecord | undefined, made: Set<string>): FileRecord {
   const hash = sha256(contents);
   const kept = before?.hash === hash ? untouched(trees, file, before, made) : undefined;
-  if (kept) return { hash, size: kept.size, mtimeMs: kept.mtimeMs, ...(kept.ino === undefined ? {} : { ino: kept.ino }), ...(kept.gzip === undefined ? {} : { gzip: kept.gzip }) };
+  if (kept) return { hash, size: kept.size, mtimeMs: kept.mtimeMs, ...(kept.ino === undefined ? {} : { ino: kept.ino }), ...gzipOf(kept) };
   const written = writeNew(trees, file, contents, made);
-  return { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, ...(before?.hash === hash && before.gzip !== undefined ? { gzip: before.gzip } : {}) };
+  return { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, ...(before?.hash === hash ? gzipOf(before) : {}) };
 }

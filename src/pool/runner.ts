@@ -78,7 +78,7 @@ export class BuildWorkers {
 
   /**
    * Each card drawn and handed to `each` as PNG bytes: on the pool when there are many or it is
-   * running already, else two at a time here (satori's layout and sharp's raster then overlap).
+   * running already, else two at a time here (takumi draws on libuv's threads).
    */
   async cards(jobs: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>): Promise<void> {
     const pool = this.pool ?? this.poolFor(jobs.length);

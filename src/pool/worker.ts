@@ -22,7 +22,7 @@ const data = ((globalThis as Record<symbol, unknown>)[BOOT_DATA] as WorkerData |
 
 type Renderer = typeof import('../render/server-entry.tsx');
 type Drawer = typeof import('../cards/draw.tsx');
-/** satori, its wasm and the fonts load only in a worker that is handed a card to draw. */
+/** takumi and the fonts load only in a worker that is handed a card to draw. */
 let drawer: Promise<Drawer> | undefined;
 const loadDrawer = () => (drawer ??= import(data.cardsUrl) as Promise<Drawer>);
 
@@ -40,7 +40,7 @@ const warmWhenIdle = () => { clearTimeout(warm); if (!renderer) warm = setTimeou
 
 async function run(task: Task): Promise<unknown[]> {
   if (task.kind === 'markdown') return Promise.all(task.jobs.map(parseMarkdownFile));
-  // Two at a time (satori's layout beside sharp's raster), not the whole batch: each card in flight holds megabytes of pixels.
+  // Two at a time, not the whole batch: each card in flight holds megabytes of pixels.
   if (task.kind === 'cards') { const { drawCard } = await loadDrawer(); return mapLimit(task.jobs, 2, drawCard); }
   return (await loadRenderer()).makePages(task.task);
 }

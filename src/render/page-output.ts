@@ -1,4 +1,3 @@
-import { gzipSync } from 'node:zlib';
 import type { RenderedPage } from './page.tsx';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import type { Route } from '../routes/table.ts';
@@ -8,6 +7,7 @@ import type { BundleResult } from '../bundle/bundle.ts';
 import { documentHtml, type DocumentCut } from './document.ts';
 import { pageScripts } from '../bundle/page-scripts.ts';
 import { markupFigures, type MarkupFigures } from '../measure/markup.ts';
+import { PAGE_GZIP_LEVEL, pageGzipSize } from '../measure/gzip.ts';
 import { islandList, islandMap, type IslandList } from './island-list.ts';
 import { lastWritten, putContents, type FileRecord, type SiteTrees } from '../output/tree-file.ts';
 import { withBody } from './article-body.ts';
@@ -43,7 +43,7 @@ export interface PagesTask { jobs: PageJob[]; ctx: Omit<RenderContext, 'url'>; s
  * in the document (`cut`), and whether it was rendered afresh.
  */
 export interface PageOutput {
-  record: FileRecord & { gzip: number };
+  record: FileRecord & { gzip: number; gzipLevel: number };
   markup: MarkupFigures;
   islands: IslandList;
   images: ImageUse[];
@@ -79,7 +79,7 @@ function pageWritten(trees: SiteTrees, route: Route, before: FileRecord, previou
 
 /**
  * Each job's page rendered (or cut out of the last build's document), made into its document, written
- * into the staging tree and measured (raw and gzip at level 9), by the thread that rendered it: a
+ * into the staging tree and measured (raw and gzip at level 1, see measure/gzip.ts), by the thread that rendered it: a
  * worker, or the main thread on a small build. Only the figures go back; the markup is let go here.
  */
 export function outputPages(task: PagesTask, render: (route: Route, ctx: RenderContext) => RenderedPage): PageResult[] {
@@ -92,9 +92,10 @@ export function outputPages(task: PagesTask, render: (route: Route, ctx: RenderC
     const { html, cut } = documentOf(page, task.shell);
     const bytes = Buffer.from(html);
     const record = putContents(task.trees, route.file, bytes, before, made);
-    const gzip = record.gzip ?? gzipSync(bytes, { level: 9 }).byteLength;
+    // The last build's figure while the bytes are the same and it was taken at this level.
+    const gzip = record.gzip !== undefined && record.gzipLevel === PAGE_GZIP_LEVEL ? record.gzip : pageGzipSize(bytes);
     return {
-      record: { ...record, gzip }, markup: markupFigures(html), islands: islandList(page.islands), images: page.images,
+      record: { ...record, gzip, gzipLevel: PAGE_GZIP_LEVEL }, markup: markupFigures(html), islands: islandList(page.islands), images: page.images,
       ...(page.preload ? { preload: page.preload } : {}), cut, rendered: !written,
     };
   });

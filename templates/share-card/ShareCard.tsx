@@ -1,8 +1,9 @@
 /**
- * The picture a page shows when its link is shared (og:image), 1200 × 630. Drawn by satori, not a
- * browser: inline styles of its flexbox subset only, every element with children `display: flex`,
- * images as data URIs. The title arrives already laid out in lines (see src/cards/fit.ts), into
- * the box `cardTitleBox` gives, so it can never run outside it.
+ * The picture a page shows when its link is shared (og:image), 1200 × 630. Drawn by takumi, not a
+ * browser: inline styles (flexbox, absolute positions), every box with its `boxSizing` said
+ * (renderers size a padded box differently), images named by a key the drawing code hands the
+ * renderer their bytes under. The title arrives already laid out in lines (see src/cards/fit.ts),
+ * into the box `cardTitleBox` gives, so it can never run outside it.
  */
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
@@ -24,6 +25,8 @@ const WHITE = '#ffffff';
 
 /** The art's own size: the card scales it to fit its panel. */
 export interface ShareCardArt { width: number; height: number }
+/** An image on the card: `src`, the key its bytes are handed to the renderer under. */
+export interface ShareCardImage { src: string }
 /** A place on the card, in pixels. */
 export interface CardSlot { left: number; top: number; width: number; height: number }
 
@@ -34,9 +37,9 @@ export interface ShareCardProps {
   siteName: string;
   /** The site's address as people read it: www.example.com. */
   siteHost: string;
-  /** Whether there is a logo mark to leave room for. */
-  logo?: boolean;
-  art?: ShareCardArt;
+  /** The logo mark, left of the site's name. */
+  logo?: ShareCardImage;
+  art?: ShareCardArt & ShareCardImage;
 }
 
 /** Where the title may be drawn: the safe area less the label, the footer and the art. */
@@ -64,26 +67,33 @@ export function cardImageSlots(art: ShareCardArt | undefined): { logo: CardSlot;
   return { logo, art: { left: CARD_WIDTH - CARD_MARGIN - ART_WIDTH + Math.round((ART_WIDTH - width) / 2), top: box.top + Math.round((box.height - height) / 2), width, height } };
 }
 
+/** Every box sized by its border edge, said outright: renderers differ on a padded box's default. */
+const BOX = { boxSizing: 'border-box' } as const;
+
+const placed = (slot: CardSlot) => ({ ...BOX, position: 'absolute', left: slot.left, top: slot.top, width: slot.width, height: slot.height }) as const;
+
 export function ShareCard({ title, label, siteName, siteHost, logo, art }: ShareCardProps) {
   const box = cardTitleBox(!!art);
+  const slots = cardImageSlots(art);
   return (
-    <div style={{ width: CARD_WIDTH, height: CARD_HEIGHT, display: 'flex', flexDirection: 'column', position: 'relative', background: NAVY_800, fontFamily: 'Inter', color: WHITE }}>
-      <div style={{ position: 'absolute', left: 0, top: 0, width: CARD_WIDTH, height: 10, background: TEAL_500 }} />
-      <div style={{ position: 'absolute', left: CARD_MARGIN, top: CARD_MARGIN, height: LABEL_HEIGHT, display: 'flex', alignItems: 'center', fontSize: 28, fontWeight: 700, color: TEAL_300 }}>
+    <div style={{ ...BOX, width: CARD_WIDTH, height: CARD_HEIGHT, display: 'flex', flexDirection: 'column', position: 'relative', background: NAVY_800, fontFamily: 'Inter', color: WHITE }}>
+      <div style={{ ...BOX, position: 'absolute', left: 0, top: 0, width: CARD_WIDTH, height: 10, background: TEAL_500 }} />
+      <div style={{ ...BOX, position: 'absolute', left: CARD_MARGIN, top: CARD_MARGIN, height: LABEL_HEIGHT, display: 'flex', alignItems: 'center', fontSize: 28, fontWeight: 700, color: TEAL_300 }}>
         {label}
       </div>
-      <div style={{ position: 'absolute', left: box.left, top: box.top, width: box.width, height: box.height, display: 'flex', flexDirection: 'column', justifyContent: 'center' }}>
+      <div style={{ ...BOX, position: 'absolute', left: box.left, top: box.top, width: box.width, height: box.height, display: 'flex', flexDirection: 'column', justifyContent: 'center' }}>
         {title.lines.map((line, i) => (
-          <div key={i} style={{ display: 'flex', fontSize: title.fontSize, lineHeight: title.lineHeight, fontWeight: 700, whiteSpace: 'nowrap' }}>{line}</div>
+          <div key={i} style={{ ...BOX, display: 'flex', fontSize: title.fontSize, lineHeight: title.lineHeight, fontWeight: 700, whiteSpace: 'nowrap' }}>{line}</div>
         ))}
       </div>
-      {/* A rule drawn as a box: a border costs the rasteriser a mask and three clip paths. */}
-      <div style={{ position: 'absolute', left: CARD_MARGIN, width: CARD_WIDTH - 2 * CARD_MARGIN, top: FOOTER_TOP - GAP / 2, height: 2, background: NAVY_700 }} />
-      <div style={{ position: 'absolute', left: CARD_MARGIN, width: CARD_WIDTH - 2 * CARD_MARGIN, top: FOOTER_TOP, height: FOOTER_HEIGHT, display: 'flex', alignItems: 'center' }}>
-        {logo && <div style={{ width: LOGO_SIZE, height: LOGO_SIZE, marginRight: LOGO_GAP }} />}
-        <div style={{ display: 'flex', fontSize: 30, fontWeight: 700 }}>{siteName}</div>
-        <div style={{ display: 'flex', marginLeft: 'auto', fontSize: 26, fontWeight: 400, color: SLATE_300 }}>{siteHost}</div>
+      <div style={{ ...BOX, position: 'absolute', left: CARD_MARGIN, width: CARD_WIDTH - 2 * CARD_MARGIN, top: FOOTER_TOP - GAP / 2, height: 2, background: NAVY_700 }} />
+      <div style={{ ...BOX, position: 'absolute', left: CARD_MARGIN, width: CARD_WIDTH - 2 * CARD_MARGIN, top: FOOTER_TOP, height: FOOTER_HEIGHT, display: 'flex', alignItems: 'center' }}>
+        {logo && <div style={{ ...BOX, width: LOGO_SIZE, height: LOGO_SIZE, marginRight: LOGO_GAP, flexShrink: 0 }} />}
+        <div style={{ ...BOX, display: 'flex', fontSize: 30, fontWeight: 700 }}>{siteName}</div>
+        <div style={{ ...BOX, display: 'flex', marginLeft: 'auto', fontSize: 26, fontWeight: 400, color: SLATE_300 }}>{siteHost}</div>
       </div>
+      {logo && <img src={logo.src} alt="" style={placed(slots.logo)} />}
+      {art && slots.art && <img src={art.src} alt="" style={placed(slots.art)} />}
     </div>
   );
 }
