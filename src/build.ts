@@ -14,7 +14,7 @@ import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
 import { DistWriter, metaDirFor, writeMeta, type DistFile } from './write.ts';
-import { closeStaging, openStaging, publish, type Staging } from './output/swap.ts';
+import { closeStaging, openStaging, swapIn, type Staging } from './output/swap.ts';
 import { treeParts } from './output/layout.ts';
 import { writeSeal } from './output/seal.ts';
 import { pathIn } from './output/tree-file.ts';
@@ -29,17 +29,18 @@ import { HEADERS_FILE, headersFile } from './headers.ts';
 import { applyOverrides, type SettingsOverrides } from './config.ts';
 import { BudgetError, checkBudgets, loadBudgets, withExactHtml, type Budgets } from './measure/budgets.ts';
 import { bundleBuildCode, type BuildCode } from './pool/code.ts';
-import { BuildWorkers } from './pool/runner.ts';
+import { BuildWorkers } from './pool/build-workers.ts';
 import { BuildCache, LostBodiesError } from './cache/build-cache.ts';
-import { CACHE_DIR, hashOf } from './cache/store.ts';
+import { CACHE_DIR } from './cache/store.ts';
+import { hashOf } from './hash.ts';
 import { IO_CONCURRENCY, mapLimit, turnTaker } from './concurrency.ts';
 import { buildImages, type BuiltImages } from './images/produce.ts';
 import { CARDS_FILE, planCards, type CardJob } from './cards/plan.ts';
 import { cardFontsHash } from './cards/fonts.ts';
 import { engineVersions, nativeLoads } from './cards/engine.ts';
-import { buildCards, preloadDrawing, type BuiltCards } from './cards/stage.ts';
+import { buildCards, preloadDrawing, type BuiltCards } from './cards/card-cache.ts';
 import { plannedRecords } from './search/records.ts';
-import { buildSearch, type BuiltSearch } from './search/stage.ts';
+import { buildSearch, type BuiltSearch } from './search/search-index.ts';
 
 export interface BuildOptions {
   /** The project folder holding content/, templates/ and islands/. */
@@ -61,7 +62,7 @@ export interface BuildOptions {
   budgets?: Budgets | false;
   /** What a long-running `site serve` keeps between its builds. */
   session?: BuildSession;
-  /** Below this many markdown files or pages to redo, work stays on the main thread (see pool/runner.ts). */
+  /** Below this many markdown files or pages to redo, work stays on the main thread (see pool/build-workers.ts). */
   poolThreshold?: number;
   /** Where a one-line warning goes (a discarded cache); standard error by default. */
   warn?: (line: string) => void;
@@ -103,14 +104,14 @@ async function timed<T>(stages: Record<string, number>, name: string, fn: () => 
   try { return await fn(); } finally { stages[name] = (stages[name] ?? 0) + performance.now() - start; }
 }
 
-/** Stage 1: the content, validated, with the flags' and environment's settings applied. */
+/** `load`: the content, validated, with the flags' and environment's settings applied. */
 async function loadStage(contentDir: string, overrides: SettingsOverrides | undefined, parse: ParseMarkdown): Promise<Site> {
   const loaded = await loadSite(contentDir, parse);
   return overrides ? { ...loaded, settings: applyOverrides(loaded.settings, overrides) } : loaded;
 }
 
 /**
- * Stage 2: the site as published at the build's clock, the one place articles are left out (drafts,
+ * After `load` (untimed): the site as published at the build's clock, the one place articles are left out (drafts,
  * scheduled, expired), so no later stage can forget to; a preview keeps drafts and scheduled ones, marked.
  * A link from live content to an article left out stops a production build.
  */
@@ -138,7 +139,7 @@ function previousPage(about: StoredPage | undefined, key: () => string): { previ
 interface DocumentMaker { shell: DocumentShell; inputs: string }
 
 /**
- * Stages 4–6: every route through the templates (bundled fresh; unchanged pages from the cache), each
+ * `render`: every route through the templates (bundled fresh; unchanged pages from the cache), each
  * page made into its document, written into the staging tree and measured by the thread that
  * rendered it (a worker, on a large build), which hands back only its figures: the main thread never
  * holds a page's markup. Returns the pages, without their markup, in the routes' order.
@@ -178,7 +179,7 @@ async function renderStage(input: {
   return { written, documents };
 }
 
-/** Stage 6: what every page's document is made of besides the page (made in the thread that renders it, see render/page-output.ts). */
+/** Part of `render`: what every page's document is made of besides the page (made in the thread that renders it, see render/page-output.ts). */
 function documentMaker(site: Site, assets: BundleResult, scripts: string[], extraHead: string | undefined): DocumentMaker {
   const feed = site.posts.length ? { href: '/blog/feed.xml', title: `${site.settings.name} Insights` } : undefined;
   const favicon = site.images['/images/favicon.svg'];
@@ -213,7 +214,7 @@ function sideFiles(assets: BundleResult, cards: BuiltCards): DistFile[] {
 }
 
 /**
- * Stage 7: the rest of dist/ (images, sitemap, robots, feed; unchanged files left alone, stale ones
+ * `write`, its second part: the rest of dist/ (images, sitemap, robots, feed; unchanged files left alone, stale ones
  * deleted), then build/ (routing table, CDN functions, headers). The raw and gzip size of each asset
  * goes into `sizes`, for the summary.
  */
@@ -245,7 +246,7 @@ async function writeStage(root: string, metaDir: string, input: {
 }
 
 /**
- * Stage 9: the page budgets; checked after writing, so that an over-budget build leaves its pages to
+ * After `measure` (untimed): the page budgets; checked after writing, so that an over-budget build leaves its pages to
  * inspect, in the staging tree: dist/ keeps the last build that passed.
  */
 async function budgetStage(root: string, option: Budgets | false | undefined, summary: BuildSummary, read: (url: string) => Promise<Uint8Array>): Promise<void> {
@@ -258,18 +259,27 @@ async function budgetStage(root: string, option: Budgets | false | undefined, su
 }
 
 /**
- * Stage 10: the completion manifest, written last into the staging tree, then the swap that makes
+ * `swap`: the completion manifest, written last into the staging tree, then the swap that makes
  * it dist/ (and its routing table, headers and CDN functions those of build/) in one step.
  */
 async function swapStage(staging: Staging, writer: DistWriter, about: { preview: boolean; clock?: Date }): Promise<void> {
   await writeSeal(writer.outDir, writer.files(), about);
-  await publish(staging);
+  await swapIn(staging);
 }
 
 /**
- * The build as a list of stages, each taking what the ones before it made:
- * load → publish → routes → render (search beside it) → images → bundle → documents → write → measure → budgets → swap.
- * Every file goes into a staging tree beside dist/, swapped in only once every stage has passed.
+ * The build, as the summary times it (docs/architecture.md#the-build-stage-by-stage):
+ *
+ *     code ─┐                                 (esbuild: the build's own code)
+ *     bundle ─┐                               (esbuild: islands and stylesheet; needs no content)
+ *     load ───┴─┴→ publish, routes, cards planned (untimed)
+ *                  ├─ cards ─┐                (drawn on the workers)
+ *                  ├─ search ┤                (pagefind, a process of its own)
+ *                  └─ render ┴→ write → images → write → measure → budgets → swap → prune
+ *
+ * A 2-core machine is CPU-bound from start to end, so whatever needs nothing from another stage
+ * runs beside it: bundling beside loading, cards and the search index beside rendering. Every file
+ * goes into a staging tree beside dist/, swapped in only once every stage has passed.
  */
 export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const staging = await openStaging(opts.outDir, path.resolve(opts.root));

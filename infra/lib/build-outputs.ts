@@ -1,5 +1,5 @@
 // What the infrastructure takes from the build: the CloudFront Functions and the security headers
-// that `site build` writes to build/, and the Lambda bundle that lambda/build.ts writes to
+// that `site build` writes to build/, and the Lambda bundle that lambda/bundle-lambda.ts writes to
 // build/lambda/. Reading them here, rather than regenerating them, keeps one source for each:
 // what `site serve` ran and the tests checked is exactly what is deployed.
 import { existsSync, readFileSync, statSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { readLeadRetentionMonthsSync } from '../../src/leads/settings.ts';
 import { SiteStack } from './site-stack.ts';
 import { WafStack } from './waf-stack.ts';
 
-/** The repository's build/ folder, where `site build` and lambda/build.ts write. */
+/** The repository's build/ folder, where `site build` and lambda/bundle-lambda.ts write. */
 export const DEFAULT_BUILD_DIR = path.resolve(import.meta.dirname, '../../build');
 
 export interface DefinedApp {

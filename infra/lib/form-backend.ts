@@ -38,7 +38,7 @@ export const ORIGIN_VERIFY_ENV = 'ORIGIN_VERIFY_SECRET';
 
 export interface FormBackendProps {
   settings: SiteSettings;
-  /** Folder with the esbuild bundle, index.mjs (lambda/build.ts). */
+  /** Folder with the esbuild bundle, index.mjs (lambda/bundle-lambda.ts). */
   lambdaDir: string;
 }
 

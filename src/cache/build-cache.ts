@@ -4,7 +4,8 @@ import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.t
 import type { PageJob, PageResult } from '../render/page-output.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
-import { CacheStore, hashOf } from './store.ts';
+import { CacheStore } from './store.ts';
+import { hashOf } from '../hash.ts';
 import { IO_CONCURRENCY, mapLimit, turnTaker } from '../concurrency.ts';
 import { routeBodyKey } from '../render/article-body.ts';
 import { markedKey } from '../body-marker.ts';

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 
@@ -7,12 +6,6 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } f
 export const CACHE_DIR = '.site-cache';
 /** Raised when the shape of a cache entry changes, so that entries of an older shape are never read. */
 export const CACHE_FORMAT = 5;
-
-export const hashOf = (...parts: Array<string | Uint8Array>) => {
-  const h = createHash('sha256');
-  for (const part of parts) h.update(part).update('\0');
-  return h.digest('hex');
-};
 
 const KEY = /^[0-9a-f]{64}$/;
 const TAB = 0x09;

@@ -104,7 +104,7 @@ async function ensureLink(link: string, target: string): Promise<void> {
  * files of build/ together. An interruption before it leaves the last build in place; after it, the
  * new one. The tree dist/ showed until now becomes the next build's staging tree.
  */
-export async function publish(staging: Staging): Promise<void> {
+export async function swapIn(staging: Staging): Promise<void> {
   const { layout } = staging;
   await relink(layout.current, path.basename(staging.next));
   const current = (...parts: string[]) => path.join(layout.current, ...parts);

@@ -1,6 +1,6 @@
 import type { Site } from '../content/load.ts';
 import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
-import { SEARCH_DIR } from '../search/stage.ts';
+import { SEARCH_DIR } from '../search/search-index.ts';
 import { page, type Route } from './route.ts';
 
 /** /search, when the site has search (content/site.yaml `search`, on unless set to false). */

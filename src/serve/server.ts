@@ -14,7 +14,7 @@ import { metaDirFor } from '../write.ts';
 import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../headers.ts';
 import { cacheControl } from '../routing/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
-import { SEARCH_DIR, type BuiltSearch } from '../search/stage.ts';
+import { SEARCH_DIR, type BuiltSearch } from '../search/search-index.ts';
 import { watchSources } from './watch-sources.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';

@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CacheStore, hashOf } from '../../src/cache/store.ts';
+import { CacheStore } from '../../src/cache/store.ts';
+import { hashOf } from '../../src/hash.ts';
 
 const isText = (v: unknown): v is { text: string } => typeof (v as { text?: unknown })?.text === 'string';
 let root: string;

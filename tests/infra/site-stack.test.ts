@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildLambda } from '../../lambda/build.ts';
+import { buildLambda } from '../../lambda/bundle-lambda.ts';
 import { buildSite } from '../../src/build.ts';
 import { BuildOutputsError } from '../../infra/lib/build-outputs.ts';
 import { defineApp, type DefinedApp } from '../../infra/lib/define-app.ts';

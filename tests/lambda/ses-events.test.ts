@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildLambda } from '../../lambda/build.ts';
+import { buildLambda } from '../../lambda/bundle-lambda.ts';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { createSesEventsHandler, deliveryStore, type SesEventOutcome, type SnsEvent } from '../../lambda/leads/ses-events.ts';
 import type { LeadStore } from '../../lambda/leads/store.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build.ts';
-import { reportBuildError } from '../../src/build-command.ts';
+import { reportBuildError } from '../../src/cli-build.ts';
 import type { PageFigures } from '../../src/measure/summary.ts';
 import { BudgetError, checkBudgets, markupFigures, parseBudgets } from '../../src/measure/budgets.ts';
 

@@ -45,9 +45,9 @@ function edgeLimits(pages: Page[], most = 40): number[] {
   return [...new Set(pages.filter((_, i) => i % step === 0).flatMap((p) => [p.exact, p.exact - 1, p.fast, p.fast - 1]))];
 }
 
-async function expectVerdictsAgree(pages: Page[]) {
+async function expectVerdictsAgree(pages: Page[], most?: number) {
   for (const p of pages) expect(p.exact, p.url).toBeLessThanOrEqual(p.fast * (1 + LEVEL_MARGIN));
-  for (const limit of edgeLimits(pages)) {
+  for (const limit of edgeLimits(pages, most)) {
     const { over } = await overAt(pages, limit);
     for (const p of pages) expect(over.has(p.url), `${p.url} at a limit of ${limit} bytes (level 9: ${p.exact}, level 1: ${p.fast})`).toBe(p.exact > limit);
   }
@@ -73,9 +73,11 @@ describe('gzip figures and budget verdicts', () => {
     await expectVerdictsAgree(site);
   });
 
-  it('agree with level 9 on every page of a blog with 300 more articles', async () => {
+  // Every page's two sizes are checked against the margin; the verdicts at a dozen limits, each one
+  // gzipping again every page near it (a deadline, not a timing assertion: a loaded machine is slow).
+  it('agree with level 9 on every page of a blog with 300 more articles', { timeout: 120_000 }, async () => {
     expect(blog.length).toBeGreaterThan(site.length + 300);
-    await expectVerdictsAgree(blog);
+    await expectVerdictsAgree(blog, 12);
   });
 
   it("gzip no page again at level 9 when every page is well within budgets.json's limit", async () => {

@@ -1,5 +1,5 @@
 // Packages the handler for AWS Lambda (nodejs22.x): one minified ES module and a zip of it,
-// in build/lambda/, never in dist/. Run with `npx tsx lambda/build.ts`; Lambda's handler
+// in build/lambda/, never in dist/. Run with `npx tsx lambda/bundle-lambda.ts`; Lambda's handler
 // setting is then `index.handler`.
 //
 // The AWS SDK is bundled rather than taken from the runtime. The runtime's copy is whatever

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSearch } from '../../src/search/stage.ts';
+import { buildSearch } from '../../src/search/search-index.ts';
 import type { PlannedRecord } from '../../src/search/records.ts';
 import { isHashedAsset } from '../../src/routing/cache-control.ts';
 

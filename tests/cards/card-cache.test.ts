@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCards } from '../../src/cards/stage.ts';
+import { buildCards } from '../../src/cards/card-cache.ts';
 import type { CardJob } from '../../src/cards/plan.ts';
 
 let cacheDir: string;

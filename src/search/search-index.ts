@@ -5,7 +5,7 @@
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { hashOf } from '../cache/store.ts';
+import { hashOf } from '../hash.ts';
 import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
 import { finishRecord, type PlannedRecord, type SearchRecord } from './records.ts';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildLambda, type LambdaBuild } from '../../lambda/build.ts';
+import { buildLambda, type LambdaBuild } from '../../lambda/bundle-lambda.ts';
 import type { HttpHandler } from '../../lambda/event.ts';
 import { startLocalStore } from '../../lambda/leads/local-store.ts';
 import { leadStore } from '../../lambda/leads/store.ts';
