@@ -16,7 +16,7 @@ import type { HandlerConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { METRICS, metricFields, type MetricName } from '../metrics.ts';
 import { LOCAL_CREDENTIALS } from '../ses-client.ts';
-import type { MailDelivery } from './record.ts';
+import { LEAD_KEY as KEY, type MailDelivery } from './record.ts';
 
 /** The environment variable naming the SES configuration set every lead e-mail must be sent with. */
 export const SES_CONFIGURATION_SET_ENV = 'SES_CONFIGURATION_SET';
@@ -46,7 +46,6 @@ export type SesEventOutcome =
   | { kind: 'ignored'; type: string }
   | { kind: 'malformed'; reason: string };
 
-const KEY = 'submissionId';
 
 export function deliveryStore(client: DynamoDBClient, table: string): DeliveryStore {
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
