@@ -1,30 +1,31 @@
 // One claim per send: the handler's first send, the scheduled mailer and `site leads resend --now`
 // all take the same claim on a lead, so however they interleave, a lead is mailed once. SES is
-// slowed (a proxy holds each request for 1.5 s before passing it to aws-ses-v2-local), so the
-// handler's send is still in flight when the resend runs.
+// held (a proxy keeps each request back until the test lets it through to aws-ses-v2-local), so the
+// handler's send is still in flight when the resend runs, however fast or slow the machine.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHandler } from '../../lambda/create-handler.ts';
 import { createResendJob } from '../../lambda/leads/resend-job.ts';
 import { resendLeads } from '../../lambda/leads/resend.ts';
 import { jsonPost, memoryLogger, sesClientFor, storedEmails, testConfig, useLeadBackends, validContact } from './support.ts';
 
 const backends = useLeadBackends();
-const SLOW_MS = 1500;
 
-/** A loopback proxy that holds every request for `delayMs`, then passes it on to `target`; `inFlight` counts requests held. */
-async function slowProxy(target: string, delayMs: number) {
+/** A loopback proxy that holds every request until `release()`, then passes it on to `target`; `inFlight` counts requests held. */
+async function heldProxy(target: string) {
   const to = new URL(target);
   const state = { inFlight: 0 };
   let arrived = () => {};
   const firstArrival = new Promise<void>((resolve) => { arrived = resolve; });
+  let release = () => {};
+  const released = new Promise<void>((resolve) => { release = resolve; });
   const server = http.createServer((req, res) => {
     state.inFlight += 1;
     arrived();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => setTimeout(() => {
+    req.on('end', () => void released.then(() => {
       const upstream = http.request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -32,20 +33,21 @@ async function slowProxy(target: string, delayMs: number) {
       });
       upstream.on('error', () => { res.writeHead(502); res.end(); });
       upstream.end(Buffer.concat(chunks));
-    }, delayMs));
+    }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     state,
     firstArrival,
+    release,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }
 
-let slow: Awaited<ReturnType<typeof slowProxy>>;
-beforeAll(async () => { slow = await slowProxy(backends.ses.endpoint, SLOW_MS); });
-afterAll(() => slow?.close());
+let slow: Awaited<ReturnType<typeof heldProxy>>;
+beforeEach(async () => { slow = await heldProxy(backends.ses.endpoint); });
+afterEach(() => slow?.close());
 
 describe('one claim per send', () => {
   it("a resend --now while the handler's own send is in flight mails the lead once", async () => {
@@ -59,6 +61,7 @@ describe('one claim per send', () => {
     const resend = await resendLeads({ ses: sesClientFor(slow.endpoint, { maxAttempts: 1 }), store: backends.leads, mailTo: 'leads@example.co.uk', mailFrom: 'website@example.co.uk' }, { now: true });
     expect(resend).toMatchObject({ sent: [], waiting: 1 });
 
+    slow.release();
     expect((await posted).statusCode).toBe(200);
     expect(await storedEmails(backends.ses)).toHaveLength(1);
     expect(await backends.leads.get(pending!.submissionId)).toMatchObject({ mail: { state: 'sent', attempts: 1 } });
@@ -68,10 +71,14 @@ describe('one claim per send', () => {
     const down = createHandler({ ses: sesClientFor('http://127.0.0.1:9', { maxAttempts: 1 }), leads: backends.leads, config: testConfig(), now: () => new Date(Date.now() - 10 * 60_000), log: memoryLogger() });
     expect((await down(jsonPost(validContact({ submissionId: 'c1a1c1a1-0000-4000-8000-000000000002' })))).statusCode).toBe(200);
     const ses = sesClientFor(slow.endpoint, { maxAttempts: 1 });
-    const [job, owner] = await Promise.all([
+    const racing = Promise.all([
       createResendJob({ ses, leads: backends.leads, config: testConfig(), log: memoryLogger() })(),
       resendLeads({ ses, store: backends.leads, mailTo: 'leads@example.co.uk', mailFrom: 'website@example.co.uk' }, { now: true }),
     ]);
+    // One of them holds the claim and its send is with SES; the other has found it claimed, or sent.
+    await slow.firstArrival;
+    slow.release();
+    const [job, owner] = await racing;
     expect(job.sent.length + owner.sent.length).toBe(1);
     expect(job.waiting + owner.waiting).toBe(1);
     expect(await storedEmails(backends.ses)).toHaveLength(1);
