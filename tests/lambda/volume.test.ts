@@ -86,7 +86,8 @@ describe('a flood from one client address', () => {
 
   it('counts an IPv6 visitor by their /64, and trusts the viewer address only from CloudFront', async () => {
     const limits = await freshLimits();
-    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits, config: testConfig({ originSecret: SECRET }), log: memoryLogger() });
+    const now = () => new Date('2026-11-25T12:00:00Z');
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits, config: testConfig({ originSecret: SECRET }), now, log: memoryLogger() });
     // Six addresses in one /64, as CloudFront writes them (the port after the last colon).
     const statuses = [];
     for (let i = 0; i < 6; i += 1) statuses.push((await handler(viaCloudFront(jsonPost(distinct(i)), `2001:db8:abcd:12::${i + 1}:443`))).statusCode);
@@ -94,7 +95,7 @@ describe('a flood from one client address', () => {
 
     // Without the origin secret configured (no CloudFront in front), the header is the client's own
     // words and is ignored: the socket's address counts.
-    const direct = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig(), log: memoryLogger() });
+    const direct = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig(), now, log: memoryLogger() });
     const forged = (i: number) => ({ ...jsonPost(distinct(100 + i)), headers: { ...jsonPost({}).headers, 'cloudfront-viewer-address': `198.51.100.${i}:1` }, requestContext: { http: { method: 'POST', sourceIp: '203.0.113.200' } } });
     const answers = [];
     for (let i = 0; i < 6; i += 1) answers.push((await direct({ ...forged(i), body: JSON.stringify(distinct(100 + i)) })).statusCode);
@@ -104,7 +105,7 @@ describe('a flood from one client address', () => {
 
 describe('a flood for one e-mail address', () => {
   it('is cut off at the limit whatever the addresses it comes from', async () => {
-    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), log: memoryLogger() });
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), now: () => new Date('2026-11-25T12:30:00Z'), log: memoryLogger() });
     const statuses = [];
     for (let i = 0; i < 8; i += 1) {
       const post = viaCloudFront(jsonPost(validContact({ submissionId: `e0000000-0000-4000-8000-00000000000${i}`, email: i % 2 ? 'Victim@Example.org' : 'victim@example.org', message: `Message ${i}` })), `198.51.100.${i}:1000`);
