@@ -14,11 +14,11 @@ const USAGE = [
   'usage: npm run bench -- N [--from DIR] [--keep] [--cards-cached]',
   '       npm run bench -- --again DIR',
   '  N               extra articles to write (ignored with --from)',
-  '  --from          convert the markdown files of DIR instead (front matter as the benchmark kit's article generator writes it)',
+  '  --from          convert the markdown files of DIR instead (front matter as the benchmark kit’s article generator writes it)',
   '  --keep          leave the temporary project for a look',
   '  --cards-cached  build once first, untimed, then remove everything it made but the share cards (.site-cache/cards/):',
   '                  the timed build is clean but draws no card, as on any build after the first',
-  '  --again DIR     time one more such build in DIR, a copy kept by --cards-cached --keep (for the benchmark kit's pair.sh)',
+  '  --again DIR     time one more such build in DIR, a copy kept by --cards-cached --keep (for the benchmark kit’s pair.sh)',
 ].join('\n');
 
 function options(argv) {
