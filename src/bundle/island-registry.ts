@@ -2,6 +2,7 @@
 // plain modules by name in `scriptIslands`), and the bundler finds their code by listing the
 // folder. The two must agree, or a page would render a marker whose code is never bundled, or a file
 // would be bundled that no page can use: the build stops and names the file.
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
@@ -26,8 +27,12 @@ export async function checkIslandRegistry(root: string, names: readonly string[]
     absWorkingDir: root, entryPoints: [REGISTRY], bundle: true, write: false, metafile: true,
     packages: 'external', platform: 'neutral', format: 'esm', jsx: 'automatic', logLevel: 'silent', loader: { '.css': 'empty' },
   });
-  const imported = (result.metafile.inputs[REGISTRY]?.imports ?? [])
-    .map((i) => i.path).filter((p) => path.posix.dirname(p) === 'islands').map((p) => path.posix.basename(p).replace(/\.tsx?$/, ''));
+  // esbuild names files by their real paths: islands/ may be a link (the bench links the project's code).
+  const real = (file: string) => { try { return realpathSync(path.resolve(root, file)); } catch { return file; } };
+  const folder = real('islands');
+  const entry = Object.entries(result.metafile.inputs).find(([file]) => real(file) === path.join(folder, 'index.ts'))?.[1];
+  const imported = (entry?.imports ?? [])
+    .map((i) => real(i.path)).filter((file) => path.dirname(file) === folder).map((file) => path.basename(file).replace(/\.tsx?$/, ''));
   const text = await readFile(path.join(root, REGISTRY), 'utf8');
   const scriptList = /export const scriptIslands\s*=\s*\[([^\]]*)\]/.exec(text);
   const scripts = scriptList ? [...scriptList[1]!.matchAll(/['"]([^'"]+)['"]/g)].map((m) => m[1]!) : [];

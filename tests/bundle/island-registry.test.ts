@@ -1,6 +1,6 @@
 // The islands in islands/ and their registry, islands/index.ts, must agree: a build with a file the
 // registry does not name, or a registration without its file, stops and says which.
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundle } from '../../src/bundle/bundle.ts';
@@ -25,6 +25,12 @@ describe('the island registry', () => {
     const files = (await readdir(path.join(dir, 'islands'))).filter((f) => /\.tsx?$/.test(f) && f !== 'index.ts').map((f) => f.replace(/\.tsx?$/, ''));
     expect(files.length).toBeGreaterThan(5);
     expect(Object.keys(result.islands).sort()).toEqual(files.sort());
+  });
+
+  it('reads the registry through a linked islands/ folder (as the bench links the project\'s code)', async () => {
+    await rm(path.join(dir, 'islands'), { recursive: true });
+    await symlink(path.resolve('islands'), path.join(dir, 'islands'), 'dir');
+    expect(Object.keys((await bundled()).islands).length).toBeGreaterThan(5);
   });
 
   it('stops the build, naming the file, when an island is not registered', async () => {
