@@ -10,10 +10,9 @@ import type { RenderedPage } from './render/page.tsx';
 import { islandMap, type IslandList } from './render/island-list.ts';
 import { DOCUMENT_CODE, type DocumentCut } from './render/document.ts';
 import type { DocumentShell, PreviousPage } from './render/page-output.ts';
-import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
 import { bundle, type BundleResult } from './bundle/bundle.ts';
-import { DistWriter, metaDirFor, writeMeta, type DistFile } from './write.ts';
+import { DistWriter, metaDirFor } from './write.ts';
 import { closeStaging, openStaging, swapIn, type Staging } from './output/swap.ts';
 import { treeParts } from './output/layout.ts';
 import { writeSeal } from './output/seal.ts';
@@ -22,10 +21,8 @@ import { pruneImageCache } from './images/prune.ts';
 import { pageScripts } from './bundle/page-scripts.ts';
 import { measureBuild, type DocumentFigures } from './measure/measure.ts';
 import type { MarkupFigures } from './measure/markup.ts';
-import { viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';
 import type { BuildSummary, SizeFigure } from './measure/summary.ts';
 import type { RoutingTable } from './routing/resolve.ts';
-import { HEADERS_FILE, headersFile } from './headers.ts';
 import { applyOverrides, type SettingsOverrides } from './config.ts';
 import { BudgetError, checkBudgets, loadBudgets, withExactHtml, type Budgets } from './measure/budgets.ts';
 import { bundleBuildCode, type BuildCode } from './pool/code.ts';
@@ -33,9 +30,9 @@ import { BuildWorkers } from './pool/build-workers.ts';
 import { BuildCache, LostBodiesError } from './cache/build-cache.ts';
 import { CACHE_DIR } from './cache/store.ts';
 import { hashOf } from './hash.ts';
-import { IO_CONCURRENCY, mapLimit, turnTaker } from './concurrency.ts';
-import { buildImages, type BuiltImages } from './images/produce.ts';
-import { CARDS_FILE, planCards, type CardJob } from './cards/plan.ts';
+import { buildImages } from './images/produce.ts';
+import { planCards, type CardJob } from './cards/plan.ts';
+import { sideFiles, writeFiles, writeStage } from './write-stage.ts';
 import { cardFontsHash } from './cards/fonts.ts';
 import { engineVersions, nativeLoads } from './cards/engine.ts';
 import { buildCards, preloadDrawing, type BuiltCards } from './cards/card-cache.ts';
@@ -189,60 +186,6 @@ function documentMaker(site: Site, assets: BundleResult, scripts: string[], extr
     // The functions' own text too: a generator that makes documents differently remakes them all.
     inputs: JSON.stringify([DOCUMENT_CODE, String(pageScripts), assets.css, assets.runtime, assets.islands, assets.closure, favicon, scripts, extraHead, feed]),
   };
-}
-
-/** Files into the staging tree, a bounded number at a time; the raw and gzip size of those measured goes into `sizes`. */
-async function writeFiles(writer: DistWriter, sizes: Map<string, SizeFigure>, files: DistFile[]): Promise<void> {
-  // A write is synchronous, and a thousand share cards in a row held the event loop for a quarter of a second.
-  const turn = turnTaker();
-  await mapLimit(files, IO_CONCURRENCY, async (f) => {
-    await turn();
-    const size = await writer.write(f);
-    if (size) sizes.set(f.file, size);
-  });
-}
-
-/**
- * The bundled assets and the share cards, written while the pages render: the workers render and
- * write the pages, and the main thread would otherwise wait for them with nothing to do.
- */
-function sideFiles(assets: BundleResult, cards: BuiltCards): DistFile[] {
-  return [
-    ...Object.entries(assets.files).map(([file, contents]) => ({ file, contents, measure: true })),
-    ...[...cards.files].map(([file, from]) => ({ file, from, sha256: cards.digests.get(file) })),
-  ];
-}
-
-/**
- * `write`, its second part: the rest of dist/ (images, sitemap, robots, feed; unchanged files left alone, stale ones
- * deleted), then build/ (routing table, CDN functions, headers). The raw and gzip size of each asset
- * goes into `sizes`, for the summary.
- */
-async function writeStage(root: string, metaDir: string, input: {
-  writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; images: BuiltImages; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
-}): Promise<void> {
-  const { writer, sizes, site, routes, table, images, scripts, now, session, fresh } = input;
-  const feed = atomFeed(site, now);
-  await writeFiles(writer, sizes, [
-    ...[...images.files].map(([file, from]) => ({ file, from })),
-    { file: '/sitemap.xml', contents: sitemapXml(site, routes) },
-    { file: '/robots.txt', contents: robotsTxt(site) },
-    ...(feed ? [{ file: '/blog/feed.xml', contents: feed }] : []),
-  ]);
-  await writer.finish();
-  // The CDN functions are bundled by esbuild: serve reuses them while the table and the code stay the same.
-  const tableJson = JSON.stringify(table, null, 2) + '\n';
-  const cdn = !fresh && session?.cdn && session.cdn.table === tableJson ? session.cdn
-    : { table: tableJson, request: await viewerRequestFunction(root, table), response: await viewerResponseFunction(root, table) };
-  if (session) session.cdn = cdn;
-  await writeMeta(metaDir, {
-    'routing.json': tableJson,
-    'cloudfront/viewer-request.js': cdn.request,
-    'cloudfront/viewer-response.js': cdn.response,
-    [HEADERS_FILE]: JSON.stringify(headersFile(site.settings, scripts), null, 2) + '\n',
-    // Each page's share card, for serve's preview (/__site/card/<page>).
-    [CARDS_FILE]: JSON.stringify(Object.fromEntries(routes.flatMap((r) => (r.meta.shareImage ? [[r.url, r.meta.shareImage.src]] : []))), null, 2) + '\n',
-  });
 }
 
 /**

@@ -1,0 +1,70 @@
+// The `write` stage's work: files into the staging tree a bounded number at a time, the assets and
+// cards written while pages render, then the rest of dist/ and build/ once they have.
+import type { BuildSession } from './build.ts';
+import type { BundleResult } from './bundle/bundle.ts';
+import type { BuiltCards } from './cards/card-cache.ts';
+import { CARDS_FILE } from './cards/plan.ts';
+import { IO_CONCURRENCY, mapLimit, turnTaker } from './concurrency.ts';
+import type { Site } from './content/load.ts';
+import { HEADERS_FILE, headersFile } from './headers.ts';
+import type { BuiltImages } from './images/produce.ts';
+import type { SizeFigure } from './measure/summary.ts';
+import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
+import { viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';
+import type { RoutingTable } from './routing/resolve.ts';
+import type { Route } from './routes/table.ts';
+import { writeMeta, type DistFile, type DistWriter } from './write.ts';
+
+/** Files into the staging tree, a bounded number at a time; the raw and gzip size of those measured goes into `sizes`. */
+export async function writeFiles(writer: DistWriter, sizes: Map<string, SizeFigure>, files: DistFile[]): Promise<void> {
+  // A write is synchronous, and a thousand share cards in a row held the event loop for a quarter of a second.
+  const turn = turnTaker();
+  await mapLimit(files, IO_CONCURRENCY, async (f) => {
+    await turn();
+    const size = await writer.write(f);
+    if (size) sizes.set(f.file, size);
+  });
+}
+
+/**
+ * The bundled assets and the share cards, written while the pages render: the workers render and
+ * write the pages, and the main thread would otherwise wait for them with nothing to do.
+ */
+export function sideFiles(assets: BundleResult, cards: BuiltCards): DistFile[] {
+  return [
+    ...Object.entries(assets.files).map(([file, contents]) => ({ file, contents, measure: true })),
+    ...[...cards.files].map(([file, from]) => ({ file, from, sha256: cards.digests.get(file) })),
+  ];
+}
+
+/**
+ * `write`, its second part: the rest of dist/ (images, sitemap, robots, feed; unchanged files left alone, stale ones
+ * deleted), then build/ (routing table, CDN functions, headers). The raw and gzip size of each asset
+ * goes into `sizes`, for the summary.
+ */
+export async function writeStage(root: string, metaDir: string, input: {
+  writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; images: BuiltImages; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
+}): Promise<void> {
+  const { writer, sizes, site, routes, table, images, scripts, now, session, fresh } = input;
+  const feed = atomFeed(site, now);
+  await writeFiles(writer, sizes, [
+    ...[...images.files].map(([file, from]) => ({ file, from })),
+    { file: '/sitemap.xml', contents: sitemapXml(site, routes) },
+    { file: '/robots.txt', contents: robotsTxt(site) },
+    ...(feed ? [{ file: '/blog/feed.xml', contents: feed }] : []),
+  ]);
+  await writer.finish();
+  // The CDN functions are bundled by esbuild: serve reuses them while the table and the code stay the same.
+  const tableJson = JSON.stringify(table, null, 2) + '\n';
+  const cdn = !fresh && session?.cdn && session.cdn.table === tableJson ? session.cdn
+    : { table: tableJson, request: await viewerRequestFunction(root, table), response: await viewerResponseFunction(root, table) };
+  if (session) session.cdn = cdn;
+  await writeMeta(metaDir, {
+    'routing.json': tableJson,
+    'cloudfront/viewer-request.js': cdn.request,
+    'cloudfront/viewer-response.js': cdn.response,
+    [HEADERS_FILE]: JSON.stringify(headersFile(site.settings, scripts), null, 2) + '\n',
+    // Each page's share card, for serve's preview (/__site/card/<page>).
+    [CARDS_FILE]: JSON.stringify(Object.fromEntries(routes.flatMap((r) => (r.meta.shareImage ? [[r.url, r.meta.shareImage.src]] : []))), null, 2) + '\n',
+  });
+}
