@@ -15,7 +15,7 @@ import { clientAddress } from './limits/client-address.ts';
 import { ORIGIN_VERIFY_HEADER } from './cloudfront-headers.ts';
 import { mayMailNow, senderOverLimit, type VolumeLimits } from './limits/volume.ts';
 import { metricFields, METRICS, type MetricName } from './metrics.ts';
-import type { LeadStore } from './leads/store.ts';
+import { emailKeyOf, type LeadStore } from './leads/store.ts';
 import type { MailSender } from './ses-client.ts';
 import { validateSubmission, isSpam } from './submission.ts';
 
@@ -138,11 +138,10 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
   }
 
   const receivedAt = (options.now ?? (() => new Date()))();
-  const emailKey = checked.submission.data.email.trim().toLowerCase();
   // Volume: a script posting from one address, or for one e-mail address, is refused past a
   // handful (lambda/limits/settings.ts). Nothing is stored or sent; the page keeps what was typed.
   if (options.limits) {
-    const over = await senderOverLimit(options.limits, { address: clientAddress(event, Boolean(config.originSecret)), emailKey }, receivedAt, log);
+    const over = await senderOverLimit(options.limits, { address: clientAddress(event, Boolean(config.originSecret)), emailKey: emailKeyOf(checked.submission.data.email) }, receivedAt, log);
     if (over) return { ...fail(FAILURES.rateLimited(over.retryAfterSeconds), checked.form), reason: `rate-limited-${over.limit}`, metrics: [METRICS.rateLimited] };
   }
 
