@@ -70,6 +70,9 @@ try {
   console.log(`save → reload, median of ${edits} edits of ${article}: ${median.toFixed(1)} ms (min ${sorted[0].toFixed(1)}, max ${sorted.at(-1).toFixed(1)})`);
   await reader.cancel();
 } finally {
+  // Gone before its folder goes: serve may still be writing a search index into it.
+  const exited = child && child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
   child?.kill('SIGTERM');
-  await rm(dir, { recursive: true, force: true });
+  await exited;
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 }
