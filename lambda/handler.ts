@@ -4,9 +4,9 @@
 // handler with createHandler (create-handler.ts) and never import this module.
 import { createHandler } from './create-handler.ts';
 import { createResendJob } from './leads/resend-job.ts';
-import { createSesEventsHandler, deliveryStoreFor } from './leads/ses-events.ts';
+import { createSesEventsHandler } from './leads/ses-events.ts';
 import { jsonLogger } from './log.ts';
-import { loadConfig, leadStoreFor, sesClientFor, volumeLimitsFor } from './lambda-env.ts';
+import { deliveryStoreFor, loadConfig, leadStoreFor, sesClientFor, volumeLimitsFor } from './lambda-env.ts';
 
 const config = loadConfig();
 

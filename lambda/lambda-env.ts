@@ -3,6 +3,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ConfigError, readConfig, type HandlerConfig } from './config.ts';
 import { leadStore, type LeadStore } from './leads/store.ts';
+import { deliveryStore, type DeliveryStore } from './leads/ses-events.ts';
 import { limitCounter } from './limits/counter.ts';
 import type { VolumeLimits } from './limits/volume.ts';
 import { jsonLogger } from './log.ts';
@@ -31,6 +32,11 @@ export function sesClientFor(config: HandlerConfig): MailSender {
 
 export function leadStoreFor(config: HandlerConfig): LeadStore {
   return leadStore(dynamoClientFor(config), config.leadsTable);
+}
+
+/** Where SES's reports are written: the same leads table, through the same quick-to-give-up client. */
+export function deliveryStoreFor(config: HandlerConfig): DeliveryStore {
+  return deliveryStore(dynamoClientFor(config), config.leadsTable);
 }
 
 /** The volume limits' counters, in their own table, through a client as quick to give up as the store's. */

@@ -10,12 +10,10 @@
 // nested attribute. A digest e-mail carries several leads under one message id, so every match is
 // marked. The table is reached with the document client here, not through LeadStore: this function
 // may only Scan and UpdateItem (infra/lib/mail-events.ts), and needs nothing else.
-import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { HandlerConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { METRICS, metricFields, type MetricName } from '../metrics.ts';
-import { LOCAL_CREDENTIALS } from '../ses-client.ts';
 import { LEAD_KEY as KEY, type MailDelivery } from './record.ts';
 
 /** The environment variable naming the SES configuration set every lead e-mail must be sent with. */
@@ -92,11 +90,6 @@ export function deliveryStore(client: DynamoDBClient, table: string): DeliverySt
   };
 }
 
-/** The store for the Lambda entry: the leads table of the environment (a local endpoint needs a signature, not real keys). */
-export function deliveryStoreFor(config: Pick<HandlerConfig, 'region' | 'leadsTable' | 'dynamodbEndpoint'>): DeliveryStore {
-  const local = config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint, ...(process.env.AWS_ACCESS_KEY_ID ? {} : { credentials: LOCAL_CREDENTIALS }) } : {};
-  return deliveryStore(new DynamoDBClient({ region: config.region, ...local }), config.leadsTable);
-}
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
