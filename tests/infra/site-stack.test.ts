@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
+import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildLambda } from '../../lambda/bundle-lambda.ts';
@@ -98,7 +99,11 @@ beforeAll(async () => {
   await buildLambda({ outDir: path.join(buildDir, 'lambda') });
   headers = parseHeadersFile(await readFile(path.join(buildDir, 'headers.json'), 'utf8'));
 }, 60_000);
-afterAll(async () => { await rm(work, { recursive: true, force: true }); });
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+  // Each app's cloud assembly, which CDK makes in the system's temporary folder and leaves to a test runner to remove.
+  CloudAssembly.cleanupTemporaryDirectories();
+});
 
 // Synthesis copies and hashes the Lambda asset: seconds normally, more on a loaded CI machine.
 describe('the Site stack', { timeout: 60_000 }, () => {
