@@ -33,6 +33,7 @@ import { hashOf } from './hash.ts';
 import { buildImages } from './images/produce.ts';
 import { planCards, type CardJob } from './cards/plan.ts';
 import { sideFiles, writeFiles, writeStage } from './write-stage.ts';
+import { sideBySide } from './concurrency.ts';
 import { cardFontsHash } from './cards/fonts.ts';
 import { engineVersions, nativeLoads } from './cards/engine.ts';
 import { buildCards, preloadDrawing, type BuiltCards } from './cards/card-cache.ts';
@@ -237,81 +238,106 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   }
 }
 
-async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildResult> {
-  const stages: Record<string, number> = {};
-  const startedAt = performance.now();
-  const now = opts.now ?? new Date();
+/** What one run of the stages works with: its settings, resolved once, and the time each stage took. */
+interface Run {
+  opts: BuildOptions; stages: Record<string, number>; startedAt: number; now: Date;
+  root: string; outDir: string; contentDir: string; cacheDir: string;
+  session?: BuildSession; fresh: boolean; warn: (line: string) => void;
+}
+
+function startRun(opts: BuildOptions): Run {
   const root = path.resolve(opts.root);
-  const outDir = path.resolve(opts.outDir);
-  const metaDir = metaDirFor(outDir);
-  const contentDir = path.resolve(opts.contentDir ?? path.join(root, 'content'));
-  const cacheDir = path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR));
   const session = opts.session;
   // Read and reset at the start: a template saved while this build runs makes the next one bundle again.
   const fresh = !session || session.codeChanged;
   if (session) session.codeChanged = false;
-  const warn = opts.warn ?? ((line: string) => process.stderr.write(line + '\n'));
-
   if (session && (session.memory?.size ?? 0) > SESSION_MEMORY_MAX) session.memory = undefined;
   if (session) session.memory ??= new Map();
-  // Started at once, beside loading: the build's code (esbuild), and every island and the stylesheet
-  // (esbuild again), neither of which needs the content.
-  const codeReady = timed(stages, 'code', async () => !fresh && session?.code ? session.code : bundleBuildCode(root)).catch((error: unknown) => error as Error);
-  const assetsReady = !fresh && session?.assets ? Promise.resolve(session.assets) : timed(stages, 'bundle', () => bundle({ root, outDir, cacheDir: path.join(root, CACHE_DIR) }));
+  return {
+    opts, stages: {}, startedAt: performance.now(), now: opts.now ?? new Date(), root, outDir: path.resolve(opts.outDir),
+    contentDir: path.resolve(opts.contentDir ?? path.join(root, 'content')), cacheDir: path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR)),
+    session, fresh, warn: opts.warn ?? ((line: string) => process.stderr.write(line + '\n')),
+  };
+}
+
+/**
+ * The worker threads, made once the build's code is bundled; a build with many markdown files the
+ * cache does not hold (not serve's, whose saves touch a few) starts them at once, so that they load
+ * the packages the code imports while esbuild bundles it. `parse` is the load's: a project whose code
+ * cannot be bundled still has its content checked, with the parser built into the generator, since a
+ * content error is the more useful report.
+ */
+function startThreads(run: Run, cache: BuildCache, codeReady: Promise<BuildCode | Error>) {
+  const early = run.session ? undefined : markdownFileCount(run.contentDir)
+    .then((count) => BuildWorkers.startEarly(run.root, count - cache.markdownEntries, run.opts.poolThreshold)).catch(() => undefined);
+  let workers: BuildWorkers | undefined;
+  const forCode = async (code: BuildCode) => (workers ??= new BuildWorkers(code, run.opts.poolThreshold, await early));
+  const parse: ParseMarkdown = async (jobs) => {
+    const code = await codeReady;
+    if (code instanceof Error) return Promise.all(jobs.map(parseMarkdownFile));
+    const pool = await forCode(code);
+    return cache.parse(jobs, code.markdownHash, (missing) => pool.parse(missing), (job) => isArticleFile(job.rel));
+  };
+  return {
+    parse, forCode,
+    get startedOnce() { return workers?.startedOnce ?? false; },
+    /** Stops the workers, and a pool started early but never handed its code (the code did not bundle). */
+    stop: () => { void workers?.close(); void early?.then((pool) => pool?.close()); },
+  };
+}
+
+async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildResult> {
+  const run = startRun(opts);
+  const { stages, session, now, root, cacheDir, warn } = run;
+  const time = <T>(name: string, fn: () => Promise<T> | T) => timed(stages, name, fn);
+
+  // code, bundle: started at once, needing no content (esbuild twice: the build's own code, then the
+  // site's islands and stylesheet), and the workers with them on a large first build.
+  const codeReady = time('code', async () => !run.fresh && session?.code ? session.code : bundleBuildCode(root)).catch((error: unknown) => error as Error);
+  const assetsReady = !run.fresh && session?.assets ? Promise.resolve(session.assets) : time('bundle', () => bundle({ root, outDir: run.outDir, cacheDir: path.join(root, CACHE_DIR) }));
   assetsReady.catch(() => { /* awaited, and reported, before rendering */ });
   const cache = await BuildCache.open(root, session?.memory);
-  let workers: BuildWorkers | undefined;
-  // A build with many markdown files the cache does not hold (not serve's, whose saves touch a few)
-  // starts its workers at once: they load the packages the code imports while the code is bundled.
-  const early = session ? undefined : markdownFileCount(contentDir)
-    .then((count) => BuildWorkers.startEarly(root, count - cache.markdownEntries, opts.poolThreshold)).catch(() => undefined);
-  const workersFor = async (ready: BuildCode) => (workers ??= new BuildWorkers(ready, opts.poolThreshold, await early));
-  // A project whose code cannot be bundled still has its content checked first, with the parser
-  // built into the generator: a content error is the more useful report.
-  const parse: ParseMarkdown = async (jobs) => {
-    const ready = await codeReady;
-    if (ready instanceof Error) return Promise.all(jobs.map(parseMarkdownFile));
-    const pool = await workersFor(ready);
-    return cache.parse(jobs, ready.markdownHash, (missing) => pool.parse(missing), (job) => isArticleFile(job.rel));
-  };
-  let code: BuildCode | undefined;
-  let site: Site, articles: Published['articles'], unpublishedLinks: ContentError[], routes: Route[], table: RoutingTable, pages: WrittenPage[], assets: BundleResult, scripts: string[];
-  let cardJobs: CardJob[], cards: BuiltCards, searched: BuiltSearch | undefined, search: ReturnType<typeof buildSearch> | undefined;
+  const threads = startThreads(run, cache, codeReady);
   void preloadDrawing(cacheDir);
   const writer = new DistWriter(treeParts(staging.next), staging.live === undefined ? undefined : treeParts(staging.live));
   const sizes = new Map<string, SizeFigure>();
   const markup: DocumentFigures = new Map();
-  let documents = 0;
+
+  let search: ReturnType<typeof buildSearch> | undefined;
+  let made;
   try {
-    const loaded = await timed(stages, 'load', () => loadStage(contentDir, opts.overrides, parse));
-    const ready = await codeReady;
+    // load: the content, validated, each markdown file parsed on the workers once the code is there.
+    const loaded = await time('load', () => loadStage(run.contentDir, opts.overrides, threads.parse));
+    const code = await codeReady;
     // Until the templates bundle again, every build must try again.
-    if (ready instanceof Error) { if (session) session.codeChanged = true; throw ready; }
-    code = ready;
-    await workersFor(code);
-    ({ site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false));
-    // Each page's share card named before any page renders, since the head links to it.
-    ({ routes, jobs: cardJobs } = planCards(site, routeTable(site), contentDir, hashOf(code.cardsHash, cardFontsHash(), engineVersions())));
-    table = routingTable(routes);
-    assets = await assetsReady;
-    scripts = inlineScripts(site.settings);
+    if (code instanceof Error) { if (session) session.codeChanged = true; throw code; }
+    const workers = await threads.forCode(code);
+    // Untimed: the site as published at the build's clock, its routes, each page's share card named
+    // (before any page renders, since the head links to it), and the routing table.
+    const { site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false);
+    const { routes, jobs: cardJobs } = planCards(site, routeTable(site), run.contentDir, hashOf(code.cardsHash, cardFontsHash(), engineVersions()));
+    const table = routingTable(routes);
+    const assets = await assetsReady;
+    const scripts = inlineScripts(site.settings);
     await writer.begin();
-    // Drawn beside rendering: takumi draws on libuv's threads while the main thread renders.
-    const cardsReady = timed(stages, 'cards', () => buildCards(cardJobs, cacheDir, async (missing, each) => { await nativeLoads(); await workers!.cards(missing, each); }));
-    cardsReady.catch(() => { /* awaited below */ });
-    const sideWritten = cardsReady.then((built) => writeFiles(writer, sizes, sideFiles(assets, built)));
-    sideWritten.catch(() => { /* awaited below */ });
-    // The search index (pagefind, a process of its own) beside rendering; reused whole when the records are unchanged.
+
+    // cards, search, render: side by side, since a 2-core machine is CPU-bound throughout. The cards
+    // are drawn on the workers (takumi on libuv's threads) and written with the assets; the search
+    // index is made by pagefind, a process of its own, and reused whole when its records are
+    // unchanged; the pages are rendered, written and measured by the workers.
     search = site.settings.search ? buildSearch(root, plannedRecords(site), cacheDir, (key) => cache.body(key)) : undefined;
-    const searchReady = search && timed(stages, 'search', () => search!.built);
-    searchReady?.catch(() => { /* awaited below, or by serve */ });
-    if (session) session.search = searchReady;
-    ({ written: pages, documents } = await timed(stages, 'render', () => renderStage({ site, routes, now, code: code!, cache, workers: workers!, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })));
-    cards = await cardsReady;
-    await timed(stages, 'write', () => sideWritten);
-    // serve serves the index from the cache itself (see BuildSession.search); a build writes it into the output.
-    searched = session ? undefined : await searchReady;
-    if (searched) await timed(stages, 'write', () => writeFiles(writer, sizes, [...searched!.files].map(([file, from]) => ({ file, from }))));
+    const indexed = search && time('search', () => search!.built);
+    indexed?.catch(() => { /* awaited below, or by serve */ });
+    // serve serves the index from the cache itself, as soon as it is ready; a build writes it into the output.
+    if (session) session.search = indexed;
+    const [rendered, cards, searched] = await sideBySide<[Awaited<ReturnType<typeof renderStage>>, BuiltCards, BuiltSearch | undefined]>([
+      time('render', () => renderStage({ site, routes, now, code, cache, workers, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })),
+      time('cards', () => buildCards(cardJobs, cacheDir, async (missing, each) => { await nativeLoads(); await workers.cards(missing, each); }))
+        .then(async (built) => { await time('write', () => writeFiles(writer, sizes, sideFiles(assets, built))); return built; }),
+      session || !indexed ? Promise.resolve(undefined)
+        : indexed.then(async (built) => { await time('write', () => writeFiles(writer, sizes, [...built.files].map(([file, from]) => ({ file, from })))); return built; }),
+    ], threads.stop);
+    made = { code, site, articles, unpublishedLinks, routes, table, assets, scripts, pages: rendered.written, documents: rendered.documents, cards, searched };
   } finally {
     // Every body the index needs is read before the cache is saved (a save may rewrite the pack), and
     // a failed build's indexer is let finish: pagefind's service is one per process, and serve builds again.
@@ -320,37 +346,36 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // A cache that cannot be written costs the next build time, not this one its pages.
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
-    void workers?.close();
-    // Started, but never handed its code (the code did not bundle): stopped here.
-    void early?.then((pool) => pool?.close());
+    threads.stop();
   }
-  const pool = workers?.startedOnce ?? false;
-  const images = await timed(stages, 'images', () => buildImages({
-    images: site.images, uses: pages.flatMap((p) => p.images), contentDir, cacheDir,
-  }));
-  await timed(stages, 'write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, images, scripts, now, session, fresh }));
-  if (session) Object.assign(session, { code: code!, assets });
-  const summary = await timed(stages, 'measure', () => measureBuild(pages, markup, assets, stages, sizes, articles, { site: site.images, built: images }));
+  const { site, routes, table, pages, cards, searched } = made;
+
+  // Then one after another: images → write → measure → budgets → swap → prune.
+  const images = await time('images', () => buildImages({ images: site.images, uses: pages.flatMap((p) => p.images), contentDir: run.contentDir, cacheDir }));
+  await time('write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh }));
+  if (session) Object.assign(session, { code: made.code, assets: made.assets });
+  const summary = await time('measure', () => measureBuild(pages, markup, made.assets, stages, sizes, made.articles, { site: site.images, built: images }));
   summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };
   if (searched) summary.search = { pages: searched.pages, bytes: searched.bytes, ms: searched.ms, indexed: searched.indexed };
   // A page's document, as written into the staging tree: what the budgets gzip again at level 9 near a limit.
   const fileOf = new Map(pages.map((p) => [p.route.url, p.route.file]));
-  const readPage = (url: string) => readFile(pathIn(writer.outDir, fileOf.get(url)!));
-  await budgetStage(root, opts.budgets, summary, readPage).catch((error: unknown) => {
-    if (error instanceof BudgetError) error.keptAt = { pages: writer.outDir, outDir };
+  await budgetStage(root, opts.budgets, summary, (url) => readFile(pathIn(writer.outDir, fileOf.get(url)!))).catch((error: unknown) => {
+    if (error instanceof BudgetError) error.keptAt = { pages: writer.outDir, outDir: run.outDir };
     throw error;
   });
-  await timed(stages, 'swap', () => swapStage(staging, writer, { preview: opts.preview ?? false, clock: opts.now }));
-  // The build has succeeded by now: a cache that cannot be pruned costs disk space, not the build.
-  const unpruned = (error: unknown) => { warn(`warning: ${CACHE_DIR}/ not pruned: ${error instanceof Error ? error.message : String(error)}`); return undefined; };
-  await timed(stages, 'prune', async () => {
-    if (!session?.pruned) summary.images.pruned = await pruneImageCache(path.join(cacheDir, 'images'), new Set(images.files.values())).catch(unpruned);
-    if (session) session.pruned = true;
-    // Where older versions kept one record per output folder, each folder ever built (a test's, say) adding one: the records now live in the folder's trees.
-    await rm(path.join(root, CACHE_DIR, 'dist'), { recursive: true, force: true }).catch(unpruned);
-    // Where older versions kept a second copy of every rendered page: the documents in the output are that copy now.
-    await Promise.all(['pages.pack', 'pages.pack.index'].map((name) => rm(path.join(root, CACHE_DIR, name), { force: true }))).catch(unpruned);
-  });
-  summary.wallMs = performance.now() - startedAt;
-  return { site, routes, table, summary, metaDir, redone: { ...cache.counts, pool, documents }, warnings: opts.preview ? unpublishedLinks : [] };
+  await time('swap', () => swapStage(staging, writer, { preview: opts.preview ?? false, clock: opts.now }));
+  await time('prune', () => pruneStage(run, images.files, summary));
+  summary.wallMs = performance.now() - run.startedAt;
+  return { site, routes, table, summary, metaDir: metaDirFor(run.outDir), redone: { ...cache.counts, pool: threads.startedOnce, documents: made.documents }, warnings: opts.preview ? made.unpublishedLinks : [] };
+}
+
+/** `prune`, once the build has succeeded: a cache that cannot be pruned costs disk space, not the build. */
+async function pruneStage(run: Run, imageFiles: Map<string, string>, summary: BuildSummary): Promise<void> {
+  const unpruned = (error: unknown) => { run.warn(`warning: ${CACHE_DIR}/ not pruned: ${error instanceof Error ? error.message : String(error)}`); return undefined; };
+  if (!run.session?.pruned) summary.images.pruned = await pruneImageCache(path.join(run.cacheDir, 'images'), new Set(imageFiles.values())).catch(unpruned);
+  if (run.session) run.session.pruned = true;
+  // Where older versions kept one record per output folder, each folder ever built (a test's, say) adding one: the records now live in the folder's trees.
+  await rm(path.join(run.root, CACHE_DIR, 'dist'), { recursive: true, force: true }).catch(unpruned);
+  // Where older versions kept a second copy of every rendered page: the documents in the output are that copy now.
+  await Promise.all(['pages.pack', 'pages.pack.index'].map((name) => rm(path.join(run.root, CACHE_DIR, name), { force: true }))).catch(unpruned);
 }

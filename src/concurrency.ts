@@ -29,3 +29,18 @@ export function turnTaker(every = 32): () => Promise<void> | undefined {
     return (turn = new Promise<void>((resolve) => setImmediate(() => { turn = undefined; resolve(); })));
   };
 }
+
+/**
+ * Every task run to its end, side by side; the first to fail calls `stop` (so that the rest end
+ * soon rather than run on into a build that has failed) and is thrown once all have settled, so that
+ * nothing of this build is still writing when the next begins.
+ */
+export async function sideBySide<T extends unknown[]>(tasks: { [K in keyof T]: Promise<T[K]> }, stop: () => void): Promise<T> {
+  let first: { error: unknown } | undefined;
+  const settled = await Promise.allSettled(tasks.map((task) => task.catch((error: unknown) => {
+    if (!first) { first = { error }; stop(); }
+    throw error;
+  })));
+  if (first) throw first.error;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as T;
+}

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { mapLimit, turnTaker } from '../src/concurrency.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { mapLimit, sideBySide, turnTaker } from '../src/concurrency.ts';
 
 describe('turnTaker', () => {
   it('lets the event loop run during a long loop of synchronous work, every lane pausing for it', async () => {
@@ -24,5 +24,27 @@ describe('turnTaker', () => {
     const turn = turnTaker(4);
     expect([turn(), turn(), turn()]).toEqual([undefined, undefined, undefined]);
     expect(turn()).toBeInstanceOf(Promise);
+  });
+});
+
+describe('sideBySide', () => {
+  const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+  const failAfter = (ms: number, message: string) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(message)), ms));
+
+  it("gives every task's result in the tasks' order, whichever ends first", async () => {
+    const stop = vi.fn();
+    expect(await sideBySide<[string, number]>([after(20, 'slow'), after(1, 2)], stop)).toEqual(['slow', 2]);
+    expect(stop).not.toHaveBeenCalled();
+  });
+
+  it('stops the rest at the first failure, waits for them to settle, then throws that first failure', async () => {
+    const events: string[] = [];
+    const stop = vi.fn(() => events.push('stop'));
+    const slow = after(30, 'slow').then((v) => { events.push('slow settled'); return v; });
+    const run = sideBySide<[string, never, never]>([slow, failAfter(1, 'first'), failAfter(10, 'second')], stop);
+    await expect(run).rejects.toThrow('first');
+    // Nothing of the failed build is still running once its error is reported.
+    expect(events).toEqual(['stop', 'slow settled']);
+    expect(stop).toHaveBeenCalledTimes(1);
   });
 });

@@ -120,8 +120,13 @@ export class WorkerPool {
     for (const job of this.queue.splice(0)) job.reject(error);
   }
 
+  /** Stops the workers; a task still queued or running fails, rather than wait for an answer that will never come. */
   async close(): Promise<void> {
     this.closing = true;
+    const stopped = new Error('the build workers were stopped');
+    this.failed ??= stopped;
+    for (const job of [...this.running.values(), ...this.queue.splice(0)]) job.reject(stopped);
+    this.running.clear();
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build.ts';
 import { ContentErrors, formatContentError } from '../../src/content/errors.ts';
 import { filesOf, scratchProject } from '../scratch-project.ts';
+import { WorkerPool } from '../../src/pool/pool.ts';
 
 const now = new Date('2026-01-15T12:00:00Z');
 let dir: string;
@@ -65,4 +66,15 @@ describe('the worker pool', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^content\/blog\/what-is-data\.md:\d* ?excerpt: /));
     expect(lines).toContainEqual(expect.stringMatching(/^content\/blog\/your-data-is-fine\.md:\d* ?excerpt: /));
   }, 120_000);
+});
+
+describe('stopping the pool', () => {
+  it('fails the work still waiting for a worker, rather than leave it waiting for ever', async () => {
+    // Started without its code (as a large build starts it early), its workers take nothing until booted.
+    const pool = new WorkerPool({ root: dir }, 1);
+    const waiting = expect(pool.run({ kind: 'markdown', jobs: [] })).rejects.toThrow('the build workers were stopped');
+    await pool.close();
+    await waiting;
+    await expect(pool.run({ kind: 'markdown', jobs: [] })).rejects.toThrow('stopped');
+  });
 });
