@@ -22,7 +22,7 @@ beforeAll(async () => {
   const files: Record<string, string> = {
     'index.html': '<!doctype html><title>Home</title>',
     '404.html': '<!doctype html><title>Not found</title>',
-    'about/index.html': '<!doctype html><title>About</title>',
+    'about.html': '<!doctype html><title>About</title>',
     'assets/site-7NOAKD3I.css': 'body{}',
   };
   for (const [key, body] of Object.entries(files)) {
@@ -76,8 +76,8 @@ describe('deployCommand output', () => {
     expect(text).toMatch(/^Dry run, nothing will be changed: .* → s3:\/\/site\/ \(eu-west-2\)/);
     expect(text).toMatch(/4 files in the build: 4 to upload \(4 new, .*\), 0 unchanged, 0 stale objects to delete/);
     expect(text).toContain('would upload  new      assets/site-7NOAKD3I.css  (6 B, text/css; charset=utf-8, public, max-age=31536000, immutable)');
-    expect(text).toContain('would upload  new      about/index.html');
-    expect(text).toContain('would invalidate  / /404.html /about /about/index.html /index.html');
+    expect(text).toContain('would upload  new      about.html');
+    expect(text).toContain('would invalidate  / /404.html /about /about.html /index.html');
     expect(cdn.requests).toHaveLength(0);
   });
 
