@@ -190,7 +190,7 @@ describe('site serve', { timeout: 120_000 }, () => {
     expect(await filesUnder('build', 'build/serve/')).toEqual(['build/headers.json', 'build/routing.json']);
     for (const [file, text] of Object.entries(PRODUCTION)) expect(await readFile(path.join(dir, file), 'utf8'), file).toBe(text);
     // What serve serves is in its folder, and carries the live-reload script.
-    expect(await readFile(path.join(serveDir(dir), 'about', 'index.html'), 'utf8')).toContain('/__site/live-reload.js');
+    expect(await readFile(path.join(serveDir(dir), 'about.html'), 'utf8')).toContain('/__site/live-reload.js');
     const untouched = { send: () => Promise.reject(new Error('the bucket was asked')) } as unknown as S3Client;
     await expect(deploy({ dir: serveDir(dir), bucket: 'site', s3: untouched, dryRun: true }))
       .rejects.toThrow(/carry the development markup of `site serve` \(its live-reload script\): deploy the output of `site build` instead$/);
