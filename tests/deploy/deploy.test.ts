@@ -73,7 +73,7 @@ async function bucketContents(bucket: string): Promise<Record<string, string>> {
 }
 
 beforeAll(async () => {
-  s3 = await startLocalS3(['site', 'dry', 'prefixed', 'layout']);
+  s3 = await startLocalS3(['site', 'dry', 'prefixed', 'layout', 'switch']);
   cdn = await startFakeCloudFront();
   work = await mkdtemp(path.join(tmpdir(), 'site-deploy-'));
 });
@@ -201,6 +201,28 @@ describe('site deploy to an S3-compatible bucket', () => {
       '/about', '/about.html', '/about/index.html', '/blog', '/blog.html', '/blog/index.html',
       '/blog/what-is-data', '/blog/what-is-data.html', '/blog/what-is-data/index.html',
     ]);
+  });
+
+  test('--keep-stale puts the new files up beside the old ones and deletes nothing; the next deploy deletes them', async () => {
+    const folders = Object.fromEntries(Object.entries(FIRST).map(([key, body]) =>
+      [key.endsWith('.html') && key !== 'index.html' && key !== '404.html' ? `${key.slice(0, -'.html'.length)}/index.html` : key, body]));
+    await writeBuild(dist(), folders);
+    await run({ bucket: 'switch' });
+    await writeBuild(dist(), FIRST);
+
+    const kept = await run({ bucket: 'switch', keepStale: true });
+    expect(kept.plan.deletes).toEqual([]);
+    expect(kept.plan.kept).toEqual(['about/index.html', 'blog/index.html', 'blog/what-is-data/index.html']);
+    // Both layouts answer: the routing of either finds its file.
+    expect(await bucketContents('switch')).toEqual({ ...folders, ...FIRST });
+    // The old files are as they were: only the new ones are news to the edge.
+    expect(kept.invalidation.paths).toEqual(['/about', '/about.html', '/blog', '/blog.html', '/blog/what-is-data', '/blog/what-is-data.html']);
+
+    const next = await run({ bucket: 'switch' });
+    expect(next.plan.uploads).toEqual([]);
+    expect(next.plan.deletes).toEqual(['about/index.html', 'blog/index.html', 'blog/what-is-data/index.html']);
+    expect(await bucketContents('switch')).toEqual(FIRST);
+    expect(next.invalidation.paths).toEqual(['/about', '/about/index.html', '/blog', '/blog/index.html', '/blog/what-is-data', '/blog/what-is-data/index.html']);
   });
 
   test('a folder that is not a build is refused before anything is listed or deleted', async () => {
