@@ -33,7 +33,7 @@ var PATH_TARGET = /^\/[\x21-\x5b\x5d-\x7e]*$/;
 /**
  * The object file that holds a page URL: '/' → '/index.html', '/about' → '/about.html',
  * '/blog/page/2' → '/blog/page/2.html'. A file beside its siblings rather than an index.html in a
- * folder of its own: half the files and folders a build makes. The URL itself is the same either way.
+ * folder of its own: one folder fewer for the build to make per page. The URL is the same either way.
  */
 export function pageFile(url: string): string {
   return url === '/' ? '/index.html' : url + '.html';
