@@ -102,7 +102,7 @@ describe('no redirect leaves the site', () => {
   // Paths made of the pieces that turn a path into another host, and of anything at all.
   const piece = fc.oneof(
     fc.constantFrom('/', '//', '\\', '/\\', '\\/', '.', '..', ':', '@', '?', '#', '%2F', '%5C', '%09', '\t', '\n', '\r', ' ', '\u0000', '\u00a0',
-      'evil.com', 'https:', 'http:', 'javascript:', 'index.html', 'about', 'blog', 'case-studies', 'services', 'what-is-data'),
+      'evil.com', 'https:', 'http:', 'javascript:', 'index.html', '.html', 'about', 'blog', 'case-studies', 'services', 'what-is-data'),
     fc.string({ unit: 'binary', maxLength: 6 }),
   );
   const target = fc.oneof(
