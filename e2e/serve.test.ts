@@ -104,6 +104,29 @@ describe('site serve', { timeout: 120_000 }, () => {
     expect((await fetch(`${server.url}${asset}`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
+  it('answers each page at its URL alone: its file\'s name, the old folder layout and a trailing slash redirect there, query kept', async () => {
+    const get = (u: string) => fetch(`${server.url}${u}`, { redirect: 'manual' });
+    for (const url of ['/about', '/blog', '/blog/what-is-data', '/services/data-visualisation']) {
+      const page = await get(url);
+      expect({ url, status: page.status }).toEqual({ url, status: 200 });
+      expect(await page.text()).toContain(`<link rel="canonical" href="https://`);
+      for (const other of [`${url}.html`, `${url}/index.html`, `${url}/`]) {
+        const res = await get(`${other}?ref=x`);
+        expect({ other, status: res.status, location: res.headers.get('location') }).toEqual({ other, status: 301, location: `${url}?ref=x` });
+      }
+    }
+    expect((await get('/index.html')).headers.get('location')).toBe('/');
+    // The error page's file is no page's: it answers as itself, with its status.
+    const notFound = await get('/404.html');
+    expect(notFound.status).toBe(404);
+    expect(await notFound.text()).toContain('Page not found');
+    expect((await get('/no-such-page')).status).toBe(404);
+    // A page's share card preview still finds its card.
+    const card = await get('/__site/card/about');
+    expect(card.status).toBe(302);
+    expect((await get(card.headers.get('location')!)).headers.get('content-type')).toBe('image/png');
+  });
+
   it("serves the search page and its index with the search paths' CSP, and the index's files with their Cache-Control", async () => {
     const [about, search, loader] = await Promise.all(['/about', '/search?q=data', '/pagefind/pagefind.js'].map((u) => fetch(`${server.url}${u}`)));
     expect(search!.status).toBe(200);
@@ -190,7 +213,7 @@ describe('site serve', { timeout: 120_000 }, () => {
     expect(await filesUnder('build', 'build/serve/')).toEqual(['build/headers.json', 'build/routing.json']);
     for (const [file, text] of Object.entries(PRODUCTION)) expect(await readFile(path.join(dir, file), 'utf8'), file).toBe(text);
     // What serve serves is in its folder, and carries the live-reload script.
-    expect(await readFile(path.join(serveDir(dir), 'about', 'index.html'), 'utf8')).toContain('/__site/live-reload.js');
+    expect(await readFile(path.join(serveDir(dir), 'about.html'), 'utf8')).toContain('/__site/live-reload.js');
     const untouched = { send: () => Promise.reject(new Error('the bucket was asked')) } as unknown as S3Client;
     await expect(deploy({ dir: serveDir(dir), bucket: 'site', s3: untouched, dryRun: true }))
       .rejects.toThrow(/carry the development markup of `site serve` \(its live-reload script\): deploy the output of `site build` instead$/);

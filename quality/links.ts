@@ -1,6 +1,6 @@
 import { checkLinksCommand } from '../src/links/command.ts';
 import type { Report } from '../src/links/report.ts';
-import { pageUrlOf } from '../src/links/site.ts';
+import { loadRoutingTable, pageUrlOf, staticUrlOf } from '../src/links/site.ts';
 import { htmlFiles } from './html.ts';
 import type { GateReport } from './report.ts';
 
@@ -14,7 +14,10 @@ export async function linksGate(opts: { dir: string }): Promise<GateReport> {
   const perPage = new Map<string, number>();
   for (const b of report.broken) perPage.set(b.page, (perPage.get(b.page) ?? 0) + 1);
   for (const d of report.duplicateIds) perPage.set(d.page, (perPage.get(d.page) ?? 0) + 1);
-  const pages = (await htmlFiles(opts.dir)).map((f) => pageUrlOf('/' + f));
+  // Each page by the URL the report names it by (see links/command.ts).
+  const routing = await loadRoutingTable(opts.dir);
+  const urlOf = 'table' in routing && routing.table ? pageUrlOf(routing.table) : staticUrlOf;
+  const pages = (await htmlFiles(opts.dir)).map((f) => urlOf('/' + f));
   const failures = [
     ...report.grouped.map((g) => `in the layout (${g.pages} pages): ${g.link} → ${g.reason}`),
     ...report.broken.map((b) => `${b.page}: ${b.link} → ${b.reason}`),

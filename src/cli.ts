@@ -87,6 +87,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--prefix <prefix>', 'a key prefix inside the bucket (or SITE_DEPLOY_PREFIX)')
     .option('--dry-run', 'print the plan and change nothing', false)
     .option('--force', 'upload every file, even unchanged ones (to rewrite their headers)', false)
+    .option('--keep-stale', 'delete nothing this once: old file names keep answering until the CDN routing changes', false)
     .action(async (opts: import('./deploy/command.ts').DeployFlags) => {
       const { deployCommand } = await import('./deploy/command.ts');
       code = await deployCommand(opts, io);

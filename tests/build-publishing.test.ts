@@ -74,10 +74,10 @@ describe('a production build at a fixed clock', () => {
     // 12 live: two full pages. Counting the two unpublished would make a third.
     const pages = result.routes.filter((r) => r.template === 'blogList' && !r.url.startsWith('/blog/category/')).map((r) => r.url);
     expect(pages).toEqual(['/blog', '/blog/page/2']);
-    expect(cardSlugs(await read(out, 'blog/page/2/index.html'))).toHaveLength(6);
+    expect(cardSlugs(await read(out, 'blog/page/2.html'))).toHaveLength(6);
     const routing = await table(out);
     for (const slug of UNPUBLISHED_IN_JUNE) expect(resolve(`/blog/${slug}`, routing)).toEqual({ kind: 'redirect', location: '/blog', status: 302 });
-    expect(resolve('/blog/expiring-article', routing)).toEqual({ kind: 'file', file: '/blog/expiring-article/index.html', status: 200 });
+    expect(resolve('/blog/expiring-article', routing)).toEqual({ kind: 'file', file: '/blog/expiring-article.html', status: 200 });
   });
 
   it("gives the link checker a site without them, and nothing broken", async () => {
@@ -93,12 +93,12 @@ describe('a production build at a fixed clock', () => {
     const files = await outputs(out);
     expect(files.filter((f) => f.text.includes('expiring-article')).map((f) => f.file)).toEqual([]);
     expect(files.filter((f) => f.text.includes('draft-article')).map((f) => f.file)).toEqual([]);
-    expect(await read(out, 'blog/scheduled-article/index.html')).toContain('Planning the Year Ahead for Your Data');
+    expect(await read(out, 'blog/scheduled-article.html')).toContain('Planning the Year Ahead for Your Data');
     expect(await read(out, 'sitemap.xml')).toContain('/blog/scheduled-article</loc>');
     expect(await read(out, 'blog/feed.xml')).toContain('/blog/scheduled-article"/>');
-    expect(cardSlugs(await read(out, 'blog/index.html'))[0]).toBe('scheduled-article');
+    expect(cardSlugs(await read(out, 'blog.html'))[0]).toBe('scheduled-article');
     // Continue Reading on the newest real article now offers it.
-    expect(await read(out, 'blog/strategy-note-3/index.html')).toContain('href="/blog/scheduled-article"');
+    expect(await read(out, 'blog/strategy-note-3.html')).toContain('href="/blog/scheduled-article"');
     expect((await table(out)).pages).toContain('/blog/scheduled-article');
     expect(resolve('/blog/expiring-article', await table(out))).toEqual({ kind: 'redirect', location: '/blog', status: 302 });
   });
@@ -128,8 +128,8 @@ describe('a production build at a fixed clock', () => {
 describe('category pages in a build', () => {
   it('page the live articles of a category newest first, six a page, and leave out unpublished ones', async () => {
     const { out } = built.june;
-    const one = cardSlugs(await read(out, 'blog/category/data-strategy/index.html'));
-    const two = cardSlugs(await read(out, 'blog/category/data-strategy/page/2/index.html'));
+    const one = cardSlugs(await read(out, 'blog/category/data-strategy.html'));
+    const two = cardSlugs(await read(out, 'blog/category/data-strategy/page/2.html'));
     expect(one.slice(0, 4)).toEqual(['expiring-article', 'strategy-note-3', 'strategy-note-2', 'strategy-note-1']);
     expect([one.length, two.length]).toEqual([6, 3]);
     expect([...one, ...two]).not.toContain('draft-article');
@@ -151,14 +151,14 @@ describe('category pages in a build', () => {
 describe('the preview build (site serve)', () => {
   it('includes drafts and scheduled articles, each page with its banner and each card with its marker', async () => {
     const { out } = built.preview;
-    const draft = await read(out, 'blog/draft-article/index.html');
+    const draft = await read(out, 'blog/draft-article.html');
     expect(draft).toMatch(/<div class="preview-banner" role="note" aria-label="Publication status" data-preview="draft">.*Draft: not published/);
-    expect(await read(out, 'blog/scheduled-article/index.html')).toContain('Scheduled for 1 December 2026 at 09:00');
-    const list = await read(out, 'blog/index.html');
+    expect(await read(out, 'blog/scheduled-article.html')).toContain('Scheduled for 1 December 2026 at 09:00');
+    const list = await read(out, 'blog.html');
     expect(list).toContain('<p class="preview-marker" data-preview="draft">Draft: not published</p>');
     expect(list).toContain('<p class="preview-marker" data-preview="scheduled">Scheduled for 1 December 2026 at 09:00</p>');
     // Live articles carry no mark.
-    expect(await read(out, 'blog/strategy-note-1/index.html')).not.toContain('preview-banner');
+    expect(await read(out, 'blog/strategy-note-1.html')).not.toContain('preview-banner');
     expect(built.preview.result.summary.articles).toMatchObject({ live: 12, draft: 1, scheduled: 1 });
   });
 });

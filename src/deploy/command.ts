@@ -15,6 +15,7 @@ export interface DeployFlags {
   prefix?: string;
   dryRun: boolean;
   force: boolean;
+  keepStale?: boolean;
 }
 
 export interface DeployIo {
@@ -38,6 +39,7 @@ export interface DeploySettings {
   prefix: string;
   dryRun: boolean;
   force: boolean;
+  keepStale: boolean;
   /** An S3-compatible endpoint instead of AWS (SITE_S3_ENDPOINT), addressed path-style. */
   s3Endpoint?: string;
   cloudFrontEndpoint?: string;
@@ -61,6 +63,7 @@ export function resolveDeploySettings(flags: DeployFlags, env: Readonly<Record<s
     prefix: normalisePrefix(pick(flags.prefix, 'SITE_DEPLOY_PREFIX')),
     dryRun: flags.dryRun,
     force: flags.force,
+    keepStale: flags.keepStale ?? false,
     ...(distributionId ? { distributionId } : {}),
     ...(s3Endpoint ? { s3Endpoint } : {}),
     ...(cloudFrontEndpoint ? { cloudFrontEndpoint } : {}),
@@ -105,6 +108,7 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
       prefix: settings.prefix,
       dryRun: settings.dryRun,
       force: settings.force,
+      keepStale: settings.keepStale,
       s3,
       cdn,
       ...(settings.distributionId ? { distributionId: settings.distributionId } : {}),

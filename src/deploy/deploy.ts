@@ -21,6 +21,8 @@ export interface DeployOptions {
   dryRun?: boolean;
   /** Upload every file even when the bucket already has the same bytes (e.g. to rewrite headers). */
   force?: boolean;
+  /** Delete no stale object this once (see planDeploy). */
+  keepStale?: boolean;
   s3: S3Client;
   cdn?: Invalidator;
   concurrency?: number;
@@ -95,7 +97,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     throw new DeployError(`${which} in ${dir} ${dev.length === 1 ? 'carries' : 'carry'} the development markup of \`site serve\` (its live-reload script): deploy the output of \`site build\` instead`);
   }
   const remote = await listRemote(options.s3, options.bucket, prefix);
-  const plan = planDeploy(files, remote, { force: options.force ?? false });
+  const plan = planDeploy(files, remote, { force: options.force ?? false, keepStale: options.keepStale ?? false });
   const changed = [...plan.uploads.map((u) => u.file.key), ...plan.deletes];
   const paths = options.distributionId ? invalidationPaths(changed) : [];
   options.onPlan?.(plan, paths);

@@ -7,7 +7,7 @@ import { cacheControl } from '../routing/cache-control.ts';
 import { contentType } from './content-type.ts';
 
 export interface LocalFile {
-  /** Path relative to the site root with forward slashes, e.g. 'about/index.html'. */
+  /** Path relative to the site root with forward slashes, e.g. 'blog/what-is-data.html'. */
   key: string;
   absolutePath: string;
   size: number;

@@ -25,6 +25,8 @@ export interface DeployPlan {
   unchanged: LocalFile[];
   /** Keys in the bucket (under the prefix) that the build no longer has, share cards (og/) apart. Deleted last. */
   deletes: string[];
+  /** Such keys left in place this once (`keepStale`): a later deploy deletes them. */
+  kept: string[];
 }
 
 const PLAIN_MD5 = /^[0-9a-f]{32}$/;
@@ -51,7 +53,12 @@ const isHtml = (key: string) => key.endsWith('.html');
  */
 export const KEPT_PREFIX = 'og/';
 
-export function planDeploy(files: readonly LocalFile[], remote: ReadonlyMap<string, RemoteObject>, options: { force?: boolean } = {}): DeployPlan {
+/**
+ * `keepStale` leaves the stale keys where they are: for a build that renames files the CDN's routing
+ * names (such as pages moving from about/index.html to about.html), whose old names must keep
+ * answering until the new routing is live.
+ */
+export function planDeploy(files: readonly LocalFile[], remote: ReadonlyMap<string, RemoteObject>, options: { force?: boolean; keepStale?: boolean } = {}): DeployPlan {
   const uploads: Upload[] = [];
   const unchanged: LocalFile[] = [];
   for (const file of files) {
@@ -66,6 +73,6 @@ export function planDeploy(files: readonly LocalFile[], remote: ReadonlyMap<stri
   const rank = (key: string) => (isHtml(key) ? 2 : isHashedAsset(key) ? 0 : 1);
   uploads.sort((a, b) => rank(a.file.key) - rank(b.file.key));
   const local = new Set(files.map((f) => f.key));
-  const deletes = [...remote.keys()].filter((key) => !local.has(key) && !key.startsWith(KEPT_PREFIX)).sort();
-  return { uploads, unchanged, deletes };
+  const stale = [...remote.keys()].filter((key) => !local.has(key) && !key.startsWith(KEPT_PREFIX)).sort();
+  return { uploads, unchanged, deletes: options.keepStale ? [] : stale, kept: options.keepStale ? stale : [] };
 }

@@ -19,7 +19,7 @@ export function formatPlan(plan: DeployPlan, paths: readonly string[], dryRun: b
     .map(([r, n]) => `${n} ${r}`);
   const lines = [
     `${dryRun ? 'Dry run, nothing will be changed: ' : ''}${target}`,
-    `  ${count(files, 'file')} in the build: ${plan.uploads.length} to upload${reasons.length ? ` (${reasons.join(', ')}, ${formatBytes(bytes)})` : ''}, ${plan.unchanged.length} unchanged, ${count(plan.deletes.length, 'stale object')} to delete`,
+    `  ${count(files, 'file')} in the build: ${plan.uploads.length} to upload${reasons.length ? ` (${reasons.join(', ')}, ${formatBytes(bytes)})` : ''}, ${plan.unchanged.length} unchanged, ${plan.kept.length ? `${count(plan.kept.length, 'stale object')} kept (--keep-stale)` : `${count(plan.deletes.length, 'stale object')} to delete`}`,
   ];
   if (dryRun) {
     for (const u of plan.uploads) lines.push(`  would upload  ${u.reason.padEnd(7)}  ${u.file.key}  (${formatBytes(u.file.size)}, ${u.file.contentType}, ${u.file.cacheControl})`);

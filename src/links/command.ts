@@ -38,7 +38,7 @@ export async function checkLinksCommand(opts: CheckLinksOptions): Promise<number
     err(`check-links: ${routing.error}`);
     return 2;
   }
-  const urlOf = routing.table ? pageUrlOf : staticUrlOf;
+  const urlOf = routing.table ? pageUrlOf(routing.table) : staticUrlOf;
   const pages: Page[] = site.html.map(({ file, text }) => ({ url: urlOf(file), file, scan: extractPage(text) }));
   pages.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)); // report in URL order, home first
   const findings = checkSite(pages, routing.table, site.files);

@@ -2,7 +2,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SEAL_FILE } from '../output/seal.ts';
-import type { RoutingTable } from '../routing/resolve.ts';
+import { pageFile, type RoutingTable } from '../routing/resolve.ts';
+import { safeDecode } from './target.ts';
 
 export interface BuiltSite {
   /** Every file under the dir, as root-relative URL paths: '/assets/site-1a2b.css'. */
@@ -31,11 +32,13 @@ export async function readBuiltSite(dir: string): Promise<BuiltSite> {
   return { files: new Set(files), html };
 }
 
-/** The URL a page file of our build answers: '/about/index.html' → '/about', '/index.html' → '/', '/404.html' stays. */
-export function pageUrlOf(file: string): string {
-  if (file === '/index.html') return '/';
-  if (file.endsWith('/index.html')) return file.slice(0, -'/index.html'.length);
-  return file;
+/**
+ * The URL each page file of our build answers, by the table's pages: '/about.html' → '/about',
+ * '/index.html' → '/'. Any other file answers at its own name: '/404.html' stays.
+ */
+export function pageUrlOf(table: RoutingTable): (file: string) => string {
+  const pageFiles = new Set(table.pages.map((url) => safeDecode(pageFile(url))));
+  return (file) => (file === '/index.html' ? '/' : pageFiles.has(file) ? file.slice(0, -'.html'.length) : file);
 }
 
 /** The URL a plain static host serves a file at: '/docs/index.html' → '/docs/', '/docs/my page.html' → '/docs/my%20page.html'. */

@@ -12,7 +12,7 @@ export type Target =
   | { ok: true; path: string; file?: string }
   | { ok: false; reason: string; kind: ProblemKind };
 
-function safeDecode(text: string): string {
+export function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

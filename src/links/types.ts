@@ -3,9 +3,9 @@ import type { PageScan } from './extract.ts';
 
 /** One built HTML page. */
 export interface Page {
-  /** The URL it answers: '/about' for about/index.html, '/404.html' for 404.html. */
+  /** The URL it answers: '/about' for about.html, '/404.html' for 404.html. */
   url: string;
-  /** Its file under the dist dir, root-relative: '/about/index.html'. */
+  /** Its file under the dist dir, root-relative: '/about.html'. */
   file: string;
   scan: PageScan;
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
  */
 export const SEAL_FILE = '.site-build.json';
 
-/** One file as the build wrote it: its path inside the folder ('about/index.html'), size and SHA-256. */
+/** One file as the build wrote it: its path inside the folder ('blog/what-is-data.html'), size and SHA-256. */
 export interface SealedFile { key: string; size: number; sha256: string }
 
 export interface Seal {

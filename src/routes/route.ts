@@ -18,7 +18,7 @@ export type Route = {
   };
 }[TemplateName];
 
-/** A page at a pretty URL: '/about' is written to about/index.html. */
+/** A page at a pretty URL: '/about' is written to about.html (see pageFile). */
 export function page<K extends TemplateName>(url: string, template: K, props: ComponentProps<Templates[K]>, meta: PageMeta): Route {
   return { url, file: pageFile(url), status: 200, template, props, meta } as Route;
 }

@@ -30,9 +30,18 @@ export type Resolution =
  */
 var PATH_TARGET = /^\/[\x21-\x5b\x5d-\x7e]*$/;
 
-/** The object file that holds a page URL: '/' → '/index.html', '/about' → '/about/index.html'. */
+/**
+ * The object file that holds a page URL: '/' → '/index.html', '/about' → '/about.html',
+ * '/blog/page/2' → '/blog/page/2.html'. A file beside its siblings rather than an index.html in a
+ * folder of its own: one folder fewer for the build to make per page. The URL is the same either way.
+ */
 export function pageFile(url: string): string {
-  return url === '/' ? '/index.html' : url + '/index.html';
+  return url === '/' ? '/index.html' : url + '.html';
+}
+
+/** Whether `url` is one of the table's pages: '/about.html' names the page '/about', '/404.html' no page, '/.html' not the home page. */
+function isPage(url: string, table: RoutingTable): boolean {
+  return url !== '/' && table.pages.indexOf(url) !== -1;
 }
 
 export function resolve(path: string, table: RoutingTable): Resolution {
@@ -40,8 +49,11 @@ export function resolve(path: string, table: RoutingTable): Resolution {
   // Collapse repeated slashes first: '//evil.example/' must never become a protocol-relative redirect.
   var clean = path.replace(/\/{2,}/g, '/');
   if (clean.length > 1 && clean.charAt(clean.length - 1) === '/') clean = clean.replace(/\/+$/, '') || '/';
+  // Each page has one URL. Its file's name is another way to it, and so is the folder layout that
+  // builds used to write ('/about/index.html'), which old bookmarks and shared links may still name.
   if (clean.length > 11 && clean.slice(-11) === '/index.html') clean = clean.slice(0, -11);
   else if (clean === '/index.html') clean = '/';
+  if (clean.slice(-5) === '.html' && isPage(clean.slice(0, -5), table)) clean = clean.slice(0, -5);
   if (clean !== path) return { kind: 'redirect', location: clean, status: 301 };
 
   // The error pages' own files answer with their status too, however they are reached.

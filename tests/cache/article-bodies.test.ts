@@ -41,14 +41,14 @@ describe('article bodies in the build cache', () => {
     const cold = await build('dist');
     const coldPages = await htmlOf('dist');
     expectNoMarker(coldPages);
-    expect(coldPages.get('blog/what-is-data/index.html')).toMatch(/<h2[^>]*>/);
+    expect(coldPages.get('blog/what-is-data.html')).toMatch(/<h2[^>]*>/);
 
     // One line per article in bodies.pack; the articles' parsed entries hold the marker, not the HTML.
     const articles = cold.site.posts.length;
     expect((await packLines('bodies')).length).toBe(1 + articles);
     const markdown = (await packLines('markdown')).slice(1);
     expect(markdown.filter((line) => line.includes('\\u0000body:')).length).toBe(articles);
-    const body = /<p>[^<]{40,}/.exec(coldPages.get('blog/what-is-data/index.html')!)![0];
+    const body = /<p>[^<]{40,}/.exec(coldPages.get('blog/what-is-data.html')!)![0];
     expect(markdown.some((line) => line.includes(body))).toBe(false);
 
     await editFile(dir, 'content/blog/what-is-data.md', (s) => `${s}\nA sentence added to test the bodies cache.\n`);
@@ -56,10 +56,10 @@ describe('article bodies in the build cache', () => {
     expect(warm.redone).toMatchObject({ parsed: 1, rendered: 1 });
     const warmPages = await htmlOf('dist');
     expectNoMarker(warmPages);
-    const edited = warmPages.get('blog/what-is-data/index.html')!;
+    const edited = warmPages.get('blog/what-is-data.html')!;
     expect(edited).toContain('A sentence added to test the bodies cache.');
     expect(edited).toContain(body);
-    for (const [file, html] of coldPages) if (file !== 'blog/what-is-data/index.html') expect(warmPages.get(file), file).toBe(html);
+    for (const [file, html] of coldPages) if (file !== 'blog/what-is-data.html') expect(warmPages.get(file), file).toBe(html);
 
     // Rendered afresh from bodies read back from the pack (a template change), in worker threads: the same pages.
     await editFile(dir, 'templates/pages/NotFound.tsx', (s) => s.replace('Return to Home', 'Back to the home page'));

@@ -31,7 +31,7 @@ describe('the build cache (.site-cache/)', () => {
     expect(warm.redone.parsed).toBe(1);
     // The article's own page; list pages and neighbours show only its title and excerpt, which did not change.
     expect(warm.redone.rendered).toBe(1);
-    expect(await readFile(path.join(dir, 'dist/blog/what-is-data/index.html'), 'utf8')).toContain('A closing line added while testing the cache.');
+    expect(await readFile(path.join(dir, 'dist/blog/what-is-data.html'), 'utf8')).toContain('A closing line added while testing the cache.');
 
     await editFile(dir, 'content/blog/what-is-data.md', (s) => s.replace(/^title: .*$/m, 'title: "What Is Data, Really?"'));
     const retitled = await build('dist');
@@ -39,7 +39,7 @@ describe('the build cache (.site-cache/)', () => {
     // Now the pages that list or link to it change too, and no others.
     expect(retitled.redone.rendered).toBeGreaterThan(1);
     expect(retitled.redone.rendered).toBeLessThan(retitled.routes.length / 2);
-    expect(await readFile(path.join(dir, 'dist/blog/index.html'), 'utf8')).toContain('What Is Data, Really?');
+    expect(await readFile(path.join(dir, 'dist/blog.html'), 'utf8')).toContain('What Is Data, Really?');
   }, 120_000);
 
   it('renders every page again when a template changes, and parses no markdown again', async () => {
@@ -105,7 +105,7 @@ describe('the build cache (.site-cache/)', () => {
 
   it('leaves standing every page whose inputs and document shell are unchanged, and remakes them all when the shell changes', async () => {
     await build('dist');
-    const about = path.join(dir, 'dist/about/index.html');
+    const about = path.join(dir, 'dist/about.html');
     const before = await stat(about);
     await editFile(dir, 'content/blog/what-is-data.md', (s) => `${s}\nOne more line, so that this build has something to do.\n`);
     const warm = await build('dist');
@@ -123,7 +123,7 @@ describe('the build cache (.site-cache/)', () => {
   it('rewrites a page in dist/ that was changed by hand, and deletes files the build did not make', async () => {
     await build('dist');
     const expected = await filesOf(path.join(dir, 'dist'));
-    await writeFile(path.join(dir, 'dist/about/index.html'), 'edited by hand');
+    await writeFile(path.join(dir, 'dist/about.html'), 'edited by hand');
     await writeFile(path.join(dir, 'dist/stray.html'), 'not made by the build');
     await build('dist');
     expect(await filesOf(path.join(dir, 'dist'))).toEqual(expected);
@@ -134,7 +134,7 @@ describe('the build cache (.site-cache/)', () => {
     await build('dist');
     await build('dist');
     const expected = await filesOf(path.join(dir, 'dist'));
-    const about = path.join(dir, 'dist/about/index.html');
+    const about = path.join(dir, 'dist/about.html');
     // Edited in place: the inode both trees share changes, so the build makes the page again.
     await writeFile(about, 'edited by hand');
     await build('dist');
@@ -156,7 +156,7 @@ describe('the build cache (.site-cache/)', () => {
     const saved = await serveBuild();
     expect(saved.redone).toMatchObject({ parsed: 1, rendered: 1 });
     expect(saved.summary.stages.bundle).toBeUndefined();
-    expect(await readFile(path.join(dir, 'served/blog/your-data-is-fine/index.html'), 'utf8')).toContain('Saved while serve was running.');
+    expect(await readFile(path.join(dir, 'served/blog/your-data-is-fine.html'), 'utf8')).toContain('Saved while serve was running.');
 
     // A template save: serve marks the code changed, and the next build bundles and renders every page.
     await editFile(dir, 'templates/pages/NotFound.tsx', (s) => s.replace(/Return to Home|Back to the home page/, 'Go to the home page'));

@@ -64,7 +64,7 @@ describe('share cards in a built site', () => {
   });
 
   it('gives each article, case study, service, category and the home page a card of its own, and the rest the site card', () => {
-    const imageOf = (url: string) => metaAll(pages.find((p) => p.file === (url === '/' ? 'index.html' : `${url.slice(1)}/index.html`))!.html, 'og:image')[0]!;
+    const imageOf = (url: string) => metaAll(pages.find((p) => p.file === (url === '/' ? 'index.html' : `${url.slice(1)}.html`))!.html, 'og:image')[0]!;
     const own = cold.routes.filter((r) => /^\/(blog\/(?!category\/[^/]+\/page\/)(?!page\/).+|case-studies\/(?!404).+|services\/.+|)$/.test(r.url));
     const articles = cold.routes.filter((r) => r.template === 'blogPost');
     expect(articles.length).toBeGreaterThan(8);
@@ -80,7 +80,7 @@ describe('share cards in a built site', () => {
   });
 
   it('uses the card as the Article structured data image', () => {
-    const html = pages.find((p) => p.file === 'blog/long-title/index.html')!.html;
+    const html = pages.find((p) => p.file === 'blog/long-title.html')!.html;
     const data = [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
     expect(data.find((d) => d['@type'] === 'Article')!.image).toEqual(metaAll(html, 'og:image'));
   });
@@ -122,7 +122,7 @@ describe('share cards in a built site', () => {
   it('shows a page\'s card in site serve at /__site/card/<page>', async () => {
     const server = await startServer({ root: project.root, outDir: out, prebuilt: true, port: 0, host: '127.0.0.1', watch: false });
     try {
-      const html = pages.find((p) => p.file === 'blog/long-title/index.html')!.html;
+      const html = pages.find((p) => p.file === 'blog/long-title.html')!.html;
       for (const [preview, page] of [['/__site/card/blog/long-title', html], ['/__site/card/', pages.find((p) => p.file === 'index.html')!.html]] as const) {
         const res = await fetch(server.url + preview, { redirect: 'manual' });
         expect(res.status).toBe(302);

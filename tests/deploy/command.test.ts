@@ -3,6 +3,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { cloudFrontInvalidator } from '../../src/deploy/cdn.ts';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const files: Record<string, string> = {
     'index.html': '<!doctype html><title>Home</title>',
     '404.html': '<!doctype html><title>Not found</title>',
-    'about/index.html': '<!doctype html><title>About</title>',
+    'about.html': '<!doctype html><title>About</title>',
     'assets/site-7NOAKD3I.css': 'body{}',
   };
   for (const [key, body] of Object.entries(files)) {
@@ -76,8 +77,8 @@ describe('deployCommand output', () => {
     expect(text).toMatch(/^Dry run, nothing will be changed: .* → s3:\/\/site\/ \(eu-west-2\)/);
     expect(text).toMatch(/4 files in the build: 4 to upload \(4 new, .*\), 0 unchanged, 0 stale objects to delete/);
     expect(text).toContain('would upload  new      assets/site-7NOAKD3I.css  (6 B, text/css; charset=utf-8, public, max-age=31536000, immutable)');
-    expect(text).toContain('would upload  new      about/index.html');
-    expect(text).toContain('would invalidate  / /404.html /about /about/index.html /index.html');
+    expect(text).toContain('would upload  new      about.html');
+    expect(text).toContain('would invalidate  / /404.html /about /about.html /index.html');
     expect(cdn.requests).toHaveLength(0);
   });
 
@@ -93,6 +94,25 @@ describe('deployCommand output', () => {
     expect(await deployCommand(flags({ bucket: 'site', distributionId: 'EDIST' }), second.io, {}, clients())).toBe(0);
     expect(second.out.join('\n')).toContain('Already up to date.');
     expect(second.out.join('\n')).toContain('no invalidation');
+  });
+
+  test('--keep-stale on the command line deletes nothing and says how many stale objects it kept', async () => {
+    await s3.client.send(new PutObjectCommand({ Bucket: 'site', Key: 'about/index.html', Body: 'the old layout' }));
+    vi.stubEnv('SITE_S3_ENDPOINT', s3.endpoint);
+    vi.stubEnv('AWS_ACCESS_KEY_ID', 'S3RVER');
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'S3RVER');
+    try {
+      const kept = capture();
+      expect(await main(['node', 'site', 'deploy', '--dir', dist, '--bucket', 'site', '--dry-run', '--keep-stale'], kept.io)).toBe(0);
+      expect(kept.out.join('\n')).toMatch(/, 4 unchanged, 1 stale object kept \(--keep-stale\)$/m);
+      expect(kept.out.join('\n')).not.toContain('would delete');
+      const plain = capture();
+      expect(await main(['node', 'site', 'deploy', '--dir', dist, '--bucket', 'site', '--dry-run'], plain.io)).toBe(0);
+      expect(plain.out.join('\n')).toContain('would delete  about/index.html');
+    } finally {
+      vi.unstubAllEnvs();
+      await s3.client.send(new DeleteObjectCommand({ Bucket: 'site', Key: 'about/index.html' }));
+    }
   });
 
   test('a build of site serve is refused in one line with exit 1, before S3 is asked', async () => {

@@ -22,9 +22,9 @@ const page = (title: string, assets: string[]) =>
 const FIRST: Record<string, string> = {
   'index.html': page('Home', ['assets/runtime-AB12CD34.js']),
   '404.html': page('Page not found', []),
-  'about/index.html': page('About', ['assets/runtime-AB12CD34.js', 'assets/about-EF56GH78.js']),
-  'blog/index.html': page('Insights', []),
-  'blog/what-is-data/index.html': page('What is data?', []),
+  'about.html': page('About', ['assets/runtime-AB12CD34.js', 'assets/about-EF56GH78.js']),
+  'blog.html': page('Insights', []),
+  'blog/what-is-data.html': page('What is data?', []),
   'blog/feed.xml': '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>Insights</title></feed>\n',
   'assets/runtime-AB12CD34.js': 'export const run = 1;\n',
   'assets/about-EF56GH78.js': 'export const about = 1;\n',
@@ -37,9 +37,9 @@ const FIRST: Record<string, string> = {
 const EXPECTED_HEADERS: Record<string, [string, string]> = {
   'index.html': ['text/html; charset=utf-8', REVALIDATE],
   '404.html': ['text/html; charset=utf-8', REVALIDATE],
-  'about/index.html': ['text/html; charset=utf-8', REVALIDATE],
-  'blog/index.html': ['text/html; charset=utf-8', REVALIDATE],
-  'blog/what-is-data/index.html': ['text/html; charset=utf-8', REVALIDATE],
+  'about.html': ['text/html; charset=utf-8', REVALIDATE],
+  'blog.html': ['text/html; charset=utf-8', REVALIDATE],
+  'blog/what-is-data.html': ['text/html; charset=utf-8', REVALIDATE],
   'blog/feed.xml': ['application/atom+xml; charset=utf-8', REVALIDATE],
   'assets/runtime-AB12CD34.js': ['text/javascript; charset=utf-8', IMMUTABLE],
   'assets/about-EF56GH78.js': ['text/javascript; charset=utf-8', IMMUTABLE],
@@ -73,7 +73,7 @@ async function bucketContents(bucket: string): Promise<Record<string, string>> {
 }
 
 beforeAll(async () => {
-  s3 = await startLocalS3(['site', 'dry', 'prefixed']);
+  s3 = await startLocalS3(['site', 'dry', 'prefixed', 'layout', 'switch']);
   cdn = await startFakeCloudFront();
   work = await mkdtemp(path.join(tmpdir(), 'site-deploy-'));
 });
@@ -116,32 +116,32 @@ describe('site deploy to an S3-compatible bucket', () => {
 
   test('a second deploy with one changed page uploads only it and its new asset, and invalidates only it', async () => {
     const before = cdn.requests.length;
-    const changed = { ...FIRST, 'about/index.html': page('About us', ['assets/runtime-AB12CD34.js', 'assets/about-QR90ST12.js']), 'assets/about-QR90ST12.js': 'export const about = 2;\n' };
+    const changed = { ...FIRST, 'about.html': page('About us', ['assets/runtime-AB12CD34.js', 'assets/about-QR90ST12.js']), 'assets/about-QR90ST12.js': 'export const about = 2;\n' };
     delete (changed as Record<string, string>)['assets/about-EF56GH78.js'];
     await writeBuild(dist(), changed);
 
     const result = await run();
     expect(result.plan.uploads.map((u) => [u.file.key, u.reason])).toEqual([
       ['assets/about-QR90ST12.js', 'new'],
-      ['about/index.html', 'changed'],
+      ['about.html', 'changed'],
     ]);
     expect(result.plan.deletes).toEqual(['assets/about-EF56GH78.js']);
     expect(await bucketContents('site')).toEqual(changed);
     expect(cdn.requests.length).toBe(before + 1);
-    expect(cdn.requests.at(-1)?.paths).toEqual(['/about', '/about/index.html']);
+    expect(cdn.requests.at(-1)?.paths).toEqual(['/about', '/about.html']);
   });
 
   test('a page removed from the build is deleted from the bucket and invalidated', async () => {
     const current = await bucketContents('site');
     const next = { ...current };
-    delete next['blog/what-is-data/index.html'];
+    delete next['blog/what-is-data.html'];
     await writeBuild(dist(), next);
 
     const result = await run();
     expect(result.plan.uploads).toEqual([]);
-    expect(result.plan.deletes).toEqual(['blog/what-is-data/index.html']);
+    expect(result.plan.deletes).toEqual(['blog/what-is-data.html']);
     expect(Object.keys(await bucketContents('site')).sort()).toEqual(Object.keys(next).sort());
-    expect(cdn.requests.at(-1)?.paths).toEqual(['/blog/what-is-data', '/blog/what-is-data/index.html']);
+    expect(cdn.requests.at(-1)?.paths).toEqual(['/blog/what-is-data', '/blog/what-is-data.html']);
   });
 
   test('an unchanged build uploads, deletes and invalidates nothing', async () => {
@@ -156,14 +156,14 @@ describe('site deploy to an S3-compatible bucket', () => {
   test('--dry-run plans against the bucket and changes nothing', async () => {
     await writeBuild(dist(), FIRST);
     await run({ bucket: 'dry' });
-    await writeBuild(dist(), { ...FIRST, 'index.html': page('Home, new', []), 'contact/index.html': page('Contact', []) });
+    await writeBuild(dist(), { ...FIRST, 'index.html': page('Home, new', []), 'contact.html': page('Contact', []) });
     const stored = await bucketContents('dry');
     const requests = cdn.requests.length;
 
     const result = await run({ bucket: 'dry', dryRun: true });
     expect(result.dryRun).toBe(true);
-    expect(result.plan.uploads.map((u) => [u.file.key, u.reason])).toEqual([['contact/index.html', 'new'], ['index.html', 'changed']]);
-    expect(result.invalidation.paths).toEqual(['/', '/contact', '/contact/index.html', '/index.html']);
+    expect(result.plan.uploads.map((u) => [u.file.key, u.reason])).toEqual([['contact.html', 'new'], ['index.html', 'changed']]);
+    expect(result.invalidation.paths).toEqual(['/', '/contact', '/contact.html', '/index.html']);
     expect(await bucketContents('dry')).toEqual(stored);
     expect(cdn.requests.length).toBe(requests);
   });
@@ -180,6 +180,49 @@ describe('site deploy to an S3-compatible bucket', () => {
     expect(result.plan.uploads.map((u) => u.file.key)).toEqual(['robots.txt']);
     expect(result.plan.deletes).toEqual([]);
     expect(cdn.requests.at(-1)?.paths).toEqual(['/robots.txt']);
+  });
+
+  test('the first deploy of the file-per-page layout, over a bucket in the old folder layout, leaves only the new keys and tells the CDN about both', async () => {
+    // What builds used to write: every page but the home page as <url>/index.html.
+    const folders = Object.fromEntries(Object.entries(FIRST).map(([key, body]) =>
+      [key.endsWith('.html') && key !== 'index.html' && key !== '404.html' ? `${key.slice(0, -'.html'.length)}/index.html` : key, body]));
+    expect(Object.keys(folders)).toContain('blog/what-is-data/index.html');
+    await writeBuild(dist(), folders);
+    await run({ bucket: 'layout' });
+    expect(await bucketContents('layout')).toEqual(folders);
+
+    await writeBuild(dist(), FIRST);
+    const result = await run({ bucket: 'layout' });
+    expect(result.plan.uploads.map((u) => [u.file.key, u.reason])).toEqual([['about.html', 'new'], ['blog.html', 'new'], ['blog/what-is-data.html', 'new']]);
+    expect(result.plan.deletes).toEqual(['about/index.html', 'blog/index.html', 'blog/what-is-data/index.html']);
+    expect(await bucketContents('layout')).toEqual(FIRST);
+    // The new files, and the old ones the edge may still hold: the URLs are the same.
+    expect(cdn.requests.at(-1)?.paths).toEqual([
+      '/about', '/about.html', '/about/index.html', '/blog', '/blog.html', '/blog/index.html',
+      '/blog/what-is-data', '/blog/what-is-data.html', '/blog/what-is-data/index.html',
+    ]);
+  });
+
+  test('--keep-stale puts the new files up beside the old ones and deletes nothing; the next deploy deletes them', async () => {
+    const folders = Object.fromEntries(Object.entries(FIRST).map(([key, body]) =>
+      [key.endsWith('.html') && key !== 'index.html' && key !== '404.html' ? `${key.slice(0, -'.html'.length)}/index.html` : key, body]));
+    await writeBuild(dist(), folders);
+    await run({ bucket: 'switch' });
+    await writeBuild(dist(), FIRST);
+
+    const kept = await run({ bucket: 'switch', keepStale: true });
+    expect(kept.plan.deletes).toEqual([]);
+    expect(kept.plan.kept).toEqual(['about/index.html', 'blog/index.html', 'blog/what-is-data/index.html']);
+    // Both layouts answer: the routing of either finds its file.
+    expect(await bucketContents('switch')).toEqual({ ...folders, ...FIRST });
+    // The old files are as they were: only the new ones are news to the edge.
+    expect(kept.invalidation.paths).toEqual(['/about', '/about.html', '/blog', '/blog.html', '/blog/what-is-data', '/blog/what-is-data.html']);
+
+    const next = await run({ bucket: 'switch' });
+    expect(next.plan.uploads).toEqual([]);
+    expect(next.plan.deletes).toEqual(['about/index.html', 'blog/index.html', 'blog/what-is-data/index.html']);
+    expect(await bucketContents('switch')).toEqual(FIRST);
+    expect(next.invalidation.paths).toEqual(['/about', '/about/index.html', '/blog', '/blog/index.html', '/blog/what-is-data', '/blog/what-is-data/index.html']);
   });
 
   test('a folder that is not a build is refused before anything is listed or deleted', async () => {
@@ -202,8 +245,8 @@ describe('site deploy to an S3-compatible bucket', () => {
       expect((refused as Error).message).toBe(`404.html and 4 other pages in ${dist()} carry the development markup of \`site serve\` (its live-reload script): deploy the output of \`site build\` instead`);
     }
     // One such page is enough to refuse the whole folder.
-    await writeBuild(dist(), { ...FIRST, 'about/index.html': dev['about/index.html']! });
-    await expect(run({ s3: untouched })).rejects.toThrow(/^about\/index\.html in .* carries the development markup of `site serve`/);
+    await writeBuild(dist(), { ...FIRST, 'about.html': dev['about.html']! });
+    await expect(run({ s3: untouched })).rejects.toThrow(/^about\.html in .* carries the development markup of `site serve`/);
     // The same build without it goes up.
     await writeBuild(dist(), FIRST);
     await expect(run()).resolves.toMatchObject({ dryRun: false });
@@ -235,12 +278,12 @@ describe('site deploy to an S3-compatible bucket', () => {
       expect(refused).toBeInstanceOf(DeployError);
       return (refused as Error).message;
     };
-    const about = path.join(dist(), 'about/index.html');
-    expect(await refusal(() => rm(about))).toMatch(/^about\/index\.html is missing from .* \(11 of the 12 files the build wrote are there\): the folder has changed since build \S+ made it: run `site build` again$/);
+    const about = path.join(dist(), 'about.html');
+    expect(await refusal(() => rm(about))).toMatch(/^about\.html is missing from .* \(11 of the 12 files the build wrote are there\): the folder has changed since build \S+ made it: run `site build` again$/);
     expect(await refusal(() => writeFile(path.join(dist(), 'stray.html'), '<p>left here</p>'))).toMatch(/^stray\.html in .* was not written by the build: the folder has changed since build/);
-    expect(await refusal(async () => writeFile(about, (await readFile(about, 'utf8')).slice(0, 10)))).toMatch(new RegExp(`^about/index\\.html in .* is 10 bytes, the build wrote ${Buffer.byteLength(FIRST['about/index.html']!)} bytes: the folder has changed since build`));
+    expect(await refusal(async () => writeFile(about, (await readFile(about, 'utf8')).slice(0, 10)))).toMatch(new RegExp(`^about\\.html in .* is 10 bytes, the build wrote ${Buffer.byteLength(FIRST['about.html']!)} bytes: the folder has changed since build`));
     // Same size, other bytes.
-    expect(await refusal(async () => writeFile(about, (await readFile(about, 'utf8')).replace('About', 'Abuot')))).toMatch(/^about\/index\.html in .* is not what the build wrote/);
+    expect(await refusal(async () => writeFile(about, (await readFile(about, 'utf8')).replace('About', 'Abuot')))).toMatch(/^about\.html in .* is not what the build wrote/);
     // Untouched, it goes up.
     await writeBuild(dist(), FIRST);
     await expect(run()).resolves.toMatchObject({ dryRun: false });

@@ -22,7 +22,7 @@ describe('Cache-Control', () => {
     // A share card is named by what it shows: a new card, a new name.
     ['og/blog-what-is-data-b6c24daaff22.png', IMMUTABLE],
     ['index.html', REVALIDATE],
-    ['about/index.html', REVALIDATE],
+    ['about.html', REVALIDATE],
     ['404.html', REVALIDATE],
     ['sitemap.xml', REVALIDATE],
     ['robots.txt', REVALIDATE],
@@ -47,7 +47,7 @@ describe('Cache-Control', () => {
 
 describe('Content-Type', () => {
   test.each([
-    ['about/index.html', 'text/html; charset=utf-8'],
+    ['about.html', 'text/html; charset=utf-8'],
     ['assets/site-7NOAKD3I.css', 'text/css; charset=utf-8'],
     ['assets/runtime-RK5NGXI5.js', 'text/javascript; charset=utf-8'],
     ['assets/images/logo-65b7ea6382.svg', 'image/svg+xml'],
@@ -74,32 +74,48 @@ describe('planDeploy', () => {
 
   test('uploads content-hashed files first, then the files that name them (the search index entry), then the HTML', () => {
     const plan = planDeploy([
-      file('search/index.html'), file('pagefind/pagefind-entry.json'), file('pagefind/pagefind.js'),
+      file('search.html'), file('pagefind/pagefind-entry.json'), file('pagefind/pagefind.js'),
       file('pagefind/pagefind.en_b67cd1e53f.pf_meta'), file('pagefind/index/en_67efb1f.pf_index'), file('assets/a-ABCDEFGH.js'),
     ], remote());
     expect(plan.uploads.map((u) => u.file.key)).toEqual([
       'pagefind/pagefind.en_b67cd1e53f.pf_meta', 'pagefind/index/en_67efb1f.pf_index', 'assets/a-ABCDEFGH.js',
-      'pagefind/pagefind-entry.json', 'pagefind/pagefind.js', 'search/index.html',
+      'pagefind/pagefind-entry.json', 'pagefind/pagefind.js', 'search.html',
     ]);
   });
 
   test('new, changed (by MD5 or by size), unchanged and stale files', () => {
     const plan = planDeploy(
-      [file('index.html', '1'.repeat(32)), file('about/index.html', '2'.repeat(32)), file('assets/a-ABCDEFGH.js', '3'.repeat(32)), file('robots.txt', '4'.repeat(32), 5)],
+      [file('index.html', '1'.repeat(32)), file('about.html', '2'.repeat(32)), file('assets/a-ABCDEFGH.js', '3'.repeat(32)), file('robots.txt', '4'.repeat(32), 5)],
       remote(
         { key: 'index.html', size: 10, etag: '1'.repeat(32) },
-        { key: 'about/index.html', size: 10, etag: '9'.repeat(32) },
+        { key: 'about.html', size: 10, etag: '9'.repeat(32) },
         { key: 'robots.txt', size: 6, etag: '4'.repeat(32) },
-        { key: 'old/index.html', size: 3, etag: '5'.repeat(32) },
+        { key: 'old.html', size: 3, etag: '5'.repeat(32) },
       ),
     );
     expect(plan.uploads.map((u) => [u.file.key, u.reason])).toEqual([
       ['assets/a-ABCDEFGH.js', 'new'],
       ['robots.txt', 'changed'],
-      ['about/index.html', 'changed'],
+      ['about.html', 'changed'],
     ]);
     expect(plan.unchanged.map((f) => f.key)).toEqual(['index.html']);
-    expect(plan.deletes).toEqual(['old/index.html']);
+    expect(plan.deletes).toEqual(['old.html']);
+  });
+
+  test('a bucket in the old folder layout: the new files go up, the old pages are deleted after them, the home page and 404 stay', () => {
+    const plan = planDeploy(
+      [file('index.html'), file('404.html'), file('about.html'), file('blog.html'), file('blog/what-is-data.html')],
+      remote(
+        { key: 'index.html', size: 10, etag: 'a'.repeat(32) },
+        { key: '404.html', size: 10, etag: 'a'.repeat(32) },
+        { key: 'about/index.html', size: 10, etag: 'a'.repeat(32) },
+        { key: 'blog/index.html', size: 10, etag: 'a'.repeat(32) },
+        { key: 'blog/what-is-data/index.html', size: 10, etag: 'a'.repeat(32) },
+      ),
+    );
+    expect(plan.uploads.map((u) => [u.file.key, u.reason])).toEqual([['about.html', 'new'], ['blog.html', 'new'], ['blog/what-is-data.html', 'new']]);
+    expect(plan.unchanged.map((f) => f.key)).toEqual(['index.html', '404.html']);
+    expect(plan.deletes).toEqual(['about/index.html', 'blog/index.html', 'blog/what-is-data/index.html']);
   });
 
   test('never deletes a share card: social sites fetch an old post\'s og:image long after the page has moved on', () => {
@@ -129,9 +145,19 @@ describe('planDeploy', () => {
 
 describe('invalidationPaths', () => {
   test('a page invalidates its pretty URL and its file; the home page / and /index.html', () => {
-    expect(invalidationPaths(['about/index.html', 'index.html', 'blog/page/2/index.html'])).toEqual(
-      ['/', '/about', '/about/index.html', '/blog/page/2', '/blog/page/2/index.html', '/index.html'],
+    expect(invalidationPaths(['about.html', 'index.html', 'blog/page/2.html'])).toEqual(
+      ['/', '/about', '/about.html', '/blog/page/2', '/blog/page/2.html', '/index.html'],
     );
+  });
+
+  test('a key of the old folder layout, deleted by the first deploy of the new one, invalidates its URL and its file', () => {
+    expect(invalidationPaths(['about.html', 'about/index.html', 'blog/what-is-data.html', 'blog/what-is-data/index.html'])).toEqual(
+      ['/about', '/about.html', '/about/index.html', '/blog/what-is-data', '/blog/what-is-data.html', '/blog/what-is-data/index.html'],
+    );
+  });
+
+  test('an error page is invalidated at its own name only', () => {
+    expect(invalidationPaths(['404.html', 'case-studies/404.html'])).toEqual(['/404.html', '/case-studies/404.html']);
   });
 
   test('unhashed files are invalidated by their path, hashed assets not at all', () => {
@@ -143,7 +169,7 @@ describe('invalidationPaths', () => {
   });
 
   test('past the cap, one wildcard replaces the list', () => {
-    const pages = Array.from({ length: MAX_INVALIDATION_PATHS }, (_, i) => `p${i}/index.html`);
+    const pages = Array.from({ length: MAX_INVALIDATION_PATHS }, (_, i) => `p${i}.html`);
     expect(invalidationPaths(pages.slice(0, MAX_INVALIDATION_PATHS / 2))).toHaveLength(MAX_INVALIDATION_PATHS);
     expect(invalidationPaths(pages)).toEqual(['/*']);
   });

@@ -16,7 +16,7 @@ let photoBytes: number;
 const outDir = () => path.join(work, 'dist');
 const cacheDir = () => path.join(work, 'cache');
 const build = (extra: Partial<Parameters<typeof buildSite>[0]> = {}) => buildSite({ root, contentDir, outDir: outDir(), cacheDir: cacheDir(), budgets: false, ...extra });
-const page = (url: string) => readFile(path.join(outDir(), url === '/' ? 'index.html' : `${url.slice(1)}/index.html`), 'utf8');
+const page = (url: string) => readFile(path.join(outDir(), url === '/' ? 'index.html' : `${url.slice(1)}.html`), 'utf8');
 const file = (url: string) => readFile(path.join(outDir(), url));
 
 let first: BuildResult;

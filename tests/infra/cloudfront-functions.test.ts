@@ -132,6 +132,9 @@ describe('the emitted functions fit CloudFront Functions (JavaScript runtime 2.0
 // Kinds of URL the spec's routing distinguishes; each page of the build is added below.
 const TABLE_OF_URLS = [
   '/', '/index.html', '/about', '/about/', '/about//', '/about/index.html', '/about/?a=1&b=2', '/about/?tag=a&tag=b&flag',
+  // A page's file name, and the folder layout builds used to write: both 301 to the page's one URL.
+  '/about.html', '/about.html?ref=share', '/about.html/', '/blog.html', '/blog/page/2.html', '/blog/page/2/index.html', '/about/index.html?ref=old',
+  '/.html', '/case-studies/404.html',
   '//evil.example/', '/services/', '/blog/', '/blog/page/2', '/blog/page/2/',
   '/services/analytics-and-reporting', '/services/analytics-and-reporting?utm_source=mail',
   '/blog/no-such-article', '/blog/no-such-article?ref=x', '/blog/no/such/thing',
@@ -143,7 +146,8 @@ const TABLE_OF_URLS = [
 
 describe('the functions route as site serve does', () => {
   test('every URL in the table gets the same status, redirect and page from the CDN as from site serve', async () => {
-    const urls = [...TABLE_OF_URLS, ...table.pages, ...table.pages.filter((p) => p !== '/').map((p) => `${p}/`)];
+    const inner = table.pages.filter((p) => p !== '/');
+    const urls = [...TABLE_OF_URLS, ...table.pages, ...inner.map((p) => `${p}/`), ...inner.map((p) => `${p}.html`), ...inner.map((p) => `${p}/index.html`)];
     const digest = (a: Answer) => ({ ...a, body: a.body === undefined ? undefined : createHash('sha256').update(a.body).digest('hex').slice(0, 12) });
     for (const url of urls) {
       const [fromCdn, fromServe] = await Promise.all([cdn(url), served(url)]);
@@ -183,6 +187,23 @@ describe('the functions route as site serve does', () => {
     expect((await cdn('/about')).status).toBe(200);
   });
 
+  test('a page is its URL alone: the file beside its siblings answers it, and the file\'s own name and the old folder layout redirect to it', async () => {
+    const pages = [['/about', 'about.html'], ['/blog', 'blog.html'], ['/blog/page/2', 'blog/page/2.html'], ['/', 'index.html']] as const;
+    for (const [url, file] of pages) {
+      expect({ url, ...(await cdn(url)) }).toEqual({ url, status: 200, body: await readFile(path.join(dist, file), 'utf8') });
+    }
+    const article = table.pages.find((p) => p.startsWith('/blog/') && !p.startsWith('/blog/page/'))!;
+    expect((await cdn(article)).body).toBe(await readFile(path.join(dist, `${article.slice(1)}.html`), 'utf8'));
+    expect(await cdn('/about.html')).toEqual({ status: 301, location: '/about' });
+    expect(await cdn(`${article}.html?utm_source=x`)).toEqual({ status: 301, location: `${article}?utm_source=x` });
+    expect(await cdn('/about/index.html')).toEqual({ status: 301, location: '/about' });
+    expect(await cdn(`${article}/index.html`)).toEqual({ status: 301, location: article });
+    expect(await cdn('/index.html')).toEqual({ status: 301, location: '/' });
+    // The error pages' files are no page's: they answer as themselves.
+    expect((await cdn('/404.html')).status).toBe(404);
+    expect(existsSync(path.join(dist, 'about'))).toBe(false);
+  });
+
   test('neither the CDN nor site serve redirects a backslash or an absolute-form target off the site: both answer 400', async () => {
     for (const target of ['/\\evil.example/', 'https://evil.example/x/']) {
       expect({ target, ...(await served(target)) }).toEqual({ target, status: 400, body: '' });
@@ -191,7 +212,7 @@ describe('the functions route as site serve does', () => {
   });
 
   test('the response function gives error pages their status, and leaves pages and non-200 answers alone', () => {
-    const respond = (marked: string | undefined, statusCode: number, uri = '/about/index.html') =>
+    const respond = (marked: string | undefined, statusCode: number, uri = '/about.html') =>
       (viewerResponse({ request: { uri, headers: marked ? { 'x-site-status': { value: marked } } : {} }, response: { statusCode, headers: {} } }) as CfResponse).statusCode;
     expect(respond(undefined, 200)).toBe(200);
     expect(respond('404', 200)).toBe(404);

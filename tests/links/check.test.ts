@@ -7,10 +7,10 @@ import { buildReport, formatText } from '../../src/links/report.ts';
 import type { Page } from '../../src/links/types.ts';
 
 const table: RoutingTable = { pages: ['/', '/about', '/blog'], redirects: {}, fallbacks: [], notFound: '/404.html' };
-const files = new Set(['/index.html', '/about/index.html', '/blog/index.html', '/404.html', '/assets/site.css']);
+const files = new Set(['/index.html', '/about.html', '/blog.html', '/404.html', '/assets/site.css']);
 
 function page(url: string, body: string, canonical = true): Page {
-  const file = url === '/' ? '/index.html' : url + '/index.html';
+  const file = url === '/' ? '/index.html' : url + '.html';
   const head = canonical ? `<link rel="canonical" href="https://example.com${url}">` : '';
   return { url, file, scan: extractPage(`<head>${head}</head><body>${body}</body>`) };
 }

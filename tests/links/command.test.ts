@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,22 @@ async function run(dir: string, flags: { external?: boolean; json?: boolean } = 
     ...(fetchStub && { externalOptions: { fetch: fetchStub } }),
   });
   return { code, lines, errors };
+}
+
+/**
+ * A copy of a fixture (written as our build writes, 'about.html' for /about) in the layout a plain
+ * static host needs to serve /about: 'about/index.html'. The error pages stay as they are.
+ */
+async function inFolders(fixture: string): Promise<string> {
+  const dir = path.join(tmp, 'in-folders', fixture); // no build/ beside it
+  await cp(path.join(fixtures, fixture), dir, { recursive: true });
+  const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.html') && f !== 'index.html' && path.basename(f) !== '404.html');
+  for (const file of files) {
+    const index = path.join(dir, file.slice(0, -'.html'.length), 'index.html');
+    await mkdir(path.dirname(index), { recursive: true });
+    await rename(path.join(dir, file), index);
+  }
+  return dir;
 }
 
 beforeAll(async () => {
@@ -95,8 +111,8 @@ describe('site check-links on a broken site', () => {
   });
 
   it('without build/routing.json, resolves as a plain static host: real defects only, no URL conventions', async () => {
-    // tests/fixtures/links/build/routing.json does not exist: no redirects, no fallbacks, no conventions.
-    const { lines } = await run(path.join(fixtures, 'broken'));
+    // No build/routing.json beside the copy: no redirects, no fallbacks, no conventions.
+    const { lines } = await run(await inFolders('broken'));
     expect(lines).toContain('/: /services/analytics-and-reporting → 404 (no file /services/analytics-and-reporting)');
     expect(lines).toContain('/blog/: /blog/no-such-post → 404 (no file /blog/no-such-post)');
     expect(lines).toContain('/about/: #faq → no element with id "faq" on /about/');
@@ -152,7 +168,7 @@ describe('site check-links on a plain static site (no build/routing.json)', () =
 });
 
 describe('site check-links exit codes', () => {
-  it('exits 0 on a sound site, with our routing table and as a plain static folder', async () => {
+  it('exits 0 on a sound site, with our routing table and as a plain static folder in its layout', async () => {
     const site = path.join(tmp, 'clean');
     await cp(path.join(fixtures, 'clean'), path.join(site, 'dist'), { recursive: true });
     await mkdir(path.join(site, 'build'));
@@ -160,9 +176,19 @@ describe('site check-links exit codes', () => {
     const built = await run(path.join(site, 'dist'));
     expect(built.lines).toEqual(['checked 4 pages, 40 internal links, 0 external links (not fetched); 0 broken']);
     expect(built.code).toBe(0);
-    const plain = await run(path.join(fixtures, 'clean'));
+    const plain = await run(await inFolders('clean'));
     expect(plain.lines).toEqual(['checked 4 pages, 40 internal links, 0 external links (not fetched); 0 broken (no build/routing.json: resolved as a plain static host)']);
     expect(plain.code).toBe(0);
+  });
+
+  it('says which links only our routing serves when our build is checked without its routing table', async () => {
+    // /about is about.html: the CDN's function and site serve find it, most plain hosts do not.
+    const { code, lines } = await run(path.join(fixtures, 'clean'));
+    expect(lines.slice(0, 2)).toEqual([
+      'in the layout (on all 4 pages): /about → 404 (no file /about; /about.html exists, which only some hosts serve for /about)',
+      'in the layout (on all 4 pages): /blog → 404 (no file /blog; /blog.html exists, which only some hosts serve for /blog)',
+    ]);
+    expect(code).toBe(1);
   });
 
   it('exits 2 when the dir is missing or holds no pages', async () => {

@@ -20,22 +20,22 @@ const table: RoutingTable = {
   ],
   notFound: '/404.html',
 };
-const files = new Set(['/index.html', '/about/index.html', '/blog/index.html', '/services/data-visualisation/index.html',
-  '/café/index.html', '/404.html', '/case-studies/404.html', '/assets/site.css', '/images/my photo.jpg']);
+const files = new Set(['/index.html', '/about.html', '/blog.html', '/services/data-visualisation.html',
+  '/café.html', '/404.html', '/case-studies/404.html', '/assets/site.css', '/images/my photo.jpg']);
 
 const at = (path: string) => resolveTarget(path, table, files);
 
 describe('resolveTarget', () => {
   it('finds pages and files as the routing serves them', () => {
-    expect(at('/about')).toEqual({ ok: true, path: '/about', file: '/about/index.html' });
+    expect(at('/about')).toEqual({ ok: true, path: '/about', file: '/about.html' });
     expect(at('/')).toEqual({ ok: true, path: '/', file: '/index.html' });
     expect(at('/assets/site.css')).toEqual({ ok: true, path: '/assets/site.css', file: '/assets/site.css' });
     expect(at('/images/my%20photo.jpg')).toMatchObject({ ok: true, file: '/images/my photo.jpg' });
-    expect(at('/caf%C3%A9')).toMatchObject({ ok: true, file: '/café/index.html' });
+    expect(at('/caf%C3%A9')).toMatchObject({ ok: true, file: '/café.html' });
   });
 
   it('follows the redirect table to the page it names', () => {
-    expect(at('/services/analytics-and-reporting')).toEqual({ ok: true, path: '/services/data-visualisation', file: '/services/data-visualisation/index.html' });
+    expect(at('/services/analytics-and-reporting')).toEqual({ ok: true, path: '/services/data-visualisation', file: '/services/data-visualisation.html' });
     expect(at('/r1')).toMatchObject({ ok: false, kind: 'redirect', reason: expect.stringMatching(/^more than 5 redirects/) });
     expect(at('/r2')).toMatchObject({ ok: true, path: '/about' });
     expect(at('/shop')).toEqual({ ok: true, path: 'https://shop.example.net/' });
@@ -57,6 +57,13 @@ describe('resolveTarget', () => {
     expect(at('/about/')).toEqual({ ok: false, kind: 'trailing-slash', reason: "trailing slash: the site's URLs have none" });
     expect(at('/servces/')).toEqual({ ok: false, kind: 'trailing-slash', reason: "trailing slash: the site's URLs have none; and /servces: 404 (no page)" });
     expect(at('/about/index.html')).toEqual({ ok: false, kind: 'non-canonical', reason: '301 to /about (not the canonical URL)' });
+  });
+
+  it('rejects a link to a page\'s file, which answers with a redirect to its URL', () => {
+    expect(at('/about.html')).toEqual({ ok: false, kind: 'non-canonical', reason: '301 to /about (not the canonical URL)' });
+    expect(at('/index.html')).toEqual({ ok: false, kind: 'non-canonical', reason: '301 to / (not the canonical URL)' });
+    // The error page's file is no page's: it is there, and answers 404.
+    expect(at('/404.html')).toEqual({ ok: false, kind: 'not-found', reason: '404 (no page)' });
   });
 });
 

@@ -76,7 +76,7 @@ describe('a build that fails leaves dist/ and build/ exactly as they were', () =
     const stagingSite = async () => {
       for (const tree of ['a', 'b']) {
         const site = path.join(outputLayout(out).treesDir, tree, 'site');
-        const page = await readFile(path.join(site, 'blog/staging-note-0/index.html'), 'utf8').catch(() => '');
+        const page = await readFile(path.join(site, 'blog/staging-note-0.html'), 'utf8').catch(() => '');
         if (page.includes('Staging Two')) return site;
       }
       return undefined;
@@ -182,15 +182,15 @@ describe('the swap', () => {
   it('reuses what is unchanged: the two trees share each unchanged file, which the build neither reads nor writes', async () => {
     await build();
     await project.edit('blog/staging-note-3.md', (s) => `${s}\nOne more line.\n`);
-    const about = await stat(path.join(out, 'about/index.html'));
-    const note = await stat(path.join(out, 'blog/staging-note-3/index.html'));
+    const about = await stat(path.join(out, 'about.html'));
+    const note = await stat(path.join(out, 'blog/staging-note-3.html'));
     const result = await build();
     expect(result.redone).toMatchObject({ rendered: 1, documents: 1 });
     const { treesDir } = outputLayout(out);
-    const [a, b] = await Promise.all(['a', 'b'].map((t) => stat(path.join(treesDir, t, 'site/about/index.html'))));
+    const [a, b] = await Promise.all(['a', 'b'].map((t) => stat(path.join(treesDir, t, 'site/about.html'))));
     expect(a!.ino).toBe(b!.ino);
-    expect((await stat(path.join(out, 'about/index.html'))).mtimeMs).toBe(about.mtimeMs);
-    expect((await stat(path.join(out, 'blog/staging-note-3/index.html'))).ino).not.toBe(note.ino);
+    expect((await stat(path.join(out, 'about.html'))).mtimeMs).toBe(about.mtimeMs);
+    expect((await stat(path.join(out, 'blog/staging-note-3.html'))).ino).not.toBe(note.ino);
   }, 300_000);
 
   it('seals what it swaps in: deploy takes the build as it is, and refuses it once a file is cut short, until it is built again', async () => {
@@ -201,10 +201,10 @@ describe('the swap', () => {
     expect(plan.uploads.length).toBe(seal.files);
     expect(plan.uploads.map((u) => u.file.key)).not.toContain(SEAL_FILE);
 
-    const page = path.join(out, 'blog/staging-note-5/index.html');
+    const page = path.join(out, 'blog/staging-note-5.html');
     await truncate(page, 100);
     await expect(run()).rejects.toThrow(DeployError);
-    await expect(run()).rejects.toThrow(/^blog\/staging-note-5\/index\.html in .* is 100 bytes, the build wrote [\d,]+ bytes: the folder has changed since build \S+ made it: run `site build` again$/);
+    await expect(run()).rejects.toThrow(/^blog\/staging-note-5\.html in .* is 100 bytes, the build wrote [\d,]+ bytes: the folder has changed since build \S+ made it: run `site build` again$/);
     await build();
     expect((await run()).plan.uploads.length).toBe(seal.files);
   }, 300_000);

@@ -32,7 +32,7 @@ describe('the worker pool', () => {
     expect(first.redone).toMatchObject({ pool: true, rendered: first.routes.length });
 
     // One page's document changed by hand: it is rendered again; the rest are cut out of the documents there.
-    const edited = path.join(dir, 'shell/privacy-policy/index.html');
+    const edited = path.join(dir, 'shell/privacy-policy.html');
     await writeFile(edited, (await readFile(edited, 'utf8')).replace('</main>', '<p>added by hand</p></main>'));
     const tagged = await withShell('shell', '<meta name="x-test" content="shell">');
     expect(tagged.redone).toMatchObject({ pool: true, rendered: 1, documents: tagged.routes.length });
@@ -43,7 +43,7 @@ describe('the worker pool', () => {
     const fresh = await buildSite({ root: dir, outDir: path.join(dir, 'shell-fresh'), now, budgets: false, poolThreshold: 1, extraHead: '<meta name="x-test" content="shell">' });
     expect(await filesOf(path.join(dir, 'shell'))).toEqual(await filesOf(path.join(dir, 'shell-fresh')));
     expect(tagged.summary.perPage).toEqual(fresh.summary.perPage);
-    expect(await readFile(path.join(dir, 'shell/about/index.html'), 'utf8')).toContain('<meta name="x-test" content="shell">');
+    expect(await readFile(path.join(dir, 'shell/about.html'), 'utf8')).toContain('<meta name="x-test" content="shell">');
   }, 120_000);
 
   it('puts each share card into the output as a link to the cached card, not a copy', async () => {

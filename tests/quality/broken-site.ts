@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
+import { pageFile } from '../../src/routing/resolve.ts';
 
 /**
  * A small built site, broken on purpose one way per page, with the routing table and the headers
@@ -96,7 +97,7 @@ export async function writeBrokenSite(): Promise<string> {
   for (const [url, body] of Object.entries(BROKEN_PAGES)) {
     const head = url === '/big-script' ? '<script type="module" src="/assets/big.js"></script>'
       : url === '/sizes-without-srcset' ? '<link rel="preload" as="image" href="/assets/dot.png" imagesizes="50vw">' : '';
-    await write(`${url.slice(1)}/index.html`, page(url.slice(1).replace('-', ' '), `${body}\n<p><a href="/">Home</a></p>`, head));
+    await write(pageFile(url).slice(1), page(url.slice(1).replace('-', ' '), `${body}\n<p><a href="/">Home</a></p>`, head));
   }
   await write('assets/site.css', CSS);
   await write('assets/dot.png', png(8, 8));

@@ -21,7 +21,7 @@ let dist: string;
 let budgets: Budgets;
 
 /** The failures a gate reported about one page (its URL or its file). */
-const about = (report: GateReport, page: string) => report.failures.filter((f) => f.startsWith(`${page}:`) || f.startsWith(`${page} @`) || f.startsWith(`${page.slice(1)}/index.html:`));
+const about = (report: GateReport, page: string) => report.failures.filter((f) => f.startsWith(`${page}:`) || f.startsWith(`${page} @`) || f.startsWith(`${page.slice(1)}.html:`));
 
 beforeAll(async () => {
   dist = await writeBrokenSite();
@@ -35,10 +35,10 @@ afterAll(async () => {
 describe('html gate (html-validate with the project config)', () => {
   it('fails on a missing alt and on invalid nesting, naming file, line and rule, and passes the clean page', async () => {
     const report = await htmlGate({ dir: dist, root });
-    expect(about(report, '/missing-alt').join('\n')).toMatch(/missing-alt\/index\.html:\d+:\d+ <img> is missing required "alt" attribute \(wcag\/h37\)/);
+    expect(about(report, '/missing-alt').join('\n')).toMatch(/missing-alt\.html:\d+:\d+ <img> is missing required "alt" attribute \(wcag\/h37\)/);
     expect(about(report, '/bad-nesting').join('\n')).toMatch(/<p> is implicitly closed by adjacent <div>/);
     expect(report.failures.filter((f) => f.startsWith('index.html'))).toEqual([]);
-    expect(report.rows).toContainEqual(['missing-alt/index.html', '1', '0']);
+    expect(report.rows).toContainEqual(['missing-alt.html', '1', '0']);
   });
 });
 
@@ -46,14 +46,14 @@ describe('vnu gate (the Nu Html Checker)', () => {
   it('fails on what html-validate lets through (sizes without srcset, imagesizes without imagesrcset) and on the other invalid pages, and passes the clean page', async () => {
     const report = await vnuGate({ dir: dist });
     expect(about(report, '/sizes-without-srcset')).toEqual([
-      expect.stringMatching(/^sizes-without-srcset\/index\.html:\d+:\d+ The “imagesizes” attribute must only be specified if the “imagesrcset” attribute is also specified\.$/),
-      expect.stringMatching(/^sizes-without-srcset\/index\.html:\d+:\d+ The “sizes” attribute must only be specified if the “srcset” attribute is also specified\.$/),
+      expect.stringMatching(/^sizes-without-srcset\.html:\d+:\d+ The “imagesizes” attribute must only be specified if the “imagesrcset” attribute is also specified\.$/),
+      expect.stringMatching(/^sizes-without-srcset\.html:\d+:\d+ The “sizes” attribute must only be specified if the “srcset” attribute is also specified\.$/),
     ]);
     expect(about(report, '/missing-alt').join('\n')).toMatch(/An “img” element must have an “alt” attribute/);
     expect(about(report, '/bad-nesting').join('\n')).toMatch(/No “p” element in scope but a “p” end tag seen/);
     expect(report.failures).toHaveLength(4);
     expect(report.rows).toContainEqual(['index.html', '0', '0']);
-    expect(report.rows).toContainEqual(['sizes-without-srcset/index.html', '2', '0']);
+    expect(report.rows).toContainEqual(['sizes-without-srcset.html', '2', '0']);
     expect(report.summary).toMatch(/^vnu: 11 pages in one Java process \([\d.]+ s\), 4 errors, 0 warnings$/);
   }, 60_000);
 });

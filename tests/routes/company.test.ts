@@ -53,7 +53,7 @@ describe('company routes', () => {
   it('writes every page at its pretty URL with status 200', () => {
     for (const r of companyRoutes(site).filter((r) => r.template !== 'caseStudyNotFound')) {
       expect(r.status).toBe(200);
-      expect(r.file).toBe(`${r.url}/index.html`);
+      expect(r.file).toBe(`${r.url}.html`);
     }
   });
 

@@ -15,8 +15,10 @@ const table: RoutingTable = {
 describe('resolve', () => {
   it.each([
     ['/', { kind: 'file', file: '/index.html', status: 200 }],
-    ['/about', { kind: 'file', file: '/about/index.html', status: 200 }],
-    ['/blog/page/2', { kind: 'file', file: '/blog/page/2/index.html', status: 200 }],
+    ['/about', { kind: 'file', file: '/about.html', status: 200 }],
+    ['/blog', { kind: 'file', file: '/blog.html', status: 200 }],
+    ['/blog/what-is-data', { kind: 'file', file: '/blog/what-is-data.html', status: 200 }],
+    ['/blog/page/2', { kind: 'file', file: '/blog/page/2.html', status: 200 }],
     ['/assets/site-abc123.css', { kind: 'file', file: '/assets/site-abc123.css', status: 200 }],
     ['/sitemap.xml', { kind: 'file', file: '/sitemap.xml', status: 200 }],
   ])('serves %s from its file', (path, expected) => {
@@ -27,7 +29,15 @@ describe('resolve', () => {
     ['/about/', '/about'],
     ['/blog/what-is-data///', '/blog/what-is-data'],
     ['/about/index.html', '/about'],
+    ['/blog/page/2/index.html', '/blog/page/2'],
     ['/index.html', '/'],
+    ['/about.html', '/about'],
+    ['/blog.html', '/blog'],
+    ['/blog/what-is-data.html', '/blog/what-is-data'],
+    ['/blog/page/2.html', '/blog/page/2'],
+    ['/about.html/', '/about'],
+    ['/about.html/index.html', '/about'],
+    ['//about.html', '/about'],
     ['//evil.example/', '/evil.example'],
     ['//evil.example', '/evil.example'],
   ])('normalises %s with a 301 to %s', (path, location) => {
@@ -49,6 +59,17 @@ describe('resolve', () => {
   it('answers the error pages\' own files with their status', () => {
     expect(resolve('/404.html', table)).toEqual({ kind: 'file', file: '/404.html', status: 404 });
     expect(resolve('/case-studies/404.html', table)).toEqual({ kind: 'file', file: '/case-studies/404.html', status: 404 });
+  });
+
+  it('serves an .html file that is no page\'s as the file it is', () => {
+    expect(resolve('/google1234abcd.html', table)).toEqual({ kind: 'file', file: '/google1234abcd.html', status: 200 });
+    expect(resolve('/.html', table)).toEqual({ kind: 'file', file: '/.html', status: 200 });
+    expect(resolve('/contact.html', table)).toEqual({ kind: 'file', file: '/contact.html', status: 200 });
+  });
+
+  it('leaves an .html name of a redirect or an unknown article to the file, as it always did', () => {
+    expect(resolve('/services/analytics-and-reporting.html', table)).toEqual({ kind: 'file', file: '/services/analytics-and-reporting.html', status: 200 });
+    expect(resolve('/blog/no-such-post.html', table)).toEqual({ kind: 'file', file: '/blog/no-such-post.html', status: 200 });
   });
 
   it('answers any other unknown path with 404.html and 404', () => {
@@ -81,7 +102,7 @@ describe('no redirect leaves the site', () => {
   // Paths made of the pieces that turn a path into another host, and of anything at all.
   const piece = fc.oneof(
     fc.constantFrom('/', '//', '\\', '/\\', '\\/', '.', '..', ':', '@', '?', '#', '%2F', '%5C', '%09', '\t', '\n', '\r', ' ', '\u0000', '\u00a0',
-      'evil.com', 'https:', 'http:', 'javascript:', 'index.html', 'about', 'blog', 'case-studies', 'services', 'what-is-data'),
+      'evil.com', 'https:', 'http:', 'javascript:', 'index.html', '.html', 'about', 'blog', 'case-studies', 'services', 'what-is-data'),
     fc.string({ unit: 'binary', maxLength: 6 }),
   );
   const target = fc.oneof(

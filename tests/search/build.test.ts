@@ -28,7 +28,7 @@ describe('the build with search', { timeout: 120_000 }, () => {
     expect(await indexedPages()).toBe(first.summary.search!.pages);
     expect(first.summary.stages.search).toBeGreaterThan(0);
     expect(first.routes.some((r) => r.url === '/search')).toBe(true);
-    expect(await readFile(path.join(out(), 'blog', 'index.html'), 'utf8')).toMatch(/<form role="search"[^>]* action="\/search"/);
+    expect(await readFile(path.join(out(), 'blog.html'), 'utf8')).toMatch(/<form role="search"[^>]* action="\/search"/);
     expect(parseHeadersFile(await readFile(path.join(project.root, 'build', 'headers.json'), 'utf8')).paths).toHaveLength(1);
 
     const again = await buildSite({ root: project.root, outDir: out(), budgets: false });
@@ -47,7 +47,7 @@ describe('the build with search', { timeout: 120_000 }, () => {
     expect(off.routes.some((r) => r.url === '/search')).toBe(false);
     expect(existsSync(path.join(out(), 'pagefind'))).toBe(false);
     expect(existsSync(path.join(out(), 'search'))).toBe(false);
-    expect(await readFile(path.join(out(), 'blog', 'index.html'), 'utf8')).not.toContain('role="search"');
+    expect(await readFile(path.join(out(), 'blog.html'), 'utf8')).not.toContain('role="search"');
     expect(parseHeadersFile(await readFile(path.join(project.root, 'build', 'headers.json'), 'utf8')).paths).toEqual([]);
     expect(await readFile(path.join(out(), 'sitemap.xml'), 'utf8')).not.toContain('/search');
 
