@@ -2,6 +2,7 @@
 // `site` starts without compiling TypeScript. `npm ci` runs it (the `prepare` script); bin/site runs
 // it again whenever a source it was built from has changed since. Dependencies stay in
 // node_modules; the templates are not part of it (each `site build` bundles them afresh).
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -77,7 +78,10 @@ export async function buildCli() {
     const { mtimeMs } = await stat(path.join(PACKAGE_DIR, file));
     inputs[file] = mtimeMs < startedAt ? mtimeMs : -1;
   }
-  const stamp = { inputs };
+  // The hash of what was compiled: a build keeps what it worked out from the content only while the code that did is the same (src/generator-code.ts).
+  const code = createHash('sha256');
+  for (const file of [...result.outputFiles].sort((a, b) => (a.path < b.path ? -1 : 1))) code.update(path.basename(file.path)).update('\0').update(file.contents).update('\0');
+  const stamp = { inputs, code: code.digest('hex') };
   if (process.env.BUILD_CLI_META) await writeFile(process.env.BUILD_CLI_META, JSON.stringify(result.metafile));
   const tmp = `${STAMP}.${process.pid}.tmp`;
   await writeFile(tmp, JSON.stringify(stamp, null, 1) + '\n');

@@ -6,6 +6,8 @@ import { publishedSite, type Published } from './content/published.ts';
 import { ContentErrors, type ContentError } from './content/errors.ts';
 import { parseMarkdownFile } from './content/markdown-file.ts';
 import { routes as routeTable, routingTable, type Route } from './routes/table.ts';
+import { siteSource } from './routes/sources.ts';
+import { generatorCode } from './generator-code.ts';
 import type { RenderedPage } from './render/page.tsx';
 import { islandMap, type IslandList } from './render/island-list.ts';
 import { DOCUMENT_CODE, type DocumentCut } from './render/document.ts';
@@ -92,7 +94,9 @@ const SESSION_MEMORY_MAX = 20_000;
 export interface BuildResult {
   site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string;
   /** Markdown files parsed and pages rendered by this build; the rest came from the cache. */
-  redone: { parsed: number; rendered: number; pool: boolean; documents: number };
+  redone: { parsed: number; rendered: number; pool: boolean; documents: number;
+    /** Routes whose key was worked out from their props, not found by their sources (see RouteSources). */
+    keyed: number };
   /** Problems a preview lets through that a production build refuses (links to unpublished articles). */
   warnings: ContentError[];
 }
@@ -124,9 +128,10 @@ export type WrittenPage = Omit<RenderedPage, 'head' | 'body'>;
 /**
  * What the manifest keeps of a written page, so that a later build can leave it standing without
  * reading it; or, when only the shell changed, cut its head and body out of it (`cut`, valid while
- * the route's key is `page`) rather than render it again.
+ * the route's key is `page`) rather than render it again. `source` names what the route was made
+ * from (see cache/build-cache.ts, RouteSources): while it is the same, `page` is the route's key.
  */
-interface StoredPage { islands: IslandList; images: RenderedPage['images']; preload?: RenderedPage['preload']; markup: MarkupFigures; page?: string; cut?: DocumentCut }
+interface StoredPage { islands: IslandList; images: RenderedPage['images']; preload?: RenderedPage['preload']; markup: MarkupFigures; page?: string; cut?: DocumentCut; source?: string }
 
 /** The last build's page at this file, if it was made from this very route (the key): its document can be cut up again. */
 function previousPage(about: StoredPage | undefined, key: () => string): { previous?: PreviousPage } {
@@ -143,10 +148,10 @@ interface DocumentMaker { shell: DocumentShell; inputs: string }
  * holds a page's markup. Returns the pages, without their markup, in the routes' order.
  */
 async function renderStage(input: {
-  site: Site; routes: Route[]; now: Date; code: BuildCode; cache: BuildCache; workers: BuildWorkers;
+  site: Site; routes: Route[]; sources: string; now: Date; code: BuildCode; cache: BuildCache; workers: BuildWorkers;
   writer: DistWriter; documents: DocumentMaker; sizes: Map<string, SizeFigure>; markup: DocumentFigures;
 }): Promise<{ written: WrittenPage[]; documents: number }> {
-  const { site, routes, now, code, cache, workers, writer, documents: maker, sizes, markup } = input;
+  const { site, routes, sources, now, code, cache, workers, writer, documents: maker, sizes, markup } = input;
   const ctx = { settings: site.settings, images: site.images, year: now.getUTCFullYear() };
   const order = new Map(routes.map((route, i) => [route, i]));
   const written = new Array<WrittenPage>(routes.length);
@@ -158,11 +163,17 @@ async function renderStage(input: {
     written[order.get(page.route)!] = page;
   };
   let documents = 0;
-  await cache.render(routes, ctx, code.renderHash, async (route, key) => {
+  const last = (route: Route, source: string) => {
+    const about = writer.lastAbout(route.file) as StoredPage | undefined;
+    return about?.source === source ? about.page : undefined;
+  };
+  await cache.render(routes, ctx, code.renderHash, { site: sources, last }, async (route, key, source) => {
     // The document on disk was made from this very page and shell, and nobody has touched it: it stands.
     const record = await writer.keep(route.file, () => hashOf(key(), shell));
     const about = record?.about as StoredPage | undefined;
     if (!record || !about?.markup) return false;
+    // Its key worked out from its props this time: the next build finds it by its sources.
+    if (about.source !== source) writer.record(route.file, { ...record, about: { ...about, source } });
     keep({ route, islands: islandMap(about.islands), images: about.images, preload: about.preload }, { raw: record.size, gzip: record.gzip! }, about.markup);
     return true;
   }, (jobs, read, settle) => workers.pages(jobs.map((job) => ({ ...job, before: writer.before(job.route.file), ...previousPage(writer.lastAbout(job.route.file) as StoredPage | undefined, job.key) })), { ctx, shell: maker.shell, trees: writer.siteTrees }, read, async (job, out) => {
@@ -170,7 +181,7 @@ async function renderStage(input: {
     // Not made (its article's body was lost from the cache): the cache has thrown it out, and the build runs again.
     if ('lostBody' in out) return;
     documents++;
-    const about: StoredPage = { islands: out.islands, images: out.images, preload: out.preload, markup: out.markup, page: job.key(), cut: out.cut };
+    const about: StoredPage = { islands: out.islands, images: out.images, preload: out.preload, markup: out.markup, page: job.key(), cut: out.cut, source: job.source };
     writer.record(job.route.file, { ...out.record, key: hashOf(job.key(), shell), about });
     keep({ route: job.route, islands: islandMap(out.islands), images: out.images, preload: out.preload }, { raw: out.record.size, gzip: out.record.gzip }, out.markup);
   }));
@@ -315,7 +326,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // Untimed: the site as published at the build's clock, its routes, each page's share card named
     // (before any page renders, since the head links to it), and the routing table.
     const { site, articles, unpublishedLinks } = publishStage(loaded, now, opts.preview ?? false);
-    const { routes, jobs: cardJobs } = planCards(site, routeTable(site), run.contentDir, hashOf(code.cardsHash, cardFontsHash(), engineVersions()));
+    const cardsCode = hashOf(code.cardsHash, cardFontsHash(), engineVersions());
+    const { routes, jobs: cardJobs } = planCards(site, routeTable(site), run.contentDir, cardsCode);
     const table = routingTable(routes);
     const assets = await assetsReady;
     const scripts = inlineScripts(site.settings);
@@ -331,7 +343,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // serve serves the index from the cache itself, as soon as it is ready; a build writes it into the output.
     if (session) session.search = indexed;
     const [rendered, cards, searched] = await sideBySide<[Awaited<ReturnType<typeof renderStage>>, BuiltCards, BuiltSearch | undefined]>([
-      time('render', () => renderStage({ site, routes, now, code, cache, workers, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })),
+      time('render', () => renderStage({ site, routes, sources: siteSource(site, generatorCode(), cardsCode), now, code, cache, workers, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })),
       time('cards', () => buildCards(cardJobs, cacheDir, async (missing, each) => { await nativeLoads(); await workers.cards(missing, each); }))
         .then(async (built) => { await time('write', () => writeFiles(writer, sizes, sideFiles(assets, built))); return built; }),
       session || !indexed ? Promise.resolve(undefined)

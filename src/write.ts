@@ -116,10 +116,11 @@ export class DistWriter {
       contents = typeof entry.contents === 'string' ? Buffer.from(entry.contents) : entry.contents;
       record = putContents(this.trees, entry.file, contents, before, this.made);
     } else {
-      // A copied file is known by its source's path, size and time (images are read only when they change).
-      // Synchronously, as every stat here: a large blog has a card per page, and a promise is a trip through the thread pool.
-      const source = statSync(entry.from);
-      const hash = `copy:${entry.from}:${source.size}:${source.mtimeMs}`;
+      // A copied file is known by the SHA-256 of its bytes where the caller knows it (a share card,
+      // named by it in a cache that never writes through a file), else by its source's path, size and
+      // time (images are read only when they change). Synchronously, as every stat here: a large blog
+      // has a card per page, and a promise is a trip through the thread pool.
+      const hash = entry.sha256 !== undefined ? `sha256:${entry.sha256}` : copyHash(entry.from);
       const kept = before?.hash === hash ? untouched(this.trees, entry.file, before, this.made) : undefined;
       if (kept) record = kept;
       else {
@@ -163,6 +164,11 @@ export class DistWriter {
   files(): SealedFile[] {
     return Object.entries(this.next).map(([file, r]) => ({ key: file.replace(/^\/+/, ''), size: r.size, sha256: r.sha256 ?? r.hash }));
   }
+}
+
+function copyHash(from: string): string {
+  const source = statSync(from);
+  return `copy:${from}:${source.size}:${source.mtimeMs}`;
 }
 
 function tryRmdir(dir: string): boolean {

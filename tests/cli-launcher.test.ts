@@ -55,11 +55,16 @@ describe('bin/site', () => {
   });
 
   it('never runs stale code: a changed source is compiled again before the command runs', async () => {
+    const stampCode = async () => (JSON.parse(await readFile(path.join(dir, 'build', 'cli', 'stamp.json'), 'utf8')) as { code: string }).code;
+    const before = await stampCode();
+    expect(before).toMatch(/^[0-9a-f]{64}$/);
     const cli = path.join(dir, 'src', 'cli.ts');
     await writeFile(cli, (await readFile(cli, 'utf8')).replace("'Build, serve and check the static site'", "'Build, serve and check the static site, freshly edited'"));
     const edited = await site('--help');
     expect(edited.stderr).toBe('site: compiling the CLI from src/ into build/cli (src/cli.ts changed)\n');
     expect(edited.stdout).toContain('freshly edited');
+    // The stamp names the code compiled: a build made by other code works out every route's key afresh (src/generator-code.ts).
+    expect(await stampCode()).not.toBe(before);
   }, 60_000);
 
   it('says so, and exits 1, when src/ does not compile', async () => {

@@ -29,7 +29,14 @@ const isBody = (v: unknown): v is string => typeof v === 'string';
  * a JSON text of the whole route, and a first build asks for it only once the page is made, while
  * the main thread waits for the workers anyway.
  */
-export type KeyedPageJob = PageJob & { key: () => string };
+export type KeyedPageJob = PageJob & { key: () => string; source: string };
+
+/**
+ * Where a route's key may be found without writing out its props: `site` names everything routes
+ * are made from but the article bodies (see routes/sources.ts), and `last` gives the key the last
+ * build recorded for a route made from the same sources (its `source`), if it did.
+ */
+export interface RouteSources { site: string; last: (route: Route, source: string) => string | undefined }
 
 const isParsed = (v: unknown): v is ParsedMarkdownFile => {
   const p = v as ParsedMarkdownFile;
@@ -37,7 +44,8 @@ const isParsed = (v: unknown): v is ParsedMarkdownFile => {
 };
 /**
  * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's text, its path,
- * the survey addresses, the images it names and the markdown code; pages keyed by the route's props,
+ * the survey addresses, the images it names and the markdown code; pages keyed by the route's props
+ * (or, where the route's sources are the last build's, by the key it recorded: see RouteSources),
  * the render context and the templates' code (the page's document in the output is its cache: see
  * build.ts). Both keys also hold the lockfile, so that upgrading a package (remark, React)
  * invalidates them. An article's body HTML (most of its parsed entry) is kept apart,
@@ -49,7 +57,7 @@ export class BuildCache {
   private readonly markdown: CacheStore<ParsedMarkdownFile>;
   private readonly bodies: CacheStore<string>;
   /** What the last build did: files parsed and pages rendered afresh (the rest came from the cache). */
-  readonly counts = { parsed: 0, rendered: 0 };
+  readonly counts = { parsed: 0, rendered: 0, keyed: 0 };
   /** Articles whose body could not be read back when their page needed it (see LostBodiesError). */
   private lost = 0;
 
@@ -147,17 +155,26 @@ export class BuildCache {
    * is cut out of the document the last build wrote: see render/page-output.ts).
    * Throws LostBodiesError, once every page is made, if a body turned out unreadable.
    */
-  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string,
-    stand: (route: Route, key: () => string) => Promise<boolean>,
+  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string, sources: RouteSources,
+    stand: (route: Route, key: () => string, source: string) => Promise<boolean>,
     make: (jobs: KeyedPageJob[], read: (job: KeyedPageJob) => Promise<PageReads>, settle: (job: KeyedPageJob, output: PageResult) => Promise<void>) => Promise<void>): Promise<void> {
     const shared = hashOf(this.lockHash, codeHash, JSON.stringify(ctx));
     const jobs = new Array<KeyedPageJob | undefined>(routes.length);
+    const site = hashOf(shared, sources.site);
+    // Made from the same site, and for an article's page the same body: the last build's key. Else
+    // the route written out (an article's route holds the marker of its body, not the body: short).
+    const keyOf = (route: Route, source: string) => {
+      const last = sources.last(route, source);
+      if (last !== undefined) return last;
+      this.counts.keyed++;
+      return hashOf(shared, JSON.stringify(route));
+    };
     await mapLimit(routes, IO_CONCURRENCY, async (route, i) => {
       let key: string | undefined;
-      // An article's route holds the marker of its body, not the body: its JSON text is short.
-      const job: KeyedPageJob = { route, key: () => (key ??= hashOf(shared, JSON.stringify(route))) };
+      const source = hashOf(site, route.url, routeBodyKey(route) ?? '');
+      const job: KeyedPageJob = { route, source, key: () => (key ??= keyOf(route, source)) };
       // Its output stands as the last build left it: nothing to read.
-      if (!await stand(route, job.key)) jobs[i] = job;
+      if (!await stand(route, job.key, source)) jobs[i] = job;
     });
     const todo = jobs.filter((j) => j !== undefined);
     if (!todo.length) return;

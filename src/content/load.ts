@@ -42,6 +42,9 @@ export interface Site {
   links: SourceLink[];
 }
 
+/** What the pages are made from: the site but the addresses it links to, which only the link checks read. */
+export type SiteContent = Omit<Site, 'links'>;
+
 /** An address written in a content file (a YAML value or a markdown link), and where. */
 export interface SourceLink { file: string; line?: number; path: string; href: string }
 

@@ -1,4 +1,4 @@
-import type { Site, Post } from '../content/load.ts';
+import type { SiteContent, Post } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
 import { continueReading, metaDescription, pageLinks, paginate } from './blog-paging.ts';
 import { BLOG_PLACEHOLDER_IMAGE as PLACEHOLDER_IMAGE } from '../content/article-order.ts';
@@ -42,11 +42,11 @@ export function summary(post: Post): PostSummary {
 }
 
 /** An absolute address for a site path or an image key, for structured data and share links. */
-function absolute(site: Site, pathOrImage: string): string {
+function absolute(site: SiteContent, pathOrImage: string): string {
   return absoluteUrl(site.settings.url, site.images[pathOrImage]?.src ?? pathOrImage);
 }
 
-function organisation(settings: SiteSettings, site: Site) {
+function organisation(settings: SiteSettings, site: SiteContent) {
   return {
     '@type': 'Organization',
     name: settings.name,
@@ -56,7 +56,7 @@ function organisation(settings: SiteSettings, site: Site) {
 }
 
 /** Schema.org Article and FAQPage for one post. */
-export function articleJsonLd(site: Site, post: Post): Array<Record<string, unknown>> {
+export function articleJsonLd(site: SiteContent, post: Post): Array<Record<string, unknown>> {
   const url = absolute(site, `/blog/${post.slug}`);
   return [
     {
@@ -106,13 +106,13 @@ function listRoutes(posts: PostSummary[], base: string, view: { hero: BlogListPr
   }));
 }
 
-function blogListRoutes(site: Site, cards: PostSummary[]): Route[] {
+function blogListRoutes(site: SiteContent, cards: PostSummary[]): Route[] {
   const { title, description, hero, feedLink, search } = site.pages.blog;
   return listRoutes(cards, '/blog', { hero, feedLink, title, description, ...(site.settings.search ? { searchLabel: search.label } : {}) });
 }
 
 /** One list per category that has articles in this build, in the order the articles are (newest first). */
-function categoryRoutes(site: Site, cards: PostSummary[]): Route[] {
+function categoryRoutes(site: SiteContent, cards: PostSummary[]): Route[] {
   const { hero, category: words } = site.pages.blog;
   const byCategory = new Map<string, { name: string; cards: PostSummary[] }>();
   for (const card of cards) {
@@ -131,7 +131,7 @@ function categoryRoutes(site: Site, cards: PostSummary[]): Route[] {
   }));
 }
 
-function postRoutes(site: Site): Route[] {
+function postRoutes(site: SiteContent): Route[] {
   return site.posts.map((post) => {
     const url = `/blog/${post.slug}`;
     return page(url, 'blogPost', {
@@ -156,7 +156,7 @@ function postRoutes(site: Site): Route[] {
 }
 
 /** The blog: the article list page by page, each category's list likewise, and one page per article. */
-export function blogRoutes(site: Site): Route[] {
+export function blogRoutes(site: SiteContent): Route[] {
   const cards = site.posts.map(summary);
   return [...blogListRoutes(site, cards), ...categoryRoutes(site, cards), ...postRoutes(site)];
 }

@@ -1,4 +1,4 @@
-import type { CaseStudy, Site } from '../content/load.ts';
+import type { CaseStudy, SiteContent } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
 import type { PageMeta } from '../render/meta.ts';
 import type { CaseStudySummary } from '../../templates/components/CaseStudyCard.tsx';
@@ -57,7 +57,7 @@ export function caseStudyMeta(study: CaseStudy, settings: Pick<SiteSettings, 'na
 }
 
 /** The routes of the company pages: About, DIAlog, Our Work, the case studies and their not-found page. */
-export function companyRoutes(site: Site): Route[] {
+export function companyRoutes(site: SiteContent): Route[] {
   const { about, dialog, testimonials } = site.pages;
   const list = site.pages['case-studies'];
   const caseStudies = site.caseStudies.map(caseStudySummary);

@@ -1,8 +1,8 @@
-import type { Site } from '../content/load.ts';
+import type { SiteContent } from '../content/load.ts';
 import { page, type Route } from './route.ts';
 
 /** The pages built around a form: contact, the DIAlog assessment, and the thank-you page both lead to. */
-export function formRoutes(site: Site): Route[] {
+export function formRoutes(site: SiteContent): Route[] {
   const { contact, 'dialog-assessment': assessment, 'thank-you': thanks } = site.pages;
   return [
     page('/contact', 'contact', { content: contact }, { title: contact.title, description: contact.description }),

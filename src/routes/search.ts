@@ -1,10 +1,10 @@
-import type { Site } from '../content/load.ts';
+import type { SiteContent } from '../content/load.ts';
 import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
 import { SEARCH_DIR } from '../search/search-index.ts';
 import { page, type Route } from './route.ts';
 
 /** /search, when the site has search (content/site.yaml `search`, on unless set to false). */
-export function searchRoutes(site: Site): Route[] {
+export function searchRoutes(site: SiteContent): Route[] {
   if (!site.settings.search) return [];
   const words = site.pages.blog.search;
   // Each category once, by its page's address, with how many articles it lists; then the other kinds of page search finds.

@@ -1,4 +1,4 @@
-import type { Site } from '../content/load.ts';
+import type { SiteContent } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
 import type { CaseStudySummary } from '../../templates/components/CaseStudyCard.tsx';
 import type { Service } from '../../templates/pages/services/ServicePage.tsx';
@@ -25,7 +25,7 @@ export function serviceJsonLd(service: Service, settings: SiteSettings): Record<
 }
 
 /** The case study a service page links to; a slug with no case study is a content error, not a broken link. */
-export function caseStudyTeaser(service: Service, site: Pick<Site, 'caseStudies'>): CaseStudySummary {
+export function caseStudyTeaser(service: Service, site: Pick<SiteContent, 'caseStudies'>): CaseStudySummary {
   const study = site.caseStudies.find((s) => s.slug === service.caseStudy.slug);
   if (!study) {
     const known = site.caseStudies.map((s) => s.slug).join(', ');
@@ -35,7 +35,7 @@ export function caseStudyTeaser(service: Service, site: Pick<Site, 'caseStudies'
 }
 
 /** The routes of the services pages: the overview, then one page per file in content/services. */
-export function servicesRoutes(site: Site): Route[] {
+export function servicesRoutes(site: SiteContent): Route[] {
   const overview = site.pages.services;
   const services: Service[] = site.collections.services;
   const cards: ServiceListing[] = services.map((s) => ({ slug: s.slug, name: s.name, summary: s.summary }));

@@ -1,4 +1,4 @@
-import type { Site } from '../content/load.ts';
+import type { SiteContent } from '../content/load.ts';
 import type { RoutingTable } from '../routing/resolve.ts';
 import { errorPage, page, type Route } from './route.ts';
 import { servicesRoutes } from './services.ts';
@@ -11,7 +11,7 @@ import { searchRoutes } from './search.ts';
 export type { Route, TemplateName } from './route.ts';
 
 /** Every URL of the site: a pure function of the content. Build, sitemap, serve and the CDN read this list. */
-export function routes(site: Site): Route[] {
+export function routes(site: SiteContent): Route[] {
   const { home } = site.pages;
   return [
     page('/', 'home', { content: home }, { title: home.title, description: home.description, image: home.hero.image.src, card: { title: home.title, label: site.settings.location, art: home.hero.image.src } }),

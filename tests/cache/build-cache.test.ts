@@ -31,11 +31,18 @@ describe('the build cache (.site-cache/)', () => {
     expect(warm.redone.parsed).toBe(1);
     // The article's own page; list pages and neighbours show only its title and excerpt, which did not change.
     expect(warm.redone.rendered).toBe(1);
+    // Every other route is made from the sources of the last build: its key is the one recorded, not worked out again.
+    expect(warm.redone.keyed).toBe(1);
     expect(await readFile(path.join(dir, 'dist/blog/what-is-data.html'), 'utf8')).toContain('A closing line added while testing the cache.');
+
+    const same = await build('dist');
+    expect(same.redone).toMatchObject({ parsed: 0, rendered: 0, keyed: 0 });
 
     await editFile(dir, 'content/blog/what-is-data.md', (s) => s.replace(/^title: .*$/m, 'title: "What Is Data, Really?"'));
     const retitled = await build('dist');
     expect(retitled.redone.parsed).toBe(1);
+    // A title is read by lists and neighbours: every route's key is worked out from its props again.
+    expect(retitled.redone.keyed).toBe(retitled.routes.length);
     // Now the pages that list or link to it change too, and no others.
     expect(retitled.redone.rendered).toBeGreaterThan(1);
     expect(retitled.redone.rendered).toBeLessThan(retitled.routes.length / 2);
