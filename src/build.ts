@@ -9,7 +9,7 @@ import { routes as routeTable, routingTable, type Route } from './routes/table.t
 import { siteSource } from './routes/sources.ts';
 import { generatorCode } from './generator-code.ts';
 import type { RenderedPage } from './render/page.tsx';
-import { islandMap, type IslandList } from './render/island-list.ts';
+import { PageUsesTable, type SharedUses, type StoredPage } from './render/stored-page.ts';
 import { DOCUMENT_CODE, type DocumentCut } from './render/document.ts';
 import type { DocumentShell, PreviousPage } from './render/page-output.ts';
 import { inlineScripts } from './render/inline-scripts.ts';
@@ -125,19 +125,6 @@ function publishStage(site: Site, now: Date, preview: boolean): Published {
 
 /** A page once written to dist/: what the images stage and the summary still read; its markup is let go. */
 export type WrittenPage = Omit<RenderedPage, 'head' | 'body'>;
-/**
- * What the manifest keeps of a written page, so that a later build can leave it standing without
- * reading it; or, when only the shell changed, cut its head and body out of it (`cut`, valid while
- * the route's key is `page`) rather than render it again. `source` names what the route was made
- * from (see cache/build-cache.ts, RouteSources): while it is the same, `page` is the route's key.
- */
-interface StoredPage { islands: IslandList; images: RenderedPage['images']; preload?: RenderedPage['preload']; markup: MarkupFigures; page?: string; cut?: DocumentCut; source?: string }
-
-/** The last build's page at this file, if it was made from this very route (the key): its document can be cut up again. */
-function previousPage(about: StoredPage | undefined, key: () => string): { previous?: PreviousPage } {
-  if (!about?.cut || about.page !== key()) return {};
-  return { previous: { cut: about.cut, islands: about.islands, images: about.images, ...(about.preload ? { preload: about.preload } : {}) } };
-}
 /** What every document is made of besides its page, and that as text for the pages' keys. */
 interface DocumentMaker { shell: DocumentShell; inputs: string }
 
@@ -163,27 +150,32 @@ async function renderStage(input: {
     written[order.get(page.route)!] = page;
   };
   let documents = 0;
+  const table = new PageUsesTable(writer);
+  const lastAbout = (route: Route) => writer.lastAbout(route.file) as StoredPage | undefined;
   const last = (route: Route, source: string) => {
-    const about = writer.lastAbout(route.file) as StoredPage | undefined;
+    const about = lastAbout(route);
     return about?.source === source ? about.page : undefined;
   };
+  const keepPage = (route: Route, shared: SharedUses, size: SizeFigure) =>
+    keep({ route, islands: shared.islands, images: shared.uses.images, preload: shared.uses.preload }, size, shared.uses.markup);
   await cache.render(routes, ctx, code.renderHash, { site: sources, last }, async (route, key, source) => {
     // The document on disk was made from this very page and shell, and nobody has touched it: it stands.
     const record = await writer.keep(route.file, () => hashOf(key(), shell));
     const about = record?.about as StoredPage | undefined;
-    if (!record || !about?.markup) return false;
-    // Its key worked out from its props this time: the next build finds it by its sources.
-    if (about.source !== source) writer.record(route.file, { ...record, about: { ...about, source } });
-    keep({ route, islands: islandMap(about.islands), images: about.images, preload: about.preload }, { raw: record.size, gzip: record.gzip! }, about.markup);
+    const shared = record && table.last(about);
+    if (!record || !about || !shared) return false;
+    // Recorded again: its uses at their place in this build's record file, and its sources (its key may have been worked out from its props this time).
+    writer.record(route.file, { ...record, about: table.stored(shared, { page: about.page, cut: about.cut, source }) });
+    keepPage(route, shared, { raw: record.size, gzip: record.gzip! });
     return true;
-  }, (jobs, read, settle) => workers.pages(jobs.map((job) => ({ ...job, before: writer.before(job.route.file), ...previousPage(writer.lastAbout(job.route.file) as StoredPage | undefined, job.key) })), { ctx, shell: maker.shell, trees: writer.siteTrees }, read, async (job, out) => {
+  }, (jobs, read, settle) => workers.pages(jobs.map((job) => ({ ...job, before: writer.before(job.route.file), ...table.previousPage(lastAbout(job.route), job.key) })), { ctx, shell: maker.shell, trees: writer.siteTrees }, read, async (job, out) => {
     await settle(job, out);
     // Not made (its article's body was lost from the cache): the cache has thrown it out, and the build runs again.
     if ('lostBody' in out) return;
     documents++;
-    const about: StoredPage = { islands: out.islands, images: out.images, preload: out.preload, markup: out.markup, page: job.key(), cut: out.cut, source: job.source };
-    writer.record(job.route.file, { ...out.record, key: hashOf(job.key(), shell), about });
-    keep({ route: job.route, islands: islandMap(out.islands), images: out.images, preload: out.preload }, { raw: out.record.size, gzip: out.record.gzip }, out.markup);
+    const shared = table.made({ islands: out.islands, images: out.images, ...(out.preload ? { preload: out.preload } : {}), markup: out.markup });
+    writer.record(job.route.file, { ...out.record, key: hashOf(job.key(), shell), about: table.stored(shared, { page: job.key(), cut: out.cut, source: job.source }) });
+    keepPage(job.route, shared, { raw: out.record.size, gzip: out.record.gzip });
   }));
   return { written, documents };
 }

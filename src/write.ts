@@ -26,6 +26,21 @@ export const gzipHere: GzipSize = async (data) => (await gzipAsync(data, { level
  */
 type Manifest = Record<string, DistRecord>;
 export interface DistRecord extends FileRecord { sha256?: string; key?: string; about?: unknown }
+/**
+ * The record file: each file's record, and the texts many records hold alike, each kept once (see
+ * `share`). A file of the older shape (the records alone) is read as having no shared texts.
+ */
+export interface RecordFile { files: Manifest; shared: string[] }
+
+function readRecordFile(text: string | undefined): RecordFile {
+  try {
+    const parsed = text ? JSON.parse(text) as Partial<RecordFile> : {};
+    if (parsed.files && typeof parsed.files === 'object' && Array.isArray(parsed.shared)) return { files: parsed.files, shared: parsed.shared };
+    return { files: parsed as Manifest, shared: [] };
+  } catch {
+    return { files: {}, shared: [] };
+  }
+}
 
 /**
  * One file of the build: contents to write, or a file to copy (with the SHA-256 of its bytes when the
@@ -48,6 +63,9 @@ export interface TreeFiles { site: string; records: string }
 export class DistWriter {
   private previous: Manifest = {};
   private next: Manifest = {};
+  private previousShared: string[] = [];
+  private nextShared: string[] = [];
+  private sharedAt = new Map<string, number>();
   /** Folders made (or found) by this build, so each is asked for once. */
   private made = new Set<string>();
   /** The staging tree's files as this build found them, listed while it works (see `finish`). */
@@ -60,7 +78,7 @@ export class DistWriter {
 
   async begin() {
     const text = this.live && await readFile(this.live.records, 'utf8').catch(() => undefined);
-    try { this.previous = text ? JSON.parse(text) as Manifest : {}; } catch { this.previous = {}; }
+    ({ files: this.previous, shared: this.previousShared } = readRecordFile(text));
     await mkdir(this.stage.site, { recursive: true });
     // Listed now, beside the build (in a thread of its own when the tree is large): what the build
     // finds there and does not write is deleted at the end, and nothing else can have come in between.
@@ -81,6 +99,21 @@ export class DistWriter {
   /** What the last complete build kept with its record of `file` (see `keep`). */
   lastAbout(file: string): unknown {
     return this.previous[file]?.about;
+  }
+
+  /**
+   * `text` kept once in this build's record file, however many records hold it (the islands and
+   * images that a template's pages share): its index there, for a record's `about` to name.
+   */
+  share(text: string): number {
+    let at = this.sharedAt.get(text);
+    if (at === undefined) { at = this.nextShared.push(text) - 1; this.sharedAt.set(text, at); }
+    return at;
+  }
+
+  /** The text the last complete build kept at `index` (see `share`), if it kept one there. */
+  lastShared(index: unknown): string | undefined {
+    return typeof index === 'number' ? this.previousShared[index] : undefined;
   }
 
   /** A file written into the staging tree by another thread (see render/page-output.ts), recorded as this writer's own. */
@@ -157,7 +190,8 @@ export class DistWriter {
       // rmdir refuses a folder that still holds anything: the walk up stops there.
       while (dir.startsWith(root + path.sep) && tryRmdir(dir)) dir = path.dirname(dir);
     }
-    await writeFile(this.stage.records, JSON.stringify(this.next));
+    const records: RecordFile = { files: this.next, shared: this.nextShared };
+    await writeFile(this.stage.records, JSON.stringify(records));
   }
 
   /** Every file this build wrote or kept, with its size and the SHA-256 of its bytes: for the completion manifest. */

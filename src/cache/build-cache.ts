@@ -119,7 +119,10 @@ export class BuildCache {
    * marker instead. A cached entry whose body is not in that pack is a miss.
    */
   async parse(jobs: MarkdownJob[], codeHash: string, compute: (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>, apart: (job: MarkdownJob) => boolean = () => false): Promise<ParsedMarkdownFile[]> {
-    const keys = jobs.map((job) => hashOf(this.lockHash, codeHash, job.rel, JSON.stringify(job.forms ?? null), JSON.stringify(job.images ?? null), job.source));
+    // Every job names the same survey addresses: written out once, not ten thousand times.
+    const written = new Map<unknown, string>();
+    const formsText = (forms: unknown) => written.get(forms) ?? written.set(forms, JSON.stringify(forms ?? null)).get(forms)!;
+    const keys = jobs.map((job) => hashOf(this.lockHash, codeHash, job.rel, formsText(job.forms), JSON.stringify(job.images ?? null), job.source));
     const results = await mapLimit(keys, IO_CONCURRENCY, async (key) => {
       const hit = await this.markdown.get(key);
       const marked = markedKey(hit?.body.html);

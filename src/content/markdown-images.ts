@@ -8,8 +8,15 @@ import { lineOf, type SiteStep } from './markdown-site.ts';
  * so that a changed photo re-renders the articles that show it and no other.
  */
 export function imagesNamedIn(source: string, images: Record<string, SiteImage>): Record<string, SiteImage> {
-  return Object.fromEntries(Object.entries(images).filter(([key]) => source.includes(key)));
+  // Where the text says /images/ at all, found in one pass: asking it for each image's name in turn
+  // cost a ten-thousand-article load a seventh of a second. In the images' order, as the key is.
+  const at: number[] = [];
+  for (let i = source.indexOf(IMAGES); i !== -1; i = source.indexOf(IMAGES, i + 1)) at.push(i);
+  const named = (key: string) => (key.startsWith(IMAGES) ? at.some((i) => source.startsWith(key, i)) : source.includes(key));
+  return Object.fromEntries(Object.entries(images).filter(([key]) => named(key)));
 }
+
+const IMAGES = '/images/';
 
 // hast-util-to-html's spelling of an attribute value, as remark-html writes the rest of the page.
 const ATTRIBUTE: Record<string, string> = { '&': '&#x26;', '"': '&#x22;', "'": '&#x27;', '`': '&#x60;' };

@@ -10,6 +10,7 @@ import type { BuiltImages } from '../images/produce.ts';
 
 /** What the write stage measured of each page's document as it wrote it (the documents are not kept). */
 export type DocumentFigures = Map<string, ReturnType<typeof markupFigures>>;
+type WrittenPage = Omit<RenderedPage, 'head' | 'body'>;
 
 /**
  * The build's figures, from what was written: raw and gzip sizes of the HTML, CSS and JS, the
@@ -19,7 +20,7 @@ export type DocumentFigures = Map<string, ReturnType<typeof markupFigures>>;
  * Pure: it reads no file, and gzips nothing: `sizes` (public path → raw and gzip bytes) come from the
  * write stage, which measured them off the main thread.
  */
-export function measureBuild(pages: Array<Omit<RenderedPage, 'head' | 'body'>>, markup: DocumentFigures, assets: BundleResult, stages: Record<string, number>, sizes: Map<string, SizeFigure>, articles: ArticleFigures, images: { site: Record<string, SiteImage>; built: BuiltImages }): BuildSummary {
+export function measureBuild(pages: WrittenPage[], markup: DocumentFigures, assets: BundleResult, stages: Record<string, number>, sizes: Map<string, SizeFigure>, articles: ArticleFigures, images: { site: Record<string, SiteImage>; built: BuiltImages }): BuildSummary {
   const sizeOf = (file: string) => {
     const size = sizes.get(file);
     if (!size) throw new Error(`no size was measured for ${file}`);
@@ -36,13 +37,22 @@ export function measureBuild(pages: Array<Omit<RenderedPage, 'head' | 'body'>>, 
     if (file === assets.css) cssGzip = size.gzip;
   }
   const sum = (set: Set<string>) => [...set].reduce((n, f) => n + (jsSize.get(f) ?? 0), 0);
+  // Pages alike share their islands and images (see render/stored-page.ts): each worked out once.
+  const scripts = new Map<WrittenPage['islands'], { jsInitial: number; jsAll: number }>();
+  const figures = new Map<WrittenPage['images'], ReturnType<typeof pageImageFigures>>();
   for (const page of pages) {
-    const { eager, every } = pageScripts(page, assets);
+    let js = scripts.get(page.islands);
+    if (!js) {
+      const { eager, every } = pageScripts(page, assets);
+      scripts.set(page.islands, (js = { jsInitial: sum(eager), jsAll: sum(every) }));
+    }
+    let imageFigures = figures.get(page.images);
+    if (!imageFigures) figures.set(page.images, (imageFigures = pageImageFigures(page.images, images.site, images.built.bytes)));
     const size = sizeOf(page.route.file);
     summary.html.raw += size.raw; summary.html.gzip += size.gzip;
     const row = (summary.jsByTemplate[page.route.template] ??= { initial: 0, all: 0, pages: 0 });
-    row.initial = Math.max(row.initial, sum(eager)); row.all = Math.max(row.all, sum(every)); row.pages++;
-    summary.perPage.push({ url: page.route.url, html: size.gzip, css: cssGzip, jsInitial: sum(eager), jsAll: sum(every), ...markup.get(page.route.file)!, ...pageImageFigures(page.images, images.site, images.built.bytes) });
+    row.initial = Math.max(row.initial, js.jsInitial); row.all = Math.max(row.all, js.jsAll); row.pages++;
+    summary.perPage.push({ url: page.route.url, html: size.gzip, css: cssGzip, ...js, ...markup.get(page.route.file)!, ...imageFigures });
   }
   return summary;
 }

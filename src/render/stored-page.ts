@@ -1,0 +1,68 @@
+import type { DistWriter } from '../write.ts';
+import type { MarkupFigures } from '../measure/markup.ts';
+import type { DocumentCut } from './document.ts';
+import { islandMap, type IslandList } from './island-list.ts';
+import type { PreviousPage } from './page-output.ts';
+import type { RenderedPage } from './page.tsx';
+
+/**
+ * What many of a build's pages hold alike (the pages of one template, mostly): the islands they
+ * load, the images they show, the image they preload and their markup figures. Kept once in the
+ * record file (DistWriter.share), where fifteen thousand pages held 3,500 distinct ones; read once
+ * per build, so that the pages alike share one object (and the summary works each out once).
+ */
+export interface PageUses { islands: IslandList; images: RenderedPage['images']; preload?: RenderedPage['preload']; markup: MarkupFigures }
+
+/**
+ * What the record of a written page keeps, so that a later build can leave it standing without
+ * reading it; or, when only the shell changed, cut its head and body out of it (`cut`, valid while
+ * the route's key is `page`) rather than render it again. `source` names what the route was made
+ * from (see cache/build-cache.ts, RouteSources): while it is the same, `page` is the route's key.
+ * `uses` is the index of its PageUses among the record file's shared texts.
+ */
+export interface StoredPage { uses: number; page?: string; cut?: DocumentCut; source?: string }
+
+/** One PageUses as read or made by this build, with its islands as the Map the summary reads. */
+export interface SharedUses { text: string; uses: PageUses; islands: RenderedPage['islands'] }
+
+/** The PageUses of a build's pages: those the last build recorded, and those its pages make. */
+export class PageUsesTable {
+  private readonly byText = new Map<string, SharedUses>();
+  constructor(private readonly writer: DistWriter) {}
+
+  private read(text: string, uses?: PageUses): SharedUses {
+    let found = this.byText.get(text);
+    if (!found) {
+      const value = uses ?? JSON.parse(text) as PageUses;
+      found = { text, uses: value, islands: islandMap(value.islands) };
+      this.byText.set(text, found);
+    }
+    return found;
+  }
+
+  /** What the last build recorded of the page at `about`, if its record names uses it kept. */
+  last(about: StoredPage | undefined): SharedUses | undefined {
+    const text = this.writer.lastShared(about?.uses);
+    if (text === undefined) return undefined;
+    try { return this.read(text); } catch { return undefined; }
+  }
+
+  /** What a page made by this build uses, as the object every page alike shares. */
+  made(uses: PageUses): SharedUses {
+    return this.read(JSON.stringify(uses), uses);
+  }
+
+  /** The record's `about` for this build: its uses kept in this build's record file. */
+  stored(shared: SharedUses, page: Omit<StoredPage, 'uses'>): StoredPage {
+    return { uses: this.writer.share(shared.text), ...page };
+  }
+
+  /** The last build's page at this file, if it was made from this very route (the key): its document can be cut up again. */
+  previousPage(about: StoredPage | undefined, key: () => string): { previous?: PreviousPage } {
+    if (!about?.cut || about.page !== key()) return {};
+    const last = this.last(about);
+    if (!last) return {};
+    const { islands, images, preload } = last.uses;
+    return { previous: { cut: about.cut, islands, images, ...(preload ? { preload } : {}) } };
+  }
+}
