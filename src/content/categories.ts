@@ -14,8 +14,15 @@ export function categoriesOf(post: { categories?: string[] }): readonly string[]
  * apostrophes dropped, every other run of characters a single hyphen. 'Data & AI' → 'data-ai'.
  */
 export function categorySlug(name: string): string {
-  return slugify(name);
+  let slug = slugs.get(name);
+  if (slug === undefined) {
+    slug = slugify(name);
+    // A blog has a few dozen categories; each card of each list asks for its own.
+    if (slugs.size < 10_000) slugs.set(name, slug);
+  }
+  return slug;
 }
+const slugs = new Map<string, string>();
 
 export function categoryUrl(name: string): string {
   return `/blog/category/${categorySlug(name)}`;

@@ -11,7 +11,15 @@ import { packValue } from '../pack-value.ts';
  * may name, the images it names; and, for an article whose body the build cache keeps apart (see
  * body-marker.ts), the key it is kept under (`apart`).
  */
-export interface MarkdownJob { source: string; rel: string; forms?: SiteSettings['assessmentForms']; images?: Record<string, SiteImage>; apart?: string }
+export interface MarkdownJob {
+  /** The file's text, or its bytes as read (UTF-8, decoded by the thread that parses it: a load that finds every file in the cache decodes none). */
+  source: string | Uint8Array;
+  rel: string; forms?: SiteSettings['assessmentForms']; images?: Record<string, SiteImage>; apart?: string;
+}
+
+/** A job's text: its bytes decoded as reading the file as UTF-8 does. */
+export const sourceText = (source: string | Uint8Array): string =>
+  (typeof source === 'string' ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength).toString('utf8'));
 
 /** A markdown file split and rendered: the front matter's text (validated later, on the main thread) and the body's HTML. */
 export interface ParsedMarkdownFile {
@@ -34,7 +42,7 @@ export interface ParsedMarkdownFile {
  * in a worker thread and its result can be cached.
  */
 export async function parseMarkdownFile({ source, rel, forms, images, apart }: MarkdownJob): Promise<ParsedMarkdownFile> {
-  const { front, frontLine, data, errors, body: content, bodyLine } = readFrontMatter(source, rel);
+  const { front, frontLine, data, errors, body: content, bodyLine } = readFrontMatter(sourceText(source), rel);
   const body = renderMarkdown(content, rel, bodyLine, forms, images);
   const parsed = { front, frontLine, frontData: data, frontErrors: errors };
   // Its HTML never travels to the main thread as a string: a large blog's bodies would be most of its heap.

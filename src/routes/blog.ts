@@ -1,5 +1,4 @@
 import type { SiteContent, Post } from '../content/load.ts';
-import type { SiteSettings } from '../content/schemas.ts';
 import { continueReading, metaDescription, pageLinks, paginate } from './blog-paging.ts';
 import { BLOG_PLACEHOLDER_IMAGE as PLACEHOLDER_IMAGE } from '../content/article-order.ts';
 import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
@@ -46,28 +45,36 @@ function absolute(site: SiteContent, pathOrImage: string): string {
   return absoluteUrl(site.settings.url, site.images[pathOrImage]?.src ?? pathOrImage);
 }
 
-function organisation(settings: SiteSettings, site: SiteContent) {
-  return {
+// One per site: every article names it twice, and each address in it is a URL to parse.
+const organisations = new WeakMap<SiteContent, Record<string, unknown>>();
+
+function organisation(site: SiteContent) {
+  const made = organisations.get(site);
+  if (made) return made;
+  const { settings } = site;
+  const value = {
     '@type': 'Organization',
     name: settings.name,
     url: absolute(site, '/'),
     ...(settings.logo ? { logo: { '@type': 'ImageObject', url: absolute(site, settings.logo) } } : {}),
   };
+  organisations.set(site, value);
+  return value;
 }
 
 /** Schema.org Article and FAQPage for one post. */
-export function articleJsonLd(site: SiteContent, post: Post): Array<Record<string, unknown>> {
+export function articleJsonLd(site: SiteContent, post: Post, description = metaDescription(post.excerpt)): Array<Record<string, unknown>> {
   const url = absolute(site, `/blog/${post.slug}`);
   return [
     {
       '@context': 'https://schema.org',
       '@type': 'Article',
       headline: post.title,
-      description: metaDescription(post.excerpt),
+      description,
       datePublished: post.date,
       dateModified: post.date,
-      author: organisation(site.settings, site),
-      publisher: organisation(site.settings, site),
+      author: organisation(site),
+      publisher: organisation(site),
       image: [absolute(site, post.image?.src ?? PLACEHOLDER_IMAGE)],
       mainEntityOfPage: { '@type': 'WebPage', '@id': url },
       ...(post.categories?.length ? { keywords: post.categories.join(', ') } : {}),
@@ -134,17 +141,18 @@ function categoryRoutes(site: SiteContent, cards: PostSummary[]): Route[] {
 function postRoutes(site: SiteContent): Route[] {
   return site.posts.map((post) => {
     const url = `/blog/${post.slug}`;
+    const description = metaDescription(post.excerpt);
     return page(url, 'blogPost', {
       post: { ...summary(post), html: post.html, toc: post.toc, faq: post.faq, bodyImages: post.bodyImages },
       related: continueReading(site.posts, post.slug).map(summary),
       share: shareLinks(absolute(site, url), post.title),
     }, {
       title: post.title,
-      description: metaDescription(post.excerpt),
+      description,
       image: post.image?.src ?? PLACEHOLDER_IMAGE,
       type: 'article',
       published: post.date,
-      jsonLd: articleJsonLd(site, post),
+      jsonLd: articleJsonLd(site, post, description),
       card: {
         title: post.title,
         label: `Article · ${categoriesOf(post)[0]}`,
