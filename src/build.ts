@@ -299,10 +299,12 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const codeReady = time('code', async () => !run.fresh && session?.code ? session.code : bundleBuildCode(root)).catch((error: unknown) => error as Error);
   const assetsReady = !run.fresh && session?.assets ? Promise.resolve(session.assets) : time('bundle', () => bundle({ root, outDir: run.outDir, cacheDir: path.join(root, CACHE_DIR) }));
   assetsReady.catch(() => { /* awaited, and reported, before rendering */ });
+  const writer = new DistWriter(treeParts(staging.next), staging.live === undefined ? undefined : treeParts(staging.live));
+  // The last build's records read, and the staging tree listed (in a thread of its own on a large site) while the content loads.
+  writer.begin();
   const cache = await BuildCache.open(root, session?.memory);
   const threads = startThreads(run, cache, codeReady);
   void preloadDrawing(cacheDir);
-  const writer = new DistWriter(treeParts(staging.next), staging.live === undefined ? undefined : treeParts(staging.live));
   const sizes = new Map<string, SizeFigure>();
   const markup: DocumentFigures = new Map();
 
@@ -323,7 +325,6 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     const table = routingTable(routes);
     const assets = await assetsReady;
     const scripts = inlineScripts(site.settings);
-    await writer.begin();
 
     // cards, search, render: side by side, since a 2-core machine is CPU-bound throughout. The cards
     // are drawn on the workers (takumi on libuv's threads) and written with the assets; the search

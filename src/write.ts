@@ -1,4 +1,4 @@
-import { rmSync, rmdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { SizeFigure } from './measure/summary.ts';
 import { PAGE_GZIP_LEVEL } from './measure/gzip.ts';
 import type { SealedFile } from './output/seal.ts';
-import { listFiles } from './output/list-tree.ts';
+import { listFiles, type ListedFile } from './output/list-tree.ts';
 import { linkNew, pathIn, putContents, sha256OfFile, untouched, type FileRecord, type SiteTrees } from './output/tree-file.ts';
 
 export { metaDirFor } from './output/layout.ts';
@@ -68,21 +68,27 @@ export class DistWriter {
   private sharedAt = new Map<string, number>();
   /** Folders made (or found) by this build, so each is asked for once. */
   private made = new Set<string>();
-  /** The staging tree's files as this build found them, listed while it works (see `finish`). */
-  private found: Promise<string[]> = Promise.resolve([]);
+  /** The staging tree's files as this build found them, with their stats, listed while it works (see `keep`, `finish`). */
+  private found: Promise<Map<string, ListedFile>> = Promise.resolve(new Map());
 
   /** `gzipSize` may be swapped while the build runs (to the worker pool, once it has started). */
   constructor(private readonly stage: TreeFiles, private readonly live: TreeFiles | undefined, public gzipSize: GzipSize = gzipHere) {}
 
   get outDir(): string { return this.stage.site; }
 
-  async begin() {
-    const text = this.live && await readFile(this.live.records, 'utf8').catch(() => undefined);
+  /**
+   * Reads the last complete build's records and starts listing the staging tree. Synchronous, and
+   * called as the build starts: the listing then runs (in a thread of its own when the tree is large)
+   * while the content loads, whose work yields to the event loop too seldom for an awaited read of
+   * the records to come back in time.
+   */
+  begin(): void {
+    let text: string | undefined;
+    try { text = this.live && readFileSync(this.live.records, 'utf8'); } catch { text = undefined; }
     ({ files: this.previous, shared: this.previousShared } = readRecordFile(text));
-    await mkdir(this.stage.site, { recursive: true });
-    // Listed now, beside the build (in a thread of its own when the tree is large): what the build
-    // finds there and does not write is deleted at the end, and nothing else can have come in between.
-    this.found = listFiles(this.stage.site, Object.keys(this.previous).length);
+    mkdirSync(this.stage.site, { recursive: true });
+    // What the build finds there and does not write is deleted at the end, and nothing else can have come in between.
+    this.found = listFiles(this.stage.site, Object.keys(this.previous).length).then((files) => new Map(files.map((f) => [f.file, f])));
   }
 
   private get trees(): SiteTrees { return { stage: this.stage.site, live: this.live?.site }; }
@@ -131,7 +137,8 @@ export class DistWriter {
     const before = this.previous[file];
     // The key last: working it out may cost more than everything else here.
     if (!before?.key || before.gzip === undefined || before.gzipLevel !== PAGE_GZIP_LEVEL || before.key !== (typeof key === 'string' ? key : key())) return undefined;
-    const kept = untouched(this.trees, file, before, this.made);
+    // As the tree was listed when this build began, which nothing of this build has written since: no stat here.
+    const kept = untouched(this.trees, file, before, this.made, (await this.found).get(file) ?? null);
     if (!kept) return undefined;
     return (this.next[file] = kept);
   }
@@ -152,9 +159,10 @@ export class DistWriter {
       // A copied file is known by the SHA-256 of its bytes where the caller knows it (a share card,
       // named by it in a cache that never writes through a file), else by its source's path, size and
       // time (images are read only when they change). Synchronously, as every stat here: a large blog
-      // has a card per page, and a promise is a trip through the thread pool.
+      // has a card per page, and a promise is a trip through the thread pool. The staging tree's file
+      // as listed when the build began, as for a page (see `keep`).
       const hash = entry.sha256 !== undefined ? `sha256:${entry.sha256}` : copyHash(entry.from);
-      const kept = before?.hash === hash ? untouched(this.trees, entry.file, before, this.made) : undefined;
+      const kept = before?.hash === hash ? untouched(this.trees, entry.file, before, this.made, (await this.found).get(entry.file) ?? null) : undefined;
       if (kept) record = kept;
       else {
         const written = linkNew(this.trees, entry.file, entry.from, this.made);
@@ -180,7 +188,7 @@ export class DistWriter {
     const root = this.stage.site;
     const kept = new Set(Object.keys(this.next).map((f) => `/${f.split('/').filter(Boolean).join('/')}`));
     const emptied = new Set<string>();
-    for (const file of await this.found) {
+    for (const file of (await this.found).keys()) {
       if (kept.has(file)) continue;
       const target = pathIn(root, file);
       rmSync(target, { force: true });

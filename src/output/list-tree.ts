@@ -1,13 +1,21 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-/** Every file under `dir` (folders left out), as a public path with a leading slash; none if it is missing. */
-export function listFilesNow(dir: string): string[] {
+/** A file of a tree as it was listed: its public path (leading slash), and its inode, size and time then. */
+export interface ListedFile { file: string; ino: number; size: number; mtimeMs: number }
+
+/** Every file under `dir` (folders left out, links followed), with its stat; none if it is missing. */
+export function listFilesNow(dir: string): ListedFile[] {
   let entries;
   try { entries = readdirSync(dir, { recursive: true, withFileTypes: true }); } catch { return []; }
-  const files: string[] = [];
-  for (const e of entries) if (!e.isDirectory()) files.push('/' + path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+  const files: ListedFile[] = [];
+  for (const e of entries) {
+    if (e.isDirectory()) continue;
+    const full = path.join(e.parentPath, e.name);
+    const s = statSync(full, { throwIfNoEntry: false });
+    if (s && !s.isDirectory()) files.push({ file: '/' + path.relative(dir, full).split(path.sep).join('/'), ino: s.ino, size: s.size, mtimeMs: s.mtimeMs });
+  }
   return files;
 }
 
@@ -17,11 +25,14 @@ export function listFilesNow(dir: string): string[] {
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData: dir } = require('node:worker_threads');
-const { readdirSync } = require('node:fs');
+const { readdirSync, statSync } = require('node:fs');
 const path = require('node:path');
 const files = [];
 for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-  if (!e.isDirectory()) files.push('/' + path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+  if (e.isDirectory()) continue;
+  const full = path.join(e.parentPath, e.name);
+  const s = statSync(full, { throwIfNoEntry: false });
+  if (s && !s.isDirectory()) files.push({ file: '/' + path.relative(dir, full).split(path.sep).join('/'), ino: s.ino, size: s.size, mtimeMs: s.mtimeMs });
 }
 parentPort.postMessage(files);
 `;
@@ -30,16 +41,18 @@ parentPort.postMessage(files);
 const LIST_IN_THREAD_FROM = 2000;
 
 /**
- * The files of `dir` as they are now, listed beside the caller's work when there are many (`expected`,
- * a guess, such as the last build's count): a build lists its staging tree as it starts, to delete at
- * its end what it did not write, and on a large blog walking the tree cost its main thread a third
- * of a second. A listing that fails in the thread is made here instead.
+ * The files of `dir` as they are now, with their stats, listed beside the caller's work when there
+ * are many (`expected`, a guess, such as the last build's count). A build lists its staging tree as
+ * it starts: what it finds there and does not write is deleted at its end, and a page the last build
+ * made is known to stand by its listed inode, size and time, not by a stat on the main thread (on a
+ * large blog the walk and the stats cost it half a second). A listing that fails in the thread is
+ * made here instead.
  */
-export function listFiles(dir: string, expected: number, threadFrom = LIST_IN_THREAD_FROM): Promise<string[]> {
+export function listFiles(dir: string, expected: number, threadFrom = LIST_IN_THREAD_FROM): Promise<ListedFile[]> {
   if (expected < threadFrom) return Promise.resolve(listFilesNow(dir));
-  return new Promise<string[]>((resolve) => {
+  return new Promise<ListedFile[]>((resolve) => {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: dir });
-    worker.once('message', (files: string[]) => { resolve(files); void worker.terminate(); });
+    worker.once('message', (files: ListedFile[]) => { resolve(files); void worker.terminate(); });
     worker.once('error', () => resolve(listFilesNow(dir)));
   });
 }

@@ -22,6 +22,9 @@ export interface FileRecord {
 /** The record's gzip size and its level, for a record of the same bytes. */
 const gzipOf = (r: FileRecord) => (r.gzip === undefined ? {} : { gzip: r.gzip, ...(r.gzipLevel === undefined ? {} : { gzipLevel: r.gzipLevel }) });
 
+/** What decides that a file is one a build wrote: its inode, size and time. */
+export type FileStat = Pick<Stats, 'ino' | 'size' | 'mtimeMs'>;
+
 /** The two site trees a build touches: the staging tree it writes, and the live one (absent on a first build). */
 export interface SiteTrees { stage: string; live?: string }
 
@@ -106,10 +109,11 @@ function carry<R extends FileRecord>(trees: SiteTrees, file: string, live: Stats
  * size and time is the same file, untouched (an edit in place would have changed its time, in both
  * trees at once; a file replaced in the live tree leaves this one as the build wrote it). Otherwise
  * the live file is looked at and linked in (`liveUntouched`, `carry`). Undefined when it must be made again.
+ * `listed`: the staging file's stat as the build found it (null: it was not there), instead of a stat now.
  */
-export function untouched<R extends FileRecord>(trees: SiteTrees, file: string, before: R, made: Set<string>): R | undefined {
+export function untouched<R extends FileRecord>(trees: SiteTrees, file: string, before: R, made: Set<string>, listed?: FileStat | null): R | undefined {
   if (before.ino !== undefined) {
-    const here = statSync(pathIn(trees.stage, file), { throwIfNoEntry: false });
+    const here = listed === undefined ? statSync(pathIn(trees.stage, file), { throwIfNoEntry: false }) : listed;
     if (here && here.ino === before.ino && here.size === before.size && here.mtimeMs === before.mtimeMs) return before;
   }
   const live = liveUntouched(trees, file, before);

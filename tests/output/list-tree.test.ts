@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,12 +20,22 @@ const expected = ['/assets/chunks/x.js', '/blog/a/index.html', '/blog/page/2/ind
 
 describe('listing an output tree', () => {
   it('lists every file (links too, folders not) as a public path', () => {
-    expect(listFilesNow(dir).sort()).toEqual(expected);
+    expect(listFilesNow(dir).map((f) => f.file).sort()).toEqual(expected);
   });
 
   it('lists the same in a thread of its own as here', async () => {
-    expect((await listFiles(dir, 10, 0)).sort()).toEqual(expected);
-    expect((await listFiles(dir, 10)).sort()).toEqual(expected);
+    expect((await listFiles(dir, 10, 0)).map((f) => f.file).sort()).toEqual(expected);
+    expect((await listFiles(dir, 10)).map((f) => f.file).sort()).toEqual(expected);
+  });
+
+  it("gives each file its inode, size and time (a link's target's), the same in a thread as here", async () => {
+    const byFile = (a: { file: string }, b: { file: string }) => (a.file < b.file ? -1 : 1);
+    const here = listFilesNow(dir).sort(byFile);
+    expect((await listFiles(dir, 10, 0)).sort(byFile)).toEqual(here);
+    for (const f of here) {
+      const s = await stat(path.join(dir, f.file));
+      expect(f).toEqual({ file: f.file, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs });
+    }
   });
 
   it('lists nothing for a tree that is not there, in a thread or not', async () => {
