@@ -8,10 +8,11 @@ let known: string | undefined;
 /**
  * A hash of the generator's own code: what turns content into routes, which no bundle of the
  * project's templates covers. Run compiled (build/cli), it is the hash scripts/build-cli.mjs wrote
- * into the stamp beside the chunks; run from src/ (the tests), it is the hash of every source file there.
+ * into the stamp beside the chunks; run from src/ (the tests), or beside a stamp without one, it is
+ * the hash of every code file in the folder it runs from.
  */
 export function generatorCode(): string {
-  return (known ??= fromStamp() ?? sourceTreeHash(path.dirname(fileURLToPath(import.meta.url))));
+  return (known ??= fromStamp() ?? codeTreeHash(path.dirname(fileURLToPath(import.meta.url))));
 }
 
 function fromStamp(): string | undefined {
@@ -23,8 +24,8 @@ function fromStamp(): string | undefined {
   }
 }
 
-/** Every .ts and .tsx file under `dir`, by path and contents. */
-export function sourceTreeHash(dir: string): string {
-  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f)).sort();
+/** Every code file under `dir` (.ts, .tsx, .js, .mjs), by path and contents. */
+export function codeTreeHash(dir: string): string {
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(?:tsx?|m?js)$/.test(f)).sort();
   return hashOf(...files.flatMap((f) => [f, readFileSync(path.join(dir, f))]));
 }
