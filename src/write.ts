@@ -138,7 +138,7 @@ export class DistWriter {
     // The key last: working it out may cost more than everything else here.
     if (!before?.key || before.gzip === undefined || before.gzipLevel !== PAGE_GZIP_LEVEL || before.key !== (typeof key === 'string' ? key : key())) return undefined;
     // As the tree was listed when this build began, which nothing of this build has written since: no stat here.
-    const kept = untouched(this.trees, file, before, this.made, (await this.found).get(file) ?? null);
+    const kept = untouched(this.trees, file, before, this.made, (await this.found).get(file)?.stat ?? null);
     if (!kept) return undefined;
     return (this.next[file] = kept);
   }
@@ -162,7 +162,7 @@ export class DistWriter {
       // has a card per page, and a promise is a trip through the thread pool. The staging tree's file
       // as listed when the build began, as for a page (see `keep`).
       const hash = entry.sha256 !== undefined ? `sha256:${entry.sha256}` : copyHash(entry.from);
-      const kept = before?.hash === hash ? untouched(this.trees, entry.file, before, this.made, (await this.found).get(entry.file) ?? null) : undefined;
+      const kept = before?.hash === hash ? untouched(this.trees, entry.file, before, this.made, (await this.found).get(entry.file)?.stat ?? null) : undefined;
       if (kept) record = kept;
       else {
         const written = linkNew(this.trees, entry.file, entry.from, this.made);

@@ -7,7 +7,6 @@ import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { fillSettings, LEAD_RETENTION_PLACEHOLDER } from './settings-text.ts';
 import type { TocEntry } from './markdown.ts';
 import { parseMarkdownFile, type MarkdownJob, type ParsedMarkdownFile } from './markdown-file.ts';
-import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
 import { loadImages, type SiteImage } from './images.ts';
 import type { ImageUse } from '../images/picture.ts';
 import { imagesNamedIn } from './markdown-images.ts';
@@ -183,9 +182,9 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline)
     collections[name] = records.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
   }
 
-  // Every markdown file read (a bounded number at a time), then parsed in one batch.
+  // Every markdown file read (synchronously: see Collector.read), then parsed in one batch.
   const files = [...await c.list('blog', '.md'), ...LEGAL.map((slug) => path.join(root, 'pages', `${slug}.md`))];
-  const sources = await mapLimit(files, IO_CONCURRENCY, async (file) => c.readBytes(file));
+  const sources = files.map((file) => c.readBytes(file));
   const readable = files.flatMap((file, i) => sources[i] === undefined ? [] : [{ file, job: { source: sources[i]!, rel: c.rel(file), forms: settings?.assessmentForms, images: imagesNamedIn(sources[i]!, images) } }]);
   const parsed = new Map((await parse(readable.map((r) => r.job))).map((result, i) => [readable[i]!.file, result]));
 

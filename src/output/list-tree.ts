@@ -2,8 +2,11 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-/** A file of a tree as it was listed: its public path (leading slash), and its inode, size and time then. */
-export interface ListedFile { file: string; ino: number; size: number; mtimeMs: number }
+/**
+ * A file of a tree as it was listed: its public path (leading slash), and its inode, size and time
+ * then (none for a link that leads nowhere, which is listed all the same, so that a build deletes it).
+ */
+export interface ListedFile { file: string; stat?: { ino: number; size: number; mtimeMs: number } }
 
 /** Every file under `dir` (folders left out, links followed), with its stat; none if it is missing. */
 export function listFilesNow(dir: string): ListedFile[] {
@@ -14,7 +17,8 @@ export function listFilesNow(dir: string): ListedFile[] {
     if (e.isDirectory()) continue;
     const full = path.join(e.parentPath, e.name);
     const s = statSync(full, { throwIfNoEntry: false });
-    if (s && !s.isDirectory()) files.push({ file: '/' + path.relative(dir, full).split(path.sep).join('/'), ino: s.ino, size: s.size, mtimeMs: s.mtimeMs });
+    if (s?.isDirectory()) continue;
+    files.push({ file: '/' + path.relative(dir, full).split(path.sep).join('/'), ...(s ? { stat: { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs } } : {}) });
   }
   return files;
 }
@@ -32,7 +36,8 @@ for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
   if (e.isDirectory()) continue;
   const full = path.join(e.parentPath, e.name);
   const s = statSync(full, { throwIfNoEntry: false });
-  if (s && !s.isDirectory()) files.push({ file: '/' + path.relative(dir, full).split(path.sep).join('/'), ino: s.ino, size: s.size, mtimeMs: s.mtimeMs });
+  if (s && s.isDirectory()) continue;
+  files.push({ file: '/' + path.relative(dir, full).split(path.sep).join('/'), ...(s ? { stat: { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs } } : {}) });
 }
 parentPort.postMessage(files);
 `;

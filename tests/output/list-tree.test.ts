@@ -13,10 +13,11 @@ beforeAll(async () => {
   }
   await mkdir(path.join(dir, 'empty/folder'), { recursive: true });
   await symlink('index.html', path.join(dir, 'link.html'));
+  await symlink('missing.html', path.join(dir, 'gone.html'));
 });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
-const expected = ['/assets/chunks/x.js', '/blog/a/index.html', '/blog/page/2/index.html', '/index.html', '/link.html', '/og/a.png'];
+const expected = ['/assets/chunks/x.js', '/blog/a/index.html', '/blog/page/2/index.html', '/gone.html', '/index.html', '/link.html', '/og/a.png'];
 
 describe('listing an output tree', () => {
   it('lists every file (links too, folders not) as a public path', () => {
@@ -32,10 +33,14 @@ describe('listing an output tree', () => {
     const byFile = (a: { file: string }, b: { file: string }) => (a.file < b.file ? -1 : 1);
     const here = listFilesNow(dir).sort(byFile);
     expect((await listFiles(dir, 10, 0)).sort(byFile)).toEqual(here);
-    for (const f of here) {
+    for (const f of here.filter((l) => l.file !== '/gone.html')) {
       const s = await stat(path.join(dir, f.file));
-      expect(f).toEqual({ file: f.file, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs });
+      expect(f).toEqual({ file: f.file, stat: { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs } });
     }
+  });
+
+  it('lists a link that leads nowhere, without a stat, so that a build deletes it', async () => {
+    for (const files of [listFilesNow(dir), await listFiles(dir, 10, 0)]) expect(files.find((f) => f.file === '/gone.html')).toEqual({ file: '/gone.html' });
   });
 
   it('lists nothing for a tree that is not there, in a thread or not', async () => {
