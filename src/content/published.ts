@@ -39,15 +39,12 @@ export function linkedPostSlug(href: string, siteUrl: string): string | undefine
   if (/^https?:\/\//i.test(href)) {
     try {
       const url = new URL(href);
-      if (url.origin !== originOf(siteUrl)) return undefined;
+      if (url.origin !== new URL(siteUrl).origin) return undefined;
       pathname = url.pathname;
     } catch { return undefined; }
   }
   return /^\/blog\/([^/?#]+)\/?(?:[?#].*)?$/.exec(pathname)?.[1];
 }
-
-let origin: { of: string; is: string } | undefined;
-const originOf = (siteUrl: string) => (origin?.of === siteUrl ? origin.is : (origin = { of: siteUrl, is: new URL(siteUrl).origin }).is);
 
 function linkErrors(links: readonly SourceLink[], left: Map<string, { post: Post; status: PublicationStatus }>, siteUrl: string): ContentError[] {
   // Every article is live: no link can lead to one left out (and a blog's links are tens of thousands).
