@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.ts';
+import type { CheckedFront, MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.ts';
 import type { PageJob, PageResult } from '../render/page-output.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
@@ -9,6 +9,7 @@ import { hashOf } from '../hash.ts';
 import { IO_CONCURRENCY, mapLimit, turnTaker } from '../concurrency.ts';
 import { routeBodyKey } from '../render/article-body.ts';
 import { markedKey } from '../body-marker.ts';
+import { generatorCode } from '../generator-code.ts';
 
 /** What a page's thread reads from the cache: the body of the article it prints. */
 export type PageReads = Pick<PageJob, 'body'>;
@@ -38,9 +39,10 @@ export type KeyedPageJob = PageJob & { key: () => string; source: string };
  */
 export interface RouteSources { site: string; last: (route: Route, source: string) => string | undefined }
 
+const isChecked = (c: CheckedFront | undefined) => c === undefined || (typeof c === 'object' && c !== null && typeof c.by === 'string' && typeof c.data === 'object' && c.data !== null && Array.isArray(c.links));
 const isParsed = (v: unknown): v is ParsedMarkdownFile => {
   const p = v as ParsedMarkdownFile;
-  return !!p && typeof p.front === 'string' && typeof p.frontLine === 'number' && Array.isArray(p.frontErrors) && !!p.body && typeof p.body.html === 'string' && Array.isArray(p.body.toc) && Array.isArray(p.body.errors) && Array.isArray(p.body.images);
+  return !!p && typeof p.front === 'string' && typeof p.frontLine === 'number' && Array.isArray(p.frontErrors) && !!p.body && typeof p.body.html === 'string' && Array.isArray(p.body.toc) && Array.isArray(p.body.errors) && Array.isArray(p.body.images) && isChecked(p.checked);
 };
 /**
  * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's text, its path,
@@ -126,9 +128,9 @@ export class BuildCache {
     const results = await mapLimit(keys, IO_CONCURRENCY, async (key) => {
       const hit = await this.markdown.get(key);
       const marked = markedKey(hit?.body.html);
-      if (!hit || marked === undefined) return hit;
+      if (!hit || marked === undefined) return hit && this.checking(key, hit);
       // Its body's line is there (read only if its page is made again): kept at the next rewrite.
-      if (marked === key && this.bodies.has(key)) { this.bodies.touch(key); return hit; }
+      if (marked === key && this.bodies.has(key)) { this.bodies.touch(key); return this.checking(key, hit); }
       this.markdown.discard(key);
       return undefined;
     });
@@ -136,18 +138,51 @@ export class BuildCache {
     if (!missing.length) return results as ParsedMarkdownFile[];
     // An article is parsed under its key, so that its body comes back as the entry to file, and the marker.
     const fresh = await compute(missing.map((i) => (apart(jobs[i]!) ? { ...jobs[i]!, apart: keys[i]! } : jobs[i]!)));
+    const made: ParsedMarkdownFile[] = [];
+    // What the load checks of a file parsed now goes into the entry it is first stored as.
+    const checkedNow = new Map<number, CheckedFront>();
+    let stored = false;
     for (const [k, index] of missing.entries()) {
       const { bodyEntry, ...result } = fresh[k]!;
       if (bodyEntry) await this.bodies.setRaw(keys[index]!, bodyEntry);
-      results[index] = result;
+      made.push(result);
+      results[index] = { ...result, remember: (checked) => {
+        if (!stored) checkedNow.set(k, { ...checked, by: this.checker });
+        else this.rememberLater(keys[index]!, result, checked);
+      } };
     }
     this.counts.parsed += missing.length;
     // Encoded while the first pages render: ten thousand files held the main thread for 150 ms at a stretch, and the workers waited for their next pages.
     this.unstored.push(async () => {
+      stored = true;
       const turn = turnTaker();
-      await mapLimit(missing, IO_CONCURRENCY, async (index) => { await turn(); await this.markdown.set(keys[index]!, results[index]!); });
+      await mapLimit(missing, IO_CONCURRENCY, async (index, k) => {
+        await turn();
+        const checked = checkedNow.get(k);
+        await this.markdown.set(keys[index]!, checked ? { ...made[k]!, checked } : made[k]!);
+      });
     });
     return results as ParsedMarkdownFile[];
+  }
+
+  /** The generator whose checks of front matter the cache holds (see `checking`). */
+  private readonly checker = generatorCode();
+
+  /**
+   * A cached entry as the load gets it: with its front matter as a load of this generator found it
+   * valid (the load then checks nothing), or else without, and a way to hand back what the load
+   * checks, filed with the entry for the next build. Checking ten thousand articles' front matter
+   * against the schema cost a rebuild a third of a second.
+   */
+  private checking(key: string, hit: ParsedMarkdownFile): ParsedMarkdownFile {
+    const { checked, ...plain } = hit;
+    if (checked?.by === this.checker && !hit.frontErrors.length && !hit.body.errors.length) return hit;
+    return { ...plain, remember: (front) => this.rememberLater(key, plain, front) };
+  }
+
+  /** The entry filed again, with what the load checked, once the pages are rendering. */
+  private rememberLater(key: string, parsed: ParsedMarkdownFile, checked: CheckedFront): void {
+    this.unstored.push(() => this.markdown.set(key, { ...parsed, checked: { ...checked, by: this.checker } }));
   }
 
   /**

@@ -138,12 +138,26 @@ class Collector {
     return this.validate(schema, parseYaml(text, this.rel(file)), this.rel(file), images);
   }
 
-  /** A parsed markdown file: front matter checked by `schema`, the body's errors and links collected. */
+  /**
+   * A parsed markdown file: front matter checked by `schema` (unless the build cache says it was,
+   * from this very file: `checked`), the body's errors and links collected. A file found valid is
+   * handed back to the cache (`remember`), with what its front matter added to the links.
+   */
   markdown<S extends z.ZodType>(rel: string, parsed: ParsedMarkdownFile, schema: S, images: Record<string, SiteImage>) {
     // Parsed already (in a worker, or cached); the lines are looked up again only to report an error.
     let lines: ParsedYaml | undefined;
     const lineOf = (at: readonly PropertyKey[]) => (lines ??= parseYaml(parsed.front, rel, parsed.frontLine)).lineOf(at);
-    const data = this.validate(schema, { data: parsed.frontData, errors: parsed.frontErrors, lineOf }, rel, images);
+    const [errorsBefore, linksBefore] = [this.errors.length, this.links.length];
+    let data: z.infer<S> | undefined;
+    if (parsed.checked) {
+      data = parsed.checked.data as z.infer<S>;
+      for (const link of parsed.checked.links) this.links.push({ file: rel, ...link });
+    } else {
+      data = this.validate(schema, { data: parsed.frontData, errors: parsed.frontErrors, lineOf }, rel, images);
+      if (data !== undefined && this.errors.length === errorsBefore && !parsed.body.errors.length) {
+        parsed.remember?.({ data: data as object, links: this.links.slice(linksBefore).map(({ file: _file, ...link }) => link) });
+      }
+    }
     this.errors.push(...parsed.body.errors);
     this.links.push(...parsed.body.links.map((l) => ({ file: rel, line: l.line, path: 'body', href: l.href })));
     return data === undefined ? undefined : { data, body: parsed.body, lineOf };

@@ -35,6 +35,23 @@ export interface ParsedMarkdownFile {
    * of its own that can be handed over rather than copied; `body.html` is then the marker naming it.
    */
   bodyEntry?: Uint8Array;
+  /**
+   * Set by the build cache for an article a load of this generator found valid, from exactly this
+   * file (see cache/build-cache.ts): its front matter as the schema checked it, not checked again.
+   */
+  checked?: CheckedFront;
+  /** Set by the build cache: the load hands back what it checked of a valid article, to be remembered. */
+  remember?: (checked: CheckedFront) => void;
+}
+
+/**
+ * A markdown file's front matter as the load's schema returned it, and the addresses it names, with
+ * their lines; in the cache, with the generator that checked it (`by`: its code holds the schemas).
+ */
+export interface CheckedFront {
+  data: object;
+  links: Array<{ line?: number; path: string; href: string }>;
+  by?: string;
 }
 
 /**

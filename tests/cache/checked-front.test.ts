@@ -1,0 +1,91 @@
+import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BuildCache } from '../../src/cache/build-cache.ts';
+import { isArticleFile, loadSite, type Site } from '../../src/content/load.ts';
+import { parseMarkdownFile, type ParsedMarkdownFile } from '../../src/content/markdown-file.ts';
+import { ContentErrors } from '../../src/content/errors.ts';
+import { editFile, scratchProject } from '../scratch-project.ts';
+
+let dir: string;
+beforeAll(async () => { dir = await scratchProject('site-checked-'); });
+afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+/** A load as the build makes it (markdown through the build cache, which is saved after), with what the cache handed the load for each file. */
+async function load(): Promise<{ site: Site; handed: ParsedMarkdownFile[] }> {
+  const cache = await BuildCache.open(dir);
+  const handed: ParsedMarkdownFile[] = [];
+  try {
+    const site = await loadSite(path.join(dir, 'content'), async (jobs) => {
+      const results = await cache.parse(jobs, 'markdown-code', (missing) => Promise.all(missing.map(parseMarkdownFile)), (job) => isArticleFile(job.rel));
+      handed.push(...results);
+      return results;
+    });
+    return { site, handed };
+  } finally {
+    await cache.save();
+  }
+}
+
+const markdownPack = () => path.join(dir, '.site-cache', 'markdown.pack');
+
+describe("the build cache's checked front matter", () => {
+  it('loads the same site when every front matter comes checked from the cache, and checks none of it again', async () => {
+    const first = await load();
+    expect(first.handed.every((p) => p.checked === undefined)).toBe(true);
+
+    const second = await load();
+    // Every article and legal page comes with its front matter as the first load found it valid.
+    expect(second.handed.length).toBeGreaterThan(5);
+    expect(second.handed.every((p) => p.checked !== undefined)).toBe(true);
+    expect(second.site).toEqual(first.site);
+    // The addresses the front matter names, with their lines, for the link checks.
+    expect(second.site.links).toEqual(first.site.links);
+  });
+
+  it('checks an edited article again, and reports its error with file, field and line', async () => {
+    await load();
+    await editFile(dir, 'content/blog/what-is-data.md', (s) => s.replace(/^date: .*$/m, 'date: 13 May 2025'));
+    const error = await load().then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ContentErrors);
+    const found = (error as ContentErrors).errors.find((e) => e.file === 'content/blog/what-is-data.md');
+    expect(found).toMatchObject({ path: 'date', line: 4 });
+    await editFile(dir, 'content/blog/what-is-data.md', (s) => s.replace(/^date: .*$/m, 'date: 2025-05-13'));
+    expect((await load()).site.posts.find((p) => p.slug === 'what-is-data')?.date).toBe('2025-05-13');
+  });
+
+  it('still refuses an article whose image is gone, though its front matter was found valid before', async () => {
+    await load();
+    const image = path.join(dir, 'content/images/blog-what-is-data.svg');
+    const kept = await readFile(image);
+    await unlink(image);
+    try {
+      const error = await load().then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(ContentErrors);
+      expect((error as ContentErrors).errors).toContainEqual(expect.objectContaining({ file: 'content/blog/what-is-data.md', path: 'image.src', message: expect.stringContaining('/images/blog-what-is-data.svg') }));
+    } finally {
+      await writeFile(image, kept);
+    }
+  });
+
+  it('checks again what another version of the generator checked: its schemas may differ', async () => {
+    const before = (await load()).site;
+    // The same entries, as if another generator had checked them and found other data.
+    const pack = await readFile(markdownPack(), 'utf8');
+    const others = pack.split('\n').map((line) => {
+      const tab = line.indexOf('\t');
+      if (tab === -1) return line;
+      const entry = JSON.parse(line.slice(tab + 1)) as ParsedMarkdownFile;
+      if (!entry.checked) return line;
+      return `${line.slice(0, tab)}\t${JSON.stringify({ ...entry, checked: { ...entry.checked, by: 'another generator', data: { ...entry.checked.data, title: 'Not what the file says' } } })}`;
+    });
+    await writeFile(markdownPack(), others.join('\n'));
+    await rm(`${markdownPack()}.index`, { force: true });
+
+    const again = await load();
+    expect(again.handed.every((p) => p.checked === undefined)).toBe(true);
+    expect(again.site).toEqual(before);
+    // And filed again as this generator checked them.
+    expect((await load()).handed.every((p) => p.checked !== undefined)).toBe(true);
+  });
+});
