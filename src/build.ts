@@ -1,10 +1,10 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { isArticleFile, loadSite, markdownFileCount, type ParseMarkdown, type Site } from './content/load.ts';
+import { isArticleFile, loadSite, markdownFileCount, type ParseMarkdown, type Site, type SourceRecord } from './content/load.ts';
 import { publishedSite, type Published } from './content/published.ts';
 import { ContentErrors, type ContentError } from './content/errors.ts';
-import { parseMarkdownFile } from './content/markdown-file.ts';
+import { parseJob, parseMarkdownFile } from './content/markdown-file.ts';
 import { routes as routeTable, routingTable, type Route } from './routes/table.ts';
 import { siteSource } from './routes/sources.ts';
 import { generatorCode } from './generator-code.ts';
@@ -107,8 +107,8 @@ async function timed<T>(stages: Record<string, number>, name: string, fn: () => 
 }
 
 /** `load`: the content, validated, with the flags' and environment's settings applied. */
-async function loadStage(contentDir: string, overrides: SettingsOverrides | undefined, parse: ParseMarkdown): Promise<Site> {
-  const loaded = await loadSite(contentDir, parse);
+async function loadStage(contentDir: string, overrides: SettingsOverrides | undefined, parse: ParseMarkdown, record: SourceRecord): Promise<Site> {
+  const loaded = await loadSite(contentDir, parse, record);
   return overrides ? { ...loaded, settings: applyOverrides(loaded.settings, overrides) } : loaded;
 }
 
@@ -277,7 +277,7 @@ function startThreads(run: Run, cache: BuildCache, codeReady: Promise<BuildCode 
   const forCode = async (code: BuildCode) => (workers ??= new BuildWorkers(code, run.opts.poolThreshold, await early));
   const parse: ParseMarkdown = async (jobs) => {
     const code = await codeReady;
-    if (code instanceof Error) return Promise.all(jobs.map(parseMarkdownFile));
+    if (code instanceof Error) return Promise.all(jobs.map((job) => parseMarkdownFile(parseJob(job))));
     const pool = await forCode(code);
     return cache.parse(jobs, code.markdownHash, (missing) => pool.parse(missing), (job) => isArticleFile(job.rel));
   };
@@ -312,7 +312,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   let made;
   try {
     // load: the content, validated, each markdown file parsed on the workers once the code is there.
-    const loaded = await time('load', () => loadStage(run.contentDir, opts.overrides, threads.parse));
+    const loaded = await time('load', () => loadStage(run.contentDir, opts.overrides, threads.parse, cache.sources));
     const code = await codeReady;
     // Until the templates bundle again, every build must try again.
     if (code instanceof Error) { if (session) session.codeChanged = true; throw code; }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import type { CheckedFront, MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.ts';
+import { parseJob, type CheckedFront, type LoadedMarkdown, type MarkdownJob, type ParsedMarkdownFile } from '../content/markdown-file.ts';
+import { SourceIndex } from './source-index.ts';
 import type { PageJob, PageResult } from '../render/page-output.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
@@ -44,6 +45,12 @@ const isParsed = (v: unknown): v is ParsedMarkdownFile => {
   const p = v as ParsedMarkdownFile;
   return !!p && typeof p.front === 'string' && typeof p.frontLine === 'number' && Array.isArray(p.frontErrors) && !!p.body && typeof p.body.html === 'string' && Array.isArray(p.body.toc) && Array.isArray(p.body.errors) && Array.isArray(p.body.images) && isChecked(p.checked);
 };
+/** An entry as filed once the load found it valid: the front matter as checked, in place of the parsed one (read again, it cost a rebuild a tenth of a second). */
+const filedChecked = (parsed: ParsedMarkdownFile, checked: CheckedFront): ParsedMarkdownFile => {
+  const { frontData: _parsed, ...rest } = parsed;
+  return { ...rest, frontData: undefined, checked };
+};
+
 /**
  * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's text, its path,
  * the survey addresses, the images it names and the markdown code; pages keyed by the route's props
@@ -63,7 +70,11 @@ export class BuildCache {
   /** Articles whose body could not be read back when their page needed it (see LostBodiesError). */
   private lost = 0;
 
-  private constructor(private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<string>]) {
+  /** What the load read of each markdown file, by its stat (see source-index.ts). */
+  readonly sources: SourceIndex;
+
+  private constructor(private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<string>], sources: SourceIndex) {
+    this.sources = sources;
     [this.markdown, this.bodies] = stores;
   }
 
@@ -75,7 +86,7 @@ export class BuildCache {
       // Not in serve's memory: a save re-renders one page, whose body is one read of the pack away.
       CacheStore.open(root, 'bodies', isBody),
     ]);
-    return new BuildCache(hashOf(lock), [markdown, bodies]);
+    return new BuildCache(hashOf(lock), [markdown, bodies], SourceIndex.open(root));
   }
 
   /**
@@ -91,7 +102,7 @@ export class BuildCache {
   /** What this build added, written; a pack grown stale rewritten. */
   async save(): Promise<void> {
     await this.storeDeferred();
-    await Promise.all([this.markdown.save(), this.bodies.save()]);
+    await Promise.all([this.markdown.save(), this.bodies.save(), this.sources.save()]);
   }
 
 
@@ -120,11 +131,14 @@ export class BuildCache {
    * goes into the bodies pack at once (appended a few megabytes at a time), and the result holds the
    * marker instead. A cached entry whose body is not in that pack is a miss.
    */
-  async parse(jobs: MarkdownJob[], codeHash: string, compute: (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>, apart: (job: MarkdownJob) => boolean = () => false): Promise<ParsedMarkdownFile[]> {
+  async parse(jobs: LoadedMarkdown[], codeHash: string, compute: (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>, apart: (job: LoadedMarkdown) => boolean = () => false): Promise<ParsedMarkdownFile[]> {
     // Every job names the same survey addresses: written out once, not ten thousand times.
     const written = new Map<unknown, string>();
     const formsText = (forms: unknown) => written.get(forms) ?? written.set(forms, JSON.stringify(forms ?? null)).get(forms)!;
-    const keys = jobs.map((job) => hashOf(this.lockHash, codeHash, job.rel, formsText(job.forms), JSON.stringify(job.images ?? null), job.source));
+    // What most jobs share (the survey addresses are the same object for each) hashed once.
+    const shared = new Map<unknown, string>();
+    const sharedOf = (forms: unknown) => shared.get(forms) ?? shared.set(forms, hashOf(this.lockHash, codeHash, formsText(forms))).get(forms)!;
+    const keys = jobs.map((job) => hashOf(sharedOf(job.forms), job.rel, JSON.stringify(job.images ?? null), job.digest));
     const results = await mapLimit(keys, IO_CONCURRENCY, async (key) => {
       const hit = await this.markdown.get(key);
       const marked = markedKey(hit?.body.html);
@@ -137,7 +151,8 @@ export class BuildCache {
     const missing = results.flatMap((r, i) => (r === undefined ? [i] : []));
     if (!missing.length) return results as ParsedMarkdownFile[];
     // An article is parsed under its key, so that its body comes back as the entry to file, and the marker.
-    const fresh = await compute(missing.map((i) => (apart(jobs[i]!) ? { ...jobs[i]!, apart: keys[i]! } : jobs[i]!)));
+    // A file left unread (known unchanged by its stat) is read now.
+    const fresh = await compute(missing.map((i) => ({ ...parseJob(jobs[i]!), ...(apart(jobs[i]!) ? { apart: keys[i]! } : {}) })));
     const made: ParsedMarkdownFile[] = [];
     // What the load checks of a file parsed now goes into the entry it is first stored as.
     const checkedNow = new Map<number, CheckedFront>();
@@ -159,7 +174,7 @@ export class BuildCache {
       await mapLimit(missing, IO_CONCURRENCY, async (index, k) => {
         await turn();
         const checked = checkedNow.get(k);
-        await this.markdown.set(keys[index]!, checked ? { ...made[k]!, checked } : made[k]!);
+        await this.markdown.set(keys[index]!, checked ? filedChecked(made[k]!, checked) : made[k]!);
       });
     });
     return results as ParsedMarkdownFile[];
@@ -170,19 +185,19 @@ export class BuildCache {
 
   /**
    * A cached entry as the load gets it: with its front matter as a load of this generator found it
-   * valid (the load then checks nothing), or else without, and a way to hand back what the load
-   * checks, filed with the entry for the next build. Checking ten thousand articles' front matter
-   * against the schema cost a rebuild a third of a second.
+   * valid (the load then checks nothing), or else as parsed, with a way to hand back what the load
+   * checks, filed with the entry for the next build. An entry checked by another generator is a miss:
+   * it no longer holds the parsed front matter to check again. Checking ten thousand articles'
+   * front matter against the schema cost a rebuild a third of a second.
    */
-  private checking(key: string, hit: ParsedMarkdownFile): ParsedMarkdownFile {
-    const { checked, ...plain } = hit;
-    if (checked?.by === this.checker && !hit.frontErrors.length && !hit.body.errors.length) return hit;
-    return { ...plain, remember: (front) => this.rememberLater(key, plain, front) };
+  private checking(key: string, hit: ParsedMarkdownFile): ParsedMarkdownFile | undefined {
+    if (hit.checked) return hit.checked.by === this.checker && !hit.frontErrors.length && !hit.body.errors.length ? hit : undefined;
+    return { ...hit, remember: (front) => this.rememberLater(key, hit, front) };
   }
 
   /** The entry filed again, with what the load checked, once the pages are rendering. */
   private rememberLater(key: string, parsed: ParsedMarkdownFile, checked: CheckedFront): void {
-    this.unstored.push(() => this.markdown.set(key, { ...parsed, checked: { ...checked, by: this.checker } }));
+    this.unstored.push(() => this.markdown.set(key, filedChecked(parsed, { ...checked, by: this.checker })));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
@@ -6,7 +6,8 @@ import { issueToWords, pathToString, ContentErrors, type ContentError } from './
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { fillSettings, LEAD_RETENTION_PLACEHOLDER } from './settings-text.ts';
 import type { TocEntry } from './markdown.ts';
-import { parseMarkdownFile, type MarkdownJob, type ParsedMarkdownFile } from './markdown-file.ts';
+import { digestOf, parseJob, parseMarkdownFile, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-file.ts';
+import { hashOf } from '../hash.ts';
 import { loadImages, type SiteImage } from './images.ts';
 import type { ImageUse } from '../images/picture.ts';
 import { imagesNamedIn } from './markdown-images.ts';
@@ -170,12 +171,44 @@ class Collector {
 }
 
 /** Parses markdown files, all at once so that a worker pool or a cache can serve them; results in the jobs' order. */
-export type ParseMarkdown = (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>;
+export type ParseMarkdown = (jobs: LoadedMarkdown[]) => Promise<ParsedMarkdownFile[]>;
 
-const parseInline: ParseMarkdown = (jobs) => Promise.all(jobs.map(parseMarkdownFile));
+const parseInline: ParseMarkdown = (jobs) => Promise.all(jobs.map((job) => parseMarkdownFile(parseJob(job))));
 
-/** Load content/ into a Site, or throw ContentErrors naming every bad file, field and line at once. */
-export async function loadSite(root: string, parse: ParseMarkdown = parseInline): Promise<Site> {
+/** What a markdown file's key needs of its bytes, as the build cache keeps it (see cache/source-index.ts): their digest, and the images its text names of a set of images (`imagesSet`). */
+export interface KnownSource { digest: string; imagesSet: string; images: string[] }
+
+/** The build cache's record of what it read of each markdown file, by the file's stat, so that a file unchanged since need not be read. */
+export interface SourceRecord {
+  known(file: string, stat: Stats): KnownSource | undefined;
+  note(file: string, stat: Stats, known: KnownSource, readAt?: number): void;
+}
+
+/**
+ * A markdown file to parse, read, or known unchanged by `record` (its key then needs only what the
+ * record keeps, while the site's images are the same set); undefined if it cannot be read.
+ */
+function markdownSource(c: Collector, file: string, common: { forms: SiteSettings['assessmentForms'] | undefined; images: Record<string, SiteImage>; imagesSet: string }, record?: SourceRecord): LoadedMarkdown | undefined {
+  const { forms, images, imagesSet } = common;
+  const rel = c.rel(file);
+  const read = () => readFileSync(file);
+  const stat = record && statSync(file, { throwIfNoEntry: false });
+  const known = stat && record.known(file, stat);
+  if (known && known.imagesSet === imagesSet) return { rel, forms, digest: known.digest, images: Object.fromEntries(known.images.map((name) => [name, images[name]!])), read };
+  const readAt = Date.now();
+  const source = c.readBytes(file);
+  if (source === undefined) return undefined;
+  const digest = digestOf(source);
+  const named = imagesNamedIn(source, images);
+  if (stat) record!.note(file, stat, { digest, imagesSet, images: Object.keys(named) }, readAt);
+  return { source, rel, forms, digest, images: named, read };
+}
+
+/**
+ * Load content/ into a Site, or throw ContentErrors naming every bad file, field and line at once.
+ * `record`: the build cache's record of the markdown files it read, by their stat.
+ */
+export async function loadSite(root: string, parse: ParseMarkdown = parseInline, record?: SourceRecord): Promise<Site> {
   const c = new Collector(root);
   const { images, errors: imageErrors } = await loadImages(root);
   c.errors.push(...imageErrors);
@@ -196,10 +229,13 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline)
     collections[name] = records.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
   }
 
-  // Every markdown file read (synchronously: see Collector.read), then parsed in one batch.
+  // Every markdown file read (synchronously: see Collector.read) or known unchanged, then parsed in one batch.
   const files = [...await c.list('blog', '.md'), ...LEGAL.map((slug) => path.join(root, 'pages', `${slug}.md`))];
-  const sources = files.map((file) => c.readBytes(file));
-  const readable = files.flatMap((file, i) => sources[i] === undefined ? [] : [{ file, job: { source: sources[i]!, rel: c.rel(file), forms: settings?.assessmentForms, images: imagesNamedIn(sources[i]!, images) } }]);
+  const common = { forms: settings?.assessmentForms, images, imagesSet: record ? hashOf(...Object.keys(images)) : '' };
+  const readable = files.flatMap((file) => {
+    const job = markdownSource(c, file, common, record);
+    return job ? [{ file, job }] : [];
+  });
   const parsed = new Map((await parse(readable.map((r) => r.job))).map((result, i) => [readable[i]!.file, result]));
 
   const unsorted: Post[] = [];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.ts';
 import type { SiteSettings } from './schemas.ts';
 import type { ContentError } from './errors.ts';
@@ -16,6 +17,24 @@ export interface MarkdownJob {
   source: string | Uint8Array;
   rel: string; forms?: SiteSettings['assessmentForms']; images?: Record<string, SiteImage>; apart?: string;
 }
+
+/**
+ * A markdown file as the load hands it to be parsed: its job, and the SHA-256 of its bytes (which
+ * its cache key holds). A file the build cache knows unchanged by its stat (see
+ * cache/source-index.ts) comes unread: `read` gets its bytes, if it has to be parsed after all.
+ */
+export type LoadedMarkdown = Omit<MarkdownJob, 'source'> & { source?: MarkdownJob['source']; digest: string; read: () => Uint8Array };
+
+/** The job a parser takes, its bytes read if they were not; throws if the file no longer has the bytes its digest names (it changed during the build). */
+export function parseJob({ read, digest, ...job }: LoadedMarkdown): MarkdownJob {
+  if (job.source !== undefined) return { ...job, source: job.source };
+  const source = read();
+  if (digestOf(source) !== digest) throw new Error(`${job.rel} changed while the build was reading it: build again`);
+  return { ...job, source };
+}
+
+/** The SHA-256 of a file's bytes (of a text's UTF-8 bytes): what a markdown file's cache key holds of them. */
+export const digestOf = (source: string | Uint8Array): string => createHash('sha256').update(source).digest('hex');
 
 /** A job's text: its bytes decoded as reading the file as UTF-8 does. */
 export const sourceText = (source: string | Uint8Array): string =>

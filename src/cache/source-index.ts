@@ -1,0 +1,69 @@
+import path from 'node:path';
+import { readFileSync, type Stats } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { CACHE_DIR, CACHE_FORMAT } from './store.ts';
+import type { KnownSource, SourceRecord } from '../content/load.ts';
+
+/** A file as a stat sees it: inode, size, modification and change times. Any write changes the change time. */
+type Signature = [ino: number, size: number, mtimeMs: number, ctimeMs: number];
+type Entry = [...Signature, digest: string, imagesSet: string, images: string[]];
+
+/** A file modified this recently before it was read is not known by its stat next time: a write within the file system's clock tick would not change it. */
+const SETTLED_MS = 2_000;
+
+const FILE = 'sources.json';
+
+/**
+ * What the last build read of each markdown file, by the file's stat (.site-cache/sources.json): a
+ * rebuild of a large blog need not read and hash ten thousand unchanged articles (a third of a
+ * second of the main thread) to find their cache keys. As git's index does, a file is taken as
+ * unchanged only while its inode, size, modification and change time are all the last build's,
+ * and only if it had not been modified for two seconds when it was read, so that a write in the
+ * same tick of the file system's clock cannot go unseen. Anything else is read: a missing or
+ * unreadable index costs time, never a stale page.
+ */
+export class SourceIndex implements SourceRecord {
+  private readonly file: string;
+  private last = new Map<string, Entry>();
+  private readonly now = new Map<string, Entry>();
+
+  private constructor(root: string) {
+    this.file = path.join(root, CACHE_DIR, FILE);
+  }
+
+  static open(root: string): SourceIndex {
+    const index = new SourceIndex(root);
+    try {
+      const saved = JSON.parse(readFileSync(index.file, 'utf8')) as { format?: unknown; files?: unknown };
+      if (saved.format === CACHE_FORMAT && saved.files && typeof saved.files === 'object') index.last = new Map(Object.entries(saved.files as Record<string, Entry>));
+    } catch { /* none yet, or unreadable: every file is read */ }
+    return index;
+  }
+
+  /** What the last build read of `file`, if its stat is still what it was then. */
+  known(file: string, stat: Stats): KnownSource | undefined {
+    const entry = this.last.get(file);
+    if (!Array.isArray(entry) || entry.length !== 7) return undefined;
+    const [ino, size, mtimeMs, ctimeMs, digest, imagesSet, images] = entry;
+    if (ino !== stat.ino || size !== stat.size || mtimeMs !== stat.mtimeMs || ctimeMs !== stat.ctimeMs) return undefined;
+    if (typeof digest !== 'string' || typeof imagesSet !== 'string' || !Array.isArray(images)) return undefined;
+    this.now.set(file, entry);
+    return { digest, imagesSet, images };
+  }
+
+  /** A file as this build read it, under its stat taken before the read; not noted if it had been modified within the last two seconds. */
+  note(file: string, stat: Stats, known: KnownSource, readAt = Date.now()): void {
+    // As git judges a racy entry: by the modification time (a write sets it to the clock's tick, whatever it was).
+    if (stat.mtimeMs > readAt - SETTLED_MS) return;
+    this.now.set(file, [stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs, known.digest, known.imagesSet, known.images]);
+  }
+
+  /** Written whole, beside and renamed over, with the files this build read or knew; not when nothing changed. */
+  async save(): Promise<void> {
+    if (this.now.size === this.last.size && [...this.now].every(([file, entry]) => this.last.get(file) === entry)) return;
+    await mkdir(path.dirname(this.file), { recursive: true });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify({ format: CACHE_FORMAT, files: Object.fromEntries(this.now) }));
+    await rename(tmp, this.file).catch(() => rm(tmp, { force: true }));
+  }
+}
