@@ -3,6 +3,8 @@ import { readFileSync, type Stats } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { CACHE_DIR, CACHE_FORMAT } from './store.ts';
 import type { KnownSource, SourceRecord } from '../content/load.ts';
+import type { CheckedFront } from '../content/markdown-file.ts';
+import { generatorCode } from '../generator-code.ts';
 
 /** A file as a stat sees it: inode, size, modification and change times. Any write changes the change time. */
 type Signature = [ino: number, size: number, mtimeMs: number, ctimeMs: number];
@@ -14,7 +16,11 @@ const SETTLED_MS = 2_000;
 const FILE = 'sources.json';
 
 /**
- * What the last build read of each markdown file, by the file's stat (.site-cache/sources.json): a
+ * What the last build read of the content (.site-cache/sources.json). Of each YAML file, its data as
+ * the schema returned it, by the file's path, bytes and the site's set of images, while the
+ * generator is the same (its code holds the schemas): parsing twenty YAML files with the package
+ * that gives lines, and checking them, cost every build a fifth of a second. Of each markdown file,
+ * by the file's stat, what its cache key needs of its bytes: a
  * rebuild of a large blog need not read and hash ten thousand unchanged articles (a third of a
  * second of the main thread) to find their cache keys. As git's index does, a file is taken as
  * unchanged only while its inode, size, modification and change time are all the last build's,
@@ -26,6 +32,9 @@ export class SourceIndex implements SourceRecord {
   private readonly file: string;
   private last = new Map<string, Entry>();
   private readonly now = new Map<string, Entry>();
+  /** YAML files found valid, by key, as the generator that checked them (`generatorCode`) left them. */
+  private lastYaml = new Map<string, CheckedFront>();
+  private readonly nowYaml = new Map<string, CheckedFront>();
 
   private constructor(root: string) {
     this.file = path.join(root, CACHE_DIR, FILE);
@@ -34,8 +43,11 @@ export class SourceIndex implements SourceRecord {
   static open(root: string): SourceIndex {
     const index = new SourceIndex(root);
     try {
-      const saved = JSON.parse(readFileSync(index.file, 'utf8')) as { format?: unknown; files?: unknown };
-      if (saved.format === CACHE_FORMAT && saved.files && typeof saved.files === 'object') index.last = new Map(Object.entries(saved.files as Record<string, Entry>));
+      const saved = JSON.parse(readFileSync(index.file, 'utf8')) as { format?: unknown; files?: unknown; yaml?: { by?: unknown; checked?: unknown } };
+      if (saved.format !== CACHE_FORMAT) return index;
+      if (saved.files && typeof saved.files === 'object') index.last = new Map(Object.entries(saved.files as Record<string, Entry>));
+      // Checked by another generator, whose schemas may differ: checked again.
+      if (saved.yaml?.by === generatorCode() && saved.yaml.checked && typeof saved.yaml.checked === 'object') index.lastYaml = new Map(Object.entries(saved.yaml.checked as Record<string, CheckedFront>));
     } catch { /* none yet, or unreadable: every file is read */ }
     return index;
   }
@@ -58,12 +70,25 @@ export class SourceIndex implements SourceRecord {
     this.now.set(file, [stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs, known.digest, known.imagesSet, known.images]);
   }
 
+  /** A YAML file's data and addresses, as a load of this generator found it valid from the same key. */
+  checkedYaml(key: string): CheckedFront | undefined {
+    const checked = this.lastYaml.get(key);
+    if (!checked || typeof checked.data !== 'object' || checked.data === null || !Array.isArray(checked.links)) return undefined;
+    this.nowYaml.set(key, checked);
+    return checked;
+  }
+
+  keepYaml(key: string, checked: CheckedFront): void {
+    this.nowYaml.set(key, checked);
+  }
+
   /** Written whole, beside and renamed over, with the files this build read or knew; not when nothing changed. */
   async save(): Promise<void> {
-    if (this.now.size === this.last.size && [...this.now].every(([file, entry]) => this.last.get(file) === entry)) return;
+    const same = <T>(now: Map<string, T>, last: Map<string, T>) => now.size === last.size && [...now].every(([key, entry]) => last.get(key) === entry);
+    if (same(this.now, this.last) && same(this.nowYaml, this.lastYaml)) return;
     await mkdir(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify({ format: CACHE_FORMAT, files: Object.fromEntries(this.now) }));
+    await writeFile(tmp, JSON.stringify({ format: CACHE_FORMAT, files: Object.fromEntries(this.now), yaml: { by: generatorCode(), checked: Object.fromEntries(this.nowYaml) } }));
     await rename(tmp, this.file).catch(() => rm(tmp, { force: true }));
   }
 }

@@ -6,7 +6,7 @@ import { issueToWords, pathToString, ContentErrors, type ContentError } from './
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { fillSettings, LEAD_RETENTION_PLACEHOLDER } from './settings-text.ts';
 import type { TocEntry } from './markdown.ts';
-import { digestOf, parseJob, parseMarkdownFile, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-file.ts';
+import { digestOf, parseJob, parseMarkdownFile, type CheckedFront, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-file.ts';
 import { hashOf } from '../hash.ts';
 import { loadImages, type SiteImage } from './images.ts';
 import type { ImageUse } from '../images/picture.ts';
@@ -91,10 +91,6 @@ class Collector {
   // Read synchronously: a content file is small and usually in the kernel's cache, and thousands of
   // them read through promises (open, stat, read, close, each a trip through the thread pool) took
   // several times as long.
-  async read(file: string): Promise<string | undefined> {
-    return this.readBytes(file)?.toString('utf8');
-  }
-
   /**
    * A file's bytes, left undecoded: a markdown file's key hashes them, and only a file the cache
    * does not hold is decoded, by the thread that parses it. Ten thousand articles read as text cost
@@ -133,10 +129,30 @@ class Collector {
     }
   }
 
+  /** The build cache's record (see `loadSite`), and the set of images it is kept against (a hash of their paths). */
+  record?: SourceRecord;
+  imagesSet = '';
+
+  /** The addresses noted since there were `count`, without their file: as the build cache keeps them. */
+  linksSince(count: number): CheckedFront['links'] {
+    return this.links.slice(count).map(({ file: _file, ...link }) => link);
+  }
+
+  /** A YAML file checked by `schema`, unless the build cache's record holds it checked, from these very bytes and images; a valid one is recorded. */
   async yaml<S extends z.ZodType>(file: string, schema: S, images: Record<string, SiteImage>) {
-    const text = await this.read(file);
-    if (text === undefined) return undefined;
-    return this.validate(schema, parseYaml(text, this.rel(file)), this.rel(file), images);
+    const bytes = this.readBytes(file);
+    if (bytes === undefined) return undefined;
+    const rel = this.rel(file);
+    const key = this.record && hashOf(rel, this.imagesSet, bytes);
+    const checked = key === undefined ? undefined : this.record!.checkedYaml(key);
+    if (checked) {
+      for (const link of checked.links) this.links.push({ file: rel, ...link });
+      return checked.data as z.infer<S>;
+    }
+    const [errorsBefore, linksBefore] = [this.errors.length, this.links.length];
+    const data = this.validate(schema, parseYaml(bytes.toString('utf8'), rel), rel, images);
+    if (key !== undefined && data !== undefined && this.errors.length === errorsBefore) this.record!.keepYaml(key, { data: data as object, links: this.linksSince(linksBefore) });
+    return data;
   }
 
   /**
@@ -156,7 +172,7 @@ class Collector {
     } else {
       data = this.validate(schema, { data: parsed.frontData, errors: parsed.frontErrors, lineOf }, rel, images);
       if (data !== undefined && this.errors.length === errorsBefore && !parsed.body.errors.length) {
-        parsed.remember?.({ data: data as object, links: this.links.slice(linksBefore).map(({ file: _file, ...link }) => link) });
+        parsed.remember?.({ data: data as object, links: this.linksSince(linksBefore) });
       }
     }
     this.errors.push(...parsed.body.errors);
@@ -178,10 +194,16 @@ const parseInline: ParseMarkdown = (jobs) => Promise.all(jobs.map((job) => parse
 /** What a markdown file's key needs of its bytes, as the build cache keeps it (see cache/source-index.ts): their digest, and the images its text names of a set of images (`imagesSet`). */
 export interface KnownSource { digest: string; imagesSet: string; images: string[] }
 
-/** The build cache's record of what it read of each markdown file, by the file's stat, so that a file unchanged since need not be read. */
+/**
+ * The build cache's record of the content it read: of each markdown file, by the file's stat, what
+ * its key needs, so that a file unchanged since need not be read; of each YAML file, by its key (its
+ * path, bytes and the set of images), its data as a load of this generator found it valid.
+ */
 export interface SourceRecord {
   known(file: string, stat: Stats): KnownSource | undefined;
   note(file: string, stat: Stats, known: KnownSource, readAt?: number): void;
+  checkedYaml(key: string): CheckedFront | undefined;
+  keepYaml(key: string, checked: CheckedFront): void;
 }
 
 /**
@@ -211,6 +233,8 @@ function markdownSource(c: Collector, file: string, common: { forms: SiteSetting
 export async function loadSite(root: string, parse: ParseMarkdown = parseInline, record?: SourceRecord): Promise<Site> {
   const c = new Collector(root);
   const { images, errors: imageErrors } = await loadImages(root);
+  c.record = record;
+  if (record) c.imagesSet = hashOf(...Object.keys(images));
   c.errors.push(...imageErrors);
   const settings = await c.yaml(path.join(root, 'site.yaml'), siteSchema, images);
 
@@ -231,7 +255,7 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
 
   // Every markdown file read (synchronously: see Collector.read) or known unchanged, then parsed in one batch.
   const files = [...await c.list('blog', '.md'), ...LEGAL.map((slug) => path.join(root, 'pages', `${slug}.md`))];
-  const common = { forms: settings?.assessmentForms, images, imagesSet: record ? hashOf(...Object.keys(images)) : '' };
+  const common = { forms: settings?.assessmentForms, images, imagesSet: c.imagesSet };
   const readable = files.flatMap((file) => {
     const job = markdownSource(c, file, common, record);
     return job ? [{ file, job }] : [];

@@ -72,4 +72,38 @@ describe("the build cache's checked front matter", () => {
     // And filed again as this generator checked them.
     expect((await load()).handed.every((p) => p.checked !== undefined)).toBe(true);
   });
+
+  it("takes each YAML file as this generator last found it valid, and checks it again once it, the images or the generator change", async () => {
+    const contact = 'content/pages/contact.yaml';
+    const before = (await load()).site;
+    expect((await load()).site).toEqual(before);
+    const record = path.join(dir, '.site-cache', 'sources.json');
+    const saved = JSON.parse(await readFile(record, 'utf8')) as { yaml: { by: string; checked: Record<string, { data: { title?: string } }> } };
+    const retitled = (by: string) => JSON.stringify({ ...saved, yaml: { by, checked: Object.fromEntries(Object.entries(saved.yaml.checked).map(([key, c]) => [key, { ...c, data: { ...c.data, title: 'Recorded, not read' } }])) } });
+
+    // What the record holds is what the load takes: nothing is parsed or checked again...
+    await writeFile(record, retitled(saved.yaml.by));
+    expect((await load()).site.pages.contact.title).toBe('Recorded, not read');
+    // ...unless another generator recorded it.
+    await writeFile(record, retitled('another generator'));
+    expect((await load()).site.pages.contact.title).toBe(before.pages.contact.title);
+
+    // An edit is checked, and its error reported with file, field and line.
+    await editFile(dir, contact, (s) => s.replace(/^title: .*$/m, 'title: [Contact, Us]'));
+    const error = await load().then(() => undefined, (e: unknown) => e);
+    expect((error as ContentErrors).errors).toContainEqual(expect.objectContaining({ file: contact, path: 'title', line: 1 }));
+    await editFile(dir, contact, (s) => s.replace(/^title: .*$/m, 'title: Contact Us'));
+    expect((await load()).site.pages.contact.title).toBe('Contact Us');
+
+    // An image a YAML file names, gone, is reported though the file is as it was.
+    const image = path.join(dir, 'content/images/dialog-assessment.svg');
+    const kept = await readFile(image);
+    await unlink(image);
+    try {
+      const gone = await load().then(() => undefined, (e: unknown) => e);
+      expect((gone as ContentErrors).errors).toContainEqual(expect.objectContaining({ file: 'content/pages/dialog-assessment.yaml', path: 'image.src' }));
+    } finally {
+      await writeFile(image, kept);
+    }
+  });
 });
