@@ -52,7 +52,7 @@ const filedChecked = (parsed: ParsedMarkdownFile, checked: CheckedFront): Parsed
 };
 
 /**
- * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's text, its path,
+ * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's bytes (their SHA-256), its path,
  * the survey addresses, the images it names and the markdown code; pages keyed by the route's props
  * (or, where the route's sources are the last build's, by the key it recorded: see RouteSources),
  * the render context and the templates' code (the page's document in the output is its cache: see
@@ -70,7 +70,7 @@ export class BuildCache {
   /** Articles whose body could not be read back when their page needed it (see LostBodiesError). */
   private lost = 0;
 
-  /** What the load read of each markdown file, by its stat (see source-index.ts). */
+  /** What the last load read of the content: the markdown files by their stat, the YAML files as found valid (see source-index.ts). */
   readonly sources: SourceIndex;
 
   private constructor(private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<string>], sources: SourceIndex) {

@@ -16,17 +16,20 @@ const SETTLED_MS = 2_000;
 const FILE = 'sources.json';
 
 /**
- * What the last build read of the content (.site-cache/sources.json). Of each YAML file, its data as
- * the schema returned it, by the file's path, bytes and the site's set of images, while the
- * generator is the same (its code holds the schemas): parsing twenty YAML files with the package
- * that gives lines, and checking them, cost every build a fifth of a second. Of each markdown file,
- * by the file's stat, what its cache key needs of its bytes: a
- * rebuild of a large blog need not read and hash ten thousand unchanged articles (a third of a
- * second of the main thread) to find their cache keys. As git's index does, a file is taken as
- * unchanged only while its inode, size, modification and change time are all the last build's,
- * and only if it had not been modified for two seconds when it was read, so that a write in the
- * same tick of the file system's clock cannot go unseen. Anything else is read: a missing or
- * unreadable index costs time, never a stale page.
+ * What the last build read of the content (.site-cache/sources.json).
+ *
+ * Of each YAML file, its data as the schema returned it, by the file's path, bytes and the site's
+ * set of images, while the generator is the same (its code holds the schemas and the YAML parser):
+ * parsing twenty YAML files with the package that gives lines, and checking them, cost every build
+ * a sixth of a second.
+ *
+ * Of each markdown file, by the file's stat, what its cache key needs of its bytes: a rebuild of a
+ * large blog need not read and hash ten thousand unchanged articles (a third of a second of the
+ * main thread) to find their keys. As git's index does, a file is taken as unchanged only while its
+ * inode, size, modification and change time are all the last build's, and only if it had not been
+ * modified for two seconds when it was read, so that a write in the same tick of the file system's
+ * clock cannot go unseen. Anything else is read: a missing or unreadable record costs time, never a
+ * stale page.
  */
 export class SourceIndex implements SourceRecord {
   private readonly file: string;

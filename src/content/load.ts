@@ -88,14 +88,13 @@ class Collector {
     return rel;
   }
 
-  // Read synchronously: a content file is small and usually in the kernel's cache, and thousands of
-  // them read through promises (open, stat, read, close, each a trip through the thread pool) took
-  // several times as long.
   /**
    * A file's bytes, left undecoded: a markdown file's key hashes them, and only a file the cache
    * does not hold is decoded, by the thread that parses it. Ten thousand articles read as text cost
    * the load a tenth of a second of decoding, and sixty megabytes of strings that every
-   * young-generation collection copied.
+   * young-generation collection copied. Read synchronously: a content file is small and usually in
+   * the kernel's cache, and thousands of them read through promises (open, stat, read, close, each a
+   * trip through the thread pool) took several times as long.
    */
   readBytes(file: string): Buffer | undefined {
     try { return readFileSync(file); } catch (err) {
@@ -228,7 +227,7 @@ function markdownSource(c: Collector, file: string, common: { forms: SiteSetting
 
 /**
  * Load content/ into a Site, or throw ContentErrors naming every bad file, field and line at once.
- * `record`: the build cache's record of the markdown files it read, by their stat.
+ * `record`: the build cache's record of the content the last load read (see SourceRecord).
  */
 export async function loadSite(root: string, parse: ParseMarkdown = parseInline, record?: SourceRecord): Promise<Site> {
   const c = new Collector(root);
@@ -253,7 +252,7 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
     collections[name] = records.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
   }
 
-  // Every markdown file read (synchronously: see Collector.read) or known unchanged, then parsed in one batch.
+  // Every markdown file read (synchronously: see Collector.readBytes) or known unchanged, then parsed in one batch.
   const files = [...await c.list('blog', '.md'), ...LEGAL.map((slug) => path.join(root, 'pages', `${slug}.md`))];
   const common = { forms: settings?.assessmentForms, images, imagesSet: c.imagesSet };
   const readable = files.flatMap((file) => {

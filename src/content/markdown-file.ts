@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { renderMarkdown, type RenderedMarkdown } from './markdown.ts';
 import type { SiteSettings } from './schemas.ts';
 import type { ContentError } from './errors.ts';
@@ -34,7 +34,7 @@ export function parseJob({ read, digest, ...job }: LoadedMarkdown): MarkdownJob 
 }
 
 /** The SHA-256 of a file's bytes (of a text's UTF-8 bytes): what a markdown file's cache key holds of them. */
-export const digestOf = (source: string | Uint8Array): string => createHash('sha256').update(source).digest('hex');
+export const digestOf = (source: string | Uint8Array): string => hash('sha256', source);
 
 /** A job's text: its bytes decoded as reading the file as UTF-8 does. */
 export const sourceText = (source: string | Uint8Array): string =>
