@@ -132,12 +132,9 @@ export class BuildCache {
    * marker instead. A cached entry whose body is not in that pack is a miss.
    */
   async parse(jobs: LoadedMarkdown[], codeHash: string, compute: (jobs: MarkdownJob[]) => Promise<ParsedMarkdownFile[]>, apart: (job: LoadedMarkdown) => boolean = () => false): Promise<ParsedMarkdownFile[]> {
-    // Every job names the same survey addresses: written out once, not ten thousand times.
-    const written = new Map<unknown, string>();
-    const formsText = (forms: unknown) => written.get(forms) ?? written.set(forms, JSON.stringify(forms ?? null)).get(forms)!;
-    // What most jobs share (the survey addresses are the same object for each) hashed once.
+    // What every job shares (the survey addresses are one object for all) written out and hashed once, not ten thousand times.
     const shared = new Map<unknown, string>();
-    const sharedOf = (forms: unknown) => shared.get(forms) ?? shared.set(forms, hashOf(this.lockHash, codeHash, formsText(forms))).get(forms)!;
+    const sharedOf = (forms: unknown) => shared.get(forms) ?? shared.set(forms, hashOf(this.lockHash, codeHash, JSON.stringify(forms ?? null))).get(forms)!;
     const keys = jobs.map((job) => hashOf(sharedOf(job.forms), job.rel, JSON.stringify(job.images ?? null), job.digest));
     const results = await mapLimit(keys, IO_CONCURRENCY, async (key) => {
       const hit = await this.markdown.get(key);

@@ -78,7 +78,11 @@ function closest(value: string, known: string[]): string {
 class Collector {
   errors: ContentError[] = [];
   links: SourceLink[] = [];
-  constructor(readonly root: string) {}
+  /**
+   * `record`: the build cache's record (see `loadSite`); `imagesSet`: the set of images it is kept
+   * against, a hash of their paths.
+   */
+  constructor(readonly root: string, readonly record?: SourceRecord, readonly imagesSet = '') {}
 
   private rels = new Map<string, string>();
   /** A file's path as errors name it (content/…); asked three times or more per article, so worked out once. */
@@ -127,10 +131,6 @@ class Collector {
       for (const [k, v] of Object.entries(value)) this.scan(v, [...at, Array.isArray(value) ? Number(k) : k], file, parsed, images);
     }
   }
-
-  /** The build cache's record (see `loadSite`), and the set of images it is kept against (a hash of their paths). */
-  record?: SourceRecord;
-  imagesSet = '';
 
   /** The addresses noted since there were `count`, without their file: as the build cache keeps them. */
   linksSince(count: number): CheckedFront['links'] {
@@ -206,11 +206,11 @@ export interface SourceRecord {
 }
 
 /**
- * A markdown file to parse, read, or known unchanged by `record` (its key then needs only what the
- * record keeps, while the site's images are the same set); undefined if it cannot be read.
+ * A markdown file to parse, read, or known unchanged by the collector's record (its key then needs
+ * only what the record keeps, while the site's images are the same set); undefined if it cannot be read.
  */
-function markdownSource(c: Collector, file: string, common: { forms: SiteSettings['assessmentForms'] | undefined; images: Record<string, SiteImage>; imagesSet: string }, record?: SourceRecord): LoadedMarkdown | undefined {
-  const { forms, images, imagesSet } = common;
+function markdownSource(c: Collector, file: string, forms: SiteSettings['assessmentForms'] | undefined, images: Record<string, SiteImage>): LoadedMarkdown | undefined {
+  const { record, imagesSet } = c;
   const rel = c.rel(file);
   const read = () => readFileSync(file);
   const stat = record && statSync(file, { throwIfNoEntry: false });
@@ -230,10 +230,8 @@ function markdownSource(c: Collector, file: string, common: { forms: SiteSetting
  * `record`: the build cache's record of the content the last load read (see SourceRecord).
  */
 export async function loadSite(root: string, parse: ParseMarkdown = parseInline, record?: SourceRecord): Promise<Site> {
-  const c = new Collector(root);
   const { images, errors: imageErrors } = await loadImages(root);
-  c.record = record;
-  if (record) c.imagesSet = hashOf(...Object.keys(images));
+  const c = new Collector(root, record, record ? hashOf(...Object.keys(images)) : '');
   c.errors.push(...imageErrors);
   const settings = await c.yaml(path.join(root, 'site.yaml'), siteSchema, images);
 
@@ -254,9 +252,8 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
 
   // Every markdown file read (synchronously: see Collector.readBytes) or known unchanged, then parsed in one batch.
   const files = [...await c.list('blog', '.md'), ...LEGAL.map((slug) => path.join(root, 'pages', `${slug}.md`))];
-  const common = { forms: settings?.assessmentForms, images, imagesSet: c.imagesSet };
   const readable = files.flatMap((file) => {
-    const job = markdownSource(c, file, common, record);
+    const job = markdownSource(c, file, settings?.assessmentForms, images);
     return job ? [{ file, job }] : [];
   });
   const parsed = new Map((await parse(readable.map((r) => r.job))).map((result, i) => [readable[i]!.file, result]));
