@@ -186,7 +186,7 @@ export class DistWriter {
    */
   async finish() {
     const root = this.stage.site;
-    const kept = new Set(Object.keys(this.next).map((f) => `/${f.split('/').filter(Boolean).join('/')}`));
+    const kept = new Set(Object.keys(this.next).map(listedAs));
     const emptied = new Set<string>();
     for (const file of (await this.found).keys()) {
       if (kept.has(file)) continue;
@@ -207,6 +207,9 @@ export class DistWriter {
     return Object.entries(this.next).map(([file, r]) => ({ key: file.replace(/^\/+/, ''), size: r.size, sha256: r.sha256 ?? r.hash }));
   }
 }
+
+/** A recorded file as the listing names it: '/blog/a.html' (mostly as recorded already: no split then). */
+const listedAs = (file: string) => (/^(?:\/[^/]+)+$/.test(file) ? file : `/${file.split('/').filter(Boolean).join('/')}`);
 
 function copyHash(from: string): string {
   const source = statSync(from);

@@ -43,11 +43,15 @@ export interface RouteSources { site: string; last: (route: Route, source: strin
 const isChecked = (c: CheckedFront | undefined) => c === undefined || (typeof c === 'object' && c !== null && typeof c.by === 'string' && typeof c.data === 'object' && c.data !== null && Array.isArray(c.links));
 const isParsed = (v: unknown): v is ParsedMarkdownFile => {
   const p = v as ParsedMarkdownFile;
-  return !!p && typeof p.front === 'string' && typeof p.frontLine === 'number' && Array.isArray(p.frontErrors) && !!p.body && typeof p.body.html === 'string' && Array.isArray(p.body.toc) && Array.isArray(p.body.errors) && Array.isArray(p.body.images) && isChecked(p.checked);
+  return !!p && (typeof p.front === 'string' || (p.front === undefined && p.checked !== undefined)) && typeof p.frontLine === 'number' && Array.isArray(p.frontErrors) && !!p.body && typeof p.body.html === 'string' && Array.isArray(p.body.toc) && Array.isArray(p.body.errors) && Array.isArray(p.body.images) && isChecked(p.checked);
 };
-/** An entry as filed once the load found it valid: the front matter as checked, in place of the parsed one (read again, it cost a rebuild a tenth of a second). */
+/**
+ * An entry as filed once the load found it valid: the front matter as checked, in place of the parsed
+ * one and of its text (each read again cost a rebuild tens of milliseconds; the load reads the file
+ * for an error's line instead).
+ */
 const filedChecked = (parsed: ParsedMarkdownFile, checked: CheckedFront): ParsedMarkdownFile => {
-  const { frontData: _parsed, ...rest } = parsed;
+  const { frontData: _parsed, front: _text, ...rest } = parsed;
   return { ...rest, frontData: undefined, checked };
 };
 

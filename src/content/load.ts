@@ -7,6 +7,7 @@ import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { fillSettings, LEAD_RETENTION_PLACEHOLDER } from './settings-text.ts';
 import type { TocEntry } from './markdown.ts';
 import { digestOf, parseJob, parseMarkdownFile, type CheckedFront, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-file.ts';
+import { readFrontMatter } from './front-matter.ts';
 import { hashOf } from '../hash.ts';
 import { loadImages, type SiteImage } from './images.ts';
 import type { ImageUse } from '../images/picture.ts';
@@ -159,10 +160,12 @@ class Collector {
    * from this very file: `checked`), the body's errors and links collected. A file found valid is
    * handed back to the cache (`remember`), with what its front matter added to the links.
    */
-  markdown<S extends z.ZodType>(rel: string, parsed: ParsedMarkdownFile, schema: S, images: Record<string, SiteImage>) {
-    // Parsed already (in a worker, or cached); the lines are looked up again only to report an error.
+  markdown<S extends z.ZodType>(file: string, parsed: ParsedMarkdownFile, schema: S, images: Record<string, SiteImage>) {
+    const rel = this.rel(file);
+    // Parsed already (in a worker, or cached); the lines are looked up again only to report an error,
+    // from the front matter's text, which a cache entry filed as checked no longer holds: the file is read again then.
     let lines: ParsedYaml | undefined;
-    const lineOf = (at: readonly PropertyKey[]) => (lines ??= parseYaml(parsed.front, rel, parsed.frontLine)).lineOf(at);
+    const lineOf = (at: readonly PropertyKey[]) => (lines ??= this.frontLines(file, parsed)).lineOf(at);
     const [errorsBefore, linksBefore] = [this.errors.length, this.links.length];
     let data: z.infer<S> | undefined;
     if (parsed.checked) {
@@ -177,6 +180,16 @@ class Collector {
     this.errors.push(...parsed.body.errors);
     this.links.push(...parsed.body.links.map((l) => ({ file: rel, line: l.line, path: 'body', href: l.href })));
     return data === undefined ? undefined : { data, body: parsed.body, lineOf };
+  }
+
+  /** A markdown file's front matter with its lines: from its parsed text, or else from the file. */
+  private frontLines(file: string, parsed: ParsedMarkdownFile): ParsedYaml {
+    const rel = this.rel(file);
+    if (parsed.front !== undefined) return parseYaml(parsed.front, rel, parsed.frontLine);
+    let text = '';
+    try { text = readFileSync(file, 'utf8'); } catch { /* gone since: the error goes without its line */ }
+    const { front, frontLine } = readFrontMatter(text, rel);
+    return parseYaml(front, rel, frontLine);
   }
 
   async list(dir: string, ext: string): Promise<string[]> {
@@ -262,7 +275,7 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
   const categoryUses: CategoryUse[] = [];
   for (const file of files.slice(0, files.length - LEGAL.length)) {
     const result = parsed.get(file);
-    const doc = result && c.markdown(c.rel(file), result, postSchema, images);
+    const doc = result && c.markdown(file, result, postSchema, images);
     if (!doc) continue;
     unsorted.push({ ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, bodyImages: doc.body.images });
     // The line is looked up only for an error: finding it parses the front matter again, on this thread.
@@ -283,7 +296,7 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
   for (const slug of LEGAL) {
     const file = path.join(root, 'pages', `${slug}.md`);
     const result = parsed.get(file);
-    const doc = result && c.markdown(c.rel(file), result, legalSchema, images);
+    const doc = result && c.markdown(file, result, legalSchema, images);
     const html = doc && settings ? fillSettings(doc.body.html, settings, c.rel(file), slug === 'privacy-policy' ? [LEAD_RETENTION_PLACEHOLDER] : [], c.errors) : doc?.body.html;
     if (doc && html !== undefined) legal[slug] = { ...doc.data, slug, html, toc: doc.body.toc, bodyImages: doc.body.images };
   }

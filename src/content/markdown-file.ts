@@ -42,7 +42,11 @@ export const sourceText = (source: string | Uint8Array): string =>
 
 /** A markdown file split and rendered: the front matter's text (validated later, on the main thread) and the body's HTML. */
 export interface ParsedMarkdownFile {
-  front: string;
+  /**
+   * The front matter's text, which the load reads again only for an error's line; not kept in a cache
+   * entry filed as checked (a third of its bytes, decoded at every rebuild), where the file is read again instead.
+   */
+  front?: string;
   /** Lines of the file before the front matter's text, so that its errors point at the file's own lines. */
   frontLine: number;
   /** The front matter parsed (here, off the main thread), and its YAML errors; the schema is checked later. */

@@ -92,7 +92,9 @@ const LARGEST = 'largest image file';
 /** The page's image whose largest file is nearest its slot's limit (or furthest over it). */
 function largestImageRow(p: PageFigures, b: Budgets): { figure: string; value: string; limit: string; over: boolean } {
   const ratio = (i: PageFigures['largest'][number]) => i.bytes / (b.images.largestFileKb[i.slot] * KB);
-  const worst = [...p.largest].sort((x, y) => ratio(y) - ratio(x))[0];
+  // The first of the highest ratio, in one pass: fifteen thousand pages' copies sorted cost a rebuild 10 ms.
+  let worst: PageFigures['largest'][number] | undefined;
+  for (const i of p.largest) if (!worst || ratio(i) > ratio(worst)) worst = i;
   if (!worst) return { figure: LARGEST, value: '-', limit: 'per slot', over: false };
   return { figure: LARGEST, value: `${fmtKb(worst.bytes)} (${worst.slot})`, limit: `${b.images.largestFileKb[worst.slot]} KB`, over: ratio(worst) > 1 };
 }

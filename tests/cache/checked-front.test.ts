@@ -38,6 +38,31 @@ describe("the build cache's checked front matter", () => {
     expect((await load()).site.posts.find((p) => p.slug === 'what-is-data')?.date).toBe('2025-05-13');
   });
 
+  it("keeps no front matter text in a checked entry, and still gives an error between two unchanged articles its lines", async () => {
+    // Two spellings of one category, each in an article found valid alone (so each is filed as checked).
+    const [a, b] = ['content/blog/what-is-data.md', 'content/blog/your-data-is-fine.md'];
+    await editFile(dir, a, (s) => s.replace(/^categories:\n/m, 'categories:\n  - Data Ethics\n'));
+    await editFile(dir, b, (s) => s.replace(/^categories:\n/m, 'categories:\n  - data ethics\n'));
+    try {
+      const clash = (found: unknown) => (found as ContentErrors).errors.filter((e) => e.path === 'categories[0]');
+      const first = await load().then(() => undefined, (e: unknown) => e);
+      expect(first).toBeInstanceOf(ContentErrors);
+      const again = await load().then(() => undefined, (e: unknown) => e);
+      expect(again).toBeInstanceOf(ContentErrors);
+      // Both articles came from the cache as checked, without their front matter's text...
+      const entries = (await readFile(markdownPack(), 'utf8')).split('\n').slice(1).filter(Boolean).map((line) => JSON.parse(line.slice(65)) as ParsedMarkdownFile);
+      const filed = entries.filter((e) => e.checked && (e.checked.data as { categories?: string[] }).categories?.some((c) => /data ethics/i.test(c)));
+      expect(filed.length).toBeGreaterThanOrEqual(2);
+      expect(filed.every((e) => e.front === undefined)).toBe(true);
+      // ...and the error still names the line of the spelling that lost, read again from its file.
+      expect(clash(again)).toEqual(clash(first));
+      expect(clash(again)).toContainEqual(expect.objectContaining({ line: expect.any(Number) }));
+    } finally {
+      await editFile(dir, a, (s) => s.replace('  - Data Ethics\n', ''));
+      await editFile(dir, b, (s) => s.replace('  - data ethics\n', ''));
+    }
+  });
+
   it('still refuses an article whose image is gone, though its front matter was found valid before', async () => {
     await load();
     const image = path.join(dir, 'content/images/blog-what-is-data.svg');

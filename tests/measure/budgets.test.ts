@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build.ts';
 import { reportBuildError } from '../../src/cli-build.ts';
 import type { PageFigures } from '../../src/measure/summary.ts';
-import { BudgetError, checkBudgets, markupFigures, parseBudgets } from '../../src/measure/budgets.ts';
+import { BudgetError, checkBudgets, markupFigures, pageRows, parseBudgets } from '../../src/measure/budgets.ts';
 
 const root = process.cwd();
 const budgets = parseBudgets(await readFile(path.join(root, 'budgets.json'), 'utf8'));
@@ -55,6 +55,16 @@ describe('checking pages against the budgets', () => {
       { page: '/heavy', figure: 'CSS', value: '25.0 KB', limit: `${budgets.page.cssKb} KB` },
       { page: '/blocking', figure: 'render-blocking scripts', value: '1', limit: '0' },
     ]);
+  });
+
+  it("shows, of a page's images, the one nearest its slot's limit, the first of equals", () => {
+    const image = (src: string, slot: 'hero' | 'card' | 'icon', kb: number) => ({ src, slot, url: `/images/${src}`, bytes: kb * KB });
+    const rowOf = (largest: ReturnType<typeof image>[]) => pageRows(figures({ largest }), budgets).find((r) => r.figure === 'largest image file');
+    // 300 of 400 KB is 75 %; 90 of 100 KB, 90 %; 10 of 20 KB, 50 %.
+    expect(rowOf([image('a.jpg', 'hero', 300), image('b.jpg', 'card', 90), image('c.svg', 'icon', 10)])).toMatchObject({ value: '90.0 KB (card)', limit: '100 KB', over: false });
+    expect(rowOf([image('a.jpg', 'hero', 200), image('b.jpg', 'card', 50)])).toMatchObject({ value: '200.0 KB (hero)' });
+    expect(rowOf([image('a.jpg', 'card', 120), image('b.jpg', 'hero', 600)])).toMatchObject({ value: '600.0 KB (hero)', over: true });
+    expect(rowOf([])).toMatchObject({ value: '-', over: false });
   });
 
   it('holds the form pages to the JS-before-interaction limit too', () => {
