@@ -29,7 +29,7 @@ import { applyOverrides, type SettingsOverrides } from './config.ts';
 import { BudgetError, checkBudgets, loadBudgets, withExactHtml, type Budgets } from './measure/budgets.ts';
 import { bundleBuildCode, type BuildCode } from './pool/code.ts';
 import { BuildWorkers } from './pool/build-workers.ts';
-import { BuildCache, LostBodiesError } from './cache/build-cache.ts';
+import { BuildCache, LostBodiesError, type RouteSource } from './cache/build-cache.ts';
 import { CACHE_DIR } from './cache/store.ts';
 import { hashOf } from './hash.ts';
 import { buildImages } from './images/produce.ts';
@@ -152,29 +152,35 @@ async function renderStage(input: {
   let documents = 0;
   const table = new PageUsesTable(writer);
   const lastAbout = (route: Route) => writer.lastAbout(route.file) as StoredPage | undefined;
-  const last = (route: Route, source: string) => {
+  // The site and shell each kept once in the record file, every page naming them by their index there.
+  let sourceIndex: { site: string; index: number } | undefined;
+  const siteIndex = (site: string) => (sourceIndex?.site === site ? sourceIndex.index : (sourceIndex = { site, index: writer.share(site) }).index);
+  const shellIndex = writer.share(shell);
+  const refs = (source: RouteSource) => ({ site: siteIndex(source.site), ...(source.body === undefined ? {} : { body: source.body }), shell: shellIndex });
+  const last = (route: Route, source: RouteSource) => {
     const about = lastAbout(route);
-    return about?.source === source ? about.page : undefined;
+    return about && about.body === source.body && writer.lastShared(about.site) === source.site ? writer.lastKey(route.file) : undefined;
   };
   const keepPage = (route: Route, shared: SharedUses, size: SizeFigure) =>
     keep({ route, islands: shared.islands, images: shared.uses.images, preload: shared.uses.preload }, size, shared.uses.markup);
   await cache.render(routes, ctx, code.renderHash, { site: sources, last }, async (route, key, source) => {
     // The document on disk was made from this very page and shell, and nobody has touched it: it stands.
-    const record = await writer.keep(route.file, () => hashOf(key(), shell));
-    const about = record?.about as StoredPage | undefined;
+    const about = lastAbout(route);
+    if (!about || writer.lastShared(about.shell) !== shell) return false;
+    const record = await writer.keep(route.file, key);
     const shared = record && table.last(about);
-    if (!record || !about || !shared) return false;
-    // Recorded again: its uses at their place in this build's record file, and its sources (its key may have been worked out from its props this time).
-    writer.record(route.file, { ...record, about: table.stored(shared, { page: about.page, cut: about.cut, source }) });
+    if (!record || !shared) return false;
+    // Recorded again: its uses, site and shell at their places in this build's record file (its key may have been worked out from its props this time).
+    writer.record(route.file, { ...record, about: table.stored(shared, { cut: about.cut, ...refs(source) }) });
     keepPage(route, shared, { raw: record.size, gzip: record.gzip! });
     return true;
-  }, (jobs, read, settle) => workers.pages(jobs.map((job) => ({ ...job, before: writer.before(job.route.file), ...table.previousPage(lastAbout(job.route), job.key) })), { ctx, shell: maker.shell, trees: writer.siteTrees }, read, async (job, out) => {
+  }, (jobs, read, settle) => workers.pages(jobs.map((job) => ({ ...job, before: writer.before(job.route.file), ...table.previousPage(lastAbout(job.route), writer.lastKey(job.route.file), job.key) })), { ctx, shell: maker.shell, trees: writer.siteTrees }, read, async (job, out) => {
     await settle(job, out);
     // Not made (its article's body was lost from the cache): the cache has thrown it out, and the build runs again.
     if ('lostBody' in out) return;
     documents++;
     const shared = table.made({ islands: out.islands, images: out.images, ...(out.preload ? { preload: out.preload } : {}), markup: out.markup });
-    writer.record(job.route.file, { ...out.record, key: hashOf(job.key(), shell), about: table.stored(shared, { page: job.key(), cut: out.cut, source: job.source }) });
+    writer.record(job.route.file, { ...out.record, key: job.key(), about: table.stored(shared, { cut: out.cut, ...refs(job.source) }) });
     keepPage(job.route, shared, { raw: out.record.size, gzip: out.record.gzip });
   }));
   return { written, documents };

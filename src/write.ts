@@ -21,8 +21,8 @@ export const gzipHere: GzipSize = async (data) => (await gzipAsync(data, { level
 
 /**
  * What a build wrote to each file of its tree: its hash, and the size and time the file then had;
- * for a copied file, the SHA-256 of its bytes too (its `hash` names the source); for a page, also the
- * key of everything its document was made from, and what the build read from it.
+ * for a copied file, the SHA-256 of its bytes too (its `hash` names the source); for a page, also its
+ * route's key, and what the build read from it and made it of besides (see render/stored-page.ts).
  */
 type Manifest = Record<string, DistRecord>;
 export interface DistRecord extends FileRecord { sha256?: string; key?: string; about?: unknown }
@@ -101,6 +101,11 @@ export class DistWriter {
 
   /** The two trees' public folders, for a worker that writes pages into the staging one. */
   get siteTrees(): SiteTrees { return this.trees; }
+
+  /** The key of what the last complete build made `file` from, as it recorded it (see `keep`). */
+  lastKey(file: string): string | undefined {
+    return this.previous[file]?.key;
+  }
 
   /** What the last complete build kept with its record of `file` (see `keep`). */
   lastAbout(file: string): unknown {

@@ -298,7 +298,8 @@ export class CacheStore<T> {
       const head = Buffer.alloc(Buffer.byteLength(this.header));
       await handle.read(head, 0, head.length, 0);
       if (head.toString('latin1') !== this.header) return false;
-      for (const [key, start, end] of saved.places) if (KEY.test(key) && end > start) this.index.set(key, { start, end });
+      // Keys as saved, not tested one by one: a read compares the line's own key with the one asked for (see readValue).
+      for (const [key, start, end] of saved.places) if (end > start) this.index.set(key, { start, end });
       this.lines = saved.lines;
       this.size = now.size;
       return true;

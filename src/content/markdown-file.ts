@@ -73,6 +73,8 @@ export interface ParsedMarkdownFile {
  */
 export interface CheckedFront {
   data: object;
+  /** frontDigest(data) (see front-digest.ts), for an article: worked out once, when the load checks it. */
+  digest?: string;
   links: Array<{ line?: number; path: string; href: string }>;
   by?: string;
 }

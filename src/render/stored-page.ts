@@ -14,13 +14,15 @@ import type { RenderedPage } from './page.tsx';
 export interface PageUses { islands: IslandList; images: RenderedPage['images']; preload?: RenderedPage['preload']; markup: MarkupFigures }
 
 /**
- * What the record of a written page keeps, so that a later build can leave it standing without
- * reading it; or, when only the shell changed, cut its head and body out of it (`cut`, valid while
- * the route's key is `page`) rather than render it again. `source` names what the route was made
- * from (see cache/build-cache.ts, RouteSources): while it is the same, `page` is the route's key.
- * `uses` is the index of its PageUses among the record file's shared texts.
+ * What the record of a written page keeps besides its key (the route's: see cache/build-cache.ts), so
+ * that a later build can leave it standing without reading it; or, when only the shell changed, cut
+ * its head and body out of it (`cut`, valid while the route's key is the record's) rather than render
+ * it again. `site` and `body` name what the route was made from (RouteSource): while they are the
+ * same, the record's key is the route's. `shell` names what the document was made of besides the
+ * page. `uses`, `site` and `shell` are indexes among the record file's shared texts: every page of a
+ * build has the same site and shell.
  */
-export interface StoredPage { uses: number; page?: string; cut?: DocumentCut; source?: string }
+export interface StoredPage { uses: number; cut?: DocumentCut; site?: number; body?: string; shell?: number }
 
 /** One PageUses as read or made by this build, with its islands as the Map the summary reads. */
 export interface SharedUses { text: string; uses: PageUses; islands: RenderedPage['islands'] }
@@ -57,9 +59,9 @@ export class PageUsesTable {
     return { uses: this.writer.share(shared.text), ...page };
   }
 
-  /** The last build's page at this file, if it was made from this very route (the key): its document can be cut up again. */
-  previousPage(about: StoredPage | undefined, key: () => string): { previous?: PreviousPage } {
-    if (!about?.cut || about.page !== key()) return {};
+  /** The last build's page at this file, if it was made from this very route (its record's key, `lastKey`): its document can be cut up again. */
+  previousPage(about: StoredPage | undefined, lastKey: string | undefined, key: () => string): { previous?: PreviousPage } {
+    if (!about?.cut || lastKey === undefined || lastKey !== key()) return {};
     const last = this.last(about);
     if (!last) return {};
     const { islands, images, preload } = last.uses;

@@ -54,9 +54,13 @@ export function pageLinks(current: number, count: number, base = '/blog', around
   return [...numbers].sort((a, b) => a - b).map((number) => ({ number, url: listPageUrl(number, base) }));
 }
 
+/** Whitespace that collapsing changes: any but a single space between words. */
+const SPACED = /^\s|\s$|[^\S ]|\s\s/;
+
 /** The first `max` characters of the excerpt (whitespace collapsed), with no space left dangling at the cut. */
 export function metaDescription(excerpt: string, max = 140): string {
-  const text = excerpt.replace(/\s+/g, ' ').trim();
+  // An excerpt already in one line of single spaces (most are) is kept as it is: no copy to make.
+  const text = SPACED.test(excerpt) ? excerpt.replace(/\s+/g, ' ').trim() : excerpt;
   // No more UTF-16 units than `max` means no more characters: nothing to cut (the usual case, and cheap).
   if (text.length <= max) return text;
   let end = 0;

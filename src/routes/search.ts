@@ -11,7 +11,8 @@ export function searchRoutes(site: SiteContent): Route[] {
   const categories = new Map<string, { name: string; href: string; count: number }>();
   for (const post of site.posts) {
     for (const name of categoriesOf(post)) {
-      const entry = categories.get(categorySlug(name)) ?? categories.set(categorySlug(name), { name, href: categoryUrl(name), count: 0 }).get(categorySlug(name))!;
+      const slug = categorySlug(name);
+      const entry = categories.get(slug) ?? categories.set(slug, { name, href: categoryUrl(name), count: 0 }).get(slug)!;
       entry.count++;
     }
   }

@@ -1,6 +1,7 @@
 import type { Post, SiteContent } from '../content/load.ts';
 import { markedKey } from '../body-marker.ts';
 import { hashOf } from '../hash.ts';
+import { frontDigest, notedFrontDigest } from '../content/front-digest.ts';
 
 /**
  * What every route is made from, but the article bodies, as one hash: the site the routes read
@@ -15,9 +16,15 @@ export function siteSource(site: SiteContent, ...code: string[]): string {
   return hashOf(...code, JSON.stringify({ settings, pages, collections, posts: posts.map(withoutBody), caseStudies, legal, images }));
 }
 
-/** An article as its list cards, neighbours and feed see it: the body (and what is read from it) left out where a marker names it. */
-function withoutBody(post: Post): Partial<Post> {
+/**
+ * An article as its list cards, neighbours and feed see it: where a marker names its body, the body
+ * (and what is read from it) left out, and its front matter as its digest (noted by the load, or else
+ * worked out here alike: tests/routes/route-sources.test.ts holds the two together).
+ */
+function withoutBody(post: Post): unknown {
   if (markedKey(post.html) === undefined) return post;
-  const { html: _html, toc: _toc, bodyImages: _images, ...front } = post;
-  return front;
+  const noted = notedFrontDigest(post);
+  if (noted !== undefined) return [post.slug, post.preview ?? null, noted];
+  const { html: _html, toc: _toc, bodyImages: _images, slug, preview, ...front } = post;
+  return [slug, preview ?? null, frontDigest(front)];
 }

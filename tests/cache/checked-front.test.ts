@@ -5,6 +5,8 @@ import type { ParsedMarkdownFile } from '../../src/content/markdown-file.ts';
 import { ContentErrors } from '../../src/content/errors.ts';
 import { editFile, scratchProject } from '../scratch-project.ts';
 import { cachedLoad } from './cached-load.ts';
+import { notedFrontDigest } from '../../src/content/front-digest.ts';
+import { siteSource } from '../../src/routes/sources.ts';
 
 let dir: string;
 beforeAll(async () => { dir = await scratchProject('site-checked-'); });
@@ -25,6 +27,20 @@ describe("the build cache's checked front matter", () => {
     expect(second.site).toEqual(first.site);
     // The addresses the front matter names, with their lines, for the link checks.
     expect(second.site.links).toEqual(first.site.links);
+  });
+
+  it("gives the routes' site source the digest of each article's front matter, the one worked out from the article itself", async () => {
+    await load();
+    const { site } = await load();
+    // Each article comes with the digest its checked front matter was filed with...
+    expect(site.posts.every((post) => notedFrontDigest(post) !== undefined)).toBe(true);
+    // ...which is what the site source would work out from copies of the articles, which carry none.
+    const copies = { ...site, posts: site.posts.map((post) => ({ ...post })) };
+    expect(copies.posts.some((post) => notedFrontDigest(post) !== undefined)).toBe(false);
+    expect(siteSource(site, 'code')).toBe(siteSource(copies, 'code'));
+    // And another front matter is another source, noted or not.
+    const retitled = { ...site, posts: site.posts.map((post, i) => (i === 0 ? { ...post, title: 'Another title' } : post)) };
+    expect(siteSource(retitled, 'code')).not.toBe(siteSource(site, 'code'));
   });
 
   it('checks an edited article again, and reports its error with file, field and line', async () => {

@@ -118,6 +118,15 @@ describe('metaDescription', () => {
     expect(metaDescription(`${'a'.repeat(139)}📊📊`).endsWith('📊')).toBe(true);
   });
 
+  it('collapses every kind and run of whitespace as the slow rule does, and keeps single-spaced text as it is', () => {
+    const slow = (text: string) => text.replace(/\s+/g, ' ').trim();
+    const spaces = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2003', '\u3000', ' \n '];
+    for (const space of spaces) {
+      for (const text of [`a${space}b`, `${space}a b`, `a b${space}`, `${space}`, `a${space}${space}b c`]) expect(metaDescription(text), JSON.stringify(text)).toBe(slow(text));
+    }
+    expect(metaDescription('Plain words, one space apart.')).toBe('Plain words, one space apart.');
+  });
+
   it('returns a shorter excerpt whole', () => {
     expect(metaDescription('Short and to the point.')).toBe('Short and to the point.');
   });
