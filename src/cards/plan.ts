@@ -3,7 +3,6 @@ import type { Site } from '../content/load.ts';
 import type { Route } from '../routes/table.ts';
 import type { CardContent, ShareImage } from '../render/meta.ts';
 import { hashOf } from '../hash.ts';
-import { absoluteUrl } from '../routing/absolute-url.ts';
 
 export const CARD_SIZE = { width: 1200, height: 630 } as const;
 /** Where cards are served: a folder of their own, so that deploy can leave old ones in place (see README). */
@@ -58,10 +57,9 @@ export function planCards(site: Site, routes: Route[], contentDir: string, code:
     const key = hashOf(code, content.title, content.label, common.siteName, common.siteHost, logoImage?.source.hash ?? '', artImage?.source.hash ?? '');
     const job = jobs.get(key) ?? { key, url: fileName(route.meta.card ? route.url : '/site', key), title: content.title, label: content.label, ...common, ...(logo ? { logo } : {}), ...(art ? { art } : {}) };
     jobs.set(key, job);
+    // Also the image of the page's Article structured data, which Google asks to be a raster: the card is one (see render/structured-data.ts).
     const shareImage: ShareImage = { src: job.url, ...CARD_SIZE, alt: `${content.title} (${content.label}), ${settings.name}`, type: 'image/png' };
-    // Google asks for a raster image in an Article's structured data: the card is one.
-    const jsonLd = route.meta.jsonLd?.map((data) => (data['@type'] === 'Article' ? { ...data, image: [absoluteUrl(settings.url, job.url)] } : data));
-    return { ...route, meta: { ...route.meta, shareImage, ...(jsonLd ? { jsonLd } : {}) } } as Route;
+    return { ...route, meta: { ...route.meta, shareImage } } as Route;
   });
   return { routes: planned, jobs: [...jobs.values()] };
 }

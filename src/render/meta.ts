@@ -1,3 +1,5 @@
+import type { Faq } from '../content/schemas.ts';
+
 /** What a page tells browsers, search engines and social sites about itself. */
 export interface PageMeta {
   title: string;
@@ -7,7 +9,12 @@ export interface PageMeta {
   type?: 'website' | 'article';
   /** ISO date, for articles. */
   published?: string;
+  /** Structured data the page declares besides what the head makes from the fields below (see structured-data.ts). */
   jsonLd?: Array<Record<string, unknown>>;
+  /** A blog article: the head describes it as a schema.org Article, from the fields above and its keywords (its categories). */
+  article?: { keywords?: string };
+  /** The questions the page answers, shown on it: the head adds their FAQPage structured data. */
+  faq?: readonly Faq[];
   noindex?: boolean;
   /** What the page's share card shows; a page without one shares the site's card. */
   card?: CardContent;

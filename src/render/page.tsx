@@ -2,6 +2,7 @@ import { renderToString, renderToStaticMarkup } from 'react-dom/server';
 import type { ComponentType } from 'react';
 import type { Route } from '../routes/table.ts';
 import type { PageMeta } from './meta.ts';
+import { structuredData } from './structured-data.ts';
 import { absoluteUrl } from '../routing/absolute-url.ts';
 import { SiteContext, type RenderContext } from '../page-api/site-context.tsx';
 import { IslandCollector, IslandCollectorContext, type HydrateStrategy } from '../page-api/island.tsx';
@@ -50,7 +51,7 @@ function Head({ meta, route, ctx }: { meta: PageMeta; route: Route; ctx: RenderC
       <meta name="twitter:description" content={meta.description} />
       {img && <meta name="twitter:image" content={imageUrl} />}
       {img?.alt && <meta name="twitter:image:alt" content={img.alt} />}
-      {meta.jsonLd?.map((data, i) => (
+      {structuredData(meta, { canonical, imageUrl, settings, images }).map((data, i) => (
         // JSON-LD is a data block, never executed; escaped so content cannot close the tag.
         <script key={i} type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(data).replace(/</g, '\\u003c') }} />
       ))}

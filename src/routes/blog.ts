@@ -4,13 +4,10 @@ import { BLOG_PLACEHOLDER_IMAGE as PLACEHOLDER_IMAGE } from '../content/article-
 import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
 import { londonTimeOf } from '../content/publication.ts';
 import { formatDate } from './date-label.ts';
-import { faqPageJsonLd } from './json-ld.ts';
 import { page, type Route } from './route.ts';
-import { absoluteUrl } from '../routing/absolute-url.ts';
 import type { PostSummary } from '../../templates/components/PostCard.tsx';
 import type { PreviewMark } from '../../templates/components/PreviewMark.tsx';
 import type { BlogListProps } from '../../templates/pages/blog/BlogList.tsx';
-import type { ShareLinks } from '../../templates/pages/blog/BlogPost.tsx';
 
 /** The banner text of an article only a preview build contains ('Draft: not published', 'Scheduled for …'). */
 function previewMark(post: Post): PreviewMark | undefined {
@@ -38,59 +35,6 @@ export function summary(post: Post): PostSummary {
   };
   summaries.set(post, card);
   return card;
-}
-
-/** An absolute address for a site path or an image key, for structured data and share links. */
-function absolute(site: SiteContent, pathOrImage: string): string {
-  return absoluteUrl(site.settings.url, site.images[pathOrImage]?.src ?? pathOrImage);
-}
-
-// One per site: every article names it twice, and each address in it is a URL to parse.
-const organisations = new WeakMap<SiteContent, Record<string, unknown>>();
-
-function organisation(site: SiteContent) {
-  const made = organisations.get(site);
-  if (made) return made;
-  const { settings } = site;
-  const value = {
-    '@type': 'Organization',
-    name: settings.name,
-    url: absolute(site, '/'),
-    ...(settings.logo ? { logo: { '@type': 'ImageObject', url: absolute(site, settings.logo) } } : {}),
-  };
-  organisations.set(site, value);
-  return value;
-}
-
-/** Schema.org Article and FAQPage for one post. */
-export function articleJsonLd(site: SiteContent, post: Post, description = metaDescription(post.excerpt)): Array<Record<string, unknown>> {
-  const url = absolute(site, `/blog/${post.slug}`);
-  return [
-    {
-      '@context': 'https://schema.org',
-      '@type': 'Article',
-      headline: post.title,
-      description,
-      datePublished: post.date,
-      dateModified: post.date,
-      author: organisation(site),
-      publisher: organisation(site),
-      image: [absolute(site, post.image?.src ?? PLACEHOLDER_IMAGE)],
-      mainEntityOfPage: { '@type': 'WebPage', '@id': url },
-      ...(post.categories?.length ? { keywords: post.categories.join(', ') } : {}),
-    },
-    faqPageJsonLd(post.faq),
-  ];
-}
-
-/** Share addresses that really share: e-mail, LinkedIn and X. */
-export function shareLinks(url: string, title: string): ShareLinks {
-  const u = encodeURIComponent(url);
-  return {
-    email: `mailto:?subject=${encodeURIComponent(title)}&body=${encodeURIComponent(`${title}\n\n${url}`)}`,
-    linkedin: `https://www.linkedin.com/sharing/share-offsite/?url=${u}`,
-    x: `https://twitter.com/intent/tweet?url=${u}&text=${encodeURIComponent(title)}`,
-  };
 }
 
 /** The pages of one article list, six a page: /blog, and each category's, numbered alike. */
@@ -138,21 +82,23 @@ function categoryRoutes(site: SiteContent, cards: PostSummary[]): Route[] {
   }));
 }
 
+// Its structured data (an Article, and the FAQPage of its questions) and its share links are made
+// as its page renders, from what the route holds: a rebuild of a large blog leaves most pages
+// standing, and making them for every article cost it a third of its routes' time.
 function postRoutes(site: SiteContent): Route[] {
   return site.posts.map((post) => {
     const url = `/blog/${post.slug}`;
-    const description = metaDescription(post.excerpt);
     return page(url, 'blogPost', {
       post: { ...summary(post), html: post.html, toc: post.toc, faq: post.faq, bodyImages: post.bodyImages },
       related: continueReading(site.posts, post.slug).map(summary),
-      share: shareLinks(absolute(site, url), post.title),
     }, {
       title: post.title,
-      description,
+      description: metaDescription(post.excerpt),
       image: post.image?.src ?? PLACEHOLDER_IMAGE,
       type: 'article',
       published: post.date,
-      jsonLd: articleJsonLd(site, post, description),
+      article: post.categories?.length ? { keywords: post.categories.join(', ') } : {},
+      faq: post.faq,
       card: {
         title: post.title,
         label: `Article · ${categoriesOf(post)[0]}`,

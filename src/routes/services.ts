@@ -4,7 +4,6 @@ import type { CaseStudySummary } from '../../templates/components/CaseStudyCard.
 import type { Service } from '../../templates/pages/services/ServicePage.tsx';
 import type { ServiceListing } from '../../templates/pages/services/ServicesOverview.tsx';
 import { caseStudySummary } from './company.ts';
-import { faqPageJsonLd } from './json-ld.ts';
 import { page, type Route } from './route.ts';
 
 
@@ -45,7 +44,8 @@ export function servicesRoutes(site: SiteContent): Route[] {
       title: service.metaTitle,
       description: service.metaDescription,
       card: { title: service.metaTitle, label: 'Service' },
-      jsonLd: [serviceJsonLd(service, site.settings), faqPageJsonLd(service.faq.items)],
+      jsonLd: [serviceJsonLd(service, site.settings)],
+      faq: service.faq.items,
     })),
   ];
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSite, type Site } from '../../src/content/load.ts';
 import { assessmentPageSchema, blogPageSchema, contactPageSchema, thankYouPageSchema } from '../../src/content/insights-schema.ts';
-import { articleJsonLd, blogRoutes, shareLinks } from '../../src/routes/blog.ts';
+import { blogRoutes } from '../../src/routes/blog.ts';
 import { formRoutes } from '../../src/routes/forms.ts';
 import { legalRoutes } from '../../src/routes/legal.ts';
 import { routes, routingTable } from '../../src/routes/table.ts';
@@ -100,49 +100,6 @@ describe('insights routes', () => {
       expect(r.meta.description.length, r.url).toBeGreaterThanOrEqual(120);
       expect(r.meta.description.length, r.url).toBeLessThanOrEqual(160);
     }
-  });
-});
-
-describe('article structured data', () => {
-  it('describes an Article with absolute addresses and an FAQPage of the three questions', () => {
-    const post = site.posts[0]!;
-    const [article, faq] = articleJsonLd(site, post);
-    expect(article).toMatchObject({
-      '@context': 'https://schema.org',
-      '@type': 'Article',
-      headline: post.title,
-      datePublished: post.date,
-      author: { '@type': 'Organization', name: site.settings.name },
-      publisher: { '@type': 'Organization', name: site.settings.name },
-      mainEntityOfPage: { '@type': 'WebPage', '@id': `https://www.example.com/blog/${post.slug}` },
-    });
-    const images = article!.image as string[];
-    expect(images).toHaveLength(1);
-    expect(images[0]).toMatch(/^https:\/\/www\.example\.com\/.+\.svg$/);
-    expect(faq).toMatchObject({ '@type': 'FAQPage' });
-    const questions = faq!.mainEntity as Array<{ '@type': string; name: string; acceptedAnswer: { text: string } }>;
-    expect(questions).toHaveLength(3);
-    expect(questions.map((q) => q.name)).toEqual(post.faq.map((f) => f.question));
-    expect(questions[0]!.acceptedAnswer.text).toBe(post.faq[0]!.answer);
-  });
-
-  it('is attached to every article route', () => {
-    for (const post of site.posts) {
-      const types = route(`/blog/${post.slug}`).meta.jsonLd?.map((d) => d['@type']);
-      expect(types, post.slug).toEqual(['Article', 'FAQPage']);
-    }
-  });
-});
-
-describe('share links', () => {
-  it('share the article address by e-mail, LinkedIn and X, encoded', () => {
-    const links = shareLinks('https://www.example.com/blog/what-is-data', 'What Is Data? A Guide & More');
-    expect(links.email).toBe('mailto:?subject=What%20Is%20Data%3F%20A%20Guide%20%26%20More&body=What%20Is%20Data%3F%20A%20Guide%20%26%20More%0A%0Ahttps%3A%2F%2Fwww.example.com%2Fblog%2Fwhat-is-data');
-    expect(links.linkedin).toBe('https://www.linkedin.com/sharing/share-offsite/?url=https%3A%2F%2Fwww.example.com%2Fblog%2Fwhat-is-data');
-    const x = new URL(links.x);
-    expect(x.origin + x.pathname).toBe('https://twitter.com/intent/tweet');
-    expect(x.searchParams.get('url')).toBe('https://www.example.com/blog/what-is-data');
-    expect(x.searchParams.get('text')).toBe('What Is Data? A Guide & More');
   });
 });
 

@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { loadSite, type Site } from '../../src/content/load.ts';
 import { serviceSchema, servicesOverviewSchema, DIMENSIONS } from '../../src/content/services-schema.ts';
 import { caseStudyTeaser, serviceJsonLd, servicesRoutes } from '../../src/routes/services.ts';
-import { faqPageJsonLd } from '../../src/routes/json-ld.ts';
+import { faqPageJsonLd } from '../../src/render/structured-data.ts';
 import type { Service } from '../../templates/pages/services/ServicePage.tsx';
 
 const CONTENT = path.resolve('content');
@@ -110,11 +110,11 @@ describe('services structured data', () => {
     });
   });
 
-  it('attaches a Service and an FAQPage with five questions to each service page', () => {
+  it('gives each service page a Service, and the five questions it shows for its FAQPage', () => {
     for (const route of servicesRoutes(site).slice(1)) {
-      const types = route.meta.jsonLd?.map((d) => d['@type']);
-      expect(types, route.url).toEqual(['Service', 'FAQPage']);
-      expect((route.meta.jsonLd?.[1]?.mainEntity as unknown[]).length, route.url).toBe(5);
+      expect(route.meta.jsonLd?.map((d) => d['@type']), route.url).toEqual(['Service']);
+      expect(route.meta.faq, route.url).toEqual((route.props as { service: Service }).service.faq.items);
+      expect(route.meta.faq, route.url).toHaveLength(5);
     }
   });
 });

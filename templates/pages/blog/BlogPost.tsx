@@ -12,19 +12,17 @@ import { Prose } from '../../components/Prose.tsx';
 import type { ImageUse } from '../../../src/page-api/images.ts';
 import { PreviewNotice } from '../../components/PreviewMark.tsx';
 import { BLOG_PLACEHOLDER_IMAGE } from '../../../src/content/article-order.ts';
-
-/** Addresses that share the article by e-mail, LinkedIn and X. */
-export interface ShareLinks { email: string; linkedin: string; x: string }
+import { shareLinks } from './share-links.ts';
 
 export interface BlogPostProps {
   post: PostSummary & { html: string; toc: TocEntry[]; faq: FaqData[]; bodyImages: ImageUse[] };
   related: PostSummary[];
-  share: ShareLinks;
 }
 
 const COMING_SOON = "This article's full content will be coming soon.";
 
-function ShareLinks({ share, title }: { share: BlogPostProps['share']; title: string }) {
+function ShareLinks({ slug, title }: { slug: string; title: string }) {
+  const share = shareLinks(useSite().settings.url, `/blog/${slug}`, title);
   const external = (href: string, label: string) => (
     <a className="share__link" href={href} target="_blank" rel="noopener noreferrer">
       {label}<span className="visually-hidden"> (opens in a new tab)</span>
@@ -55,7 +53,7 @@ function AuthorBox() {
 }
 
 /** /blog/{slug}: one article, its FAQ, sharing, the author and two more to read. */
-export function BlogPostPage({ post, related, share }: BlogPostProps) {
+export function BlogPostPage({ post, related }: BlogPostProps) {
   const hasBody = post.html.trim() !== '';
   return (
     <>
@@ -86,7 +84,7 @@ export function BlogPostPage({ post, related, share }: BlogPostProps) {
         </div>
         <Faq id="post-faq" heading="Frequently Asked Questions" items={post.faq} tone="alt" />
         <div className="container post-footer">
-          <ShareLinks share={share} title={post.title} />
+          <ShareLinks slug={post.slug} title={post.title} />
           <AuthorBox />
         </div>
       </article>
