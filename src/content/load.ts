@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { issueToWords, pathToString, ContentErrors, type ContentError } from './errors.ts';
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 import { fillSettings, LEAD_RETENTION_PLACEHOLDER } from './settings-text.ts';
-import type { TocEntry } from './markdown.ts';
+import type { DocumentLink, TocEntry } from './markdown.ts';
 import { digestOf, parseJob, parseMarkdownFile, type CheckedFront, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-file.ts';
 import { readFrontMatter } from './front-matter.ts';
 import { frontDigest, noteFrontDigest } from './front-digest.ts';
@@ -40,15 +40,29 @@ export interface Site {
   caseStudies: CaseStudy[];
   legal: Record<'privacy-policy' | 'terms-of-service', LegalPage>;
   images: Record<string, SiteImage>;
-  /** Every address the content links to, with the file and line it is written at. */
+  /** Every address the content's data links to (YAML values, front matter), with the file, field and line it is written at. */
   links: SourceLink[];
+  /**
+   * The addresses each markdown body links to, as its parse found them (in the build cache's entry):
+   * kept by file, not copied out one object each, since only a build that leaves an article out reads
+   * them (see sourceLinks), and a large blog's bodies hold a hundred thousand.
+   */
+  bodyLinks: BodyLinks[];
 }
 
 /** What the pages are made from: the site but the addresses it links to, which only the link checks read. */
-export type SiteContent = Omit<Site, 'links'>;
+export type SiteContent = Omit<Site, 'links' | 'bodyLinks'>;
 
 /** An address written in a content file (a YAML value or a markdown link), and where. */
 export interface SourceLink { file: string; line?: number; path: string; href: string }
+
+/** The addresses one markdown file's body links to. */
+export interface BodyLinks { file: string; links: readonly DocumentLink[] }
+
+/** Every address the content links to, with the file and line it is written at: its data's, then its bodies'. */
+export function sourceLinks(site: Pick<Site, 'links' | 'bodyLinks'>): SourceLink[] {
+  return [...site.links, ...site.bodyLinks.flatMap(({ file, links }) => links.map((l) => ({ file, line: l.line, path: 'body', href: l.href })))];
+}
 
 /** Where an article's file lives, as errors name it. */
 export function postFile(slug: string): string {
@@ -80,6 +94,7 @@ function closest(value: string, known: string[]): string {
 class Collector {
   errors: ContentError[] = [];
   links: SourceLink[] = [];
+  bodyLinks: BodyLinks[] = [];
   /**
    * `record`: the build cache's record (see `loadSite`); `imagesSet`: the set of images it is kept
    * against, a hash of their paths.
@@ -186,7 +201,7 @@ class Collector {
       }
     }
     this.errors.push(...parsed.body.errors);
-    this.links.push(...parsed.body.links.map((l) => ({ file: rel, line: l.line, path: 'body', href: l.href })));
+    if (parsed.body.links.length) this.bodyLinks.push({ file: rel, links: parsed.body.links });
     return data === undefined ? undefined : { data, digest, body: parsed.body, lineOf };
   }
 
@@ -316,5 +331,5 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
   }
 
   if (c.errors.length || !settings) throw new ContentErrors(c.errors);
-  return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts, caseStudies, legal: legal as Site['legal'], images, links: c.links });
+  return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts, caseStudies, legal: legal as Site['legal'], images, links: c.links, bodyLinks: c.bodyLinks });
 }

@@ -3,7 +3,7 @@
  * later stage (routes, lists, Continue Reading, feed, sitemap, routing table, link checks) reads only
  * what is published and none of them can forget to filter.
  */
-import { postFile, type Post, type Site, type SourceLink } from './load.ts';
+import { postFile, sourceLinks, type Post, type Site } from './load.ts';
 import type { ContentError } from './errors.ts';
 import { instantOf, londonDateTime, nextChange, publicationStatus, type PublicationStatus } from './publication.ts';
 
@@ -46,9 +46,10 @@ export function linkedPostSlug(href: string, siteUrl: string): string | undefine
   return /^\/blog\/([^/?#]+)\/?(?:[?#].*)?$/.exec(pathname)?.[1];
 }
 
-function linkErrors(links: readonly SourceLink[], left: Map<string, { post: Post; status: PublicationStatus }>, siteUrl: string): ContentError[] {
+function linkErrors(site: Site, left: Map<string, { post: Post; status: PublicationStatus }>, siteUrl: string): ContentError[] {
   // Every article is live: no link can lead to one left out (and a blog's links are tens of thousands).
   if (!left.size) return [];
+  const links = sourceLinks(site);
   const leftFiles = new Set([...left.keys()].map(postFile));
   const errors: ContentError[] = [];
   for (const link of links) {
@@ -83,6 +84,6 @@ export function publishedSite(site: Site, now: Date, mode: BuildMode): Published
   return {
     site: Object.freeze({ ...site, posts: kept }),
     articles,
-    unpublishedLinks: linkErrors(site.links, left, site.settings.url),
+    unpublishedLinks: linkErrors(site, left, site.settings.url),
   };
 }

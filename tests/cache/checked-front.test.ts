@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ParsedMarkdownFile } from '../../src/content/markdown-file.ts';
 import { ContentErrors } from '../../src/content/errors.ts';
+import { sourceLinks } from '../../src/content/load.ts';
 import { editFile, scratchProject } from '../scratch-project.ts';
 import { cachedLoad } from './cached-load.ts';
 import { notedFrontDigest } from '../../src/content/front-digest.ts';
@@ -27,6 +28,8 @@ describe("the build cache's checked front matter", () => {
     expect(second.site).toEqual(first.site);
     // The addresses the front matter names, with their lines, for the link checks.
     expect(second.site.links).toEqual(first.site.links);
+    expect(sourceLinks(second.site)).toEqual(sourceLinks(first.site));
+    expect(sourceLinks(second.site).filter((l) => l.path === 'body').length).toBeGreaterThan(5);
   });
 
   it("gives the routes' site source the digest of each article's front matter, the one worked out from the article itself", async () => {

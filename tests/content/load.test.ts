@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSite } from '../../src/content/load.ts';
+import { loadSite, sourceLinks } from '../../src/content/load.ts';
 import { ContentErrors, formatContentError, type ContentError } from '../../src/content/errors.ts';
 import { main } from '../../src/cli.ts';
 
@@ -178,7 +178,7 @@ describe('categories and links in content', () => {
     const site = await loadSite(content());
     const text = await readFile(path.join(content(), 'blog/your-data-is-fine.md'), 'utf8');
     const lines = text.split('\n');
-    const ours = site.links.filter((l) => l.file === 'content/blog/your-data-is-fine.md' && l.href.includes('what-is-data'));
+    const ours = sourceLinks(site).filter((l) => l.file === 'content/blog/your-data-is-fine.md' && l.href.includes('what-is-data'));
     expect(ours).toEqual([
       { file: 'content/blog/your-data-is-fine.md', line: lines.findIndex((l) => l.startsWith('See [what data is]')) + 1, path: 'body', href: '/blog/what-is-data' },
       { file: 'content/blog/your-data-is-fine.md', line: lines.findIndex((l) => l.startsWith('[r]:')) + 1, path: 'body', href: 'https://www.example.com/blog/what-is-data' },

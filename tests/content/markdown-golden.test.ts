@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSite, postFile, type Site } from '../../src/content/load.ts';
+import { loadSite, postFile, sourceLinks, type Site } from '../../src/content/load.ts';
 import { renderMarkdown, type DocumentLink, type TocEntry } from '../../src/content/markdown.ts';
 import type { ContentError } from '../../src/content/errors.ts';
 
@@ -76,7 +76,7 @@ async function golden(name: string, actual: Rendered) {
 let site: Site;
 beforeAll(async () => { site = await loadSite(path.resolve('content')); });
 /** The addresses a loaded document's body links to, as the markdown renderer reported them. */
-const linksOf = (file: string): DocumentLink[] => site.links.filter((l) => l.file === file && l.path === 'body').map(({ href, line }) => ({ href, line }));
+const linksOf = (file: string): DocumentLink[] => sourceLinks(site).filter((l) => l.file === file && l.path === 'body').map(({ href, line }) => ({ href, line }));
 
 describe('markdown, against the HTML of the remark pipeline', () => {
   it('renders every real article as before', async () => {
