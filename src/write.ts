@@ -13,6 +13,9 @@ export { metaDirFor } from './output/layout.ts';
 
 const gzipAsync = promisify(gzip);
 
+/** How a copied file's record names the SHA-256 of its bytes, where its caller knew it (a share card). */
+const SHA256 = 'sha256:';
+
 /** Bytes → their gzip size at level 9. The bytes may be handed to another thread: the caller does not read them after. */
 export type GzipSize = (data: Uint8Array) => Promise<number>;
 
@@ -166,13 +169,14 @@ export class DistWriter {
       // time (images are read only when they change). Synchronously, as every stat here: a large blog
       // has a card per page, and a promise is a trip through the thread pool. The staging tree's file
       // as listed when the build began, as for a page (see `keep`).
-      const hash = entry.sha256 !== undefined ? `sha256:${entry.sha256}` : copyHash(entry.from);
+      const hash = entry.sha256 !== undefined ? `${SHA256}${entry.sha256}` : copyHash(entry.from);
       const kept = before?.hash === hash ? untouched(this.trees, entry.file, before, this.made, (await this.found).get(entry.file)?.stat ?? null) : undefined;
       if (kept) record = kept;
       else {
         const written = linkNew(this.trees, entry.file, entry.from, this.made);
         // Read for its SHA-256 alone (the completion manifest's), which the record keeps while the source stays the same.
-        record = { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, gzip: before?.hash === hash ? before.gzip : undefined, sha256: entry.sha256 ?? sha256OfFile(entry.from) };
+        // A hash that is the SHA-256 already (a card's) is not kept twice: see `files`.
+        record = { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, gzip: before?.hash === hash ? before.gzip : undefined, ...(entry.sha256 !== undefined ? {} : { sha256: sha256OfFile(entry.from) }) };
       }
     }
     // An asset's gzip figure is level 9's (a record without a level is one).
@@ -209,7 +213,7 @@ export class DistWriter {
 
   /** Every file this build wrote or kept, with its size and the SHA-256 of its bytes: for the completion manifest. */
   files(): SealedFile[] {
-    return Object.entries(this.next).map(([file, r]) => ({ key: file.replace(/^\/+/, ''), size: r.size, sha256: r.sha256 ?? r.hash }));
+    return Object.entries(this.next).map(([file, r]) => ({ key: file.replace(/^\/+/, ''), size: r.size, sha256: r.sha256 ?? (r.hash.startsWith(SHA256) ? r.hash.slice(SHA256.length) : r.hash) }));
   }
 }
 
