@@ -19,7 +19,7 @@ export function siteSource(site: SiteContent, ...code: string[]): string {
 /**
  * An article as its list cards, neighbours and feed see it: where a marker names its body, the body
  * (and what is read from it) left out, and its front matter as its digest (noted by the load, or else
- * worked out here alike: tests/routes/route-sources.test.ts holds the two together).
+ * worked out here alike: tests/cache/checked-front.test.ts holds the two together).
  */
 function withoutBody(post: Post): unknown {
   if (markedKey(post.html) === undefined) return post;
