@@ -153,10 +153,8 @@ async function renderStage(input: {
   const table = new PageUsesTable(writer);
   const lastAbout = (route: Route) => writer.lastAbout(route.file) as StoredPage | undefined;
   // The site and shell each kept once in the record file, every page naming them by their index there.
-  let sourceIndex: { site: string; index: number } | undefined;
-  const siteIndex = (site: string) => (sourceIndex?.site === site ? sourceIndex.index : (sourceIndex = { site, index: writer.share(site) }).index);
   const shellIndex = writer.share(shell);
-  const refs = (source: RouteSource) => ({ site: siteIndex(source.site), ...(source.body === undefined ? {} : { body: source.body }), shell: shellIndex });
+  const refs = (source: RouteSource) => ({ site: writer.share(source.site), ...(source.body === undefined ? {} : { body: source.body }), shell: shellIndex });
   const last = (route: Route, source: RouteSource) => {
     const about = lastAbout(route);
     return about && about.body === source.body && writer.lastShared(about.site) === source.site ? writer.lastKey(route.file) : undefined;

@@ -1,6 +1,5 @@
-import type { Faq } from '../content/schemas.ts';
+import type { Faq, SiteSettings } from '../content/schemas.ts';
 import type { SiteImage } from '../content/images.ts';
-import type { SiteSettings } from '../content/schemas.ts';
 import { absoluteUrl } from '../routing/absolute-url.ts';
 import type { PageMeta } from './meta.ts';
 
