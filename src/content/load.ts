@@ -91,6 +91,8 @@ function closest(value: string, known: string[]): string {
   return best && shared(best) >= 4 ? `did you mean ${best}?` : 'add the file to content/images';
 }
 
+const [CONTENT, DOT_SEGMENT, EMPTY_SEGMENT] = [`content${path.sep}`, `${path.sep}.`, `${path.sep}${path.sep}`];
+
 class Collector {
   errors: ContentError[] = [];
   links: SourceLink[] = [];
@@ -99,16 +101,20 @@ class Collector {
    * `record`: the build cache's record (see `loadSite`); `imagesSet`: the set of images it is kept
    * against, a hash of their paths.
    */
-  constructor(readonly root: string, readonly record?: SourceRecord, readonly imagesSet = '') {}
+  constructor(readonly root: string, readonly record?: SourceRecord, readonly imagesSet = '') {
+    this.within = root + path.sep;
+  }
 
   private rels = new Map<string, string>();
+  /** The content folder's path with its separator, which a plain content file's path starts with. */
+  private readonly within: string;
   /** A file's path as errors name it (content/…); asked three times or more per article, so worked out once. */
   rel(file: string): string {
     let rel = this.rels.get(file);
     if (rel === undefined) {
       // A file of the content folder (all of them, bar a test's) by its name alone: path.relative cost ten thousand articles 20 ms.
-      const plain = file.startsWith(this.root + path.sep) && !file.includes(`${path.sep}.`) && !file.includes(`${path.sep}${path.sep}`);
-      this.rels.set(file, (rel = plain ? `content${path.sep}${file.slice(this.root.length + 1)}` : path.join('content', path.relative(this.root, file))));
+      const plain = file.startsWith(this.within) && !file.includes(DOT_SEGMENT) && !file.includes(EMPTY_SEGMENT);
+      this.rels.set(file, (rel = plain ? CONTENT + file.slice(this.within.length) : path.join('content', path.relative(this.root, file))));
     }
     return rel;
   }
@@ -226,6 +232,9 @@ export type ParseMarkdown = (jobs: LoadedMarkdown[]) => Promise<ParsedMarkdownFi
 
 const parseInline: ParseMarkdown = (jobs) => Promise.all(jobs.map((job) => parseMarkdownFile(parseJob(job))));
 
+/** A file as a stat sees it: what the build cache's record of the content compares. */
+export type FileStat = Pick<Stats, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>;
+
 /** What a markdown file's key needs of its bytes, as the build cache keeps it (see cache/source-index.ts): their digest, and the images its text names of a set of images (`imagesSet`). */
 export interface KnownSource { digest: string; imagesSet: string; images: string[] }
 
@@ -235,8 +244,10 @@ export interface KnownSource { digest: string; imagesSet: string; images: string
  * path, bytes and the set of images), its data as a load of this generator found it valid.
  */
 export interface SourceRecord {
-  known(file: string, stat: Stats): KnownSource | undefined;
-  note(file: string, stat: Stats, known: KnownSource, readAt?: number): void;
+  known(file: string, stat: FileStat): KnownSource | undefined;
+  note(file: string, stat: FileStat, known: KnownSource, readAt?: number): void;
+  /** The stats of the files of `dir`, by path, if the record had them listed ahead of the load (see cache/source-index.ts); else the load takes them. */
+  listedStats?(dir: string): Promise<ReadonlyMap<string, FileStat> | undefined>;
   checkedYaml(key: string): CheckedFront | undefined;
   keepYaml(key: string, checked: CheckedFront): void;
 }
@@ -245,11 +256,11 @@ export interface SourceRecord {
  * A markdown file to parse, read, or known unchanged by the collector's record (its key then needs
  * only what the record keeps, while the site's images are the same set); undefined if it cannot be read.
  */
-function markdownSource(c: Collector, file: string, forms: SiteSettings['assessmentForms'] | undefined, images: Record<string, SiteImage>): LoadedMarkdown | undefined {
+function markdownSource(c: Collector, file: string, forms: SiteSettings['assessmentForms'] | undefined, images: Record<string, SiteImage>, listed?: ReadonlyMap<string, FileStat>): LoadedMarkdown | undefined {
   const { record, imagesSet } = c;
   const rel = c.rel(file);
   const read = () => readFileSync(file);
-  const stat = record && statSync(file, { throwIfNoEntry: false });
+  const stat = record && (listed?.get(file) ?? statSync(file, { throwIfNoEntry: false }));
   const known = stat && record.known(file, stat);
   if (known && known.imagesSet === imagesSet) return { rel, forms, digest: known.digest, images: Object.fromEntries(known.images.map((name) => [name, images[name]!])), read };
   const readAt = Date.now();
@@ -288,8 +299,9 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
 
   // Every markdown file read (synchronously: see Collector.readBytes) or known unchanged, then parsed in one batch.
   const files = [...await c.list('blog', '.md'), ...LEGAL.map((slug) => path.join(root, 'pages', `${slug}.md`))];
+  const listed = await record?.listedStats?.(path.join(root, 'blog'));
   const readable = files.flatMap((file) => {
-    const job = markdownSource(c, file, settings?.assessmentForms, images);
+    const job = markdownSource(c, file, settings?.assessmentForms, images, listed);
     return job ? [{ file, job }] : [];
   });
   const parsed = new Map((await parse(readable.map((r) => r.job))).map((result, i) => [readable[i]!.file, result]));

@@ -41,4 +41,18 @@ describe('the cards stage and its cache', () => {
     expect(built.files.get(job(3).url)).toBe(path.join(cacheDir, 'cards', `${key(3)}.png`));
     expect(built.digests.has(job(3).url)).toBe(false);
   });
+
+  it("takes a card kept both ways by its digest's name, and nothing from a file of another name", async () => {
+    const cards = path.join(cacheDir, 'cards');
+    await mkdir(cards, { recursive: true });
+    await writeFile(path.join(cards, `${key(4)}.png`), png(4));
+    await writeFile(path.join(cards, `${key(4)}.${sha(png(4))}.png`), png(4));
+    await writeFile(path.join(cards, `${key(5).toUpperCase()}.png`), png(5));
+    await writeFile(path.join(cards, `${key(5)}.${sha(png(5))}.png.tmp`), png(5));
+    const drawn: string[] = [];
+    const built = await buildCards([job(4), job(5)], cacheDir, async (missing, each) => { for (const j of missing) { drawn.push(j.url); await each(j, png(5)); } });
+    expect(built.files.get(job(4).url)).toBe(path.join(cards, `${key(4)}.${sha(png(4))}.png`));
+    expect(built.digests.get(job(4).url)).toBe(sha(png(4)));
+    expect(drawn).toEqual([job(5).url]);
+  });
 });
