@@ -31,7 +31,6 @@ import { bundleBuildCode, type BuildCode } from './pool/code.ts';
 import { BuildWorkers } from './pool/build-workers.ts';
 import { BuildCache, LostBodiesError, type RouteSource } from './cache/build-cache.ts';
 import { CACHE_DIR } from './cache/store.ts';
-import { SourceIndex } from './cache/source-index.ts';
 import { hashOf } from './hash.ts';
 import { buildImages } from './images/produce.ts';
 import { planCards, type CardJob } from './cards/plan.ts';
@@ -304,13 +303,10 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const codeReady = time('code', async () => !run.fresh && session?.code ? session.code : bundleBuildCode(root)).catch((error: unknown) => error as Error);
   const assetsReady = !run.fresh && session?.assets ? Promise.resolve(session.assets) : time('bundle', () => bundle({ root, outDir: run.outDir, cacheDir: path.join(root, CACHE_DIR) }));
   assetsReady.catch(() => { /* awaited, and reported, before rendering */ });
-  // The articles' folder listed with its stats, and the staging tree, each in a thread of its own on
-  // a large site, while the last build's records are read and the content loads.
-  const sources = SourceIndex.open(root);
-  sources.listAhead(path.join(run.contentDir, 'blog'));
   const writer = new DistWriter(treeParts(staging.next), staging.live === undefined ? undefined : treeParts(staging.live));
+  // The last build's records read, and the staging tree listed (in a thread of its own on a large site) while the content loads.
   writer.begin();
-  const cache = await BuildCache.open(root, session?.memory, sources);
+  const cache = await BuildCache.open(root, session?.memory);
   const threads = startThreads(run, cache, codeReady);
   void preloadDrawing(cacheDir);
   const sizes = new Map<string, SizeFigure>();

@@ -92,15 +92,15 @@ export class BuildCache {
     [this.markdown, this.bodies] = stores;
   }
 
-  /** `memory`: entries kept in memory from one build to the next as well (serve's session); `sources`: the record of the content, if opened already. */
-  static async open(root: string, memory?: Map<string, unknown>, sources: SourceIndex = SourceIndex.open(root)): Promise<BuildCache> {
+  /** `memory`: entries kept in memory from one build to the next as well (serve's session). */
+  static async open(root: string, memory?: Map<string, unknown>): Promise<BuildCache> {
     const [lock, markdown, bodies] = await Promise.all([
       readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from('')),
       CacheStore.open(root, 'markdown', isParsed, memory),
       // Not in serve's memory: a save re-renders one page, whose body is one read of the pack away.
       CacheStore.open(root, 'bodies', isBody),
     ]);
-    return new BuildCache(hashOf(lock), [markdown, bodies], sources);
+    return new BuildCache(hashOf(lock), [markdown, bodies], SourceIndex.open(root));
   }
 
   /**

@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readFileSync, type Stats } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { CACHE_DIR, CACHE_FORMAT } from './store.ts';
-import type { FileStat, KnownSource, SourceRecord } from '../content/load.ts';
-import { listFiles } from '../output/list-tree.ts';
+import type { KnownSource, SourceRecord } from '../content/load.ts';
 import type { CheckedFront } from '../content/markdown-file.ts';
 import { generatorCode } from '../generator-code.ts';
 
@@ -15,8 +14,6 @@ type Entry = [...Signature, digest: string, imagesSet: string, images: string[]]
 const SETTLED_MS = 2_000;
 
 const FILE = 'sources.json';
-/** Below this many known markdown files, the load stats them itself: a thread costs more than it saves. */
-const LIST_AHEAD_FROM = 2000;
 
 /**
  * What the last build read of the content (.site-cache/sources.json).
@@ -58,31 +55,8 @@ export class SourceIndex implements SourceRecord {
     return index;
   }
 
-  /** The files of a folder being listed with their stats, in a thread of its own (see `listAhead`). */
-  private listing: { dir: string; stats: Promise<ReadonlyMap<string, FileStat> | undefined> } | undefined;
-
-  /**
-   * Starts listing `dir` (the articles' folder) with each file's stat, in a thread of its own, when
-   * the last load knew enough of its files for that to pay (a build calls this as it starts): the
-   * load then takes their stats from the listing, and ten thousand stats (65 ms) leave the main thread.
-   * A file the listing lacks (added since) is stat'ed by the load as before.
-   */
-  listAhead(dir: string, from = LIST_AHEAD_FROM): void {
-    if (this.last.size < from) return;
-    const stats = listFiles(dir, this.last.size, from).then((files) => {
-      const byPath = new Map<string, FileStat>();
-      for (const { file, stat } of files) if (stat && !file.slice(1).includes('/')) byPath.set(dir + path.sep + file.slice(1), stat);
-      return byPath;
-    }, () => undefined);
-    this.listing = { dir, stats };
-  }
-
-  async listedStats(dir: string): Promise<ReadonlyMap<string, FileStat> | undefined> {
-    return this.listing?.dir === dir ? this.listing.stats : undefined;
-  }
-
   /** What the last build read of `file`, if its stat is still what it was then. */
-  known(file: string, stat: FileStat): KnownSource | undefined {
+  known(file: string, stat: Stats): KnownSource | undefined {
     const entry = this.last.get(file);
     if (!Array.isArray(entry) || entry.length !== 7) return undefined;
     const [ino, size, mtimeMs, ctimeMs, digest, imagesSet, images] = entry;
@@ -93,7 +67,7 @@ export class SourceIndex implements SourceRecord {
   }
 
   /** A file as this build read it, under its stat taken before the read; not noted if it had been modified within the last two seconds. */
-  note(file: string, stat: FileStat, known: KnownSource, readAt = Date.now()): void {
+  note(file: string, stat: Stats, known: KnownSource, readAt = Date.now()): void {
     // As git judges a racy entry: by the modification time (a write sets it to the clock's tick, whatever it was).
     if (stat.mtimeMs > readAt - SETTLED_MS) return;
     this.now.set(file, [stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs, known.digest, known.imagesSet, known.images]);

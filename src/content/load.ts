@@ -232,9 +232,6 @@ export type ParseMarkdown = (jobs: LoadedMarkdown[]) => Promise<ParsedMarkdownFi
 
 const parseInline: ParseMarkdown = (jobs) => Promise.all(jobs.map((job) => parseMarkdownFile(parseJob(job))));
 
-/** A file as a stat sees it: what the build cache's record of the content compares. */
-export type FileStat = Pick<Stats, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>;
-
 /** What a markdown file's key needs of its bytes, as the build cache keeps it (see cache/source-index.ts): their digest, and the images its text names of a set of images (`imagesSet`). */
 export interface KnownSource { digest: string; imagesSet: string; images: string[] }
 
@@ -244,10 +241,8 @@ export interface KnownSource { digest: string; imagesSet: string; images: string
  * path, bytes and the set of images), its data as a load of this generator found it valid.
  */
 export interface SourceRecord {
-  known(file: string, stat: FileStat): KnownSource | undefined;
-  note(file: string, stat: FileStat, known: KnownSource, readAt?: number): void;
-  /** The stats of the files of `dir`, by path, if the record had them listed ahead of the load (see cache/source-index.ts); else the load takes them. */
-  listedStats?(dir: string): Promise<ReadonlyMap<string, FileStat> | undefined>;
+  known(file: string, stat: Stats): KnownSource | undefined;
+  note(file: string, stat: Stats, known: KnownSource, readAt?: number): void;
   checkedYaml(key: string): CheckedFront | undefined;
   keepYaml(key: string, checked: CheckedFront): void;
 }
@@ -256,11 +251,11 @@ export interface SourceRecord {
  * A markdown file to parse, read, or known unchanged by the collector's record (its key then needs
  * only what the record keeps, while the site's images are the same set); undefined if it cannot be read.
  */
-function markdownSource(c: Collector, file: string, forms: SiteSettings['assessmentForms'] | undefined, images: Record<string, SiteImage>, listed?: ReadonlyMap<string, FileStat>): LoadedMarkdown | undefined {
+function markdownSource(c: Collector, file: string, forms: SiteSettings['assessmentForms'] | undefined, images: Record<string, SiteImage>): LoadedMarkdown | undefined {
   const { record, imagesSet } = c;
   const rel = c.rel(file);
   const read = () => readFileSync(file);
-  const stat = record && (listed?.get(file) ?? statSync(file, { throwIfNoEntry: false }));
+  const stat = record && statSync(file, { throwIfNoEntry: false });
   const known = stat && record.known(file, stat);
   if (known && known.imagesSet === imagesSet) return { rel, forms, digest: known.digest, images: Object.fromEntries(known.images.map((name) => [name, images[name]!])), read };
   const readAt = Date.now();
@@ -299,9 +294,8 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
 
   // Every markdown file read (synchronously: see Collector.readBytes) or known unchanged, then parsed in one batch.
   const files = [...await c.list('blog', '.md'), ...LEGAL.map((slug) => path.join(root, 'pages', `${slug}.md`))];
-  const listed = await record?.listedStats?.(path.join(root, 'blog'));
   const readable = files.flatMap((file) => {
-    const job = markdownSource(c, file, settings?.assessmentForms, images, listed);
+    const job = markdownSource(c, file, settings?.assessmentForms, images);
     return job ? [{ file, job }] : [];
   });
   const parsed = new Map((await parse(readable.map((r) => r.job))).map((result, i) => [readable[i]!.file, result]));

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /**
- * A file of a tree as it was listed: its public path (leading slash), and its inode, size and times
+ * A file of a tree as it was listed: its public path (leading slash), and its inode, size and time
  * then (none for a link that leads nowhere, which is listed all the same, so that a build deletes it).
  */
-export interface ListedFile { file: string; stat?: { ino: number; size: number; mtimeMs: number; ctimeMs: number } }
+export interface ListedFile { file: string; stat?: { ino: number; size: number; mtimeMs: number } }
 
 /** Every file under `dir` (folders left out, links followed), with its stat; none if it is missing. */
 export function listFilesNow(dir: string): ListedFile[] {
@@ -18,7 +18,7 @@ export function listFilesNow(dir: string): ListedFile[] {
     const full = path.join(e.parentPath, e.name);
     const s = statSync(full, { throwIfNoEntry: false });
     if (s?.isDirectory()) continue;
-    files.push({ file: '/' + path.relative(dir, full).split(path.sep).join('/'), ...(s ? { stat: { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs } } : {}) });
+    files.push({ file: '/' + path.relative(dir, full).split(path.sep).join('/'), ...(s ? { stat: { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs } } : {}) });
   }
   return files;
 }
@@ -37,7 +37,7 @@ for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
   const full = path.join(e.parentPath, e.name);
   const s = statSync(full, { throwIfNoEntry: false });
   if (s && s.isDirectory()) continue;
-  files.push({ file: '/' + path.relative(dir, full).split(path.sep).join('/'), ...(s ? { stat: { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs } } : {}) });
+  files.push({ file: '/' + path.relative(dir, full).split(path.sep).join('/'), ...(s ? { stat: { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs } } : {}) });
 }
 parentPort.postMessage(files);
 `;

@@ -31,31 +31,6 @@ describe("the build cache's record of the markdown it read", () => {
     expect(second.site).toEqual(first.site);
   });
 
-  it("takes the articles' stats from a listing made ahead, as a large blog's build does, and loads the same site", async () => {
-    await settle();
-    const first = await cachedLoad(dir);
-    const listed = await cachedLoad(dir, { listAheadFrom: 1 });
-    expect(unread(listed.jobs)).toHaveLength(listed.jobs.length);
-    expect(listed.site).toEqual(first.site);
-
-    // An article added after the listing was made is stat'ed by the load, and read.
-    const added = path.join(blog(), 'added-after-the-listing.md');
-    try {
-      const withAdded = await cachedLoad(dir, { listAheadFrom: 1, beforeLoad: async () => writeFile(added, await readFile(article(), 'utf8')) });
-      expect(withAdded.site.posts.some((p) => p.slug === 'added-after-the-listing')).toBe(true);
-      expect(unread(withAdded.jobs)).not.toContain('content/blog/added-after-the-listing.md');
-    } finally {
-      await rm(added, { force: true });
-    }
-
-    // A file touched after the listing is judged by its stat as listed (a write during a build is the next build's to see), and read by the next load.
-    await settle();
-    await cachedLoad(dir);
-    const touched = await cachedLoad(dir, { listAheadFrom: 1, beforeLoad: () => utimes(article(), new Date(), anHourAgo()) });
-    expect(unread(touched.jobs)).toContain('content/blog/what-is-data.md');
-    expect(unread((await cachedLoad(dir)).jobs)).not.toContain('content/blog/what-is-data.md');
-  });
-
   it('reads a file written since, even with the same size and its old modification time put back', async () => {
     await settle();
     await cachedLoad(dir);
