@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { parseJob, type CheckedFront, type LoadedMarkdown, type MarkdownJob, type ParsedMarkdownFile } from '../content/markdown-file.ts';
+import { isCheckedFront, parseJob, type CheckedFront, type LoadedMarkdown, type MarkdownJob, type ParsedMarkdownFile } from '../content/markdown-file.ts';
 import { SourceIndex } from './source-index.ts';
 import type { PageJob, PageResult } from '../render/page-output.ts';
 import type { Route } from '../routes/table.ts';
@@ -50,7 +50,8 @@ export interface RouteSource { site: string; body?: string }
  */
 export interface RouteSources { site: string; last: (route: Route, source: RouteSource) => string | undefined }
 
-const isChecked = (c: CheckedFront | undefined) => c === undefined || (typeof c === 'object' && c !== null && typeof c.by === 'string' && typeof c.data === 'object' && c.data !== null && Array.isArray(c.links) && (c.digest === undefined || (typeof c.digest === 'string' && /^[0-9a-f]{64}$/.test(c.digest))));
+/** A markdown entry's checked front matter names the generator that checked it. */
+const isChecked = (c: CheckedFront | undefined) => c === undefined || (isCheckedFront(c) && typeof c.by === 'string');
 const isParsed = (v: unknown): v is ParsedMarkdownFile => {
   const p = v as ParsedMarkdownFile;
   return !!p && (typeof p.front === 'string' || (p.front === undefined && p.checked !== undefined)) && typeof p.frontLine === 'number' && Array.isArray(p.frontErrors) && !!p.body && typeof p.body.html === 'string' && Array.isArray(p.body.toc) && Array.isArray(p.body.errors) && Array.isArray(p.body.images) && isChecked(p.checked);

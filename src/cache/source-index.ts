@@ -3,7 +3,7 @@ import { readFileSync, type Stats } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { CACHE_DIR, CACHE_FORMAT } from './store.ts';
 import type { KnownSource, SourceRecord } from '../content/load.ts';
-import type { CheckedFront } from '../content/markdown-file.ts';
+import { isCheckedFront, type CheckedFront } from '../content/markdown-file.ts';
 import { generatorCode } from '../generator-code.ts';
 
 /** A file as a stat sees it: inode, size, modification and change times. Any write changes the change time. */
@@ -76,7 +76,7 @@ export class SourceIndex implements SourceRecord {
   /** A YAML file's data and addresses, as a load of this generator found it valid from the same key. */
   checkedYaml(key: string): CheckedFront | undefined {
     const checked = this.lastYaml.get(key);
-    if (!checked || typeof checked.data !== 'object' || checked.data === null || !Array.isArray(checked.links)) return undefined;
+    if (!isCheckedFront(checked)) return undefined;
     this.nowYaml.set(key, checked);
     return checked;
   }

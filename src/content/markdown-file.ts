@@ -79,6 +79,13 @@ export interface CheckedFront {
   by?: string;
 }
 
+/** Whether a value read back from the build cache has a CheckedFront's shape (markdown entries and YAML records alike). */
+export const isCheckedFront = (c: unknown): c is CheckedFront => {
+  const v = c as CheckedFront | null;
+  return typeof v === 'object' && v !== null && typeof v.data === 'object' && v.data !== null && Array.isArray(v.links)
+    && (v.by === undefined || typeof v.by === 'string') && (v.digest === undefined || (typeof v.digest === 'string' && /^[0-9a-f]{64}$/.test(v.digest)));
+};
+
 /**
  * The one place that calls the markdown renderer: pure, plain data in and out, so that it can run
  * in a worker thread and its result can be cached.
