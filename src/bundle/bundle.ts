@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { checkIslandRegistry } from './island-registry.ts';
 import { build, type Metafile, type Plugin } from 'esbuild';
@@ -18,6 +18,8 @@ export interface BundleResult {
 }
 
 const ISLAND_PREFIX = 'site-island:';
+/** The site's stylesheet, which every page links to. */
+const SITE_CSS = 'templates/styles/site.css';
 
 /** Each island becomes an entry that exports the mount function the runtime calls. */
 function islandEntries(root: string): Plugin {
@@ -86,7 +88,7 @@ export async function bundle(opts: { root: string; outDir: string; cacheDir?: st
 }
 
 /** This module's code, which makes the result from esbuild's output: a change to it is a change of the bundle. */
-const BUNDLE_CODE = [islandEntries, publicUrl, closures, checkIslandRegistry, String(ISLAND_PREFIX)].map(String).join('\n');
+const BUNDLE_CODE = [bundleAfresh, islandEntries, publicUrl, closures, checkIslandRegistry, String(ISLAND_PREFIX), SITE_CSS].map(String).join('\n');
 
 type SavedResult = Omit<BundleResult, 'files'> & { files: Record<string, string> };
 
@@ -94,7 +96,7 @@ const encodeResult = (r: BundleResult): SavedResult => ({ ...r, files: Object.fr
 
 function decodeResult(saved: unknown): BundleResult | undefined {
   const r = saved as SavedResult;
-  if (!r || typeof r.css !== 'string' || !r.islands || !r.closure || !r.files || typeof r.files !== 'object') return undefined;
+  if (!r || typeof r.css !== 'string' || !r.css || !r.islands || !r.closure || !r.files || typeof r.files !== 'object') return undefined;
   return { ...r, files: Object.fromEntries(Object.entries(r.files).map(([url, text]) => [url, new Uint8Array(Buffer.from(text, 'base64'))])) };
 }
 
@@ -112,7 +114,7 @@ async function bundleAfresh(opts: { root: string; outDir: string }, names: strin
     ...common,
     splitting: true,
     entryPoints: [
-      { in: 'templates/styles/site.css', out: 'site' },
+      { in: SITE_CSS, out: 'site' },
       ...names.map((name) => ({ in: `${ISLAND_PREFIX}${name}`, out: name })),
     ],
     plugins: [islandEntries(opts.root)],
@@ -121,10 +123,14 @@ async function bundleAfresh(opts: { root: string; outDir: string }, names: strin
   for (const f of main.outputFiles) files[publicUrl(opts.root, opts.outDir, f.path)] = f.contents;
   const islands: Record<string, string> = {};
   let css = '';
+  // esbuild names an entry by its real path: through a symlinked templates/, not the path it was given.
+  const stylesheet = realpathSync(path.join(opts.root, SITE_CSS));
   for (const [file, out] of Object.entries(main.metafile.outputs)) {
     if (out.entryPoint?.startsWith('island:')) islands[out.entryPoint.slice('island:'.length)] = publicUrl(opts.root, opts.outDir, file);
-    if (out.entryPoint === 'templates/styles/site.css' && file.endsWith('.css')) css = publicUrl(opts.root, opts.outDir, file);
+    else if (out.entryPoint && file.endsWith('.css') && realpathSync(path.resolve(opts.root, out.entryPoint)) === stylesheet) css = publicUrl(opts.root, opts.outDir, file);
   }
+  // Every page links to it: never an empty href.
+  if (!css) throw new Error(`bundle: esbuild made no stylesheet of ${SITE_CSS}`);
 
   let runtime: string | undefined;
   const metafiles: Metafile[] = [main.metafile, registry];
