@@ -7,6 +7,7 @@ import { build, type Metafile } from 'esbuild';
 import { cachedBundle } from '../bundle/bundle-cache.ts';
 import { CACHE_DIR } from '../cache/store.ts';
 import { markdownParser } from '../content/markdown-parser.ts';
+import { codePackages } from './code-packages.ts';
 
 /** The build's own code as it is on disk now: the markdown parser, the templates' renderer, the worker that runs both. */
 export interface BuildCode {
@@ -31,7 +32,8 @@ const KEEP_MS = 10 * 60_000;
 /**
  * Bundles the three entries with esbuild into .site-cache/code-<hash>/, named by content, so a
  * long-running `site serve` renders with the templates as they are on disk now and an unchanged
- * build reuses the modules it already imported. Packages stay external and shared.
+ * build reuses the modules it already imported. Packages stay external and shared, but for the
+ * markdown processor's (see code-packages.ts).
  */
 export async function bundleBuildCode(root: string): Promise<BuildCode> {
   // Reused while every file it was bundled from is unchanged (see bundle/bundle-cache.ts) and its folder is still there.
@@ -57,7 +59,7 @@ async function bundleCodeAfresh(root: string): Promise<{ result: BundledCode; me
     entryPoints: { markdown: 'src/content/markdown-file.ts', render: 'src/render/server-entry.tsx', cards: 'src/cards/draw.tsx', worker: 'src/pool/worker.ts' },
     outdir: path.join(root, CACHE_DIR, 'code'),
     bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', outExtension: { '.js': '.mjs' },
-    packages: 'external', jsx: 'automatic', logLevel: 'silent', sourcemap: 'inline', loader: { '.css': 'empty' }, metafile: true,
+    plugins: [codePackages(root)], jsx: 'automatic', logLevel: 'silent', sourcemap: 'inline', sourcesContent: false, loader: { '.css': 'empty' }, metafile: true,
   });
   const byName = new Map(result.outputFiles.map((f) => [path.basename(f.path, '.mjs'), f.contents]));
   const all = sha(Buffer.concat(['markdown', 'render', 'cards', 'worker'].map((n) => byName.get(n)!)));

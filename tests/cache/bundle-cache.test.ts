@@ -68,7 +68,7 @@ describe('the bundle cache', () => {
     expect(await bundleBuildCode(dir)).toEqual(first);
     await markSaved('code', (r) => { r.renderHash = 'from-the-cache'; });
     expect((await bundleBuildCode(dir)).renderHash).toBe('from-the-cache');
-    await editFile(dir, 'templates/pages/NotFound.tsx', (s) => `${s}\n// edited\n`);
+    await editFile(dir, 'templates/pages/NotFound.tsx', (s) => s.replace("doesn't exist", 'does not exist'));
     const edited = await bundleBuildCode(dir);
     expect(edited.renderHash).not.toBe('from-the-cache');
     expect(edited.renderHash).not.toBe(first.renderHash);

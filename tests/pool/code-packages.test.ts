@@ -1,0 +1,64 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleBuildCode } from '../../src/pool/code.ts';
+import { parseMarkdownFile, type MarkdownJob, type ParsedMarkdownFile } from '../../src/content/markdown-file.ts';
+import { scratchProject } from '../scratch-project.ts';
+// @ts-expect-error: a plain script of the bench, without types
+import { writeArticles } from '../../scripts/bench-articles.mjs';
+
+/**
+ * The build's bundled markdown code compiles remark-html and the modules under it in, with
+ * mdast-util-to-hast walking the tree by src/content/unist-visit.ts rather than unist-util-visit:
+ * the differential test that this changes nothing. Every document below, parsed by the bundled
+ * code (what the workers run) and by the sources (the package's own walk), gives the same result:
+ * HTML, contents, links, images and errors. The fixtures have definitions, footnotes and references
+ * to both, the one thing mdast-util-to-hast's walk looks for.
+ */
+let dir: string;
+let generated: string;
+let bundled: (job: MarkdownJob) => Promise<ParsedMarkdownFile>;
+let code: string;
+
+beforeAll(async () => {
+  dir = await scratchProject('site-code-packages-');
+  generated = await mkdtemp(path.join(tmpdir(), 'code-packages-articles-'));
+  await writeArticles(generated, 40);
+  const built = await bundleBuildCode(dir);
+  code = await readFile(new URL(built.markdownUrl), 'utf8');
+  bundled = ((await import(built.markdownUrl)) as { parseMarkdownFile: typeof bundled }).parseMarkdownFile;
+}, 60_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await rm(generated, { recursive: true, force: true });
+});
+
+async function documents(folder: string): Promise<Array<[string, string]>> {
+  const files = (await readdir(folder)).filter((f) => f.endsWith('.md')).sort();
+  return Promise.all(files.map(async (f) => [f, await readFile(path.join(folder, f), 'utf8')] as [string, string]));
+}
+
+describe("the build's bundled markdown code", () => {
+  it('has remark-html compiled in, and the walk in place of unist-util-visit', () => {
+    expect(code).not.toMatch(/from ["']remark-html["']/);
+    expect(code).toContain('this visit takes (tree, visitor) only');
+    // unist-util-visit-parents names a closure after each node it visits: not in the bundle.
+    expect(code).not.toContain('Object.defineProperty(visit, "name"');
+  });
+
+  it('parses every document exactly as the sources do', async () => {
+    const docs = [
+      ...await documents('content/blog'), ...await documents('content/pages'), ...await documents('tests/fixtures/markdown'),
+      ...await documents(generated),
+      ...(await readFile('tests/fixtures/markdown/parser/awkward.md', 'utf8')).split(/^%{5}\n/m).slice(1).map((body, i): [string, string] => [`awkward ${i + 1}`, `---\ntitle: t\n---\n${body}`]),
+    ];
+    expect(docs.length).toBeGreaterThan(70);
+    const withFootnotes = docs.filter(([, source]) => /\[\^[^\]]+\]:/.test(source));
+    expect(withFootnotes.length).toBeGreaterThan(0);
+    for (const [rel, source] of docs) {
+      const job: MarkdownJob = { source, rel };
+      expect(await bundled(job), rel).toEqual(await parseMarkdownFile(job));
+    }
+  }, 60_000);
+});
