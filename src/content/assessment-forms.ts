@@ -1,4 +1,13 @@
-import type { AssessmentFormName, SiteSettings } from './schemas.ts';
+import type { SiteSettings } from './schemas.ts';
+
+/**
+ * The hosted DIAlog survey forms, by the name templates and markdown ask for: the general survey,
+ * one per audience on the DIAlog page (leaders and their teams answer apart, to compare), and the
+ * six-dimension readiness assessment of the data-literacy page. Here rather than beside the schema,
+ * so that the markdown code (which the workers load) needs no zod.
+ */
+export const ASSESSMENT_FORMS = ['organisation', 'leaders', 'teams', 'readiness'] as const;
+export type AssessmentFormName = (typeof ASSESSMENT_FORMS)[number];
 
 /** What a screen reader hears after the name of a link that opens in a new tab. */
 export const NEW_TAB_HINT = ' (opens in a new tab)';

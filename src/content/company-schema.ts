@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ASSESSMENT_FORMS, card, image, type AssessmentFormName } from './schemas.ts';
+import { card, image } from './schemas.ts';
+import { ASSESSMENT_FORMS } from './assessment-forms.ts';
 import { text } from './field-rules.ts';
 
 const meta = { title: text, description: text };
@@ -68,7 +69,7 @@ export const dialogSchema = z.strictObject({
     text,
     /** The surveys offered, one per audience: `form` names an address in content/site.yaml's assessmentForms. */
     surveys: z.array(z.strictObject({
-      form: z.enum(ASSESSMENT_FORMS as [AssessmentFormName, ...AssessmentFormName[]], { error: `expected one of the assessmentForms in content/site.yaml: ${ASSESSMENT_FORMS.join(', ')}` }),
+      form: z.enum(ASSESSMENT_FORMS, { error: `expected one of the assessmentForms in content/site.yaml: ${ASSESSMENT_FORMS.join(', ')}` }),
       title: text,
       text,
       label: text,

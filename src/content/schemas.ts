@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ASSESSMENT_FORMS, type AssessmentFormName } from './assessment-forms.ts';
 import { slug, text } from './field-rules.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import { instantOf } from './publication.ts';
@@ -24,14 +25,8 @@ export const card = z.strictObject({ title: text, text: text });
 
 const formUrlError = 'expected an https:// address, or empty to use /dialog-assessment';
 const formUrl = z.union([z.literal(''), z.url({ protocol: /^https$/, error: formUrlError })], { error: formUrlError }).default('');
-/**
- * The hosted DIAlog survey forms, by the name templates and markdown ask for: the general survey,
- * one per audience on the DIAlog page (leaders and their teams answer apart, to compare), and the
- * six-dimension readiness assessment of the data-literacy page.
- */
-const assessmentForms = z.strictObject({ organisation: formUrl, leaders: formUrl, teams: formUrl, readiness: formUrl });
-export type AssessmentFormName = keyof z.infer<typeof assessmentForms>;
-export const ASSESSMENT_FORMS = Object.keys(assessmentForms.shape) as AssessmentFormName[];
+/** Each survey's address (see ASSESSMENT_FORMS), empty for /dialog-assessment. */
+const assessmentForms = z.strictObject(Object.fromEntries(ASSESSMENT_FORMS.map((name) => [name, formUrl])) as Record<AssessmentFormName, typeof formUrl>);
 
 export const siteSchema = z.strictObject({
   name: text,

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { AssessmentFormName } from '../../src/content/schemas.ts';
+import type { AssessmentFormName } from '../../src/content/assessment-forms.ts';
 import { assessmentHref, NEW_TAB_HINT, useSite } from '../../src/page-api/site-context.tsx';
 import { ExternalIcon } from '../../islands/shared/icons.tsx';
 

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSite } from '../../src/content/load.ts';
 import { ContentErrors } from '../../src/content/errors.ts';
 import { renderMarkdown, type FormAddresses } from '../../src/content/markdown.ts';
-import { ASSESSMENT_FORMS, siteSchema } from '../../src/content/schemas.ts';
-import { assessmentHref } from '../../src/content/assessment-forms.ts';
+import { siteSchema } from '../../src/content/schemas.ts';
+import { ASSESSMENT_FORMS, assessmentHref } from '../../src/content/assessment-forms.ts';
 
 const FORMS: FormAddresses = { organisation: 'https://forms.example.com/o', leaders: '', teams: '', readiness: 'https://forms.example.com/r?a=1&b=2' };
 const SETTINGS = { name: 'N', description: 'D', url: 'https://www.example.com', email: 'a@example.com', location: 'L', officeHours: 'H', author: { name: 'A', role: 'R', bio: 'B' } };

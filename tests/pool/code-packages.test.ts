@@ -20,6 +20,7 @@ let dir: string;
 let generated: string;
 let bundled: (job: MarkdownJob) => Promise<ParsedMarkdownFile>;
 let code: string;
+let worker: string;
 
 beforeAll(async () => {
   dir = await scratchProject('site-code-packages-');
@@ -27,6 +28,7 @@ beforeAll(async () => {
   await writeArticles(generated, 40);
   const built = await bundleBuildCode(dir);
   code = await readFile(new URL(built.markdownUrl), 'utf8');
+  worker = await readFile(built.workerFile, 'utf8');
   bundled = ((await import(built.markdownUrl)) as { parseMarkdownFile: typeof bundled }).parseMarkdownFile;
 }, 60_000);
 afterAll(async () => {
@@ -45,6 +47,11 @@ describe("the build's bundled markdown code", () => {
     expect(code).toContain('this visit takes (tree, visitor) only');
     // unist-util-visit-parents names a closure after each node it visits: not in the bundle.
     expect(code).not.toContain('Object.defineProperty(visit, "name"');
+  });
+
+  it('loads no zod in a worker before it renders: the schemas are checked on the main thread', () => {
+    // zod took a worker some 40 ms to load, twice over when the preload took its CommonJS build.
+    expect(worker).not.toMatch(/from ["']zod(?:\/[^"']*)?["']/);
   });
 
   it('parses every document exactly as the sources do', async () => {
