@@ -277,6 +277,19 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
   c.errors.push(...imageErrors);
   const settings = await c.yaml(path.join(root, 'site.yaml'), siteSchema, images);
 
+  // Every markdown file read (synchronously: see Collector.readBytes) or known unchanged, then parsed in
+  // one batch, which the workers take while this thread reads the other YAML files (it needed only the
+  // survey addresses of site.yaml). A file that cannot be read is reported after those, as it always was.
+  const files = [...await c.list('blog', '.md'), ...LEGAL.map((slug) => path.join(root, 'pages', `${slug}.md`))];
+  const errorsBefore = c.errors.length;
+  const readable = files.flatMap((file) => {
+    const job = markdownSource(c, file, settings?.assessmentForms, images);
+    return job ? [{ file, job }] : [];
+  });
+  const unread = c.errors.splice(errorsBefore);
+  const parsing = parse(readable.map((r) => r.job));
+  parsing.catch(() => { /* awaited below, once the YAML files are read */ });
+
   const pages: Partial<Record<string, unknown>> = {};
   await Promise.all(Object.entries(pageSchemas).map(async ([name, schema]) => {
     pages[name] = await c.yaml(path.join(root, 'pages', `${name}.yaml`), schema, images);
@@ -292,13 +305,8 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
     collections[name] = records.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
   }
 
-  // Every markdown file read (synchronously: see Collector.readBytes) or known unchanged, then parsed in one batch.
-  const files = [...await c.list('blog', '.md'), ...LEGAL.map((slug) => path.join(root, 'pages', `${slug}.md`))];
-  const readable = files.flatMap((file) => {
-    const job = markdownSource(c, file, settings?.assessmentForms, images);
-    return job ? [{ file, job }] : [];
-  });
-  const parsed = new Map((await parse(readable.map((r) => r.job))).map((result, i) => [readable[i]!.file, result]));
+  c.errors.push(...unread);
+  const parsed = new Map((await parsing).map((result, i) => [readable[i]!.file, result]));
 
   const unsorted: Post[] = [];
   const categoryUses: CategoryUse[] = [];

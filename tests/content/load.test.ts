@@ -86,6 +86,15 @@ describe('loadSite', () => {
     expect(await errorsOf()).toContainEqual({ file: 'content/pages/home.yaml', path: '', message: 'is missing: this file is required' });
   });
 
+  it('reports the files in the order it reads them: the YAML files, then the markdown files', async () => {
+    // The markdown files go to be parsed before the pages' and collections' YAML is read; their errors still come after.
+    await rm(path.join(content(), 'pages/privacy-policy.md'));
+    await rm(path.join(content(), 'pages/home.yaml'));
+    await edit('services/data-cleaning.yaml', (t) => t.replace(/^name: .*$/m, 'name: [a, list]'));
+    const files = (await errorsOf()).map((e) => e.file);
+    expect(files).toEqual(['content/pages/home.yaml', 'content/services/data-cleaning.yaml', 'content/pages/privacy-policy.md']);
+  });
+
   it('points at the line of a YAML syntax error', async () => {
     await edit('site.yaml', (t) => t.replace(/^email: .*$/m, 'email: [unclosed'));
     const [error] = await errorsOf();
