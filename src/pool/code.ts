@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { build, type Metafile } from 'esbuild';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { cachedBundle } from '../bundle/bundle-cache.ts';
 import { CACHE_DIR } from '../cache/store.ts';
 import { markdownParser } from '../content/markdown-parser.ts';
-import { codePackages } from './code-packages.ts';
+import { codePackageOptions, unlistedPackages } from './code-packages.ts';
 
 /** The build's own code as it is on disk now: the markdown parser, the templates' renderer, the worker that runs both. */
 export interface BuildCode {
@@ -37,7 +37,7 @@ const KEEP_MS = 10 * 60_000;
  */
 export async function bundleBuildCode(root: string): Promise<BuildCode> {
   // Reused while every file it was bundled from is unchanged (see bundle/bundle-cache.ts) and its folder is still there.
-  const bundled = await cachedBundle(root, path.join(root, CACHE_DIR), 'code', String(bundleCodeAfresh), () => bundleCodeAfresh(root), (code) => code,
+  const bundled = await cachedBundle(root, path.join(root, CACHE_DIR), 'code', `${String(bundleCodeAfresh)}\n${JSON.stringify(codeBuildOptions(root))}`, () => bundleCodeAfresh(root), (code) => code,
     (saved) => (isBundledCode(saved) && existsSync(saved.workerFile) ? saved : undefined));
   // Chosen here, on the main thread, so that a build without the native parser says so once, though its workers parse.
   const parser = markdownParser().name;
@@ -53,14 +53,19 @@ const isBundledCode = (v: unknown): v is BundledCode => {
   return !!c && ['markdownBundleHash', 'renderHash', 'cardsHash', 'markdownUrl', 'cardsUrl', 'renderUrl', 'workerFile'].every((k) => typeof (c as unknown as Record<string, unknown>)[k] === 'string');
 };
 
+/** esbuild's options for the build's code: its four entries, and what it takes from node_modules (see code-packages.ts). */
+export const codeBuildOptions = (root: string) => ({
+  absWorkingDir: root,
+  entryPoints: { markdown: 'src/content/markdown-file.ts', render: 'src/render/server-entry.tsx', cards: 'src/cards/draw.tsx', worker: 'src/pool/worker.ts' },
+  outdir: path.join(root, CACHE_DIR, 'code'),
+  bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', outExtension: { '.js': '.mjs' },
+  ...codePackageOptions(root), jsx: 'automatic', logLevel: 'silent', sourcemap: 'inline', sourcesContent: false, loader: { '.css': 'empty' }, metafile: true,
+} satisfies BuildOptions);
+
 async function bundleCodeAfresh(root: string): Promise<{ result: BundledCode; metafiles: Metafile[] }> {
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: { markdown: 'src/content/markdown-file.ts', render: 'src/render/server-entry.tsx', cards: 'src/cards/draw.tsx', worker: 'src/pool/worker.ts' },
-    outdir: path.join(root, CACHE_DIR, 'code'),
-    bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', outExtension: { '.js': '.mjs' },
-    plugins: [codePackages(root)], jsx: 'automatic', logLevel: 'silent', sourcemap: 'inline', sourcesContent: false, loader: { '.css': 'empty' }, metafile: true,
-  });
+  const result = await build(codeBuildOptions(root));
+  const unlisted = unlistedPackages(result.metafile);
+  if (unlisted.length) throw new Error(`the build's code would compile in ${unlisted.join(', ')}: name each in src/pool/code-packages.ts, as external or to compile in`);
   const byName = new Map(result.outputFiles.map((f) => [path.basename(f.path, '.mjs'), f.contents]));
   const all = sha(Buffer.concat(['markdown', 'render', 'cards', 'worker'].map((n) => byName.get(n)!)));
   const dir = path.join(root, CACHE_DIR, `code-${all}`);

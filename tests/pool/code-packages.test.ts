@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleBuildCode } from '../../src/pool/code.ts';
+import { build } from 'esbuild';
+import { bundleBuildCode, codeBuildOptions } from '../../src/pool/code.ts';
 import { parseMarkdownFile, type MarkdownJob, type ParsedMarkdownFile } from '../../src/content/markdown-file.ts';
 import { scratchProject } from '../scratch-project.ts';
 // @ts-expect-error: a plain script of the bench, without types
@@ -52,6 +53,25 @@ describe("the build's bundled markdown code", () => {
   it('loads no zod in a worker before it renders: the schemas are checked on the main thread', () => {
     // zod took a worker some 40 ms to load, twice over when the preload took its CommonJS build.
     expect(worker).not.toMatch(/from ["']zod(?:\/[^"']*)?["']/);
+  });
+
+  it('swaps the walk for mdast-util-to-hast alone: no other module it compiles in imports unist-util-visit', async () => {
+    const { metafile } = await build({ ...codeBuildOptions(dir), alias: {} });
+    const importers = Object.entries(metafile.inputs)
+      .filter(([file, input]) => !file.includes('node_modules/unist-util-visit/') && input.imports.some((i) => i.path.includes('node_modules/unist-util-visit/')))
+      .map(([file]) => file.replace(/^.*node_modules\//, ''));
+    expect(importers).toEqual(['mdast-util-to-hast/lib/state.js']);
+  });
+
+  it('stops, naming the package and who imports it, when the code would compile in a package it does not list', async () => {
+    const template = path.join(dir, 'templates/pages/NotFound.tsx');
+    const before = await readFile(template, 'utf8');
+    await writeFile(template, `import sirv from 'sirv';\nexport const handler = sirv;\n${before}`);
+    try {
+      await expect(bundleBuildCode(dir)).rejects.toThrow(/would compile in sirv \(imported by templates\/pages\/NotFound\.tsx\)/);
+    } finally {
+      await writeFile(template, before);
+    }
   });
 
   it('parses every document exactly as the sources do', async () => {
