@@ -20,7 +20,11 @@ parentPort.on('message', (message) => {
 });
 `;
 
-/** The packages the bundled worker imports that take longest to load; a name that does not resolve is skipped. */
+/**
+ * The packages the bundled worker imports that take longest to load; a name that does not resolve is
+ * skipped. Each is resolved as require() resolves it: a package with an ES build beside its CommonJS
+ * one (zod) would be loaded twice, once here and once by the code's import, so none such belongs here.
+ */
 export const PRELOAD = ['react', 'react-dom/server', 'satteri', 'yaml', 'gray-matter'];
 
 /** Where the bundled worker module finds its data when started through BOOT_SOURCE (else in workerData). */
