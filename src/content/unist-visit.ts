@@ -2,12 +2,12 @@ import type { Node, Parent } from 'unist';
 
 /**
  * unist-util-visit's `visit(tree, visitor)`, for mdast-util-to-hast, which calls it once per document
- * to find the definitions (see bundle-packages.ts, which puts this module in its place in the build's
- * bundled code). The package's walk names a closure after every node it visits, for debuggers: on a
- * worker's 500 articles that was a fifth of the markdown time, eight times this walk's cost. The same
- * order (a node, then its children, read after its visit), the same arguments and the same answers
- * to a visitor's result: `false` (EXIT) stops the walk, 'skip' skips the node's children, a number
- * goes on at that index of the parent, and each may come as the first of an [action, index] pair.
+ * to find the definitions (src/pool/code-packages.ts puts this module in its place in the build's
+ * bundled code). The package's walk names a closure after every node it visits, for debuggers: on
+ * a worker's 500 articles that was a fifth of the markdown time, eight times this walk's cost. The
+ * same order (a node, then its children, read after its visit), the same arguments and the same
+ * answers to a visitor's result: `false` (EXIT) stops the walk, 'skip' skips the node's children, a
+ * number goes on at that index of the parent, and each may come as the first of an [action, index] pair.
  */
 export const CONTINUE = true;
 export const EXIT = false;
