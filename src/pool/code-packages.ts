@@ -1,44 +1,34 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BuildOptions, Metafile } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 
 /**
- * What the build's bundled code (see code.ts) imports from node_modules when it runs: React (the
- * workers preload it while esbuild runs, see boot.ts, and the templates share that copy), satteri
- * (native), the YAML readers, gray-matter, zod, takumi and sharp. Every other package is compiled
- * in: the markdown processor's pure-JavaScript modules (remark-html and the sixty-odd small modules
- * under it), so that a worker loads one file where it resolved and loaded each of them, and so that
- * mdast-util-to-hast's walk can be swapped. Options rather than a plugin: esbuild asks a plugin on
- * the main thread, which is busy reading the content as the build starts, and the bundle waited.
+ * The packages the project's code imports to have compiled into the build's bundled code (see
+ * code.ts), with what they import in turn: the markdown processor's pure-JavaScript modules
+ * (remark-html and the sixty-odd small modules under it), so that a worker loads one file where it
+ * resolved and loaded each of them, and so that mdast-util-to-hast's walk can be swapped.
  */
-const EXTERNAL = ['react', 'react/*', 'react-dom', 'react-dom/*', 'satteri', 'yaml', 'js-yaml', 'gray-matter', 'zod', 'zod/*', '@takumi-rs/*', 'sharp'];
-
-/** The packages the project's own code may import to have them compiled in (with what they import in turn). */
 const INLINE = ['unified', 'vfile', 'remark-html'];
 
 /** mdast-util-to-hast's one `visit`, which unist-util-visit makes eight times slower than it need be (see unist-visit.ts); from the project, as the entries are. */
-const FAST_VISIT = 'src/content/unist-visit.ts';
-
-export const codePackageOptions = (root: string): Pick<BuildOptions, 'external' | 'alias'> => ({
-  external: EXTERNAL,
-  // mdast-util-to-hast is the only module of the bundle that imports unist-util-visit (code-packages.test.ts checks).
-  alias: { 'unist-util-visit': path.join(root, FAST_VISIT) },
-});
-
-const NODE_MODULES = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//;
+const ALIAS = { 'unist-util-visit': 'src/content/unist-visit.ts' };
 
 /**
- * The packages the project's code imports that are neither external nor meant to be compiled in:
- * a new import belongs in one list or the other, rather than be compiled in unnoticed (the AWS SDK,
- * say, imported by a module the templates reach).
+ * Every other package the generator depends on stays an import, loaded from node_modules when the
+ * code runs (React, which the workers preload while esbuild runs and the templates share; satteri,
+ * native; a package a template starts to use). Named in esbuild's options, not decided by a plugin:
+ * esbuild asks a plugin on the main thread, which is busy reading the content as the build starts,
+ * and the bundle, which the workers wait for, waited for it.
  */
-export function unlistedPackages(metafile: Metafile): string[] {
-  const found = new Set<string>();
-  for (const [file, input] of Object.entries(metafile.inputs)) {
-    if (NODE_MODULES.test(file)) continue;
-    for (const imported of input.imports) {
-      const name = NODE_MODULES.exec(imported.path)?.[1];
-      if (name && !imported.external && !INLINE.includes(name)) found.add(`${name} (imported by ${file})`);
-    }
-  }
-  return [...found].sort();
+function external(): string[] {
+  // The generator's package.json: two folders up from src/pool/ and from build/cli/ alike.
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, string> | undefined>;
+  const names = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((name) => !INLINE.includes(name) && !(name in ALIAS));
+  return names.flatMap((name) => [name, `${name}/*`]).sort();
 }
+
+export const codePackageOptions = (root: string): Pick<BuildOptions, 'external' | 'alias'> => ({
+  external: external(),
+  // mdast-util-to-hast is the only module of the bundle that imports unist-util-visit (code-packages.test.ts checks).
+  alias: Object.fromEntries(Object.entries(ALIAS).map(([name, file]) => [name, path.join(root, file)])),
+});
