@@ -352,6 +352,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // a failed build's indexer is let finish: pagefind's service is one per process, and serve builds again.
     await search?.bodiesRead;
     if (!session) await search?.built.catch(() => undefined);
+    // Nor does a build that failed early leave esbuild writing its bundles into the cache after it reports.
+    await Promise.allSettled([codeReady, assetsReady]);
     // A cache that cannot be written costs the next build time, not this one its pages.
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
