@@ -8,8 +8,8 @@ import type { RenderContext } from '../page-api/site-context.tsx';
 import { CacheStore } from './store.ts';
 import { hashOf } from '../hash.ts';
 import { IO_CONCURRENCY, mapLimit, turnTaker } from '../concurrency.ts';
-import { routeBodyKey } from '../render/article-body.ts';
-import { markedKey } from '../body-marker.ts';
+import { decodeKeptBody, routeBodyKey } from '../render/article-body.ts';
+import { keptBody, markedKey, type KeptBody } from '../body-marker.ts';
 import { generatorCode } from '../generator-code.ts';
 
 /** What a page's thread reads from the cache: the body of the article it prints. */
@@ -24,7 +24,7 @@ export class LostBodiesError extends Error {
   override name = 'LostBodiesError';
 }
 
-const isBody = (v: unknown): v is string => typeof v === 'string';
+const isBody = (v: unknown): v is KeptBody => keptBody(v) !== undefined;
 
 /**
  * A page to make, under the key of its cache entry: worked out when first asked for, since it costs
@@ -72,14 +72,14 @@ const filedChecked = (parsed: ParsedMarkdownFile, checked: CheckedFront): Parsed
  * (or, where the route's sources are the last build's, by the key it recorded: see RouteSources),
  * the render context and the templates' code (the page's document in the output is its cache: see
  * build.ts). Both keys also hold the lockfile, so that upgrading a package (remark, React)
- * invalidates them. An article's body HTML (most of its parsed entry) is kept apart,
+ * invalidates them. An article's body HTML and table of contents (most of its parsed entry) are kept apart,
  * in .site-cache/bodies.pack under the same key, and the parsed article holds a marker naming it
  * (see render/article-body.ts): a rebuild reads and decodes only the small entries, the main thread
  * never holds every body, and a body is read only for a page that is made again.
  */
 export class BuildCache {
   private readonly markdown: CacheStore<ParsedMarkdownFile>;
-  private readonly bodies: CacheStore<string>;
+  private readonly bodies: CacheStore<KeptBody>;
   /** What the last build did: files parsed and pages rendered afresh (the rest came from the cache). */
   readonly counts = { parsed: 0, rendered: 0, keyed: 0 };
   /** Articles whose body could not be read back when their page needed it (see LostBodiesError). */
@@ -88,7 +88,7 @@ export class BuildCache {
   /** What the last load read of the content: the markdown files by their stat, the YAML files as found valid (see source-index.ts). */
   readonly sources: SourceIndex;
 
-  private constructor(private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<string>], sources: SourceIndex) {
+  private constructor(private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<KeptBody>], sources: SourceIndex) {
     this.sources = sources;
     [this.markdown, this.bodies] = stores;
   }
@@ -124,13 +124,7 @@ export class BuildCache {
   /** An article's body HTML by its markdown key (the search index reads those it indexes), or undefined if it is not there. */
   async body(key: string): Promise<string | undefined> {
     const bytes = await this.bodies.getRaw(key);
-    if (!bytes) return undefined;
-    try {
-      const value: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-      return typeof value === 'string' ? value : undefined;
-    } catch {
-      return undefined;
-    }
+    return bytes && decodeKeptBody(bytes)?.html;
   }
 
   /** Parsed markdown files the cache holds: a guess, before reading any content, at how many a build can reuse. */

@@ -5,7 +5,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } f
 /** The git-ignored folder of everything a build may reuse: parsed markdown, article bodies, bundled code, images and cards. */
 export const CACHE_DIR = '.site-cache';
 /** Raised when the shape of a cache entry changes, so that entries of an older shape are never read. */
-export const CACHE_FORMAT = 5;
+export const CACHE_FORMAT = 6;
 
 const KEY = /^[0-9a-f]{64}$/;
 const TAB = 0x09;

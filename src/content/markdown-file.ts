@@ -4,7 +4,7 @@ import type { SiteSettings } from './schemas.ts';
 import type { ContentError } from './errors.ts';
 import type { SiteImage } from './images.ts';
 import { readFrontMatter } from './front-matter.ts';
-import { bodyMarker } from '../body-marker.ts';
+import { bodyMarker, type KeptBody } from '../body-marker.ts';
 import { packValue } from '../pack-value.ts';
 
 /**
@@ -55,7 +55,8 @@ export interface ParsedMarkdownFile {
   body: RenderedMarkdown;
   /**
    * For a job kept `apart`: the body's cache entry, made by the thread that parsed it, in a buffer
-   * of its own that can be handed over rather than copied; `body.html` is then the marker naming it.
+   * of its own that can be handed over rather than copied (its KeptBody); `body.html` is then the
+   * marker naming it, and `body.toc` is empty.
    */
   bodyEntry?: Uint8Array;
   /**
@@ -94,7 +95,8 @@ export async function parseMarkdownFile({ source, rel, forms, images, apart }: M
   const { front, frontLine, data, errors, body: content, bodyLine } = readFrontMatter(sourceText(source), rel);
   const body = renderMarkdown(content, rel, bodyLine, forms, images);
   const parsed = { front, frontLine, frontData: data, frontErrors: errors };
-  // Its HTML never travels to the main thread as a string: a large blog's bodies would be most of its heap.
-  if (apart !== undefined) return { ...parsed, body: { ...body, html: bodyMarker(apart) }, bodyEntry: packValue(body.html) };
+  // Its HTML never travels to the main thread as a string: a large blog's bodies would be most of its
+  // heap. Nor does its table of contents, which only its page reads (see body-marker.ts).
+  if (apart !== undefined) return { ...parsed, body: { ...body, html: bodyMarker(apart), toc: [] }, bodyEntry: packValue({ html: body.html, toc: body.toc } satisfies KeptBody) };
   return { ...parsed, body };
 }

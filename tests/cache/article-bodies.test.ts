@@ -37,7 +37,7 @@ const expectNoMarker = (pages: Map<string, string>) => {
 };
 
 describe('article bodies in the build cache', () => {
-  it('keeps bodies out of the parsed entries, renders an edited article with its new body and leaves the other pages byte for byte', async () => {
+  it('keeps bodies and their tables of contents out of the parsed entries, renders an edited article with its new body and leaves the other pages byte for byte', async () => {
     const cold = await build('dist');
     const coldPages = await htmlOf('dist');
     expectNoMarker(coldPages);
@@ -50,6 +50,9 @@ describe('article bodies in the build cache', () => {
     expect(markdown.filter((line) => line.includes('\\u0000body:')).length).toBe(articles);
     const body = /<p>[^<]{40,}/.exec(coldPages.get('blog/what-is-data.html')!)![0];
     expect(markdown.some((line) => line.includes(body))).toBe(false);
+    // Nor their tables of contents, which only their pages read: kept with the bodies, and on the page.
+    expect(coldPages.get('blog/what-is-data.html')).toContain('id="toc-heading"');
+    expect(markdown.filter((line) => line.includes('\\u0000body:')).every((line) => line.includes('"toc":[]'))).toBe(true);
 
     await editFile(dir, 'content/blog/what-is-data.md', (s) => `${s}\nA sentence added to test the bodies cache.\n`);
     const warm = await build('dist');
