@@ -38,7 +38,7 @@ import { sideFiles, writeFiles, writeStage } from './write-stage.ts';
 import { sideBySide } from './concurrency.ts';
 import { cardFontsHash } from './cards/fonts.ts';
 import { engineVersions, nativeLoads } from './cards/engine.ts';
-import { buildCards, preloadDrawing, type BuiltCards } from './cards/card-cache.ts';
+import { buildCards, pruneCardCache, preloadDrawing, type BuiltCards } from './cards/card-cache.ts';
 import { plannedRecords } from './search/records.ts';
 import { buildSearch, type BuiltSearch } from './search/search-index.ts';
 
@@ -341,12 +341,12 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     if (session) session.search = indexed;
     const [rendered, cards, searched] = await sideBySide<[Awaited<ReturnType<typeof renderStage>>, BuiltCards, BuiltSearch | undefined]>([
       time('render', () => renderStage({ site, routes, sources: siteSource(site, generatorCode(), cardsCode), now, code, cache, workers, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })),
-      time('cards', () => buildCards(cardJobs, cacheDir, async (missing, each) => { await nativeLoads(); await workers.cards(missing, each); }))
+      time('cards', () => buildCards(cardJobs, cacheDir, cardsGeneration(cardsCode), async (missing, each) => { await nativeLoads(); await workers.cards(missing, each); }))
         .then(async (built) => { await time('write', () => writeFiles(writer, sizes, sideFiles(assets, built))); return built; }),
       session || !indexed ? Promise.resolve(undefined)
         : indexed.then(async (built) => { await time('write', () => writeFiles(writer, sizes, [...built.files].map(([file, from]) => ({ file, from })))); return built; }),
     ], threads.stop);
-    made = { code, site, articles, unpublishedLinks, routes, table, assets, scripts, pages: rendered.written, documents: rendered.documents, cards, searched };
+    made = { code, site, articles, unpublishedLinks, routes, table, assets, scripts, pages: rendered.written, documents: rendered.documents, cards, searched, cardsCode };
   } finally {
     // Every body the index needs is read before the cache is saved (a save may rewrite the pack), and
     // a failed build's indexer is let finish: pagefind's service is one per process, and serve builds again.
@@ -376,15 +376,22 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     throw error;
   });
   await time('swap', () => swapStage(staging, writer, { preview: opts.preview ?? false, clock: opts.now }));
-  await time('prune', () => pruneStage(run, images.files, summary));
+  await time('prune', () => pruneStage(run, images.files, cardsGeneration(made.cardsCode), summary));
   summary.wallMs = performance.now() - run.startedAt;
   return { site, routes, table, summary, metaDir: metaDirFor(run.outDir), redone: { ...cache.counts, pool: threads.startedOnce, documents: made.documents }, warnings: opts.preview ? made.unpublishedLinks : [] };
 }
 
+/** The cache folder of the cards drawn by one version of the card code (see cards/card-cache.ts). */
+const cardsGeneration = (cardsCode: string) => cardsCode.slice(0, 16);
+
 /** `prune`, once the build has succeeded: a cache that cannot be pruned costs disk space, not the build. */
-async function pruneStage(run: Run, imageFiles: Map<string, string>, summary: BuildSummary): Promise<void> {
+async function pruneStage(run: Run, imageFiles: Map<string, string>, cards: string, summary: BuildSummary): Promise<void> {
   const unpruned = (error: unknown) => { run.warn(`warning: ${CACHE_DIR}/ not pruned: ${error instanceof Error ? error.message : String(error)}`); return undefined; };
-  if (!run.session?.pruned) summary.images.pruned = await pruneImageCache(path.join(run.cacheDir, 'images'), new Set(imageFiles.values())).catch(unpruned);
+  if (!run.session?.pruned) {
+    summary.images.pruned = await pruneImageCache(path.join(run.cacheDir, 'images'), new Set(imageFiles.values())).catch(unpruned);
+    const prunedCards = await pruneCardCache(run.cacheDir, cards).catch(unpruned);
+    if (summary.cards && prunedCards) summary.cards.pruned = prunedCards;
+  }
   if (run.session) run.session.pruned = true;
   // Where older versions kept one record per output folder, each folder ever built (a test's, say) adding one: the records now live in the folder's trees.
   await rm(path.join(run.root, CACHE_DIR, 'dist'), { recursive: true, force: true }).catch(unpruned);

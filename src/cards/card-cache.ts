@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CardJob } from './plan.ts';
 import { cardEngine } from './engine.ts';
+import { UNUSED_DAYS, type Pruned } from '../images/prune.ts';
 
 export interface BuiltCards {
   /** Public URL (/og/…png) → the cached file holding it, to copy into dist/. */
@@ -17,16 +18,26 @@ export interface BuiltCards {
 }
 
 /**
- * The cards stage: each card from .site-cache/cards/<key>.<sha256>.png when there, else drawn by `draw` and
- * stored there. The key is a hash of everything drawn, so a build with nothing changed draws none.
+ * The cards stage: each card from .site-cache/cards/<generation>/<key>.<sha256>.png when there, else
+ * drawn by `draw` and stored there. The key is a hash of everything drawn, so a build with nothing
+ * changed draws none. `generation` names the code that draws them (the card template, its fonts and
+ * the engine): each change of it starts a folder, and the cards of the folders no build has used for
+ * a while are deleted (see `pruneCardCache`). In one folder, a rebuild lists only its own cards.
  */
-export async function buildCards(jobs: CardJob[], cacheDir: string, draw: (missing: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>) => Promise<void>): Promise<BuiltCards> {
-  const dir = path.join(cacheDir, 'cards');
+export async function buildCards(jobs: CardJob[], cacheDir: string, generation: string, draw: (missing: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>) => Promise<void>): Promise<BuiltCards> {
+  const cards = path.join(cacheDir, 'cards');
+  const dir = path.join(cards, generation);
   await mkdir(dir, { recursive: true });
+  // Its time is when a build last used it.
+  const now = new Date();
+  await utimes(dir, now, now);
   const files = new Map<string, string>();
   const digests = new Map<string, string>();
   // One listing, not a look-up per card: a warm build of a large site asks the disk once.
-  const cached = cachedCards(await readdir(dir));
+  const names = await readdir(dir);
+  // A new folder takes the cards an earlier version kept in cards/ itself, where its keys name them.
+  if (!names.length) names.push(...await adoptFlatCards(cards, dir, new Set(jobs.map((job) => job.key))));
+  const cached = cachedCards(names);
   const missing: CardJob[] = [];
   // A file name joined as it is: ten thousand path.join calls cost a large blog's rebuild 10 ms.
   const inDir = dir + path.sep;
@@ -70,6 +81,38 @@ function cachedCards(names: string[]): Map<string, { name: string; sha256?: stri
 }
 const NAMED = /^[0-9a-f]{64}\.[0-9a-f]{64}\.png$/;
 const OLDER = /^[0-9a-f]{64}\.png$/;
+
+/** Moves the cards kept in `cards` by earlier versions (no folder per generation) whose keys are `wanted` into `dir`; their names. */
+async function adoptFlatCards(cards: string, dir: string, wanted: Set<string>): Promise<string[]> {
+  const adopted: string[] = [];
+  for (const [key, { name }] of cachedCards(await readdir(cards))) {
+    if (!wanted.has(key)) continue;
+    if (await rename(path.join(cards, name), path.join(dir, name)).then(() => true, () => false)) adopted.push(name);
+  }
+  return adopted;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Bounds .site-cache/cards/, which otherwise grows by a card for every page at each change of the
+ * card template: deletes each folder of cards (and each card an earlier version kept loose in
+ * cards/) that no build has used for UNUSED_DAYS, as the image cache does, `generation` aside.
+ */
+export async function pruneCardCache(cacheDir: string, generation: string, now = Date.now()): Promise<Pruned> {
+  const cards = path.join(cacheDir, 'cards');
+  const pruned: Pruned = { files: 0, bytes: 0 };
+  for (const name of await readdir(cards).catch(() => [] as string[])) {
+    if (name === generation) continue;
+    const entry = path.join(cards, name);
+    const info = await lstat(entry).catch(() => undefined);
+    if (!info || now - info.mtimeMs <= UNUSED_DAYS * DAY_MS) continue;
+    const inside = info.isDirectory() ? (await readdir(entry)).map((file) => path.join(entry, file)) : [entry];
+    for (const file of inside) { pruned.files++; pruned.bytes += (await stat(file).catch(() => undefined))?.size ?? 0; }
+    await rm(entry, { recursive: true, force: true });
+  }
+  return pruned;
+}
 
 /**
  * On a build with no cards drawn yet (a fresh checkout, CI), the drawing engine (takumi, its fonts

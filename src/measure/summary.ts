@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import type { PageImageFigures } from '../images/figures.ts';
 import { EXACT_GZIP_LEVEL, PAGE_GZIP_LEVEL } from './gzip.ts';
 import type { ImageStats } from '../images/produce.ts';
+import type { Pruned } from '../images/prune.ts';
 import type { ArticleFigures } from '../content/published.ts';
 
 export interface SizeFigure { raw: number; gzip: number }
@@ -44,7 +45,7 @@ export interface BuildSummary {
   jsByTemplate: Record<string, { initial: number; all: number; pages: number }>;
   images: ImageStats;
   /** Share cards (og:image): drawn by this build (and their bytes), and taken from the cache. */
-  cards?: { drawn: number; reused: number; bytes: number };
+  cards?: { drawn: number; reused: number; bytes: number; pruned?: Pruned };
   /** The search index (dist/pagefind/): pages indexed, its bytes, its stage's time, and whether pagefind ran (false: the last index reused). */
   search?: { pages: number; bytes: number; ms: number; indexed: boolean };
   stages: Record<string, number>;
@@ -85,6 +86,8 @@ export function formatSummary(s: BuildSummary): string {
   if (s.cards) lines.push(`  share cards: ${s.cards.drawn + s.cards.reused}: ${s.cards.drawn} drawn (${mb(s.cards.bytes)}), ${s.cards.reused} reused from the cache`);
   if (s.search) lines.push(`  search index: ${s.search.pages} page${s.search.pages === 1 ? '' : 's'}, ${mb(s.search.bytes)}, ${s.search.indexed ? 'indexed' : 'unchanged, reused from the cache'} in ${Math.round(s.search.ms)} ms`);
   if (i.pruned?.files) lines.push(`  image cache: ${i.pruned.files} variant${i.pruned.files === 1 ? '' : 's'} (${mb(i.pruned.bytes)}) no build had used for 30 days deleted from .site-cache/images/`);
+  const c = s.cards?.pruned;
+  if (c?.files) lines.push(`  card cache: ${c.files} card${c.files === 1 ? '' : 's'} (${mb(c.bytes)}) no build had used for 30 days deleted from .site-cache/cards/`);
   if (s.budgetsChecked) lines.push(`  budgets.json: every page within budget (largest per page, gzip: JS ${kb(Math.max(...s.perPage.map((p) => p.jsAll)))}, CSS ${kb(Math.max(...s.perPage.map((p) => p.css)))}, HTML ${kb(Math.max(...s.perPage.map((p) => p.html)))} at level ${PAGE_GZIP_LEVEL}, each page within at level ${EXACT_GZIP_LEVEL})`);
   // Code and bundle run beside load, so the stages add up to more than the build took: the total is the build's own clock.
   lines.push(`  time: ${Object.entries(s.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')}, total ${Math.round(s.wallMs ?? Object.values(s.stages).reduce((a, b) => a + b, 0))} ms`);

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCards } from '../../src/cards/card-cache.ts';
+import { buildCards, pruneCardCache } from '../../src/cards/card-cache.ts';
 import type { CardJob } from '../../src/cards/plan.ts';
 
 let cacheDir: string;
@@ -14,45 +14,78 @@ const key = (n: number) => createHash('sha256').update(`card ${n}`).digest('hex'
 const job = (n: number) => ({ key: key(n), url: `/og/page-${n}-${key(n).slice(0, 12)}.png` }) as CardJob;
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const png = (n: number) => new Uint8Array(Buffer.from(`not really a PNG, number ${n}`));
+const GEN = 'a1b2c3d4e5f60718';
+const cards = () => path.join(cacheDir, 'cards');
+type Draw = (missing: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>) => Promise<void>;
+const drawing = (drawn: string[]): Draw => async (missing, each) => {
+  for (const j of missing) { drawn.push(j.url); await each(j, png(Number(j.url.split('-')[1]))); }
+};
+const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
 
 describe('the cards stage and its cache', () => {
   it("draws what the cache lacks, keeps it under its key and its bytes' SHA-256, and takes it from there next time", async () => {
     const drawn: string[] = [];
-    const draw = async (missing: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>) => {
-      for (const j of missing) { drawn.push(j.key); await each(j, png(Number(j.url.split('-')[1]))); }
-    };
-    const first = await buildCards([job(1), job(2)], cacheDir, draw);
+    const first = await buildCards([job(1), job(2)], cacheDir, GEN, drawing(drawn));
     expect(first).toMatchObject({ drawn: 2, reused: 0 });
-    expect((await readdir(path.join(cacheDir, 'cards'))).sort()).toEqual([`${key(1)}.${sha(png(1))}.png`, `${key(2)}.${sha(png(2))}.png`].sort());
+    expect((await readdir(path.join(cards(), GEN))).sort()).toEqual([`${key(1)}.${sha(png(1))}.png`, `${key(2)}.${sha(png(2))}.png`].sort());
     expect(first.digests.get(job(1).url)).toBe(sha(png(1)));
 
-    const again = await buildCards([job(1), job(2)], cacheDir, draw);
+    const again = await buildCards([job(1), job(2)], cacheDir, GEN, drawing(drawn));
     expect(again).toMatchObject({ drawn: 0, reused: 2 });
     expect(drawn).toHaveLength(2);
     expect(again.files).toEqual(first.files);
     expect(again.digests).toEqual(first.digests);
   });
 
-  it('takes a card an earlier version kept as <key>.png, without a digest (it is hashed when written out)', async () => {
-    await mkdir(path.join(cacheDir, 'cards'), { recursive: true });
-    await writeFile(path.join(cacheDir, 'cards', `${key(3)}.png`), png(3));
-    const built = await buildCards([job(3)], cacheDir, async () => { throw new Error('nothing to draw'); });
-    expect(built).toMatchObject({ drawn: 0, reused: 1 });
-    expect(built.files.get(job(3).url)).toBe(path.join(cacheDir, 'cards', `${key(3)}.png`));
-    expect(built.digests.has(job(3).url)).toBe(false);
+  it('keeps the cards of each version of the card code in a folder of their own, and reads only its own', async () => {
+    const drawn: string[] = [];
+    const other = await buildCards([job(1)], cacheDir, 'ffffffffffffffff', drawing(drawn));
+    expect(other).toMatchObject({ drawn: 1, reused: 0 });
+    expect(other.files.get(job(1).url)).toBe(path.join(cards(), 'ffffffffffffffff', `${key(1)}.${sha(png(1))}.png`));
+    expect(await readdir(path.join(cards(), GEN))).toHaveLength(2);
   });
 
-  it("takes a card kept both ways by its digest's name, and nothing from a file of another name", async () => {
-    const cards = path.join(cacheDir, 'cards');
-    await mkdir(cards, { recursive: true });
-    await writeFile(path.join(cards, `${key(4)}.png`), png(4));
-    await writeFile(path.join(cards, `${key(4)}.${sha(png(4))}.png`), png(4));
-    await writeFile(path.join(cards, `${key(5).toUpperCase()}.png`), png(5));
-    await writeFile(path.join(cards, `${key(5)}.${sha(png(5))}.png.tmp`), png(5));
+  it('moves into a new folder the cards an earlier version kept loose in cards/, <key>.<sha256>.png or <key>.png, and nothing of another name', async () => {
+    await mkdir(cards(), { recursive: true });
+    await writeFile(path.join(cards(), `${key(3)}.png`), png(3));
+    await writeFile(path.join(cards(), `${key(4)}.png`), png(4));
+    await writeFile(path.join(cards(), `${key(4)}.${sha(png(4))}.png`), png(4));
+    await writeFile(path.join(cards(), `${key(5).toUpperCase()}.png`), png(5));
+    await writeFile(path.join(cards(), `${key(5)}.${sha(png(5))}.png.tmp`), png(5));
     const drawn: string[] = [];
-    const built = await buildCards([job(4), job(5)], cacheDir, async (missing, each) => { for (const j of missing) { drawn.push(j.url); await each(j, png(5)); } });
-    expect(built.files.get(job(4).url)).toBe(path.join(cards, `${key(4)}.${sha(png(4))}.png`));
-    expect(built.digests.get(job(4).url)).toBe(sha(png(4)));
+    const generation = '0123456789abcdef';
+    const built = await buildCards([job(3), job(4), job(5)], cacheDir, generation, drawing(drawn));
+    expect(built).toMatchObject({ drawn: 1, reused: 2 });
     expect(drawn).toEqual([job(5).url]);
+    // A card kept without its digest is taken as it is (it is hashed when written out); one kept both ways by its digest's name.
+    expect(built.files.get(job(3).url)).toBe(path.join(cards(), generation, `${key(3)}.png`));
+    expect(built.digests.has(job(3).url)).toBe(false);
+    expect(built.files.get(job(4).url)).toBe(path.join(cards(), generation, `${key(4)}.${sha(png(4))}.png`));
+    expect(built.digests.get(job(4).url)).toBe(sha(png(4)));
+    // Moved, not copied; what was not taken stays where it was until it is pruned.
+    const loose = (await readdir(cards())).filter((name) => name.endsWith('.png') || name.endsWith('.tmp'));
+    expect(loose.sort()).toEqual([`${key(4)}.png`, `${key(5).toUpperCase()}.png`, `${key(5)}.${sha(png(5))}.png.tmp`].sort());
+  });
+
+  it('deletes the folders and loose cards no build has used for 30 days, never the folder in use, and says how many cards and bytes', async () => {
+    const drawn: string[] = [];
+    await buildCards([job(6)], cacheDir, 'aaaaaaaaaaaaaaaa', drawing(drawn));
+    await buildCards([job(7)], cacheDir, 'bbbbbbbbbbbbbbbb', drawing(drawn));
+    const old = path.join(cards(), 'aaaaaaaaaaaaaaaa');
+    const size = (await stat(path.join(old, (await readdir(old))[0]!))).size;
+    await utimes(old, daysAgo(31), daysAgo(31));
+    await utimes(path.join(cards(), 'bbbbbbbbbbbbbbbb'), daysAgo(29), daysAgo(29));
+    await utimes(path.join(cards(), GEN), daysAgo(90), daysAgo(90));
+    await utimes(path.join(cards(), `${key(4)}.png`), daysAgo(31), daysAgo(31));
+    const pruned = await pruneCardCache(cacheDir, GEN);
+    expect(pruned).toEqual({ files: 2, bytes: size + png(4).byteLength });
+    const left = await readdir(cards());
+    expect(left).not.toContain('aaaaaaaaaaaaaaaa');
+    expect(left).not.toContain(`${key(4)}.png`);
+    expect(left).toEqual(expect.arrayContaining([GEN, 'bbbbbbbbbbbbbbbb', `${key(5).toUpperCase()}.png`]));
+
+    // A build that uses a folder makes it recent again.
+    await buildCards([job(1)], cacheDir, GEN, drawing(drawn));
+    expect((await stat(path.join(cards(), GEN))).mtimeMs).toBeGreaterThan(daysAgo(1).getTime());
   });
 });

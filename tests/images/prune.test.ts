@@ -1,4 +1,4 @@
-/** `.site-cache/images/` stays bounded: variants no build has used for 30 days go after a successful build. */
+/** `.site-cache/images/` and `cards/` stay bounded: what no build has used for 30 days goes after a successful build. */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -45,7 +45,7 @@ describe('a build', () => {
   let project: FixtureProject;
   afterAll(() => project?.remove());
 
-  it('prunes the variants of a replaced image once no build has used them for 30 days, and says so in its summary', async () => {
+  it('prunes the variants of a replaced image, and the cards of an older card template, once no build has used them for 30 days, and says so in its summary', async () => {
     project = await fixtureProject('site-prune-build-');
     made.push(project.root);
     const images = path.join(project.root, '.site-cache/images');
@@ -83,7 +83,15 @@ describe('a build', () => {
       bytes += (await stat(path.join(images, f))).size;
     }
     await writeFile(path.join(images, LAST_USED_FILE), JSON.stringify(lastUsed));
+    // And the cards drawn by an earlier card template, in their own folder, as old.
+    const oldCards = path.join(project.root, '.site-cache/cards/0000000000000000');
+    await mkdir(oldCards, { recursive: true });
+    await writeFile(path.join(oldCards, `${'a'.repeat(64)}.${'b'.repeat(64)}.png`), Buffer.alloc(1234));
+    await utimes(oldCards, aged, aged);
     const pruned = await build();
+    expect(pruned.summary.cards?.pruned).toEqual({ files: 1, bytes: 1234 });
+    expect(existsSync(oldCards)).toBe(false);
+    expect(formatSummary(pruned.summary)).toContain('card cache: 1 card (1.2 KB) no build had used for 30 days deleted from .site-cache/cards/');
     expect(pruned.summary.images.pruned).toEqual({ files: first.length, bytes });
     expect(formatSummary(pruned.summary)).toContain(`image cache: ${first.length} variant${first.length === 1 ? '' : 's'} (`);
     expect(formatSummary(pruned.summary)).toMatch(/no build had used for 30 days deleted from \.site-cache\/images\//);
