@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { renameSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CardJob } from './plan.ts';
 import { cardEngine } from './engine.ts';
@@ -82,34 +83,43 @@ function cachedCards(names: string[]): Map<string, { name: string; sha256?: stri
 const NAMED = /^[0-9a-f]{64}\.[0-9a-f]{64}\.png$/;
 const OLDER = /^[0-9a-f]{64}\.png$/;
 
-/** Moves the cards kept in `cards` by earlier versions (no folder per generation) whose keys are `wanted` into `dir`; their names. */
+/** Moves the cards kept loose in `cards` by earlier versions (no folder per version) whose keys are `wanted` into `dir`; their names. */
 async function adoptFlatCards(cards: string, dir: string, wanted: Set<string>): Promise<string[]> {
   const adopted: string[] = [];
   for (const [key, { name }] of cachedCards(await readdir(cards))) {
-    if (!wanted.has(key)) continue;
-    if (await rename(path.join(cards, name), path.join(dir, name)).then(() => true, () => false)) adopted.push(name);
+    if (wanted.has(key) && await rename(path.join(cards, name), path.join(dir, name)).then(() => true, () => false)) adopted.push(name);
   }
   return adopted;
 }
+
+/** Where the cards left loose by earlier versions go, to be pruned as a version's folder is (see pruneCardCache). */
+const EARLIER = 'earlier';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Bounds .site-cache/cards/, which otherwise grows by a card for every page at each change of the
- * card template: deletes each folder of cards (and each card an earlier version kept loose in
- * cards/) that no build has used for UNUSED_DAYS, as the image cache does, `generation` aside.
+ * card template: deletes each folder of cards that no build has used for UNUSED_DAYS (by its time,
+ * which each build that uses it sets), as the image cache does, `generation` aside.
  */
 export async function pruneCardCache(cacheDir: string, generation: string, now = Date.now()): Promise<Pruned> {
   const cards = path.join(cacheDir, 'cards');
+  const entries = await readdir(cards, { withFileTypes: true }).catch(() => []);
+  // Loose cards (an earlier version's, that no build took) into a folder of their own, once: one look
+  // at a folder next time, not one at each of ten thousand cards (synchronously: as many renames).
+  const loose = entries.filter((e) => !e.isDirectory()).map((e) => e.name);
+  if (loose.length) {
+    await mkdir(path.join(cards, EARLIER), { recursive: true });
+    for (const name of loose) { try { renameSync(path.join(cards, name), path.join(cards, EARLIER, name)); } catch { /* gone since */ } }
+  }
   const pruned: Pruned = { files: 0, bytes: 0 };
-  for (const name of await readdir(cards).catch(() => [] as string[])) {
+  for (const name of new Set([...entries.filter((e) => e.isDirectory()).map((e) => e.name), ...(loose.length ? [EARLIER] : [])])) {
     if (name === generation) continue;
-    const entry = path.join(cards, name);
-    const info = await lstat(entry).catch(() => undefined);
+    const folder = path.join(cards, name);
+    const info = await stat(folder).catch(() => undefined);
     if (!info || now - info.mtimeMs <= UNUSED_DAYS * DAY_MS) continue;
-    const inside = info.isDirectory() ? (await readdir(entry)).map((file) => path.join(entry, file)) : [entry];
-    for (const file of inside) { pruned.files++; pruned.bytes += (await stat(file).catch(() => undefined))?.size ?? 0; }
-    await rm(entry, { recursive: true, force: true });
+    for (const file of await readdir(folder).catch(() => [] as string[])) { pruned.files++; pruned.bytes += (await stat(path.join(folder, file)).catch(() => undefined))?.size ?? 0; }
+    await rm(folder, { recursive: true, force: true });
   }
   return pruned;
 }
