@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/pro
 import path from 'node:path';
 import type { CardJob } from './plan.ts';
 import { cardEngine } from './engine.ts';
-import { UNUSED_DAYS, type Pruned } from '../images/prune.ts';
+import { UNUSED_MS, type Pruned } from '../images/prune.ts';
 
 export interface BuiltCards {
   /** Public URL (/og/…png) → the cached file holding it, to copy into dist/. */
@@ -95,8 +95,6 @@ async function adoptFlatCards(cards: string, dir: string, wanted: Set<string>): 
 /** Where the cards left loose by earlier versions go, to be pruned as a version's folder is (see pruneCardCache). */
 const EARLIER = 'earlier';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
  * Bounds .site-cache/cards/, which otherwise grows by a card for every page at each change of the
  * card template: deletes each folder of cards that no build has used for UNUSED_DAYS (by its time,
@@ -117,7 +115,7 @@ export async function pruneCardCache(cacheDir: string, generation: string, now =
     if (name === generation) continue;
     const folder = path.join(cards, name);
     const info = await stat(folder).catch(() => undefined);
-    if (!info || now - info.mtimeMs <= UNUSED_DAYS * DAY_MS) continue;
+    if (!info || now - info.mtimeMs <= UNUSED_MS) continue;
     for (const file of await readdir(folder).catch(() => [] as string[])) { pruned.files++; pruned.bytes += (await stat(path.join(folder, file)).catch(() => undefined))?.size ?? 0; }
     await rm(folder, { recursive: true, force: true });
   }

@@ -3,7 +3,8 @@ import path from 'node:path';
 
 /** A cached variant no build has used for this long is deleted after a successful build. */
 export const UNUSED_DAYS = 30;
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** The same, in milliseconds. */
+export const UNUSED_MS = UNUSED_DAYS * 24 * 60 * 60 * 1000;
 /** A temporary file older than this was left by a build that was stopped while encoding. */
 const STRAY_TMP_MS = 60 * 60 * 1000;
 /** In the cache folder: each variant's file name → when a build last used it (ms since 1970). */
@@ -32,7 +33,7 @@ export async function pruneImageCache(dir: string, used: ReadonlySet<string>, no
     if (!info?.isFile()) continue;
     const tmp = name.endsWith('.tmp');
     const since = tmp ? info.mtimeMs : typeof lastUsed[name] === 'number' ? lastUsed[name] : info.mtimeMs;
-    if (now - since > (tmp ? STRAY_TMP_MS : UNUSED_DAYS * DAY_MS)) {
+    if (now - since > (tmp ? STRAY_TMP_MS : UNUSED_MS)) {
       await rm(file, { force: true });
       pruned.files++;
       pruned.bytes += info.size;
