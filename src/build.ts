@@ -364,7 +364,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   // Then one after another: images → write → measure → budgets → swap → prune. Pages alike share
   // their images' list (see render/stored-page.ts): each list is read once.
   const images = await time('images', () => buildImages({ images: site.images, uses: [...new Set(pages.map((p) => p.images))].flat(), contentDir: run.contentDir, cacheDir }));
-  await time('write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh }));
+  await time('write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh, warn, shownMetaDir: path.relative(root, metaDirFor(run.outDir)) }));
   if (session) Object.assign(session, { code: made.code, assets: made.assets });
   const summary = await time('measure', () => measureBuild(pages, markup, made.assets, stages, sizes, made.articles, { site: site.images, built: images }));
   summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };

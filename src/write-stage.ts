@@ -1,5 +1,6 @@
 // The `write` stage's work: files into the staging tree a bounded number at a time, the assets and
 // cards written while pages render, then the rest of dist/ and build/ once they have.
+import path from 'node:path';
 import type { BuildSession } from './build.ts';
 import type { BundleResult } from './bundle/bundle.ts';
 import type { BuiltCards } from './cards/card-cache.ts';
@@ -10,7 +11,7 @@ import { HEADERS_FILE, headersFile } from './headers.ts';
 import type { BuiltImages } from './images/produce.ts';
 import type { SizeFigure } from './measure/summary.ts';
 import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
-import { viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';
+import { oversizeWarnings, viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';
 import type { RoutingTable } from './routing/resolve.ts';
 import type { Route } from './routes/table.ts';
 import { writeMeta, type DistFile, type DistWriter } from './write.ts';
@@ -44,6 +45,8 @@ export function sideFiles(assets: BundleResult, cards: BuiltCards): DistFile[] {
  */
 export async function writeStage(root: string, metaDir: string, input: {
   writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; images: BuiltImages; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
+  /** Warnings, naming build/ where it will be once the staging tree is swapped in (`shownMetaDir`, from the project's root). */
+  warn: (line: string) => void; shownMetaDir: string;
 }): Promise<void> {
   const { writer, sizes, site, routes, table, images, scripts, now, session, fresh } = input;
   const feed = atomFeed(site, now);
@@ -56,13 +59,16 @@ export async function writeStage(root: string, metaDir: string, input: {
   await writer.finish();
   // The CDN functions are bundled by esbuild: serve reuses them while the table and the code stay the same.
   const tableJson = JSON.stringify(table, null, 2) + '\n';
-  const cdn = !fresh && session?.cdn && session.cdn.table === tableJson ? session.cdn
-    : { table: tableJson, request: await viewerRequestFunction(root, table), response: await viewerResponseFunction(root, table) };
+  const reused = !fresh && session?.cdn && session.cdn.table === tableJson;
+  const cdn = reused ? session!.cdn! : { table: tableJson, request: await viewerRequestFunction(root, table), response: await viewerResponseFunction(root, table) };
   if (session) session.cdn = cdn;
+  const functions = { 'cloudfront/viewer-request.js': cdn.request, 'cloudfront/viewer-response.js': cdn.response };
+  // Said when they are made: serve, rebuilding on every save, says it once.
+  const named = Object.entries(functions).map(([name, code]) => [path.join(input.shownMetaDir, name), code]);
+  if (!reused) for (const line of oversizeWarnings(Object.fromEntries(named), table.pages.length)) input.warn(line);
   await writeMeta(metaDir, {
     'routing.json': tableJson,
-    'cloudfront/viewer-request.js': cdn.request,
-    'cloudfront/viewer-response.js': cdn.response,
+    ...functions,
     [HEADERS_FILE]: JSON.stringify(headersFile(site.settings, scripts), null, 2) + '\n',
     // Each page's share card, for serve's preview (/__site/card/<page>).
     [CARDS_FILE]: JSON.stringify(Object.fromEntries(routes.flatMap((r) => (r.meta.shareImage ? [[r.url, r.meta.shareImage.src]] : []))), null, 2) + '\n',
