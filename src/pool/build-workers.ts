@@ -78,7 +78,10 @@ export class BuildWorkers {
 
   /**
    * Each card drawn and handed to `each` as PNG bytes: on the pool when there are many or it is
-   * running already, else two at a time here (takumi draws on libuv's threads).
+   * running already, else here, all at once (fewer than the pool's threshold): takumi queues them on
+   * libuv's threads, which go on drawing while this thread renders pages. Two at a time, a card
+   * could not start until rendering let this thread go, and the real site's cold build took 3–5 %
+   * longer (docs/performance.md).
    */
   async cards(jobs: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>): Promise<void> {
     const pool = this.pool ?? this.poolFor(jobs.length);
@@ -89,7 +92,7 @@ export class BuildWorkers {
       return;
     }
     const { drawCard } = (await import(this.code.cardsUrl)) as { drawCard: (job: CardJob) => Promise<Uint8Array> };
-    await mapLimit(jobs, 2, async (job) => each(job, await drawCard(job)));
+    await Promise.all(jobs.map(async (job) => each(job, await drawCard(job))));
   }
 
   async close(): Promise<void> {
