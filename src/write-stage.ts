@@ -1,6 +1,5 @@
 // The `write` stage's work: files into the staging tree a bounded number at a time, the assets and
 // cards written while pages render, then the rest of dist/ and build/ once they have.
-import path from 'node:path';
 import type { BuildSession } from './build.ts';
 import type { BundleResult } from './bundle/bundle.ts';
 import type { BuiltCards } from './cards/card-cache.ts';
@@ -64,8 +63,7 @@ export async function writeStage(root: string, metaDir: string, input: {
   if (session) session.cdn = cdn;
   const functions = { 'cloudfront/viewer-request.js': cdn.request, 'cloudfront/viewer-response.js': cdn.response };
   // Said when they are made: serve, rebuilding on every save, says it once.
-  const named = Object.entries(functions).map(([name, code]) => [path.join(input.shownMetaDir, name), code]);
-  if (!reused) for (const line of oversizeWarnings(Object.fromEntries(named), table.pages.length)) input.warn(line);
+  if (!reused) for (const line of oversizeWarnings(input.shownMetaDir, functions, table.pages.length)) input.warn(line);
   await writeMeta(metaDir, {
     'routing.json': tableJson,
     ...functions,

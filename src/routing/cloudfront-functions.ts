@@ -72,15 +72,15 @@ export async function viewerResponseFunction(root: string, table: RoutingTable):
 }
 
 /**
- * A warning for each function at or over CloudFront's limit (by file name, as `site build` writes
- * them), saying what it means: the infrastructure refuses to deploy it (infra/lib/build-outputs.ts).
- * The request function carries the routing table, every page's URL in it, so a blog outgrows it
- * at some 150 articles; said at build time, not first at the deploy.
+ * A warning for each function (by its name in `dir`) at or over CloudFront's limit, saying what it
+ * means: the infrastructure refuses to deploy it (infra/lib/build-outputs.ts). Both functions carry
+ * the routing table, every page's URL in it, so a blog outgrows them at some 100–150 articles (each
+ * adds its URL, and every few a list page); said at build time, not first at the deploy.
  */
-export function oversizeWarnings(functions: Record<string, string>, pages: number): string[] {
-  return Object.entries(functions).flatMap(([file, code]) => {
+export function oversizeWarnings(dir: string, functions: Record<string, string>, pages: number): string[] {
+  return Object.entries(functions).flatMap(([name, code]) => {
     const bytes = Buffer.byteLength(code);
     if (bytes < FUNCTION_SIZE_LIMIT) return [];
-    return [`warning: ${file} is ${(bytes / 1024).toFixed(1)} KB, and CloudFront Functions must be under ${FUNCTION_SIZE_LIMIT / 1024} KB: the infrastructure (infra/) will not deploy this build. The routing functions hold the URL of every page (${pages} in this build); see docs/owners.md, "When something goes wrong".`];
+    return [`warning: ${path.join(dir, name)} is ${(bytes / 1024).toFixed(1)} KB, and CloudFront Functions must be under ${FUNCTION_SIZE_LIMIT / 1024} KB: the infrastructure (infra/) will not deploy this build. The routing functions hold the URL of every page (${pages} in this build); see docs/owners.md, "When something goes wrong".`];
   });
 }
