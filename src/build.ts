@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isArticleFile, loadSite, markdownFileCount, type ParseMarkdown, type Site, type SourceRecord } from './content/load.ts';
@@ -19,7 +19,6 @@ import { closeStaging, openStaging, swapIn, type Staging } from './output/swap.t
 import { treeParts } from './output/layout.ts';
 import { writeSeal } from './output/seal.ts';
 import { pathIn } from './output/tree-file.ts';
-import { pruneImageCache } from './images/prune.ts';
 import { pageScripts } from './bundle/page-scripts.ts';
 import { measureBuild, type DocumentFigures } from './measure/measure.ts';
 import type { MarkupFigures } from './measure/markup.ts';
@@ -38,7 +37,8 @@ import { sideFiles, writeFiles, writeStage } from './write-stage.ts';
 import { sideBySide } from './concurrency.ts';
 import { cardFontsHash } from './cards/fonts.ts';
 import { engineVersions, nativeLoads } from './cards/engine.ts';
-import { buildCards, pruneCardCache, preloadDrawing, type BuiltCards } from './cards/card-cache.ts';
+import { drawMissingCards, lookUpCards, preloadDrawing, type BuiltCards } from './cards/card-cache.ts';
+import { pruneStage } from './prune-stage.ts';
 import { plannedRecords } from './search/records.ts';
 import { buildSearch, type BuiltSearch } from './search/search-index.ts';
 
@@ -329,6 +329,9 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     const table = routingTable(routes);
     const assets = await assetsReady;
     const scripts = inlineScripts(site.settings);
+    // The cards the cache holds, looked up before the pages render: then the side-by-side below writes
+    // them beside the pages, not after.
+    const lookup = await time('cards', () => lookUpCards(cardJobs, cacheDir, cardsGeneration(cardsCode)));
 
     // cards, search, render: side by side, since a 2-core machine is CPU-bound throughout. The cards
     // are drawn on the workers (takumi on libuv's threads) and written with the assets; the search
@@ -341,7 +344,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     if (session) session.search = indexed;
     const [rendered, cards, searched] = await sideBySide<[Awaited<ReturnType<typeof renderStage>>, BuiltCards, BuiltSearch | undefined]>([
       time('render', () => renderStage({ site, routes, sources: siteSource(site, generatorCode(), cardsCode), now, code, cache, workers, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })),
-      time('cards', () => buildCards(cardJobs, cacheDir, cardsGeneration(cardsCode), async (missing, each) => { await nativeLoads(); await workers.cards(missing, each); }))
+      time('cards', () => drawMissingCards(lookup, async (missing, each) => { await nativeLoads(); await workers.cards(missing, each); }))
         .then(async (built) => { await time('write', () => writeFiles(writer, sizes, sideFiles(assets, built))); return built; }),
       session || !indexed ? Promise.resolve(undefined)
         : indexed.then(async (built) => { await time('write', () => writeFiles(writer, sizes, [...built.files].map(([file, from]) => ({ file, from })))); return built; }),
@@ -383,18 +386,3 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
 
 /** The cache folder of the cards drawn by one version of the card code (see cards/card-cache.ts). */
 const cardsGeneration = (cardsCode: string) => cardsCode.slice(0, 16);
-
-/** `prune`, once the build has succeeded: a cache that cannot be pruned costs disk space, not the build. */
-async function pruneStage(run: Run, imageFiles: Map<string, string>, cards: string, summary: BuildSummary): Promise<void> {
-  const unpruned = (error: unknown) => { run.warn(`warning: ${CACHE_DIR}/ not pruned: ${error instanceof Error ? error.message : String(error)}`); return undefined; };
-  if (!run.session?.pruned) {
-    summary.images.pruned = await pruneImageCache(path.join(run.cacheDir, 'images'), new Set(imageFiles.values())).catch(unpruned);
-    const prunedCards = await pruneCardCache(run.cacheDir, cards).catch(unpruned);
-    if (summary.cards && prunedCards) summary.cards.pruned = prunedCards;
-  }
-  if (run.session) run.session.pruned = true;
-  // Where older versions kept one record per output folder, each folder ever built (a test's, say) adding one: the records now live in the folder's trees.
-  await rm(path.join(run.root, CACHE_DIR, 'dist'), { recursive: true, force: true }).catch(unpruned);
-  // Where older versions kept a second copy of every rendered page: the documents in the output are that copy now.
-  await Promise.all(['pages.pack', 'pages.pack.index'].map((name) => rm(path.join(run.root, CACHE_DIR, name), { force: true }))).catch(unpruned);
-}

@@ -18,14 +18,26 @@ export interface BuiltCards {
   bytes: number;
 }
 
+/** Which cards the cache's folder holds (by public URL, with their bytes' digests where known) and which are to be drawn into it. */
+export interface CardLookup { dir: string; files: Map<string, string>; digests: Map<string, string>; missing: CardJob[] }
+
+type Draw = (missing: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>) => Promise<void>;
+
 /**
  * The cards stage: each card from .site-cache/cards/<generation>/<key>.<sha256>.png when there, else
  * drawn by `draw` and stored there. The key is a hash of everything drawn, so a build with nothing
  * changed draws none. `generation` names the code that draws them (the card template, its fonts and
  * the engine): each change of it starts a folder, and the cards of the folders no build has used for
  * a while are deleted (see `pruneCardCache`). In one folder, a rebuild lists only its own cards.
+ * The build takes the two steps apart: the cards looked up before the pages render, so that cached
+ * ones are written beside the pages, and the missing drawn while they render.
  */
-export async function buildCards(jobs: CardJob[], cacheDir: string, generation: string, draw: (missing: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>) => Promise<void>): Promise<BuiltCards> {
+export async function buildCards(jobs: CardJob[], cacheDir: string, generation: string, draw: Draw): Promise<BuiltCards> {
+  return drawMissingCards(await lookUpCards(jobs, cacheDir, generation), draw);
+}
+
+/** Each job's card in the folder of `generation`'s cards (made if need be, and marked as used now), or missing. */
+export async function lookUpCards(jobs: CardJob[], cacheDir: string, generation: string): Promise<CardLookup> {
   const cards = path.join(cacheDir, 'cards');
   const dir = path.join(cards, generation);
   await mkdir(dir, { recursive: true });
@@ -48,6 +60,13 @@ export async function buildCards(jobs: CardJob[], cacheDir: string, generation: 
     files.set(job.url, inDir + found.name);
     if (found.sha256) digests.set(job.url, found.sha256);
   }
+  return { dir, files, digests, missing };
+}
+
+/** The cards `lookup` found missing, drawn by `draw` and stored in its folder: with the cached ones, every card of the build. */
+export async function drawMissingCards(lookup: CardLookup, draw: Draw): Promise<BuiltCards> {
+  const { dir, files, digests, missing } = lookup;
+  const reused = files.size;
   let bytes = 0;
   if (missing.length) {
     await draw(missing, async (job, png) => {
@@ -62,7 +81,7 @@ export async function buildCards(jobs: CardJob[], cacheDir: string, generation: 
       digests.set(job.url, sha256);
     });
   }
-  return { files, digests, drawn: missing.length, reused: jobs.length - missing.length, bytes };
+  return { files, digests, drawn: missing.length, reused, bytes };
 }
 
 /**
