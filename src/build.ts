@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -36,8 +37,9 @@ import { planCards, type CardJob } from './cards/plan.ts';
 import { sideFiles, writeFiles, writeStage } from './write-stage.ts';
 import { sideBySide } from './concurrency.ts';
 import { cardFontsHash } from './cards/fonts.ts';
-import { engineVersions, nativeLoads } from './cards/engine.ts';
-import { drawMissingCards, lookUpCards, preloadDrawing, type BuiltCards } from './cards/card-cache.ts';
+import { engineVersions } from './cards/engine.ts';
+import { drawMissingCards, lookUpCards, type BuiltCards } from './cards/card-cache.ts';
+import { CardProcess } from './cards/card-process.ts';
 import { pruneStage } from './prune-stage.ts';
 import { plannedRecords } from './search/records.ts';
 import { buildSearch, type BuiltSearch } from './search/search-index.ts';
@@ -79,6 +81,8 @@ export interface BuildSession {
   cdn?: { table: string; request: string; response: string };
   /** Cache entries kept in memory; entries of old keys go when it grows past a bound (see build.ts). */
   memory?: Map<string, unknown>;
+  /** The process that draws the share cards (cards/card-process.ts), kept warm from one build to the next; serve closes it. */
+  cards?: CardProcess;
   /** Set once a build of the session has pruned the image cache: a save need not walk it again. */
   pruned?: boolean;
   /**
@@ -224,7 +228,7 @@ async function swapStage(staging: Staging, writer: DistWriter, about: { preview:
  *     code ─┐                                 (esbuild: the build's own code)
  *     bundle ─┐                               (esbuild: islands and stylesheet; needs no content)
  *     load ───┴─┴→ publish, routes, cards planned (untimed)
- *                  ├─ cards ─┐                (drawn on the workers)
+ *                  ├─ cards ─┐                (drawn on the workers, or by a process at nice 19)
  *                  ├─ search ┤                (pagefind, a process of its own)
  *                  └─ render ┴→ write → images → write → measure → budgets → swap → prune
  *
@@ -272,13 +276,26 @@ function startRun(opts: BuildOptions): Run {
  * cache does not hold (not serve's, whose saves touch a few) starts them at once, so that they load
  * the packages the code imports while esbuild bundles it. `parse` is the load's: a project whose code
  * cannot be bundled still has its content checked, with the parser built into the generator, since a
- * content error is the more useful report.
+ * content error is the more useful report. The card process is serve's, kept from one build to the
+ * next, else this build's: started at once on a small site's first build (no cards cached), so that
+ * it loads beside esbuild, or else when a card is first to be drawn.
  */
 function startThreads(run: Run, cache: BuildCache, codeReady: Promise<BuildCode | Error>) {
   const early = run.session ? undefined : markdownFileCount(run.contentDir)
     .then((count) => BuildWorkers.startEarly(run.root, count - cache.markdownEntries, run.opts.poolThreshold)).catch(() => undefined);
+  let own: CardProcess | undefined;
+  let stopped = false;
+  const drawer = () => (run.session ? (run.session.cards ??= new CardProcess()) : (own ??= new CardProcess()));
+  // A large site's cards are drawn by the pool, so only a small site's first build starts it at once.
+  if (early && !existsSync(path.join(run.cacheDir, 'cards'))) {
+    void early.then((pool) => {
+      if (pool || stopped) return;
+      const cards = drawer();
+      void codeReady.then((code) => { if (!(code instanceof Error)) cards.load(code.cardsUrl); });
+    });
+  }
   let workers: BuildWorkers | undefined;
-  const forCode = async (code: BuildCode) => (workers ??= new BuildWorkers(code, run.opts.poolThreshold, await early));
+  const forCode = async (code: BuildCode) => (workers ??= new BuildWorkers(code, run.opts.poolThreshold, await early, drawer));
   const parse: ParseMarkdown = async (jobs) => {
     const code = await codeReady;
     if (code instanceof Error) return Promise.all(jobs.map((job) => parseMarkdownFile(parseJob(job))));
@@ -288,8 +305,8 @@ function startThreads(run: Run, cache: BuildCache, codeReady: Promise<BuildCode 
   return {
     parse, forCode,
     get startedOnce() { return workers?.startedOnce ?? false; },
-    /** Stops the workers, and a pool started early but never handed its code (the code did not bundle). */
-    stop: () => { void workers?.close(); void early?.then((pool) => pool?.close()); },
+    /** Stops the workers, a pool started early but never handed its code (the code did not bundle), and this build's card process. */
+    stop: () => { stopped = true; void workers?.close(); void early?.then((pool) => pool?.close()); own?.close(); },
   };
 }
 
@@ -308,7 +325,6 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   writer.begin();
   const cache = await BuildCache.open(root, session?.memory);
   const threads = startThreads(run, cache, codeReady);
-  void preloadDrawing(cacheDir);
   const sizes = new Map<string, SizeFigure>();
   const markup: DocumentFigures = new Map();
 
@@ -334,7 +350,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     const lookup = await time('cards', () => lookUpCards(cardJobs, cacheDir, cardsGeneration(cardsCode)));
 
     // cards, search, render: side by side, since a 2-core machine is CPU-bound throughout. The cards
-    // are drawn on the workers (takumi on libuv's threads) and written with the assets; the search
+    // are drawn on the workers on a large site, else by the card process at the lowest priority (on
+    // the CPU that rendering and search leave), and written with the assets; the search
     // index is made by pagefind, a process of its own, and reused whole when its records are
     // unchanged; the pages are rendered, written and measured by the workers.
     search = site.settings.search ? buildSearch(root, plannedRecords(site), cacheDir, (key) => cache.body(key)) : undefined;
@@ -344,7 +361,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     if (session) session.search = indexed;
     const [rendered, cards, searched] = await sideBySide<[Awaited<ReturnType<typeof renderStage>>, BuiltCards, BuiltSearch | undefined]>([
       time('render', () => renderStage({ site, routes, sources: siteSource(site, generatorCode(), cardsCode), now, code, cache, workers, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })),
-      time('cards', () => drawMissingCards(lookup, async (missing, each) => { await nativeLoads(); await workers.cards(missing, each); }))
+      time('cards', () => drawMissingCards(lookup, (missing, each) => workers.cards(missing, each)))
         .then(async (built) => { await time('write', () => writeFiles(writer, sizes, sideFiles(assets, built))); return built; }),
       session || !indexed ? Promise.resolve(undefined)
         : indexed.then(async (built) => { await time('write', () => writeFiles(writer, sizes, [...built.files].map(([file, from]) => ({ file, from })))); return built; }),

@@ -3,7 +3,6 @@ import { renameSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CardJob } from './plan.ts';
-import { cardEngine } from './engine.ts';
 import { UNUSED_MS, type Pruned } from '../images/prune.ts';
 
 export interface BuiltCards {
@@ -141,13 +140,3 @@ export async function pruneCardCache(cacheDir: string, generation: string, now =
   return pruned;
 }
 
-/**
- * On a build with no cards drawn yet (a fresh checkout, CI), the drawing engine (takumi, its fonts
- * registered) is made at once, in the gaps while the content loads and esbuild bundles, rather than
- * after. The drawing code then finds it made (see engine.ts). A build with cards cached makes nothing.
- */
-export async function preloadDrawing(cacheDir: string): Promise<void> {
-  const cached = await readdir(path.join(cacheDir, 'cards')).catch(() => [] as string[]);
-  if (cached.length) return;
-  await cardEngine().catch(() => { /* the cards stage reports it */ });
-}

@@ -108,6 +108,11 @@ export async function drawCard(job: CardJob): Promise<Uint8Array> {
   return drawCardWith(await cardEngine(), job);
 }
 
+/** This thread's engine made ready (takumi loaded, its fonts registered) before the first card is asked for. */
+export async function warmDrawing(): Promise<void> {
+  await cardEngine();
+}
+
 /** `drawCard` with a given engine rather than this thread's (see engine.ts). */
 export async function drawCardWith(e: CardEngine, job: CardJob): Promise<Uint8Array> {
   const png = await withinLimit(await render(job, true, e)) ?? (job.art ? await withinLimit(await render(job, false, e)) : undefined);

@@ -97,7 +97,7 @@ const CHOSEN = Symbol.for('site.cardEngine');
 
 /**
  * This thread's engine, chosen once, its fonts registered: made by whichever copy of this module
- * asks first (the CLI's, warming it while the content loads; see cards/card-cache.ts), used by both.
+ * asks first, used by both (a test, say, draws with the CLI's copy beside the bundled one).
  */
 export function cardEngine(): Promise<CardEngine> {
   const g = globalThis as { [CHOSEN]?: Promise<CardEngine> };

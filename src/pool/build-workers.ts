@@ -4,6 +4,8 @@ import type { BuildCode } from './code.ts';
 import type { CardJob } from '../cards/plan.ts';
 import { WorkerPool } from './pool.ts';
 import { mapLimit } from '../concurrency.ts';
+import type { CardProcess } from '../cards/card-process.ts';
+import { nativeLoads } from '../cards/engine.ts';
 
 /**
  * Below this many pieces of work (markdown files or pages not in the cache) a call runs on the
@@ -19,8 +21,11 @@ export const POOL_THRESHOLD = 150;
 export class BuildWorkers {
   private pool: WorkerPool | undefined;
 
-  /** `early`: a pool started before the code was bundled (see `startEarly`), which this one takes over. */
-  constructor(private readonly code: BuildCode, private readonly threshold = POOL_THRESHOLD, early?: WorkerPool) {
+  /**
+   * `early`: a pool started before the code was bundled (see `startEarly`), which this one takes over.
+   * `drawer`: the card process that draws the cards the pool does not (see `cards`); its owner closes it.
+   */
+  constructor(private readonly code: BuildCode, private readonly threshold = POOL_THRESHOLD, early?: WorkerPool, private readonly drawer?: () => CardProcess) {
     if (early) { this.pool = early.boot(code.workerFile, this.data); this.startedOnce = true; }
   }
 
@@ -78,21 +83,23 @@ export class BuildWorkers {
 
   /**
    * Each card drawn and handed to `each` as PNG bytes: on the pool when there are many or it is
-   * running already, else here, all at once (fewer than the pool's threshold): takumi queues them on
-   * libuv's threads, which go on drawing while this thread renders pages. Two at a time, a card
-   * could not start until rendering let this thread go, and the real site's cold build took 3–5 %
-   * longer (docs/performance.md).
+   * running already, else by the card process (cards/card-process.ts), all sent at once: it draws
+   * them at the lowest priority, on the CPU the rest of the build leaves idle, so that pages, search
+   * and images, which the build's end waits for, are not slowed by them.
    */
   async cards(jobs: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>): Promise<void> {
     const pool = this.pool ?? this.poolFor(jobs.length);
     if (pool) {
+      // A worker whose takumi has no native binding falls back silently: said here, once, instead.
+      await nativeLoads();
       await pool.forEach<CardJob, Uint8Array>(jobs, (batch) => ({ kind: 'cards', jobs: batch }), async (batch, results) => {
         await mapLimit(batch, 8, (job, i) => each(job, results[i]!));
       });
       return;
     }
-    const { drawCard } = (await import(this.code.cardsUrl)) as { drawCard: (job: CardJob) => Promise<Uint8Array> };
-    await Promise.all(jobs.map(async (job) => each(job, await drawCard(job))));
+    if (!this.drawer) throw new Error('cards to draw, but no card process to draw them');
+    const drawer = this.drawer().load(this.code.cardsUrl);
+    await Promise.all(jobs.map(async (job) => each(job, await drawer.draw(job))));
   }
 
   async close(): Promise<void> {

@@ -232,6 +232,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await watcher?.close();
       reload.close();
       await forms?.close().catch(() => {});
+      session.cards?.close();
       server.closeAllConnections();
       await new Promise<void>((ok) => server.close(() => ok()));
     },

@@ -1,0 +1,127 @@
+/**
+ * The process that draws a build's share cards (src/cards/card-process.ts): the real cards, drawn by
+ * the build's own bundled code in a Node process of its own at the lowest priority; what it does when
+ * a card cannot be drawn or the process dies; and a whole build through it, with and without
+ * takumi's native binding.
+ */
+import { execFile } from 'node:child_process';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite } from '../../src/build.ts';
+import { CardProcess } from '../../src/cards/card-process.ts';
+import { bundleBuildCode, type BuildCode } from '../../src/pool/code.ts';
+import { scratchProject } from '../scratch-project.ts';
+import { differing, GOLDEN_DIR, MAX_DIFFERING, realCards } from './golden-cards.ts';
+
+let dir: string;
+let code: BuildCode;
+const opened: CardProcess[] = [];
+const cardProcess = () => { const p = new CardProcess(); opened.push(p); return p; };
+
+/** Whether a process is still there (signal 0 asks without sending anything). */
+const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  return !alive(pid);
+}
+/** Each thread of a process by its name, with its nice value (Linux's /proc). */
+async function threadNices(pid: number): Promise<Array<{ name: string; nice: number }>> {
+  const tids = await readdir(`/proc/${pid}/task`);
+  return Promise.all(tids.map(async (tid) => {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // The fields after the name, which is in brackets and may hold spaces: nice is the 19th field of the whole line.
+    const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { name: (await readFile(`/proc/${pid}/task/${tid}/comm`, 'utf8')).trim(), nice: Number(after[16]) };
+  }));
+}
+
+beforeAll(async () => {
+  dir = await scratchProject('site-card-process-');
+  code = await bundleBuildCode(dir);
+}, 120_000);
+afterEach(() => { for (const p of opened.splice(0)) p.close(); });
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('the card process', () => {
+  it('draws the real cards with the build’s bundled code, as the golden references show them, at the lowest priority, and ends when closed', async () => {
+    const cards = cardProcess().load(code.cardsUrl);
+    const wanted = (await realCards()).filter((c) => ['home.png', 'blog-what-is-data.png', 'site.png'].includes(c.name));
+    expect(wanted).toHaveLength(3);
+    const pngs = await Promise.all(wanted.map(({ job }) => cards.draw(job)));
+    for (const [i, { name }] of wanted.entries()) {
+      const meta = await sharp(pngs[i]!).metadata();
+      expect({ format: meta.format, width: meta.width, height: meta.height }, name).toEqual({ format: 'png', width: 1200, height: 630 });
+      expect(await differing(pngs[i]!, await readFile(path.join(GOLDEN_DIR, name))), name).toBeLessThanOrEqual(MAX_DIFFERING);
+    }
+    if (process.platform === 'linux') {
+      const threads = await threadNices(cards.pid!);
+      // The threads that draw (libuv's) and the one that runs the code, and V8's own besides.
+      expect(threads.filter((t) => t.name === 'libuv-worker').length).toBeGreaterThan(0);
+      expect(threads.filter((t) => t.nice !== 19), JSON.stringify(threads)).toEqual([]);
+    }
+    const pid = cards.pid!;
+    cards.close();
+    expect(await gone(pid)).toBe(true);
+    await expect(cards.draw(wanted[0]!.job)).rejects.toThrow(/share-card process was stopped/);
+  }, 60_000);
+
+  it('fails a card it cannot draw with the reason, and goes on drawing the rest', async () => {
+    const cards = cardProcess().load(code.cardsUrl);
+    const { job } = (await realCards())[0]!;
+    const missingArt = { ...job, key: 'missing-art', art: { file: path.join(dir, 'content/images/no-such-art.svg'), hash: 'x', format: 'svg', width: 1600, height: 900 } };
+    await expect(cards.draw(missingArt)).rejects.toThrow(/ENOENT.*no-such-art\.svg/);
+    expect((await sharp(await cards.draw(job)).metadata()).width).toBe(1200);
+  }, 60_000);
+
+  it('fails the cards awaited, and every card asked for after, when the process dies', async () => {
+    const cards = cardProcess().load(code.cardsUrl);
+    const { job } = (await realCards())[0]!;
+    const awaited = cards.draw(job);
+    process.kill(cards.pid!, 'SIGKILL');
+    await expect(awaited).rejects.toThrow(/share-card process stopped \(SIGKILL\)/);
+    await expect(cards.draw(job)).rejects.toThrow(/share-card process stopped/);
+  }, 60_000);
+
+  it('is sent no card before it knows its drawing code', async () => {
+    const { job } = (await realCards())[0]!;
+    await expect(cardProcess().draw(job)).rejects.toThrow(/before its drawing code/);
+  });
+});
+
+describe('a build whose cards the card process draws', () => {
+  const site = (env: NodeJS.ProcessEnv) => promisify(execFile)(process.execPath, [path.resolve('bin/site'), '--root', dir, 'build', '--no-search', '--out', path.join(dir, 'dist')], { env: { ...process.env, ...env }, timeout: 120_000 });
+  const drawnLine = (stdout: string) => /share cards: (\d+): (\d+) drawn/.exec(stdout);
+
+  it('draws every card of a first build, with takumi’s WebAssembly build where the native binding cannot load, saying so once', async () => {
+    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    // napi-rs's loader takes this path as the binding to load: one that is not there is a platform without one.
+    const { stdout, stderr } = await site({ TAKUMI_CORE_TARGET: path.join(dir, 'no-such-binding.node') });
+    const drawn = drawnLine(stdout);
+    expect(drawn, stdout).not.toBeNull();
+    expect(drawn![2]).toBe(drawn![1]);
+    expect(stderr.match(/WebAssembly build/g), stderr).toHaveLength(1);
+    const home = (await readdir(path.join(dir, 'dist/og'))).find((f) => f.startsWith('home-'))!;
+    expect(await differing(await readFile(path.join(dir, 'dist/og', home)), await readFile(path.join(GOLDEN_DIR, 'home.png')))).toBeLessThanOrEqual(MAX_DIFFERING);
+  }, 180_000);
+
+  it('leaves no process of its own running once it has built', async () => {
+    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    const result = await buildSite({ root: dir, outDir: path.join(dir, 'in-process'), budgets: false, now: new Date('2026-06-01T12:00:00Z') });
+    expect(result.summary.cards).toMatchObject({ drawn: expect.any(Number), reused: 0 });
+    expect(result.summary.cards!.drawn).toBeGreaterThan(20);
+    const children = await promisify(execFile)('ps', ['--ppid', String(process.pid), '-o', 'args=']).then((r) => r.stdout, () => '');
+    expect(children).not.toMatch(/setPriority/);
+  }, 180_000);
+
+  it('draws them with the native binding, silently, and a build with them cached draws none', async () => {
+    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    const first = await site({});
+    expect(first.stderr).not.toMatch(/WebAssembly/);
+    expect(Number(drawnLine(first.stdout)![2])).toBeGreaterThan(20);
+    const again = await site({});
+    expect(again.stdout).toMatch(/share cards: \d+: 0 drawn/);
+  }, 180_000);
+});
