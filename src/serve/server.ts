@@ -233,6 +233,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       reload.close();
       await forms?.close().catch(() => {});
       session.cards?.close();
+      // Nor does a search index a rebuild started go on writing into the cache once serve has stopped.
+      await session.search?.catch(() => undefined);
       server.closeAllConnections();
       await new Promise<void>((ok) => server.close(() => ok()));
     },

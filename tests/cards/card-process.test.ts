@@ -12,8 +12,9 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build.ts';
 import { CardProcess } from '../../src/cards/card-process.ts';
+import { startServer } from '../../src/serve/server.ts';
 import { bundleBuildCode, type BuildCode } from '../../src/pool/code.ts';
-import { scratchProject } from '../scratch-project.ts';
+import { editFile, scratchProject } from '../scratch-project.ts';
 import { differing, GOLDEN_DIR, MAX_DIFFERING, realCards } from './golden-cards.ts';
 
 let dir: string;
@@ -123,5 +124,37 @@ describe('a build whose cards the card process draws', () => {
     expect(Number(drawnLine(first.stdout)![2])).toBeGreaterThan(20);
     const again = await site({});
     expect(again.stdout).toMatch(/share cards: \d+: 0 drawn/);
+  }, 180_000);
+});
+
+describe('site serve’s card process', () => {
+  const cardProcesses = async () => (await promisify(execFile)('ps', ['--ppid', String(process.pid), '-o', 'pid=,args=']).then((r) => r.stdout, () => ''))
+    .split('\n').filter((line) => line.includes('setPriority')).map((line) => Number(line.trim().split(' ')[0]));
+  const ogImage = async (url: string) => /<meta property="og:image" content="https:\/\/[^/]+(\/og\/[^"]+)"/.exec(await (await fetch(url)).text())![1]!;
+
+  it('is one process, kept from build to build, that draws each edited title’s card, and ends with serve', async () => {
+    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    const server = await startServer({ root: dir, port: 0, host: '127.0.0.1', watch: false, log: () => {}, now: new Date('2026-06-01T12:00:00Z') });
+    let first: number | undefined;
+    try {
+      [first] = await cardProcesses();
+      expect(first).toBeGreaterThan(0);
+      const cards = new Set<string>();
+      for (const title of ['What Is Data, Really?', 'What Is Data, Honestly?']) {
+        await editFile(dir, 'content/blog/what-is-data.md', (s) => s.replace(/^title: .*$/m, `title: "${title}"`));
+        await server.rebuild();
+        const card = await ogImage(`${server.url}/blog/what-is-data`);
+        const res = await fetch(server.url + card);
+        expect(res.status, card).toBe(200);
+        expect(res.headers.get('content-type')).toBe('image/png');
+        cards.add(card);
+        expect(await cardProcesses()).toEqual([first]);
+      }
+      expect(cards.size).toBe(2);
+    } finally {
+      await server.close();
+    }
+    expect(await gone(first!)).toBe(true);
+    expect(await cardProcesses()).toEqual([]);
   }, 180_000);
 });
