@@ -32,7 +32,7 @@ import { BuildWorkers } from './pool/build-workers.ts';
 import { BuildCache, LostBodiesError, type RouteSource } from './cache/build-cache.ts';
 import { CACHE_DIR } from './cache/store.ts';
 import { hashOf } from './hash.ts';
-import { buildImages } from './images/produce.ts';
+import { buildImages, type BuiltImages } from './images/produce.ts';
 import { planCards, type CardJob } from './cards/plan.ts';
 import { sideFiles, writeFiles, writeStage } from './write-stage.ts';
 import { sideBySide } from './concurrency.ts';
@@ -188,6 +188,11 @@ async function renderStage(input: {
   return { written, documents };
 }
 
+/** `images`: the variants of every image the pages use. Pages alike share their images' list (see render/stored-page.ts): each list is read once. */
+function imagesStage(site: Site, pages: WrittenPage[], contentDir: string, cacheDir: string): Promise<BuiltImages> {
+  return buildImages({ images: site.images, uses: [...new Set(pages.map((p) => p.images))].flat(), contentDir, cacheDir });
+}
+
 /** Part of `render`: what every page's document is made of besides the page (made in the thread that renders it, see render/page-output.ts). */
 function documentMaker(site: Site, assets: BundleResult, scripts: string[], extraHead: string | undefined): DocumentMaker {
   const feed = site.posts.length ? { href: '/blog/feed.xml', title: `${site.settings.name} Insights` } : undefined;
@@ -228,9 +233,9 @@ async function swapStage(staging: Staging, writer: DistWriter, about: { preview:
  *     code ─┐                                 (esbuild: the build's own code)
  *     bundle ─┐                               (esbuild: islands and stylesheet; needs no content)
  *     load ───┴─┴→ publish, routes, cards planned (untimed)
- *                  ├─ cards ─┐                (drawn on the workers, or by a process at nice 19)
- *                  ├─ search ┤                (pagefind, a process of its own)
- *                  └─ render ┴→ write → images → write → measure → budgets → swap → prune
+ *                  ├─ cards ───────────┐      (drawn on the workers, or by a process at nice 19)
+ *                  ├─ search ──────────┤      (pagefind, a process of its own)
+ *                  └─ render → images ─┴→ write → measure → budgets → swap → prune
  *
  * A 2-core machine is CPU-bound from start to end, so whatever needs nothing from another stage
  * runs beside it: bundling beside loading, cards and the search index beside rendering. Every file
@@ -359,14 +364,16 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     indexed?.catch(() => { /* awaited below, or by serve */ });
     // serve serves the index from the cache itself, as soon as it is ready; a build writes it into the output.
     if (session) session.search = indexed;
-    const [rendered, cards, searched] = await sideBySide<[Awaited<ReturnType<typeof renderStage>>, BuiltCards, BuiltSearch | undefined]>([
-      time('render', () => renderStage({ site, routes, sources: siteSource(site, generatorCode(), cardsCode), now, code, cache, workers, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup })),
+    const [rendered, cards, searched] = await sideBySide<[Awaited<ReturnType<typeof renderStage>> & { images: BuiltImages }, BuiltCards, BuiltSearch | undefined]>([
+      time('render', () => renderStage({ site, routes, sources: siteSource(site, generatorCode(), cardsCode), now, code, cache, workers, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup }))
+        // images: as soon as the pages say which they use, beside the cards and the index still being made.
+        .then(async (out) => ({ ...out, images: await time('images', () => imagesStage(site, out.written, run.contentDir, cacheDir)) })),
       time('cards', () => drawMissingCards(lookup, (missing, each) => workers.cards(missing, each)))
         .then(async (built) => { await time('write', () => writeFiles(writer, sizes, sideFiles(assets, built))); return built; }),
       session || !indexed ? Promise.resolve(undefined)
         : indexed.then(async (built) => { await time('write', () => writeFiles(writer, sizes, [...built.files].map(([file, from]) => ({ file, from })))); return built; }),
     ], threads.stop);
-    made = { code, site, articles, unpublishedLinks, routes, table, assets, scripts, pages: rendered.written, documents: rendered.documents, cards, searched, cardsCode };
+    made = { code, site, articles, unpublishedLinks, routes, table, assets, scripts, pages: rendered.written, documents: rendered.documents, images: rendered.images, cards, searched, cardsCode };
   } finally {
     // Every body the index needs is read before the cache is saved (a save may rewrite the pack), and
     // a failed build's indexer is let finish: pagefind's service is one per process, and serve builds again.
@@ -379,11 +386,9 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
     threads.stop();
   }
-  const { site, routes, table, pages, cards, searched } = made;
+  const { site, routes, table, pages, images, cards, searched } = made;
 
-  // Then one after another: images → write → measure → budgets → swap → prune. Pages alike share
-  // their images' list (see render/stored-page.ts): each list is read once.
-  const images = await time('images', () => buildImages({ images: site.images, uses: [...new Set(pages.map((p) => p.images))].flat(), contentDir: run.contentDir, cacheDir }));
+  // Then one after another: write → measure → budgets → swap → prune.
   await time('write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh, warn, shownMetaDir: path.relative(root, metaDirFor(run.outDir)) }));
   if (session) Object.assign(session, { code: made.code, assets: made.assets });
   const summary = await time('measure', () => measureBuild(pages, markup, made.assets, stages, sizes, made.articles, { site: site.images, built: images }));
