@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { isArticleFile, loadSite, markdownFileCount, type ParseMarkdown, type Site, type SourceRecord } from './content/load.ts';
+import { loadSite, type ParseMarkdown, type Site, type SourceRecord } from './content/load.ts';
 import { publishedSite, type Published } from './content/published.ts';
 import { ContentErrors, type ContentError } from './content/errors.ts';
-import { parseJob, parseMarkdownFile } from './content/markdown-file.ts';
 import { routes as routeTable, routingTable, type Route } from './routes/table.ts';
 import { siteSource } from './routes/sources.ts';
 import { generatorCode } from './generator-code.ts';
@@ -28,7 +26,7 @@ import type { RoutingTable } from './routing/resolve.ts';
 import { applyOverrides, type SettingsOverrides } from './config.ts';
 import { BudgetError, checkBudgets, loadBudgets, withExactHtml, type Budgets } from './measure/budgets.ts';
 import { bundleBuildCode, type BuildCode } from './pool/code.ts';
-import { BuildWorkers } from './pool/build-workers.ts';
+import type { BuildWorkers } from './pool/build-workers.ts';
 import { BuildCache, LostBodiesError, type RouteSource } from './cache/build-cache.ts';
 import { CACHE_DIR } from './cache/store.ts';
 import { hashOf } from './hash.ts';
@@ -39,7 +37,8 @@ import { sideBySide } from './concurrency.ts';
 import { cardFontsHash } from './cards/fonts.ts';
 import { engineVersions } from './cards/engine.ts';
 import { drawMissingCards, lookUpCards, type BuiltCards } from './cards/card-cache.ts';
-import { CardProcess } from './cards/card-process.ts';
+import type { CardProcess } from './cards/card-process.ts';
+import { startThreads } from './build-threads.ts';
 import { pruneStage } from './prune-stage.ts';
 import { plannedRecords } from './search/records.ts';
 import { buildSearch, type BuiltSearch } from './search/search-index.ts';
@@ -276,45 +275,6 @@ function startRun(opts: BuildOptions): Run {
   };
 }
 
-/**
- * The worker threads, made once the build's code is bundled; a build with many markdown files the
- * cache does not hold (not serve's, whose saves touch a few) starts them at once, so that they load
- * the packages the code imports while esbuild bundles it. `parse` is the load's: a project whose code
- * cannot be bundled still has its content checked, with the parser built into the generator, since a
- * content error is the more useful report. The card process is serve's, kept from one build to the
- * next, else this build's: started at once on a small site's first build (no cards cached), so that
- * it loads beside esbuild, or else when a card is first to be drawn.
- */
-function startThreads(run: Run, cache: BuildCache, codeReady: Promise<BuildCode | Error>) {
-  const early = run.session ? undefined : markdownFileCount(run.contentDir)
-    .then((count) => BuildWorkers.startEarly(run.root, count - cache.markdownEntries, run.opts.poolThreshold)).catch(() => undefined);
-  let own: CardProcess | undefined;
-  let stopped = false;
-  const drawer = () => (run.session ? (run.session.cards ??= new CardProcess()) : (own ??= new CardProcess()));
-  // A large site's cards are drawn by the pool, so only a small site's first build starts it at once.
-  if (early && !existsSync(path.join(run.cacheDir, 'cards'))) {
-    void early.then((pool) => {
-      if (pool || stopped) return;
-      const cards = drawer();
-      void codeReady.then((code) => { if (!(code instanceof Error)) cards.load(code.cardsUrl); });
-    });
-  }
-  let workers: BuildWorkers | undefined;
-  const forCode = async (code: BuildCode) => (workers ??= new BuildWorkers(code, run.opts.poolThreshold, await early, drawer));
-  const parse: ParseMarkdown = async (jobs) => {
-    const code = await codeReady;
-    if (code instanceof Error) return Promise.all(jobs.map((job) => parseMarkdownFile(parseJob(job))));
-    const pool = await forCode(code);
-    return cache.parse(jobs, code.markdownHash, (missing) => pool.parse(missing), (job) => isArticleFile(job.rel));
-  };
-  return {
-    parse, forCode,
-    get startedOnce() { return workers?.startedOnce ?? false; },
-    /** Stops the workers, a pool started early but never handed its code (the code did not bundle), and this build's card process. */
-    stop: () => { stopped = true; void workers?.close(); void early?.then((pool) => pool?.close()); own?.close(); },
-  };
-}
-
 async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildResult> {
   const run = startRun(opts);
   const { stages, session, now, root, cacheDir, warn } = run;
@@ -329,7 +289,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   // The last build's records read, and the staging tree listed (in a thread of its own on a large site) while the content loads.
   writer.begin();
   const cache = await BuildCache.open(root, session?.memory);
-  const threads = startThreads(run, cache, codeReady);
+  const threads = startThreads({ root, contentDir: run.contentDir, cacheDir, poolThreshold: opts.poolThreshold, session }, cache, codeReady);
   const sizes = new Map<string, SizeFigure>();
   const markup: DocumentFigures = new Map();
 
