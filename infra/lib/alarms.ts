@@ -6,8 +6,8 @@
 // Event counts are sparse (a metric with nothing to count has no data point), so missing data is
 // "nothing happened" for them; for the two figures that must keep arriving (the mailer's runs and
 // its unsent count) it is the alarm. CloudWatch charges $0.10 a month for each metric an alarm
-// watches (standard resolution, list price, 2025): these 17 alarms watch 18 (the refused-posts
-// alarm divides one by another), about $1.80 a month, and the handler's three figures of every
+// watches (standard resolution, list price, 2025): these 18 alarms watch 19 (the refused-posts
+// alarm divides one by another), about $1.90 a month, and the handler's three figures of every
 // post (FormPosts, FormPostsRefused, HoneypotHits) are custom metrics at $0.30 a month each.
 //
 // CloudFront's and WAF's figures live in us-east-1, and an alarm can only watch, and notify, its
@@ -164,8 +164,14 @@ export function defineLeadAlarms(scope: Construct, props: LeadAlarmsProps): Reco
   const deadLetters = sesEvents.deadLetterQueue;
   if (!deadLetters) throw new Error('The SES events Lambda has no dead-letter queue to alarm on (mail-events.ts)');
   alarm('SesEventsDeadLettersAlarm',
-    `An SES report on a lead e-mail of ${site} (a bounce, complaint or delivery) could not be written on its lead: SNS could not invoke the Lambda that records them, or it failed or was throttled past its retries. A bounce among them has raised no bounce alarm. The reports are kept 14 days in the SQS queue ${deadLetters.queueName} (region ${settings.region}): read them there (Send and receive messages, Poll), fix the cause from ${logs(sesEvents)}, then delete them. ${list} shows the leads with no delivery report.`,
+    `An SES report on a lead e-mail of ${site} (a bounce, complaint or delivery) could not be written on its lead: SNS could not invoke the Lambda that records them, or it failed or was throttled past its retries. A bounce among them may have raised no bounce alarm. The reports are kept 14 days in the SQS queue ${deadLetters.queueName} (region ${settings.region}): read them there (Send and receive messages, Poll), fix the cause from ${logs(sesEvents)}, then delete them. ${list} shows the leads with no delivery report.`,
     deadLetters.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: FIVE_MINUTES }));
+
+  // Throttled, SES's reports wait in Lambda's queue for up to six hours before they reach the
+  // dead letters: this says so at once.
+  alarm('SesEventsThrottlesAlarm',
+    `Lambda refused to run the Lambda that writes SES reports on the leads of ${site} (throttled): bounces, complaints and deliveries are waiting, and after six hours go to its dead-letter queue. See its metrics in the Lambda console and ${logs(sesEvents)}; ${list} shows the leads with no delivery report yet.`,
+    lambdaMetric(sesEvents, 'Throttles'));
 
   alarm('SesEventsErrorsAlarm',
     `The Lambda that writes SES bounces and complaints on the leads of ${site} failed: a bounce or complaint may not be shown on its lead in ${list} (its own alarm still fires). Read ${logs(sesEvents)}.`,

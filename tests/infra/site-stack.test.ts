@@ -155,7 +155,7 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       // The leads and the limits' counters, the retry mailer's schedule, the alarms and their topic.
       'AWS::DynamoDB::Table': 2,
       'AWS::Events::Rule': 1,
-      'AWS::CloudWatch::Alarm': 17,
+      'AWS::CloudWatch::Alarm': 18,
       // The dead letters of SES's reports, and the policy that lets their topic (and nobody without TLS) use it.
       'AWS::SQS::Queue': 1,
       'AWS::SQS::QueuePolicy': 1,
@@ -404,6 +404,7 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       [`Errors@${mailer}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
       [`Throttles@${mailer}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
       [`Errors@${sesEvents}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
+      [`Throttles@${sesEvents}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
       // Sustained: failed sends in three 5-minute periods running.
       [`Site/Leads/${METRICS.mailFailures}`]: expect.objectContaining({ ...sum5, ...atLeastOne, EvaluationPeriods: 3, DatapointsToAlarm: 3 }),
       [`Site/Leads/${METRICS.digested}`]: expect.objectContaining({ ...sum5, ...atLeastOne }),
