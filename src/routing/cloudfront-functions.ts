@@ -16,7 +16,8 @@ export const KVS_IMPORT = "import cf from 'cloudfront';";
  * helper rejects a key it does not hold, hence `read`; keys are read one after another, as the
  * runtime's guide advises (a Promise.all costs memory and gains nothing there). Until the store
  * holds the rules (a distribution whose store `site deploy` has not yet filled) every page is still
- * answered, by its file's name: only redirects and the fallbacks for unknown paths wait for the store.
+ * answered, by its file's name: only redirects ('/about.html' and the redirect table's) and the
+ * fallbacks for unknown paths wait for the store.
  */
 async function prelude(root: string): Promise<string> {
   const result = await build({
@@ -30,12 +31,12 @@ var kvs = cf.kvs();
 async function read(key) {
   try { return await kvs.get(key); } catch (e) { return undefined; }
 }
-function byName(key) {
-  return key.slice(key.lastIndexOf('/') + 1).indexOf('.') === -1 ? routing.PAGE : undefined;
+function byName(uri) {
+  return function (key) { return key === uri && key.slice(key.lastIndexOf('/') + 1).indexOf('.') === -1 ? routing.PAGE : undefined; };
 }
 async function route(uri) {
   var rules = await read(routing.RULES_KEY);
-  if (rules === undefined) return routing.answer(uri, { notFound: '/404.html', fallbacks: [] }, byName);
+  if (rules === undefined) return routing.answer(uri, { notFound: '/404.html', fallbacks: [] }, byName(uri));
   var keys = routing.keysFor(uri);
   var found = {};
   for (var i = 0; i < keys.length; i++) found[keys[i]] = await read(keys[i]);
