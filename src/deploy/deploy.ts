@@ -6,7 +6,9 @@
 //   4. the keys of pages that are gone come out;
 //   5. the stale objects are deleted: an object disappears only once no key points at it.
 // Each step compares the build with what the bucket and the store hold now, so a deploy that
-// failed part-way, run again, does what is left.
+// failed part-way, run again, does what is left. What it cannot see again, the paths it was to
+// invalidate (their objects are up by then), it notes in the store before uploading (JOURNAL_KEY,
+// a key no URL can be and the functions never read), and removes once CloudFront has them.
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -17,7 +19,7 @@ import { readLocalFiles, type LocalFile } from './local-files.ts';
 import { carriesDevMarkup } from '../serve/live-reload.ts';
 import { sealProblem } from '../output/seal.ts';
 import { planDeploy, type DeployPlan } from './plan.ts';
-import { planStore, type RoutingStore } from './store.ts';
+import { JOURNAL_KEY, journalValue, planStore, readJournal, type RoutingStore } from './store.ts';
 import { pageFile } from '../routing/rule.ts';
 import { parseStoreDataFile, STORE_DATA_FILE, type Entry } from '../routing/store-data.ts';
 
@@ -56,8 +58,8 @@ export interface StorePlan { puts: Entry[]; added: number; changed: number; dele
 export interface DeployResult {
   plan: DeployPlan;
   invalidation: { paths: string[]; id?: string };
-  /** With a store: its plan, and the UpdateKeys calls that added and that removed keys. */
-  store?: { plan: StorePlan; calls: { puts: number; deletes: number } };
+  /** With a store: its plan, and the UpdateKeys calls that noted the paths to invalidate, added keys, and removed them. */
+  store?: { plan: StorePlan; calls: { journal: number; puts: number; deletes: number } };
   dryRun: boolean;
 }
 
@@ -133,16 +135,25 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const remote = await listRemote(options.s3, options.bucket, prefix);
   const plan = planDeploy(files, remote, { force: options.force ?? false, keepStale: options.keepStale ?? false });
   let storePlan: StorePlan | undefined;
+  /** Paths a deploy that stopped part-way was to invalidate, and did not. */
+  let pending: string[] = [];
   if (options.store && wanted) {
     const current = await options.store.list();
+    pending = readJournal(current.get(JOURNAL_KEY));
     const change = planStore(wanted, current);
     // --keep-stale deletes nothing this once: no object, and no key.
-    storePlan = { ...change, deletes: options.keepStale ? [] : change.deletes, unchanged: wanted.length - change.puts.length };
+    const deletes = options.keepStale ? [] : change.deletes.filter((key) => key !== JOURNAL_KEY);
+    storePlan = { ...change, deletes, unchanged: wanted.length - change.puts.length };
   }
   const changed = [...plan.uploads.map((u) => u.file.key), ...plan.deletes];
-  const paths = options.distributionId ? invalidationPaths(changed) : [];
+  const paths = options.distributionId ? invalidationPaths(changed, undefined, pending) : [];
   options.onPlan?.(plan, paths, storePlan);
-  if (options.dryRun) return { plan, invalidation: { paths }, ...(storePlan ? { store: { plan: storePlan, calls: { puts: 0, deletes: 0 } } } : {}), dryRun: true };
+  const calls = { journal: 0, puts: 0, deletes: 0 };
+  if (options.dryRun) return { plan, invalidation: { paths }, ...(storePlan ? { store: { plan: storePlan, calls } } : {}), dryRun: true };
+
+  // Noted before anything changes: a run that stops after the uploads and before CloudFront is told leaves the paths here for the next.
+  const journal = options.store && paths.length > 0 && paths.join(' ') !== pending.join(' ');
+  if (journal) calls.journal = await options.store!.update({ puts: [{ key: JOURNAL_KEY, value: journalValue(paths) }] });
 
   const bytesTotal = plan.uploads.reduce((sum, u) => sum + u.file.size, 0);
   let done = 0;
@@ -159,7 +170,6 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     });
   }
 
-  const calls = { puts: 0, deletes: 0 };
   if (options.store && storePlan?.puts.length) calls.puts = await options.store.update({ puts: storePlan.puts });
 
   let id: string | undefined;
@@ -168,7 +178,10 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     id = (await options.cdn.invalidate(options.distributionId, paths)).id;
   }
 
-  if (options.store && storePlan?.deletes.length) calls.deletes = await options.store.update({ deletes: storePlan.deletes });
+  // The journal goes with the keys of pages that are gone, now that CloudFront has its paths.
+  const doneWith = options.distributionId && (journal || pending.length > 0) ? [JOURNAL_KEY] : [];
+  const keyDeletes = [...(storePlan?.deletes ?? []), ...doneWith];
+  if (options.store && keyDeletes.length) calls.deletes = await options.store.update({ deletes: keyDeletes });
   if (plan.deletes.length > 0) await deleteKeys(options.s3, options.bucket, prefix, plan.deletes);
   return { plan, invalidation: { paths, ...(id ? { id } : {}) }, ...(storePlan ? { store: { plan: storePlan, calls } } : {}), dryRun: false };
 }

@@ -50,7 +50,8 @@ export function formatOutcome(result: DeployResult, distributionId: string | und
   const store = result.store;
   if (store) {
     const { plan, calls } = store;
-    lines.push(`  routing store: ${plan.added} key${plan.added === 1 ? '' : 's'} added, ${plan.changed} changed (${count(calls.puts, 'UpdateKeys call')}), ${plan.deletes.length} removed (${count(calls.deletes, 'UpdateKeys call')})`);
+    const total = calls.journal + calls.puts + calls.deletes;
+    lines.push(`  routing store: ${plan.added} key${plan.added === 1 ? '' : 's'} added, ${plan.changed} changed, ${plan.deletes.length} removed, in ${count(total, 'UpdateKeys call')}${calls.journal ? ' (one noting the paths to invalidate until CloudFront has them)' : ''}`);
   }
   if (result.plan.deletes.length) lines.push(`  deleted ${count(result.plan.deletes.length, 'stale object')}`);
   const { paths, id } = result.invalidation;

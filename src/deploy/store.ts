@@ -19,6 +19,30 @@ const LIST_PAGE = 50;
 /** How often one batch is sent again after a conflicting write. */
 const CONFLICT_RETRIES = 5;
 
+/**
+ * The paths a deploy is to invalidate, noted in the store until CloudFront has them (so that a
+ * deploy that stopped part-way, run again, still invalidates them). No URL path (they all begin
+ * with '/'), and no key the routing reads.
+ */
+export const JOURNAL_KEY = 'deploy:to-invalidate';
+
+/** The journal's value: the paths as JSON, or '/*' where they would not fit a value (1 KB). */
+export function journalValue(paths: readonly string[]): string {
+  const value = JSON.stringify(paths);
+  return Buffer.byteLength(value) <= 1024 ? value : '["/*"]';
+}
+
+export function readJournal(value: string | undefined): string[] {
+  if (!value) return [];
+  try {
+    const paths = JSON.parse(value) as unknown;
+    return Array.isArray(paths) && paths.every((p) => typeof p === 'string' && p.startsWith('/')) ? paths as string[] : ['/*'];
+  } catch {
+    // Unreadable: everything, to be sure.
+    return ['/*'];
+  }
+}
+
 /** What the deploy needs of the store. */
 export interface RoutingStore {
   /** Every key the store holds, with its value. */

@@ -112,7 +112,7 @@ describe('deployCommand output', () => {
     const text = first.out.join('\n');
     expect(text).toContain('uploaded 4/4 files');
     expect(text).toMatch(/invalidation I1FAKE on EDIST: /);
-    expect(text).toContain('routing store: 3 keys added, 0 changed (1 UpdateKeys call), 0 removed (0 UpdateKeys calls)');
+    expect(text).toContain('routing store: 3 keys added, 0 changed, 0 removed, in 3 UpdateKeys calls (one noting the paths to invalidate until CloudFront has them)');
     expect(text).toContain('Deployed.');
     expect([...kvs.entries.keys()]).toEqual(['/', '/about', 'rules']);
 
