@@ -19,6 +19,8 @@ export interface LocalKvs {
   entries: Map<string, string>;
   /** The calls made, by operation ('UpdateKeys': each with its puts and deletes). */
   calls: Array<{ op: string; puts?: number; deletes?: number; status: number }>;
+  /** Called with each UpdateKeys call's puts and deletes before they are applied (a test's check of what exists by then). */
+  beforeUpdate?: (puts: Array<{ Key: string; Value: string }>, deletes: Array<{ Key: string }>) => Promise<void>;
   /** The next `n` UpdateKeys calls find that another writer got in first (the ETag moves on before they are checked). */
   interfere(n: number): void;
   /** From the `n`th UpdateKeys call on (1 = the next), the service fails (HTTP 500) until `heal()`. */
@@ -42,7 +44,7 @@ export async function startLocalKvs(): Promise<LocalKvs> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const url = new URL(req.url ?? '/', 'http://x');
       const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
       const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -94,6 +96,7 @@ export async function startLocalKvs(): Promise<LocalKvs> {
       let total = 0;
       for (const [k, v] of next) total += bytes(k) + bytes(v);
       if (total > LIMITS.totalBytes) { record(402, extra); return fail(402, 'ServiceQuotaExceededException', `the store would hold ${total} bytes, over ${LIMITS.totalBytes}`); }
+      await kvs.beforeUpdate?.(puts, deletes);
       entries.clear();
       for (const [k, v] of next) entries.set(k, v);
       version += 1;
@@ -105,7 +108,7 @@ export async function startLocalKvs(): Promise<LocalKvs> {
   const { port } = server.address() as AddressInfo;
   const endpoint = `http://localhost:${port}`;
   const client = localKvsClient(endpoint, { accessKeyId: 'KVSLOCAL', secretAccessKey: 'KVSLOCAL' });
-  return {
+  const kvs: LocalKvs = {
     endpoint, client, entries, calls,
     interfere: (n) => { interfering = n; },
     failFrom: (n) => { failAt = updates + n; },
@@ -116,6 +119,7 @@ export async function startLocalKvs(): Promise<LocalKvs> {
       await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
     },
   };
+  return kvs;
 }
 
 /** The real client, pointed at the stand-in: every host it names is looked up as the endpoint's own. */
