@@ -12,7 +12,8 @@ import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildSite } from '../../src/build.ts';
 import { resolve, type RoutingTable } from '../../src/routing/resolve.ts';
-import { parseStoreDataFile, STORE_DATA_FILE, storeEntries } from '../../src/routing/store-data.ts';
+import { viewerRequestFunction, viewerResponseFunction } from '../../src/routing/cloudfront-functions.ts';
+import { parseStoreDataFile, STORE_DATA_FILE, storeDataFile, storeEntries, storeProblems } from '../../src/routing/store-data.ts';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
 import { loadFunction, standInStore, type CfRequest, type CfResponse, type Handler, type StandInStore, type Value } from '../routing/cloudfront-runtime.ts';
 
@@ -246,4 +247,58 @@ describe('the functions route as site serve does', () => {
     expect(((await request({ request: { uri: '/assets/x.css', querystring: {}, headers: {} } })) as CfRequest).uri).toBe('/assets/x.css');
     expect(((await request({ request: { uri: '/404.html', querystring: {}, headers: {} } })) as CfRequest).headers['x-site-status']).toEqual({ value: '404' });
   });
+});
+
+/**
+ * 10,000 articles: the site's own routing table with 10,000 generated article URLs and the list
+ * pages they make (/blog/page/2…), rather than a rendered 10,000-article build, which takes minutes
+ * (the routing reads the table alone, and the table is all a build hands it). The functions are the
+ * build's generator's, the entries go through the file the build writes and the deploy reads, and
+ * every answer is compared with resolve(), which is what site serve answers with.
+ */
+describe('at 10,000 articles the functions still answer as site serve does', () => {
+  test('every page, its trailing-slash, file-name and old-layout forms, unknown articles and case studies, redirects and assets', async () => {
+    const articles = Array.from({ length: 10_000 }, (_, i) => `/blog/a-practical-guide-to-data-quality-${String(i + 1).padStart(5, '0')}`);
+    const lists = Array.from({ length: Math.ceil(10_000 / 6) - 1 }, (_, i) => `/blog/page/${i + 2}`);
+    const big: RoutingTable = { ...table, pages: [...new Set([...table.pages, ...articles, ...lists])] };
+    expect(storeProblems(big)).toEqual([]);
+    const entries = parseStoreDataFile(storeDataFile(storeEntries(big)))!;
+    const bigStore = standInStore(entries.map((e) => [e.key, e.value]));
+    const code = { request: await viewerRequestFunction(ROOT), response: await viewerResponseFunction(ROOT) };
+    // The functions hold no page: the same bytes as the 8-article build's.
+    expect(code).toEqual(source);
+    const request = loadFunction(code.request, 'viewer-request.js', bigStore);
+    const response = loadFunction(code.response, 'viewer-response.js', bigStore);
+
+    const inner = big.pages.filter((p) => p !== '/');
+    const urls = [
+      ...TABLE_OF_URLS.filter((u) => !u.includes('?')),
+      ...big.pages, ...inner.map((p) => `${p}/`), ...inner.map((p) => `${p}//`), ...inner.map((p) => `${p}.html`), ...inner.map((p) => `${p}/index.html`),
+      ...articles.slice(0, 500).map((p) => `${p}-gone`), ...articles.slice(0, 500).map((p) => `${p}-gone/`),
+      ...Array.from({ length: 200 }, (_, i) => `/case-studies/no-such-client-${i}`), '/case-studies/404.html', '/404.html',
+      ...Object.keys(big.redirects), ...Object.keys(big.redirects).map((p) => `${p}/`),
+    ];
+    let checked = 0;
+    for (const url of urls) {
+      const expected = resolve(url, big);
+      const out = await request({ request: { method: 'GET', uri: url, querystring: {}, headers: {}, cookies: {} } });
+      if (expected.kind === 'bad-request') {
+        expect({ url, status: (out as CfResponse).statusCode }).toEqual({ url, status: 400 });
+      } else if (expected.kind === 'redirect') {
+        expect({ url, status: (out as CfResponse).statusCode, location: (out as CfResponse).headers?.location?.value }).toEqual({ url, status: expected.status, location: expected.location });
+      } else {
+        const req = out as CfRequest;
+        // S3 has the file: the response function gives it the status serve gives it.
+        const answered = (await response({ request: req, response: { statusCode: 200, headers: {} } })) as CfResponse;
+        expect({ url, file: req.uri, status: answered.statusCode }).toEqual({ url, file: expected.file, status: expected.status });
+      }
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(55_000);
+    // Spot checks of what the comparison covered.
+    expect(resolve(`${articles[9_999]}`, big)).toEqual({ kind: 'file', file: `${articles[9_999]}.html`, status: 200 });
+    expect(resolve(`${articles[0]}-gone`, big)).toEqual({ kind: 'redirect', location: '/blog', status: 302 });
+    expect(resolve('/case-studies/no-such-client-7', big)).toEqual({ kind: 'file', file: '/case-studies/404.html', status: 404 });
+    expect(resolve(`${articles[5]}/`, big)).toEqual({ kind: 'redirect', location: articles[5], status: 301 });
+  }, 120_000);
 });
