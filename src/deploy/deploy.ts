@@ -20,7 +20,7 @@ import { carriesDevMarkup } from '../serve/live-reload.ts';
 import { sealProblem } from '../output/seal.ts';
 import { planDeploy, type DeployPlan } from './plan.ts';
 import { JOURNAL_KEY, journalValue, planStore, readJournal, type RoutingStore } from './store.ts';
-import { pageFile } from '../routing/rule.ts';
+import { PAGE, pageFile } from '../routing/rule.ts';
 import { parseStoreDataFile, STORE_DATA_FILE, type Entry } from '../routing/store-data.ts';
 
 export interface DeployOptions {
@@ -96,7 +96,7 @@ async function routingEntries(dir: string, files: readonly LocalFile[]): Promise
   const entries = parseStoreDataFile(text);
   if (!entries) throw new DeployError(`${file} is not the routing entries \`site build\` writes`);
   const keys = new Set(files.map((f) => f.key));
-  const missing = entries.filter((e) => e.value === 'page' && !keys.has(pageFile(e.key).slice(1))).map((e) => e.key);
+  const missing = entries.filter((e) => e.value === PAGE && !keys.has(pageFile(e.key).slice(1))).map((e) => e.key);
   if (missing.length) throw new DeployError(`${file} names ${missing.length} page(s) whose file is not in ${dir} (${missing.slice(0, 3).join(', ')}): it is from another build; run \`site build\` again`);
   return entries;
 }

@@ -1,6 +1,6 @@
 // `site deploy` as a person runs it: settings from flags or the environment, what it prints, and
 // its exit codes.
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -155,6 +155,21 @@ describe('deployCommand output', () => {
       expect(out).toEqual([]);
     } finally {
       await rm(served, { recursive: true, force: true });
+    }
+  });
+
+  test('routing entries from another build (a page whose file is not in the folder) are refused before anything changes', async () => {
+    const file = path.join(work, 'build', STORE_DATA_FILE);
+    const good = await readFile(file, 'utf8');
+    await writeFile(file, storeDataFile([{ key: '/', value: 'page' }, { key: '/careers', value: 'page' }]));
+    try {
+      const { io, err } = capture();
+      const before = kvs.calls.length;
+      expect(await deployCommand(flags({ bucket: 'site' }), io, {}, clients())).toBe(1);
+      expect(err).toEqual([`site deploy failed: ${file} names 1 page(s) whose file is not in ${dist} (/careers): it is from another build; run \`site build\` again`]);
+      expect(kvs.calls.slice(before).filter((c) => c.op === 'UpdateKeys')).toEqual([]);
+    } finally {
+      await writeFile(file, good);
     }
   });
 
