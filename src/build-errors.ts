@@ -3,6 +3,7 @@ import { SettingsOverrideError } from './config.ts';
 import { BudgetError } from './measure/budgets.ts';
 import { OutputFolderError } from './output/swap.ts';
 import { IslandRegistryError } from './bundle/island-registry.ts';
+import { StoreLimitError } from './routing/store-data.ts';
 
 /**
  * What went wrong with a build, as lines for a person: the CLI prints them, `site serve` shows them
@@ -21,6 +22,7 @@ export function describeBuildError(error: unknown): string[] {
     return [...error.problems.map(formatContentError), 'build stopped: invalid setting override'];
   }
   if (error instanceof BudgetError) return error.lines;
+  if (error instanceof StoreLimitError) return error.lines;
   if (error instanceof OutputFolderError) return [`build stopped: ${error.message}`];
   if (error instanceof IslandRegistryError) return [...error.problems, 'build stopped: the islands and their registry disagree'];
   return [`build failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`];

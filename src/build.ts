@@ -23,6 +23,7 @@ import { measureBuild, type DocumentFigures } from './measure/measure.ts';
 import type { MarkupFigures } from './measure/markup.ts';
 import type { BuildSummary, SizeFigure } from './measure/summary.ts';
 import type { RoutingTable } from './routing/resolve.ts';
+import { checkedStore } from './routing/store-data.ts';
 import { applyOverrides, type SettingsOverrides } from './config.ts';
 import { BudgetError, checkBudgets, loadBudgets, withExactHtml, type Budgets } from './measure/budgets.ts';
 import { bundleBuildCode, type BuildCode } from './pool/code.ts';
@@ -288,6 +289,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     const cardsCode = hashOf(code.cardsHash, cardFontsHash(), engineVersions());
     const { routes, jobs: cardJobs } = planCards(site, routeTable(site), run.contentDir, cardsCode);
     const table = routingTable(routes);
+    // Before any page renders: a table the CloudFront KeyValueStore would refuse stops the build (StoreLimitError).
+    const store = checkedStore(table);
     const assets = await assetsReady;
     const scripts = inlineScripts(site.settings);
     // The cards the cache holds, looked up before the pages render: then the side-by-side below writes
@@ -313,7 +316,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
       session || !indexed ? Promise.resolve(undefined)
         : indexed.then(async (built) => { await time('write', () => writeFiles(writer, sizes, [...built.files].map(([file, from]) => ({ file, from })))); return built; }),
     ], threads.stop);
-    made = { code, site, articles, unpublishedLinks, routes, table, assets, scripts, pages: rendered.written, documents: rendered.documents, images: rendered.images, cards, searched, cardsCode };
+    made = { code, site, articles, unpublishedLinks, routes, table, store, assets, scripts, pages: rendered.written, documents: rendered.documents, images: rendered.images, cards, searched, cardsCode };
   } finally {
     // Every body the index needs is read before the cache is saved (a save may rewrite the pack), and
     // a failed build's indexer is let finish: pagefind's service is one per process, and serve builds again.
@@ -329,10 +332,11 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const { site, routes, table, pages, images, cards, searched } = made;
 
   // Then one after another: write → measure → budgets → swap → prune.
-  await time('write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh, warn, shownMetaDir: path.relative(root, metaDirFor(run.outDir)) }));
+  await time('write', () => writeStage(root, treeParts(staging.next).meta, { writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh, store: made.store.entries }));
   if (session) Object.assign(session, { code: made.code, assets: made.assets });
   const summary = await time('measure', () => measureBuild(pages, markup, made.assets, stages, sizes, made.articles, { site: site.images, built: images }));
   summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };
+  summary.store = made.store.figures;
   if (searched) summary.search = { pages: searched.pages, bytes: searched.bytes, ms: searched.ms, indexed: searched.indexed };
   // A page's document, as written into the staging tree: what the budgets gzip again at level 9 near a limit.
   const fileOf = new Map(pages.map((p) => [p.route.url, p.route.file]));

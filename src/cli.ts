@@ -79,15 +79,16 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     });
 
   program.command('deploy')
-    .description('upload the build to S3 (only what changed), delete stale files, invalidate CloudFront')
+    .description('upload the build to S3 (only what changed), bring the routing store into step, invalidate CloudFront, delete what is gone')
     .option('--dir <dir>', 'the built site', 'dist')
     .option('--bucket <name>', 'the S3 bucket (or SITE_BUCKET)')
     .option('--distribution-id <id>', 'the CloudFront distribution to invalidate (or SITE_DISTRIBUTION_ID)')
     .option('--region <region>', 'the bucket region (or SITE_REGION, AWS_REGION; default eu-west-2)')
     .option('--prefix <prefix>', 'a key prefix inside the bucket (or SITE_DEPLOY_PREFIX)')
-    .option('--dry-run', 'print the plan and change nothing', false)
+    .option('--kvs-arn <arn>', 'the CloudFront KeyValueStore that routes the pages (or SITE_KVS_ARN)')
+    .option('--dry-run', 'print the plan, key changes too, and change nothing', false)
     .option('--force', 'upload every file, even unchanged ones (to rewrite their headers)', false)
-    .option('--keep-stale', 'delete nothing this once: old file names keep answering until the CDN routing changes', false)
+    .option('--keep-stale', 'delete nothing this once, neither objects nor routing keys', false)
     .action(async (opts: import('./deploy/command.ts').DeployFlags) => {
       const { deployCommand } = await import('./deploy/command.ts');
       code = await deployCommand(opts, io);

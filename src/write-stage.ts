@@ -10,8 +10,9 @@ import { HEADERS_FILE, headersFile } from './headers.ts';
 import type { BuiltImages } from './image-stage.ts';
 import type { SizeFigure } from './measure/summary.ts';
 import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
-import { oversizeWarnings, viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';
+import { viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';
 import type { RoutingTable } from './routing/resolve.ts';
+import { STORE_DATA_FILE, storeDataFile, type Entry } from './routing/store-data.ts';
 import type { Route } from './routes/table.ts';
 import { writeMeta, type DistFile, type DistWriter } from './write.ts';
 
@@ -39,13 +40,13 @@ export function sideFiles(assets: BundleResult, cards: BuiltCards): DistFile[] {
 
 /**
  * `write`, its second part: the rest of dist/ (images, sitemap, robots, feed; unchanged files left alone, stale ones
- * deleted), then build/ (routing table, CDN functions, headers). The raw and gzip size of each asset
+ * deleted), then build/ (routing table, the store's entries, CDN functions, headers). The raw and gzip size of each asset
  * goes into `sizes`, for the summary.
  */
 export async function writeStage(root: string, metaDir: string, input: {
   writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; images: BuiltImages; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
-  /** Warnings, naming build/ where it will be once the staging tree is swapped in (`shownMetaDir`, from the project's root). */
-  warn: (line: string) => void; shownMetaDir: string;
+  /** The routing table's entries for the CloudFront KeyValueStore, checked against its limits (store-data.ts). */
+  store: Entry[];
 }): Promise<void> {
   const { writer, sizes, site, routes, table, images, scripts, now, session, fresh } = input;
   const feed = atomFeed(site, now);
@@ -56,14 +57,11 @@ export async function writeStage(root: string, metaDir: string, input: {
     ...(feed ? [{ file: '/blog/feed.xml', contents: feed }] : []),
   ]);
   await writer.finish();
-  // The CDN functions are bundled by esbuild: serve reuses them while the table and the code stay the same.
+  // The CDN functions hold no page (the store does): bundled by esbuild once, serve reuses them while the code stays the same.
   const tableJson = JSON.stringify(table, null, 2) + '\n';
-  const reused = !fresh && session?.cdn && session.cdn.table === tableJson;
-  const cdn = reused ? session!.cdn! : { table: tableJson, request: await viewerRequestFunction(root, table), response: await viewerResponseFunction(root, table) };
+  const cdn = !fresh && session?.cdn ? session.cdn : { table: tableJson, request: await viewerRequestFunction(root), response: await viewerResponseFunction(root) };
   if (session) session.cdn = cdn;
-  const functions = { 'cloudfront/viewer-request.js': cdn.request, 'cloudfront/viewer-response.js': cdn.response };
-  // Said when they are made: serve, rebuilding on every save, says it once.
-  if (!reused) for (const line of oversizeWarnings(input.shownMetaDir, functions, table.pages.length)) input.warn(line);
+  const functions = { 'cloudfront/viewer-request.js': cdn.request, 'cloudfront/viewer-response.js': cdn.response, [STORE_DATA_FILE]: storeDataFile(input.store) };
   await writeMeta(metaDir, {
     'routing.json': tableJson,
     ...functions,

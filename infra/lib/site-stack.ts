@@ -1,5 +1,6 @@
 // The site: a private bucket, the CloudFront distribution in front of it with the routing
-// functions and security headers the build emitted, and the form handler behind /api/*.
+// functions and security headers the build emitted, the KeyValueStore the functions route from
+// (filled and kept in step by `site deploy`), and the form handler behind /api/*.
 import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
@@ -12,6 +13,7 @@ import {
   FunctionEventType,
   FunctionRuntime,
   HttpVersion,
+  KeyValueStore,
   OriginRequestCookieBehavior,
   OriginRequestHeaderBehavior,
   OriginRequestPolicy,
@@ -56,15 +58,23 @@ export class SiteStack extends Stack {
       enforceSSL: true,
     });
 
+    // The routing entries (a key per page and redirect), out of the functions' code so that
+    // publishing needs no stack update. Created empty: until `site deploy` fills it the functions
+    // answer every page by its file's name (src/routing/cloudfront-functions.ts), so a first
+    // deployment has no window of 404s. Not seeded through ImportSource, which CloudFormation
+    // cannot update: each build's entries would make a new source and a failed stack update.
+    const routes = new KeyValueStore(this, 'Routes', { comment: 'Routing entries of the site: site deploy keeps them in step with the build' });
     const viewerRequest = new CloudFrontFunction(this, 'ViewerRequest', {
-      comment: 'Pretty URLs, redirects and not-found routing, emitted from src/routing/resolve.ts',
+      comment: 'Pretty URLs, redirects and not-found routing: src/routing/rule.ts over the Routes store',
       code: FunctionCode.fromFile({ filePath: build.viewerRequestPath }),
       runtime: FunctionRuntime.JS_2_0,
+      keyValueStore: routes,
     });
     const viewerResponse = new CloudFrontFunction(this, 'ViewerResponse', {
       comment: 'Gives routed not-found pages their 404 status',
       code: FunctionCode.fromFile({ filePath: build.viewerResponsePath }),
       runtime: FunctionRuntime.JS_2_0,
+      keyValueStore: routes,
     });
 
     const policyOf = (id: string, comment: string, set: Record<string, string>) => {
@@ -172,13 +182,14 @@ export class SiteStack extends Stack {
 
     new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
     new CfnOutput(this, 'DistributionId', { value: this.distribution.distributionId });
+    new CfnOutput(this, 'KeyValueStoreArn', { value: routes.keyValueStoreArn, description: 'For site deploy --kvs-arn (or SITE_KVS_ARN)' });
     new CfnOutput(this, 'LeadsTable', { value: leads.table.tableName, description: 'For site leads --table (with --region)' });
     new CfnOutput(this, 'DistributionDomainName', {
       value: this.distribution.distributionDomainName,
       description: `Point ${settings.domainName} here (a CNAME, or a Route 53 alias)`,
     });
     new CfnOutput(this, 'DeployCommand', {
-      value: `npx site deploy --bucket ${this.bucket.bucketName} --distribution-id ${this.distribution.distributionId} --region ${this.region}`,
+      value: `npx site deploy --bucket ${this.bucket.bucketName} --distribution-id ${this.distribution.distributionId} --kvs-arn ${routes.keyValueStoreArn} --region ${this.region}`,
     });
   }
 }

@@ -1,9 +1,12 @@
 // `site deploy`: options from flags, then the environment, then defaults; the AWS clients; and
 // the printing. Exit codes as everywhere in the CLI: 1 a failure to fix, 2 a usage error.
 import path from 'node:path';
+import http from 'node:http';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
+import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { S3Client } from '@aws-sdk/client-s3';
 import { cloudFrontInvalidator, type Invalidator } from './cdn.ts';
+import { keyValueStore } from './store.ts';
 import { deploy, DeployError, normalisePrefix } from './deploy.ts';
 import { formatOutcome, formatPlan, progressReporter } from './report.ts';
 
@@ -13,6 +16,8 @@ export interface DeployFlags {
   distributionId?: string;
   region?: string;
   prefix?: string;
+  /** The ARN of the distribution's CloudFront KeyValueStore (the Site stack's KeyValueStoreArn output). */
+  kvsArn?: string;
   dryRun: boolean;
   force: boolean;
   keepStale?: boolean;
@@ -27,6 +32,7 @@ export interface DeployIo {
 export interface DeployClients {
   s3?: S3Client;
   cdn?: Invalidator;
+  kvs?: CloudFrontKeyValueStoreClient;
 }
 
 export const DEFAULT_REGION = 'eu-west-2';
@@ -37,13 +43,23 @@ export interface DeploySettings {
   distributionId?: string;
   region: string;
   prefix: string;
+  kvsArn: string;
   dryRun: boolean;
   force: boolean;
   keepStale: boolean;
   /** An S3-compatible endpoint instead of AWS (SITE_S3_ENDPOINT), addressed path-style. */
   s3Endpoint?: string;
   cloudFrontEndpoint?: string;
+  /**
+   * A stand-in for the KeyValueStore API (SITE_KVS_ENDPOINT). The client names the store's account
+   * in front of the endpoint's host ('123456789012.localhost'), so every connection goes to the
+   * endpoint's own address.
+   */
+  kvsEndpoint?: string;
 }
+
+/** cloudfront::<account>:key-value-store/<id>: the store's ARN, as the Site stack's KeyValueStoreArn output gives it. */
+const KVS_ARN = /^arn:aws[a-z-]*:cloudfront::\d{12}:key-value-store\/[0-9a-f-]{36}$/;
 
 export function resolveDeploySettings(flags: DeployFlags, env: Readonly<Record<string, string | undefined>>): DeploySettings | string {
   const pick = (flag: string | undefined, ...names: string[]) => {
@@ -53,21 +69,37 @@ export function resolveDeploySettings(flags: DeployFlags, env: Readonly<Record<s
   };
   const bucket = pick(flags.bucket, 'SITE_BUCKET');
   if (!bucket) return 'no bucket: pass --bucket <name> or set SITE_BUCKET (the BucketName output of the Site stack)';
+  const kvsArn = pick(flags.kvsArn, 'SITE_KVS_ARN');
+  if (!kvsArn) return 'no key value store: pass --kvs-arn <arn> or set SITE_KVS_ARN (the KeyValueStoreArn output of the Site stack), which routes the pages';
+  if (!KVS_ARN.test(kvsArn)) return `--kvs-arn ${kvsArn} is not a CloudFront KeyValueStore ARN (arn:aws:cloudfront::<account>:key-value-store/<id>)`;
   const distributionId = pick(flags.distributionId, 'SITE_DISTRIBUTION_ID');
   const s3Endpoint = pick(undefined, 'SITE_S3_ENDPOINT');
   const cloudFrontEndpoint = pick(undefined, 'SITE_CLOUDFRONT_ENDPOINT');
+  const kvsEndpoint = pick(undefined, 'SITE_KVS_ENDPOINT');
   return {
     dir: flags.dir,
     bucket,
     region: pick(flags.region, 'SITE_REGION', 'AWS_REGION') ?? DEFAULT_REGION,
     prefix: normalisePrefix(pick(flags.prefix, 'SITE_DEPLOY_PREFIX')),
+    kvsArn,
     dryRun: flags.dryRun,
     force: flags.force,
     keepStale: flags.keepStale ?? false,
     ...(distributionId ? { distributionId } : {}),
     ...(s3Endpoint ? { s3Endpoint } : {}),
     ...(cloudFrontEndpoint ? { cloudFrontEndpoint } : {}),
+    ...(kvsEndpoint ? { kvsEndpoint } : {}),
   };
+}
+
+function kvsClient(settings: DeploySettings): CloudFrontKeyValueStoreClient {
+  if (!settings.kvsEndpoint) return new CloudFrontKeyValueStoreClient({ region: 'us-east-1' });
+  const address = new URL(settings.kvsEndpoint).hostname.replace(/^\[|\]$/g, '');
+  const family = address.includes(':') ? 6 : 4;
+  const ip = address === 'localhost' ? '127.0.0.1' : address;
+  const lookup = (_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
+    (options.all ? callback(null, [{ address: ip, family }]) : callback(null, ip, family));
+  return new CloudFrontKeyValueStoreClient({ region: 'us-east-1', endpoint: settings.kvsEndpoint, requestHandler: { httpAgent: new http.Agent({ lookup: lookup as never }) } });
 }
 
 function makeClients(settings: DeploySettings): { s3: S3Client; cdn: Invalidator; destroy: () => void } {
@@ -99,6 +131,7 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
   const made = clients.s3 && clients.cdn ? undefined : makeClients(settings);
   const s3 = clients.s3 ?? made!.s3;
   const cdn = clients.cdn ?? made!.cdn;
+  const kvs = clients.kvs ?? kvsClient(settings);
   const target = `${path.relative(process.cwd(), path.resolve(settings.dir)) || '.'}/ → s3://${settings.bucket}/${settings.prefix} (${settings.region})`;
   const started = performance.now();
   try {
@@ -111,8 +144,9 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
       keepStale: settings.keepStale,
       s3,
       cdn,
+      store: keyValueStore(kvs, settings.kvsArn),
       ...(settings.distributionId ? { distributionId: settings.distributionId } : {}),
-      onPlan: (plan, paths) => { for (const line of formatPlan(plan, paths, settings.dryRun, target)) io.out(line); },
+      onPlan: (plan, paths, store) => { for (const line of formatPlan(plan, paths, settings.dryRun, target, store)) io.out(line); },
       onProgress: progressReporter(io.out),
     });
     if (!result.dryRun) {
@@ -125,5 +159,6 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
     return 1;
   } finally {
     made?.destroy();
+    if (!clients.kvs) kvs.destroy();
   }
 }

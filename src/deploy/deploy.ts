@@ -1,6 +1,14 @@
-// `site deploy`: dist/ → the bucket, then one CloudFront invalidation. Order matters to visitors:
-// new and changed files go up first (assets before the pages that link to them), stale objects
-// are deleted only once every upload has succeeded, and the CDN is told last.
+// `site deploy`: dist/ → the bucket, the build's routing entries → the CloudFront KeyValueStore,
+// and one CloudFront invalidation. Order matters to visitors, so that no live URL breaks:
+//   1. new and changed objects go up (assets before the pages that link to them);
+//   2. the new and changed routing keys go in: a page becomes routable only once its object exists;
+//   3. the changed paths are invalidated;
+//   4. the keys of pages that are gone come out;
+//   5. the stale objects are deleted: an object disappears only once no key points at it.
+// Each step compares the build with what the bucket and the store hold now, so a deploy that
+// failed part-way, run again, does what is left. What it cannot see again, the paths it was to
+// invalidate (their objects are up by then), it notes in the store before uploading (JOURNAL_KEY,
+// a key no URL can be and the functions never read), and removes once CloudFront has them.
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -11,6 +19,9 @@ import { readLocalFiles, type LocalFile } from './local-files.ts';
 import { carriesDevMarkup } from '../serve/live-reload.ts';
 import { sealProblem } from '../output/seal.ts';
 import { planDeploy, type DeployPlan } from './plan.ts';
+import { JOURNAL_KEY, journalValue, planStore, readJournal, type RoutingStore } from './store.ts';
+import { PAGE, pageFile } from '../routing/rule.ts';
+import { parseStoreDataFile, STORE_DATA_FILE, type Entry } from '../routing/store-data.ts';
 
 export interface DeployOptions {
   dir: string;
@@ -25,9 +36,11 @@ export interface DeployOptions {
   keepStale?: boolean;
   s3: S3Client;
   cdn?: Invalidator;
+  /** The distribution's KeyValueStore, brought into step with the routing entries the build wrote beside `dir` (build/). */
+  store?: RoutingStore;
   concurrency?: number;
   /** Called once the plan is known, before anything is changed. */
-  onPlan?: (plan: DeployPlan, invalidationPaths: readonly string[]) => void;
+  onPlan?: (plan: DeployPlan, invalidationPaths: readonly string[], store?: StorePlan) => void;
   onProgress?: (progress: UploadProgress) => void;
 }
 
@@ -39,9 +52,14 @@ export interface UploadProgress {
   key: string;
 }
 
+/** The store's side of the plan: keys to put (new and changed), keys to delete, and how many stay as they are. */
+export interface StorePlan { puts: Entry[]; added: number; changed: number; deletes: string[]; unchanged: number }
+
 export interface DeployResult {
   plan: DeployPlan;
   invalidation: { paths: string[]; id?: string };
+  /** With a store: its plan, and the UpdateKeys calls that noted the paths to invalidate, added keys, and removed them. */
+  store?: { plan: StorePlan; calls: { journal: number; puts: number; deletes: number } };
   dryRun: boolean;
 }
 
@@ -64,6 +82,23 @@ async function devPages(files: readonly LocalFile[]): Promise<string[]> {
     if (file.key.endsWith('.html') && carriesDevMarkup(await readFile(file.absolutePath, 'utf8'))) found.push(file.key);
   }
   return found;
+}
+
+/** The routing entries `site build` wrote beside `dir` (its build/ folder), each page's file checked to be in the build. */
+async function routingEntries(dir: string, files: readonly LocalFile[]): Promise<Entry[]> {
+  const file = path.join(path.dirname(dir), 'build', STORE_DATA_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new DeployError(`${file} is missing: the routing entries are written by \`site build\` beside ${path.basename(dir)}/ (run it again)`);
+  }
+  const entries = parseStoreDataFile(text);
+  if (!entries) throw new DeployError(`${file} is not the routing entries \`site build\` writes`);
+  const keys = new Set(files.map((f) => f.key));
+  const missing = entries.filter((e) => e.value === PAGE && !keys.has(pageFile(e.key).slice(1))).map((e) => e.key);
+  if (missing.length) throw new DeployError(`${file} names ${missing.length} page(s) whose file is not in ${dir} (${missing.slice(0, 3).join(', ')}): it is from another build; run \`site build\` again`);
+  return entries;
 }
 
 async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -96,12 +131,29 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     const which = dev.length === 1 ? dev[0] : `${dev[0]} and ${dev.length - 1} other page${dev.length === 2 ? '' : 's'}`;
     throw new DeployError(`${which} in ${dir} ${dev.length === 1 ? 'carries' : 'carry'} the development markup of \`site serve\` (its live-reload script): deploy the output of \`site build\` instead`);
   }
+  const wanted = options.store ? await routingEntries(dir, files) : undefined;
   const remote = await listRemote(options.s3, options.bucket, prefix);
   const plan = planDeploy(files, remote, { force: options.force ?? false, keepStale: options.keepStale ?? false });
+  let storePlan: StorePlan | undefined;
+  /** Paths a deploy that stopped part-way was to invalidate, and did not. */
+  let pending: string[] = [];
+  if (options.store && wanted) {
+    const current = await options.store.list();
+    pending = readJournal(current.get(JOURNAL_KEY));
+    const change = planStore(wanted, current);
+    // --keep-stale deletes nothing this once: no object, and no key.
+    const deletes = options.keepStale ? [] : change.deletes.filter((key) => key !== JOURNAL_KEY);
+    storePlan = { ...change, deletes, unchanged: wanted.length - change.puts.length };
+  }
   const changed = [...plan.uploads.map((u) => u.file.key), ...plan.deletes];
-  const paths = options.distributionId ? invalidationPaths(changed) : [];
-  options.onPlan?.(plan, paths);
-  if (options.dryRun) return { plan, invalidation: { paths }, dryRun: true };
+  const paths = options.distributionId ? invalidationPaths(changed, undefined, pending) : [];
+  options.onPlan?.(plan, paths, storePlan);
+  const calls = { journal: 0, puts: 0, deletes: 0 };
+  if (options.dryRun) return { plan, invalidation: { paths }, ...(storePlan ? { store: { plan: storePlan, calls } } : {}), dryRun: true };
+
+  // Noted before anything changes: a run that stops after the uploads and before CloudFront is told leaves the paths here for the next.
+  const journal = options.store && paths.length > 0 && paths.join(' ') !== pending.join(' ');
+  if (journal) calls.journal = await options.store!.update({ puts: [{ key: JOURNAL_KEY, value: journalValue(paths) }] });
 
   const bytesTotal = plan.uploads.reduce((sum, u) => sum + u.file.size, 0);
   let done = 0;
@@ -118,12 +170,18 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     });
   }
 
-  if (plan.deletes.length > 0) await deleteKeys(options.s3, options.bucket, prefix, plan.deletes);
+  if (options.store && storePlan?.puts.length) calls.puts = await options.store.update({ puts: storePlan.puts });
 
   let id: string | undefined;
   if (options.distributionId && paths.length > 0) {
     if (!options.cdn) throw new DeployError('a distribution id was given but no CloudFront client');
     id = (await options.cdn.invalidate(options.distributionId, paths)).id;
   }
-  return { plan, invalidation: { paths, ...(id ? { id } : {}) }, dryRun: false };
+
+  // The journal goes with the keys of pages that are gone, now that CloudFront has its paths.
+  const doneWith = options.distributionId && (journal || pending.length > 0) ? [JOURNAL_KEY] : [];
+  const keyDeletes = [...(storePlan?.deletes ?? []), ...doneWith];
+  if (options.store && keyDeletes.length) calls.deletes = await options.store.update({ deletes: keyDeletes });
+  if (plan.deletes.length > 0) await deleteKeys(options.s3, options.bucket, prefix, plan.deletes);
+  return { plan, invalidation: { paths, ...(id ? { id } : {}) }, ...(storePlan ? { store: { plan: storePlan, calls } } : {}), dryRun: false };
 }

@@ -21,8 +21,10 @@ export function pathsForKey(key: string): string[] {
   return [`/${key}`];
 }
 
-export function invalidationPaths(changedKeys: readonly string[], max = MAX_INVALIDATION_PATHS): string[] {
-  const paths = new Set<string>();
+/** The paths of the changed keys, with `also` (paths an earlier, unfinished deploy was to invalidate); past `max` of them, '/*'. */
+export function invalidationPaths(changedKeys: readonly string[], max = MAX_INVALIDATION_PATHS, also: readonly string[] = []): string[] {
+  const paths = new Set<string>(also);
+  if (paths.has('/*')) return ['/*'];
   for (const key of changedKeys) {
     if (isHashedAsset(key)) continue;
     for (const p of pathsForKey(key)) paths.add(encodeURI(p));

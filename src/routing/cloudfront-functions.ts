@@ -1,27 +1,55 @@
+// The two CloudFront Functions (JavaScript runtime 2.0): src/routing/rule.ts bundled with a small
+// handler that reads the routing entries from the CloudFront KeyValueStore associated with the
+// function. No page is in their code: it is the same, byte for byte, whatever the site holds, and
+// a new page needs a new entry in the store (`site deploy`), never a new function.
 import path from 'node:path';
 import { build } from 'esbuild';
-import type { RoutingTable } from './resolve.ts';
 
 /** CloudFront Functions allow 10 KB of code. */
 export const FUNCTION_SIZE_LIMIT = 10 * 1024;
 
+/** The runtime's module for the store; a function with a store associated reads it through `cf.kvs()`. */
+export const KVS_IMPORT = "import cf from 'cloudfront';";
+
 /**
- * The CloudFront viewer-request function: src/routing/resolve.ts itself, bundled for CloudFront's
- * JavaScript runtime 2.0 (no modules), with the build's routing table inlined. A page answered
- * with a non-200 status is marked for the viewer-response function, which sets that status.
+ * The shared part: the rule as `routing`, and `route(uri)`, its answer from the store. The store's
+ * helper rejects a key it does not hold, hence `read`; keys are read one after another, as the
+ * runtime's guide advises (a Promise.all costs memory and gains nothing there). Until the store
+ * holds the rules (a distribution whose store `site deploy` has not yet filled) every page is still
+ * answered, by its file's name: only redirects ('/about.html' and the redirect table's) and the
+ * fallbacks for unknown paths wait for the store.
  */
-/** src/routing/resolve.ts as a CloudFront-compatible script defining `routing.resolve`, plus the table. */
-async function routingScript(root: string, table: RoutingTable): Promise<string> {
+async function prelude(root: string): Promise<string> {
   const result = await build({
     absWorkingDir: root,
-    entryPoints: [path.join(root, 'src/routing/resolve.ts')],
+    entryPoints: [path.join(root, 'src/routing/rule.ts')],
     bundle: true, write: false, format: 'iife', globalName: 'routing', target: 'es2019', minify: true, logLevel: 'silent',
+    // Not the project's tsconfig.json (whose "strict" would add a directive): the same bytes for every project.
+    tsconfigRaw: {},
   });
-  return `${result.outputFiles[0]!.text.trim()}\nvar TABLE = ${JSON.stringify(table)};\n`;
+  return `${KVS_IMPORT}
+${result.outputFiles[0]!.text.trim()}
+var kvs = cf.kvs();
+async function read(key) {
+  try { return await kvs.get(key); } catch (e) { return undefined; }
+}
+function byName(uri) {
+  return function (key) { return key === uri && key.slice(key.lastIndexOf('/') + 1).indexOf('.') === -1 ? routing.PAGE : undefined; };
+}
+async function route(uri) {
+  var rules = await read(routing.RULES_KEY);
+  if (rules === undefined) return routing.answer(uri, { notFound: '/404.html', fallbacks: [] }, byName(uri));
+  var keys = routing.keysFor(uri);
+  var found = {};
+  for (var i = 0; i < keys.length; i++) found[keys[i]] = await read(keys[i]);
+  return routing.answer(uri, JSON.parse(rules), function (key) { return found[key]; });
+}
+`;
 }
 
-export async function viewerRequestFunction(root: string, table: RoutingTable): Promise<string> {
-  return `${await routingScript(root, table)}function query(qs) {
+/** The viewer-request function: a redirect or a refusal answered at the edge; otherwise the URI rewritten to the page's file, marked for the response function when its status is not 200. */
+export async function viewerRequestFunction(root: string): Promise<string> {
+  return `${await prelude(root)}function query(qs) {
   var parts = [];
   for (var key in qs) {
     var v = qs[key];
@@ -30,9 +58,9 @@ export async function viewerRequestFunction(root: string, table: RoutingTable): 
   }
   return parts.length ? '?' + parts.join('&') : '';
 }
-function handler(event) {
+async function handler(event) {
   var request = event.request;
-  var answer = routing.resolve(request.uri, TABLE);
+  var answer = await route(request.uri);
   if (answer.kind === 'bad-request') return { statusCode: 400, statusDescription: 'Bad Request' };
   if (answer.kind === 'redirect') {
     return {
@@ -54,14 +82,18 @@ function handler(event) {
  * request function set and, should CloudFront not pass it on, works the status out again from
  * the URI, whether it sees the visitor's URI or the rewritten file.
  */
-export async function viewerResponseFunction(root: string, table: RoutingTable): Promise<string> {
-  return `${await routingScript(root, table)}function handler(event) {
+export async function viewerResponseFunction(root: string): Promise<string> {
+  return `${await prelude(root)}async function handler(event) {
   var request = event.request;
   var response = event.response;
   if (response.statusCode !== 200) return response;
   var marked = request.headers['x-site-status'];
-  var answer = routing.resolve(request.uri, TABLE);
-  var status = marked ? Number(marked.value) : answer.kind === 'file' ? answer.status : 200;
+  var status = 200;
+  if (marked) status = Number(marked.value);
+  else {
+    var answer = await route(request.uri);
+    if (answer.kind === 'file') status = answer.status;
+  }
   if (status !== 200) {
     response.statusCode = status;
     response.statusDescription = status === 404 ? 'Not Found' : 'Error';
@@ -69,18 +101,4 @@ export async function viewerResponseFunction(root: string, table: RoutingTable):
   return response;
 }
 `;
-}
-
-/**
- * A warning for each function (by its name in `dir`) at or over CloudFront's limit, saying what it
- * means: the infrastructure refuses to deploy it (infra/lib/build-outputs.ts). Both functions carry
- * the routing table, every page's URL in it, so a blog outgrows them at some 100–150 articles (each
- * adds its URL, and every few a list page); said at build time, not first at the deploy.
- */
-export function oversizeWarnings(dir: string, functions: Record<string, string>, pages: number): string[] {
-  return Object.entries(functions).flatMap(([name, code]) => {
-    const bytes = Buffer.byteLength(code);
-    if (bytes < FUNCTION_SIZE_LIMIT) return [];
-    return [`warning: ${path.join(dir, name)} is ${(bytes / 1024).toFixed(1)} KB, and CloudFront Functions must be under ${FUNCTION_SIZE_LIMIT / 1024} KB: the infrastructure (infra/) will not deploy this build. The routing functions hold the URL of every page (${pages} in this build); see docs/owners.md, "When something goes wrong".`];
-  });
 }

@@ -1,6 +1,6 @@
 // `site deploy` as a person runs it: settings from flags or the environment, what it prints, and
 // its exit codes.
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -8,18 +8,27 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { cloudFrontInvalidator } from '../../src/deploy/cdn.ts';
 import { deployCommand, resolveDeploySettings, type DeployFlags } from '../../src/deploy/command.ts';
+import { STORE_DATA_FILE, storeDataFile } from '../../src/routing/store-data.ts';
 import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
+import { KVS_ARN, startLocalKvs, type LocalKvs } from './local-kvs.ts';
 import { sealFolder } from './seal-folder.ts';
 import { startLocalS3, type LocalS3 } from './local-s3.ts';
 
 let s3: LocalS3;
 let cdn: FakeCloudFront;
+let kvs: LocalKvs;
+let work: string;
 let dist: string;
 
 beforeAll(async () => {
   s3 = await startLocalS3(['site']);
   cdn = await startFakeCloudFront();
-  dist = await mkdtemp(path.join(tmpdir(), 'site-deploy-cli-'));
+  kvs = await startLocalKvs();
+  work = await mkdtemp(path.join(tmpdir(), 'site-deploy-cli-'));
+  dist = path.join(work, 'dist');
+  // The routing entries site build writes beside dist/.
+  await mkdir(path.join(work, 'build', path.dirname(STORE_DATA_FILE)), { recursive: true });
+  await writeFile(path.join(work, 'build', STORE_DATA_FILE), storeDataFile([{ key: '/', value: 'page' }, { key: '/about', value: 'page' }, { key: 'rules', value: '{"notFound":"/404.html","fallbacks":[]}' }]));
   const files: Record<string, string> = {
     'index.html': '<!doctype html><title>Home</title>',
     '404.html': '<!doctype html><title>Not found</title>',
@@ -35,10 +44,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await s3.close();
   await cdn.close();
-  await rm(dist, { recursive: true, force: true });
+  await kvs.close();
+  await rm(work, { recursive: true, force: true });
 });
 
-const flags = (extra: Partial<DeployFlags> = {}): DeployFlags => ({ dir: dist, dryRun: false, force: false, ...extra });
+const flags = (extra: Partial<DeployFlags> = {}): DeployFlags => ({ dir: dist, kvsArn: KVS_ARN, dryRun: false, force: false, ...extra });
 const capture = () => {
   const out: string[] = [];
   const err: string[] = [];
@@ -53,6 +63,17 @@ describe('deploy settings', () => {
     });
     expect(resolveDeploySettings(flags({ bucket: 'b' }), { AWS_REGION: 'eu-central-1' })).toMatchObject({ region: 'eu-central-1', prefix: '' });
     expect(resolveDeploySettings(flags({ bucket: 'b' }), {})).toMatchObject({ region: 'eu-west-2' });
+    expect(resolveDeploySettings(flags({ bucket: 'b', kvsArn: undefined }), { SITE_KVS_ARN: KVS_ARN })).toMatchObject({ kvsArn: KVS_ARN });
+  });
+
+  test('without the store, or with something else for its ARN, it is a usage error (exit 2) that says where the ARN is', async () => {
+    const { io, err } = capture();
+    expect(await deployCommand(flags({ bucket: 'site', kvsArn: undefined }), io, {})).toBe(2);
+    expect(await deployCommand(flags({ bucket: 'site', kvsArn: 'arn:aws:s3:::site' }), io, {})).toBe(2);
+    expect(err).toEqual([
+      'site deploy: no key value store: pass --kvs-arn <arn> or set SITE_KVS_ARN (the KeyValueStoreArn output of the Site stack), which routes the pages',
+      'site deploy: --kvs-arn arn:aws:s3:::site is not a CloudFront KeyValueStore ARN (arn:aws:cloudfront::<account>:key-value-store/<id>)',
+    ]);
   });
 
   test('without a bucket it is a usage error (exit 2) that says how to give one', async () => {
@@ -68,9 +89,9 @@ describe('deploy settings', () => {
 });
 
 describe('deployCommand output', () => {
-  const clients = () => ({ s3: s3.client, cdn: cloudFrontInvalidator(cdn.client) });
+  const clients = () => ({ s3: s3.client, cdn: cloudFrontInvalidator(cdn.client), kvs: kvs.client });
 
-  test('a dry run lists each planned upload with its headers and the paths it would invalidate', async () => {
+  test('a dry run lists each planned upload with its headers, each key it would put and the paths it would invalidate', async () => {
     const { io, out } = capture();
     expect(await deployCommand(flags({ bucket: 'site', distributionId: 'EDIST', dryRun: true }), io, {}, clients())).toBe(0);
     const text = out.join('\n');
@@ -79,7 +100,10 @@ describe('deployCommand output', () => {
     expect(text).toContain('would upload  new      assets/site-7NOAKD3I.css  (6 B, text/css; charset=utf-8, public, max-age=31536000, immutable)');
     expect(text).toContain('would upload  new      about.html');
     expect(text).toContain('would invalidate  / /404.html /about /about.html /index.html');
+    expect(text).toContain('3 routing keys in the build: 3 to add, 0 to change, 0 unchanged, 0 to remove');
+    expect(text).toContain('would put key  /about  → page');
     expect(cdn.requests).toHaveLength(0);
+    expect(kvs.entries.size).toBe(0);
   });
 
   test('a real run shows progress, the invalidation, and then finds nothing left to do', async () => {
@@ -88,7 +112,9 @@ describe('deployCommand output', () => {
     const text = first.out.join('\n');
     expect(text).toContain('uploaded 4/4 files');
     expect(text).toMatch(/invalidation I1FAKE on EDIST: /);
+    expect(text).toContain('routing store: 3 keys added, 0 changed, 0 removed, in 3 UpdateKeys calls (one noting the paths to invalidate until CloudFront has them)');
     expect(text).toContain('Deployed.');
+    expect([...kvs.entries.keys()]).toEqual(['/', '/about', 'rules']);
 
     const second = capture();
     expect(await deployCommand(flags({ bucket: 'site', distributionId: 'EDIST' }), second.io, {}, clients())).toBe(0);
@@ -99,6 +125,8 @@ describe('deployCommand output', () => {
   test('--keep-stale on the command line deletes nothing and says how many stale objects it kept', async () => {
     await s3.client.send(new PutObjectCommand({ Bucket: 'site', Key: 'about/index.html', Body: 'the old layout' }));
     vi.stubEnv('SITE_S3_ENDPOINT', s3.endpoint);
+    vi.stubEnv('SITE_KVS_ENDPOINT', kvs.endpoint);
+    vi.stubEnv('SITE_KVS_ARN', KVS_ARN);
     vi.stubEnv('AWS_ACCESS_KEY_ID', 'S3RVER');
     vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'S3RVER');
     try {
@@ -127,6 +155,21 @@ describe('deployCommand output', () => {
       expect(out).toEqual([]);
     } finally {
       await rm(served, { recursive: true, force: true });
+    }
+  });
+
+  test('routing entries from another build (a page whose file is not in the folder) are refused before anything changes', async () => {
+    const file = path.join(work, 'build', STORE_DATA_FILE);
+    const good = await readFile(file, 'utf8');
+    await writeFile(file, storeDataFile([{ key: '/', value: 'page' }, { key: '/careers', value: 'page' }]));
+    try {
+      const { io, err } = capture();
+      const before = kvs.calls.length;
+      expect(await deployCommand(flags({ bucket: 'site' }), io, {}, clients())).toBe(1);
+      expect(err).toEqual([`site deploy failed: ${file} names 1 page(s) whose file is not in ${dist} (/careers): it is from another build; run \`site build\` again`]);
+      expect(kvs.calls.slice(before).filter((c) => c.op === 'UpdateKeys')).toEqual([]);
+    } finally {
+      await writeFile(file, good);
     }
   });
 

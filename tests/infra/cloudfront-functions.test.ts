@@ -1,5 +1,6 @@
-// The CloudFront Functions the build emits, run as CloudFront runs them: plain scripts (no
-// modules, no require) under 10 KB, called with CloudFront's event shape. Their answers, with S3
+// The CloudFront Functions the build emits, run as CloudFront runs them: scripts under 10 KB that
+// import nothing but the runtime's `cloudfront` module, called with CloudFront's event shape and
+// reading the build's routing entries from a stand-in of the KeyValueStore. Their answers, with S3
 // and the distribution's error responses emulated around them, must be site serve's answers.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -11,15 +12,13 @@ import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildSite } from '../../src/build.ts';
 import { resolve, type RoutingTable } from '../../src/routing/resolve.ts';
+import { viewerRequestFunction, viewerResponseFunction } from '../../src/routing/cloudfront-functions.ts';
+import { parseStoreDataFile, STORE_DATA_FILE, storeDataFile, storeEntries, storeProblems } from '../../src/routing/store-data.ts';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
+import { loadFunction, standInStore, type CfRequest, type CfResponse, type Handler, type StandInStore, type Value } from '../routing/cloudfront-runtime.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SIZE_LIMIT = 10 * 1024;
-
-interface Value { value: string; multiValue?: Array<{ value: string }> }
-interface CfRequest { method: string; uri: string; querystring: Record<string, Value>; headers: Record<string, Value>; cookies: Record<string, Value> }
-interface CfResponse { statusCode: number; statusDescription?: string; headers: Record<string, Value> }
-type Handler = (event: unknown) => CfRequest | CfResponse;
 
 let work: string;
 let dist: string;
@@ -28,15 +27,7 @@ let source: { request: string; response: string };
 let viewerRequest: Handler;
 let viewerResponse: Handler;
 let serve: RunningServer;
-
-/** Loads a function the way CloudFront does: one classic script, nothing global but the language. */
-function load(code: string, file: string): Handler {
-  const context = vm.createContext({});
-  new vm.Script(code, { filename: file }).runInContext(context);
-  const handler = (context as { handler?: unknown }).handler;
-  if (typeof handler !== 'function') throw new Error(`${file} defines no handler function`);
-  return handler as Handler;
-}
+let store: StandInStore;
 
 /** CloudFront's querystring object: one field per name, repeats in multiValue, values as sent. */
 function querystring(search: string): Record<string, Value> {
@@ -64,10 +55,10 @@ async function cdn(target: string): Promise<Answer> {
     cookies: {},
   };
   const event = { version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '192.0.2.1' }, request };
-  const out = viewerRequest(event);
+  const out = await viewerRequest(event);
   if ('statusCode' in out) {
     // A response the function makes itself: a redirect, or a refusal with an empty body.
-    if (out.statusCode >= 300 && out.statusCode < 400) return { status: out.statusCode, location: out.headers.location?.value };
+    if (out.statusCode >= 300 && out.statusCode < 400) return { status: out.statusCode, location: out.headers?.location?.value };
     return { status: out.statusCode, body: '' };
   }
   const file = path.join(dist, decodeURIComponent(out.uri));
@@ -75,7 +66,7 @@ async function cdn(target: string): Promise<Answer> {
     // CloudFront runs no function on an origin error; the error response gives 404.html its 404.
     return { status: 404, body: await readFile(path.join(dist, '404.html'), 'utf8') };
   }
-  const response = viewerResponse({ version: '1.0', context: { eventType: 'viewer-response' }, request: out, response: { statusCode: 200, statusDescription: 'OK', headers: {} } }) as CfResponse;
+  const response = await viewerResponse({ version: '1.0', context: { eventType: 'viewer-response' }, request: out, response: { statusCode: 200, statusDescription: 'OK', headers: {} } }) as CfResponse;
   return { status: response.statusCode, body: await readFile(file, 'utf8') };
 }
 
@@ -104,8 +95,10 @@ beforeAll(async () => {
     request: await readFile(path.join(work, 'build/cloudfront/viewer-request.js'), 'utf8'),
     response: await readFile(path.join(work, 'build/cloudfront/viewer-response.js'), 'utf8'),
   };
-  viewerRequest = load(source.request, 'viewer-request.js');
-  viewerResponse = load(source.response, 'viewer-response.js');
+  const entries = parseStoreDataFile(await readFile(path.join(work, 'build', STORE_DATA_FILE), 'utf8'))!;
+  store = standInStore(entries.map((e) => [e.key, e.value]));
+  viewerRequest = loadFunction(source.request, 'viewer-request.js', store);
+  viewerResponse = loadFunction(source.response, 'viewer-response.js', store);
   serve = await startServer({ root: ROOT, outDir: dist, port: 0, host: '127.0.0.1', watch: false, prebuilt: true });
 }, 60_000);
 
@@ -115,17 +108,32 @@ afterAll(async () => {
 });
 
 describe('the emitted functions fit CloudFront Functions (JavaScript runtime 2.0)', () => {
-  test.each(['request', 'response'] as const)('viewer-%s.js is under 10 KB and uses no modules', (which) => {
+  test.each(['request', 'response'] as const)('viewer-%s.js is under 10 KB and imports the runtime\'s cloudfront module alone', (which) => {
     const code = source[which];
     expect(Buffer.byteLength(code, 'utf8')).toBeLessThan(SIZE_LIMIT);
-    // A classic script: an import or export statement would not even parse here.
-    expect(() => new vm.Script(code)).not.toThrow();
-    expect(code).not.toMatch(/\brequire\s*\(|\bimport\s*\(|\bmodule\.exports\b|\bprocess\./);
+    const [first, ...rest] = code.split('\n');
+    expect(first).toBe("import cf from 'cloudfront';");
+    // Past that line a classic script: another import or an export would not even parse here.
+    expect(() => new vm.Script(rest.join('\n'))).not.toThrow();
+    expect(rest.join('\n')).not.toMatch(/\brequire\s*\(|\bimport\b|\bmodule\.exports\b|\bprocess\./);
   });
 
-  test('the request function carries the build routing table', () => {
-    const match = /var TABLE = (\{.*\});/.exec(source.request);
-    expect(JSON.parse(match![1]!)).toEqual(table);
+  test('no page is in the functions: the store holds them, one entry each, and the functions name none', () => {
+    expect(Object.fromEntries(store.entries)).toEqual(Object.fromEntries(storeEntries(table).map((e) => [e.key, e.value])));
+    const article = table.pages.find((p) => p.startsWith('/blog/') && !p.startsWith('/blog/page/'))!;
+    for (const code of [source.request, source.response]) {
+      expect(code).not.toContain(article);
+      expect(code).not.toContain('/about');
+    }
+  });
+
+  test('a request reads at most three entries of the store: the rules, the path, and the page a .html name may be', async () => {
+    const reads = { '/about': 2, '/about.html': 3, '/about/': 1, '/blog/no-such-article': 2, '/assets/x.css': 2 };
+    for (const [url, expected] of Object.entries(reads)) {
+      const before = store.reads;
+      await viewerRequest({ request: { method: 'GET', uri: url, querystring: {}, headers: {}, cookies: {} } });
+      expect({ url, reads: store.reads - before }).toEqual({ url, reads: expected });
+    }
   });
 });
 
@@ -155,17 +163,17 @@ describe('the functions route as site serve does', () => {
     }
   });
 
-  test('the viewer-request answers are src/routing/resolve.ts resolve() answers, query string kept on redirects', () => {
+  test('the viewer-request answers are src/routing/resolve.ts resolve() answers, query string kept on redirects', async () => {
     for (const url of TABLE_OF_URLS) {
       const q = url.indexOf('?');
       const pathname = q === -1 ? url : url.slice(0, q);
       const search = q === -1 ? '' : url.slice(q);
       const expected = resolve(pathname, table);
-      const out = viewerRequest({ request: { method: 'GET', uri: pathname, querystring: querystring(search), headers: {}, cookies: {} } });
+      const out = await viewerRequest({ request: { method: 'GET', uri: pathname, querystring: querystring(search), headers: {}, cookies: {} } });
       if (expected.kind === 'bad-request') {
         expect({ url, status: (out as CfResponse).statusCode }).toEqual({ url, status: 400 });
       } else if (expected.kind === 'redirect') {
-        expect({ url, status: (out as CfResponse).statusCode, location: (out as CfResponse).headers.location?.value })
+        expect({ url, status: (out as CfResponse).statusCode, location: (out as CfResponse).headers?.location?.value })
           .toEqual({ url, status: expected.status, location: expected.location + search });
       } else {
         const req = out as CfRequest;
@@ -211,16 +219,86 @@ describe('the functions route as site serve does', () => {
     }
   });
 
-  test('the response function gives error pages their status, and leaves pages and non-200 answers alone', () => {
-    const respond = (marked: string | undefined, statusCode: number, uri = '/about.html') =>
-      (viewerResponse({ request: { uri, headers: marked ? { 'x-site-status': { value: marked } } : {} }, response: { statusCode, headers: {} } }) as CfResponse).statusCode;
-    expect(respond(undefined, 200)).toBe(200);
-    expect(respond('404', 200)).toBe(404);
-    expect(respond('404', 304)).toBe(304);
+  test('the response function gives error pages their status, and leaves pages and non-200 answers alone', async () => {
+    const respond = async (marked: string | undefined, statusCode: number, uri = '/about.html') =>
+      ((await viewerResponse({ request: { uri, headers: marked ? { 'x-site-status': { value: marked } } : {} }, response: { statusCode, headers: {} } })) as CfResponse).statusCode;
+    expect(await respond(undefined, 200)).toBe(200);
+    expect(await respond('404', 200)).toBe(404);
+    expect(await respond('404', 304)).toBe(304);
     // Should CloudFront not pass the marker on, the status is worked out from the URI it sees.
-    expect(respond(undefined, 200, '/404.html')).toBe(404);
-    expect(respond(undefined, 200, '/case-studies/404.html')).toBe(404);
-    expect(respond(undefined, 200, '/no-such-page')).toBe(404);
-    expect(respond(undefined, 200, '/about')).toBe(200);
+    expect(await respond(undefined, 200, '/404.html')).toBe(404);
+    expect(await respond(undefined, 200, '/case-studies/404.html')).toBe(404);
+    expect(await respond(undefined, 200, '/no-such-page')).toBe(404);
+    expect(await respond(undefined, 200, '/about')).toBe(200);
   });
+
+  test('before the store holds anything (a new distribution, not yet deployed to), every page still answers from its file', async () => {
+    const empty = standInStore();
+    const request = loadFunction(source.request, 'viewer-request.js', empty);
+    const response = loadFunction(source.response, 'viewer-response.js', empty);
+    for (const url of table.pages) {
+      const out = (await request({ request: { method: 'GET', uri: url, querystring: {}, headers: {}, cookies: {} } })) as CfRequest;
+      expect({ url, uri: out.uri, marked: out.headers['x-site-status'] }).toEqual({ url, uri: url === '/' ? '/index.html' : `${url}.html`, marked: undefined });
+      expect(existsSync(path.join(dist, decodeURIComponent(out.uri)))).toBe(true);
+      const answered = (await response({ request: out, response: { statusCode: 200, headers: {} } })) as CfResponse;
+      expect(answered.statusCode).toBe(200);
+    }
+    expect(((await request({ request: { uri: '/about/', querystring: {}, headers: {} } })) as CfResponse).statusCode).toBe(301);
+    expect(((await request({ request: { uri: '/assets/x.css', querystring: {}, headers: {} } })) as CfRequest).uri).toBe('/assets/x.css');
+    expect(((await request({ request: { uri: '/404.html', querystring: {}, headers: {} } })) as CfRequest).headers['x-site-status']).toEqual({ value: '404' });
+  });
+});
+
+/**
+ * 10,000 articles: the site's own routing table with 10,000 generated article URLs and the list
+ * pages they make (/blog/page/2…), rather than a rendered 10,000-article build, which takes minutes
+ * (the routing reads the table alone, and the table is all a build hands it). The functions are the
+ * build's generator's, the entries go through the file the build writes and the deploy reads, and
+ * every answer is compared with resolve(), which is what site serve answers with.
+ */
+describe('at 10,000 articles the functions still answer as site serve does', () => {
+  test('every page, its trailing-slash, file-name and old-layout forms, unknown articles and case studies, redirects and assets', async () => {
+    const articles = Array.from({ length: 10_000 }, (_, i) => `/blog/a-practical-guide-to-data-quality-${String(i + 1).padStart(5, '0')}`);
+    const lists = Array.from({ length: Math.ceil(10_000 / 6) - 1 }, (_, i) => `/blog/page/${i + 2}`);
+    const big: RoutingTable = { ...table, pages: [...new Set([...table.pages, ...articles, ...lists])] };
+    expect(storeProblems(big)).toEqual([]);
+    const entries = parseStoreDataFile(storeDataFile(storeEntries(big)))!;
+    const bigStore = standInStore(entries.map((e) => [e.key, e.value]));
+    const code = { request: await viewerRequestFunction(ROOT), response: await viewerResponseFunction(ROOT) };
+    // The functions hold no page: the same bytes as the 8-article build's.
+    expect(code).toEqual(source);
+    const request = loadFunction(code.request, 'viewer-request.js', bigStore);
+    const response = loadFunction(code.response, 'viewer-response.js', bigStore);
+
+    const inner = big.pages.filter((p) => p !== '/');
+    const urls = [
+      ...TABLE_OF_URLS.filter((u) => !u.includes('?')),
+      ...big.pages, ...inner.map((p) => `${p}/`), ...inner.map((p) => `${p}//`), ...inner.map((p) => `${p}.html`), ...inner.map((p) => `${p}/index.html`),
+      ...articles.slice(0, 500).map((p) => `${p}-gone`), ...articles.slice(0, 500).map((p) => `${p}-gone/`),
+      ...Array.from({ length: 200 }, (_, i) => `/case-studies/no-such-client-${i}`), '/case-studies/404.html', '/404.html',
+      ...Object.keys(big.redirects), ...Object.keys(big.redirects).map((p) => `${p}/`),
+    ];
+    let checked = 0;
+    for (const url of urls) {
+      const expected = resolve(url, big);
+      const out = await request({ request: { method: 'GET', uri: url, querystring: {}, headers: {}, cookies: {} } });
+      if (expected.kind === 'bad-request') {
+        expect({ url, status: (out as CfResponse).statusCode }).toEqual({ url, status: 400 });
+      } else if (expected.kind === 'redirect') {
+        expect({ url, status: (out as CfResponse).statusCode, location: (out as CfResponse).headers?.location?.value }).toEqual({ url, status: expected.status, location: expected.location });
+      } else {
+        const req = out as CfRequest;
+        // S3 has the file: the response function gives it the status serve gives it.
+        const answered = (await response({ request: req, response: { statusCode: 200, headers: {} } })) as CfResponse;
+        expect({ url, file: req.uri, status: answered.statusCode }).toEqual({ url, file: expected.file, status: expected.status });
+      }
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(55_000);
+    // Spot checks of what the comparison covered.
+    expect(resolve(`${articles[9_999]}`, big)).toEqual({ kind: 'file', file: `${articles[9_999]}.html`, status: 200 });
+    expect(resolve(`${articles[0]}-gone`, big)).toEqual({ kind: 'redirect', location: '/blog', status: 302 });
+    expect(resolve('/case-studies/no-such-client-7', big)).toEqual({ kind: 'file', file: '/case-studies/404.html', status: 404 });
+    expect(resolve(`${articles[5]}/`, big)).toEqual({ kind: 'redirect', location: articles[5], status: 301 });
+  }, 120_000);
 });

@@ -1,0 +1,128 @@
+// The CloudFront KeyValueStore side of a deploy, through @aws-sdk/client-cloudfront-keyvaluestore:
+// what the store holds, and changes to it in batches within the service's per-call limits, each
+// carrying the store's current ETag (If-Match), again with a fresh ETag when another writer got in
+// first (ConflictException).
+import '@aws-sdk/signature-v4a';
+import {
+  ConflictException,
+  DescribeKeyValueStoreCommand,
+  ListKeysCommand,
+  UpdateKeysCommand,
+  type CloudFrontKeyValueStoreClient,
+} from '@aws-sdk/client-cloudfront-keyvaluestore';
+import type { Entry } from '../routing/store-data.ts';
+
+/** UpdateKeys takes at most 50 keys (puts and deletes together) and 3 MB in one call. */
+export const UPDATE_LIMITS = { keys: 50, bytes: 3 * 1024 * 1024 } as const;
+/** ListKeys returns at most 50 keys a page. */
+const LIST_PAGE = 50;
+/** How often one batch is sent again after a conflicting write. */
+const CONFLICT_RETRIES = 5;
+
+/**
+ * The paths a deploy is to invalidate, noted in the store until CloudFront has them (so that a
+ * deploy that stopped part-way, run again, still invalidates them). No URL path (they all begin
+ * with '/'), and no key the routing reads.
+ */
+export const JOURNAL_KEY = 'deploy:to-invalidate';
+
+/** The journal's value: the paths as JSON, or '/*' where they would not fit a value (1 KB). */
+export function journalValue(paths: readonly string[]): string {
+  const value = JSON.stringify(paths);
+  return Buffer.byteLength(value) <= 1024 ? value : '["/*"]';
+}
+
+export function readJournal(value: string | undefined): string[] {
+  if (!value) return [];
+  try {
+    const paths = JSON.parse(value) as unknown;
+    return Array.isArray(paths) && paths.every((p) => typeof p === 'string' && p.startsWith('/')) ? paths as string[] : ['/*'];
+  } catch {
+    // Unreadable: everything, to be sure.
+    return ['/*'];
+  }
+}
+
+/** What the deploy needs of the store. */
+export interface RoutingStore {
+  /** Every key the store holds, with its value. */
+  list(): Promise<Map<string, string>>;
+  /** Puts and deletes, in as few calls as the limits allow; resolves to the number of UpdateKeys calls made. */
+  update(change: { puts?: readonly Entry[]; deletes?: readonly string[] }): Promise<number>;
+}
+
+/** Splits puts and deletes into batches within UPDATE_LIMITS (the request's JSON counted with room to spare). */
+export function batches(puts: readonly Entry[], deletes: readonly string[]): Array<{ puts: Entry[]; deletes: string[] }> {
+  const out: Array<{ puts: Entry[]; deletes: string[] }> = [];
+  let current = { puts: [] as Entry[], deletes: [] as string[] };
+  let bytes = 0;
+  const add = (size: number, place: () => void) => {
+    if (current.puts.length + current.deletes.length >= UPDATE_LIMITS.keys || bytes + size > UPDATE_LIMITS.bytes - 1024) {
+      out.push(current);
+      current = { puts: [], deletes: [] };
+      bytes = 0;
+    }
+    place();
+    bytes += size;
+  };
+  for (const e of puts) add(Buffer.byteLength(JSON.stringify({ Key: e.key, Value: e.value })) + 1, () => current.puts.push(e));
+  for (const key of deletes) add(Buffer.byteLength(JSON.stringify({ Key: key })) + 1, () => current.deletes.push(key));
+  if (current.puts.length + current.deletes.length > 0) out.push(current);
+  return out;
+}
+
+export function keyValueStore(client: CloudFrontKeyValueStoreClient, arn: string): RoutingStore {
+  const etag = async () => (await client.send(new DescribeKeyValueStoreCommand({ KvsARN: arn }))).ETag;
+  return {
+    async list() {
+      const entries = new Map<string, string>();
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListKeysCommand({ KvsARN: arn, MaxResults: LIST_PAGE, ...(token ? { NextToken: token } : {}) }));
+        for (const item of page.Items ?? []) entries.set(item.Key!, item.Value!);
+        token = page.NextToken;
+      } while (token);
+      return entries;
+    },
+    async update({ puts = [], deletes = [] }) {
+      let calls = 0;
+      let current = await etag();
+      for (const batch of batches(puts, deletes)) {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            calls += 1;
+            const result = await client.send(new UpdateKeysCommand({
+              KvsARN: arn,
+              IfMatch: current,
+              ...(batch.puts.length ? { Puts: batch.puts.map((e) => ({ Key: e.key, Value: e.value })) } : {}),
+              ...(batch.deletes.length ? { Deletes: batch.deletes.map((key) => ({ Key: key })) } : {}),
+            }));
+            current = result.ETag;
+            break;
+          } catch (error) {
+            // Another writer changed the store since its ETag was read: read it again and resend (puts and deletes are idempotent).
+            if (!(error instanceof ConflictException) || attempt >= CONFLICT_RETRIES) throw error;
+            current = await etag();
+          }
+        }
+      }
+      return calls;
+    },
+  };
+}
+
+/** The change that brings the store from `current` to `wanted`: new and changed keys to put, keys no longer wanted to delete. */
+export function planStore(wanted: readonly Entry[], current: ReadonlyMap<string, string>): { puts: Entry[]; added: number; changed: number; deletes: string[] } {
+  const puts: Entry[] = [];
+  let added = 0;
+  const keep = new Set<string>();
+  for (const e of wanted) {
+    keep.add(e.key);
+    const now = current.get(e.key);
+    if (now === e.value) continue;
+    if (now === undefined) added += 1;
+    puts.push(e);
+  }
+  const deletes = [...current.keys()].filter((key) => !keep.has(key)).sort();
+  return { puts, added, changed: puts.length - added, deletes };
+}

@@ -1,0 +1,97 @@
+/**
+ * The build's routing table as the CloudFront KeyValueStore holds it: one entry per page and per
+ * redirect, and one for the rules (see rule.ts). `site serve` resolves over these entries held in
+ * memory, the CloudFront functions over the same entries in the store, and `site deploy` brings
+ * the store into step with them. The build checks them against the store's limits, as the service
+ * states them, and refuses an output that could not be deployed.
+ */
+import { PAGE, RULES_KEY, redirectValue, type Rules } from './rule.ts';
+import type { RoutingTable } from './routing-table.ts';
+
+/** The service's limits: a key of at most 512 bytes, a value of at most 1 KB, and 5 MB in all (keys and values). */
+export const STORE_LIMITS = { keyBytes: 512, valueBytes: 1024, totalBytes: 5 * 1024 * 1024 } as const;
+
+/** Where the build writes the entries (in build/), in the service's import format: `{"data":[{"key","value"},…]}`. */
+export const STORE_DATA_FILE = 'cloudfront/key-value-store.json';
+
+export interface Entry { key: string; value: string }
+
+export function rulesOf(table: RoutingTable): Rules {
+  return { notFound: table.notFound, fallbacks: table.fallbacks };
+}
+
+/** The entries, sorted by key: the rules, each page, each redirect. */
+export function storeEntries(table: RoutingTable): Entry[] {
+  const entries = new Map<string, string>([[RULES_KEY, JSON.stringify(rulesOf(table))]]);
+  for (const page of table.pages) entries.set(page, PAGE);
+  // A path both a page and a redirect is refused by storeProblems; the redirect is what resolve answered before.
+  for (const [from, r] of Object.entries(table.redirects)) entries.set(from, redirectValue(r.to, r.status));
+  return [...entries].map(([key, value]) => ({ key, value })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/** The store's size as the service counts it: every key's and value's bytes. */
+export function storeSize(entries: readonly Entry[]): number {
+  let total = 0;
+  for (const e of entries) total += bytes(e.key) + bytes(e.value);
+  return total;
+}
+
+/** One line per problem that would stop the store taking these entries, naming the page or redirect. */
+export function storeProblems(table: RoutingTable, entries: readonly Entry[] = storeEntries(table)): string[] {
+  const problems: string[] = [];
+  const pages = new Set(table.pages);
+  for (const from of Object.keys(table.redirects)) {
+    if (pages.has(from)) problems.push(`${from}: is both a page and a redirect (to ${table.redirects[from]!.to}); remove the redirect or the page`);
+  }
+  for (const { key, value } of entries) {
+    const what = key === RULES_KEY ? 'the routing rules (not-found page and fallbacks)' : key;
+    if (bytes(key) > STORE_LIMITS.keyBytes) problems.push(`${what.slice(0, 80)}…: its URL is ${bytes(key)} bytes, and the CloudFront KeyValueStore takes keys of at most ${STORE_LIMITS.keyBytes}; give it a shorter slug`);
+    if (bytes(value) > STORE_LIMITS.valueBytes) problems.push(`${what}: its routing entry is ${bytes(value)} bytes, and the CloudFront KeyValueStore takes values of at most ${STORE_LIMITS.valueBytes}${key === RULES_KEY ? '' : '; shorten the redirect\'s target'}`);
+  }
+  const size = storeSize(entries);
+  if (size > STORE_LIMITS.totalBytes) {
+    problems.push(`the routing entries of ${table.pages.length} pages and ${Object.keys(table.redirects).length} redirects come to ${size} bytes, and a CloudFront KeyValueStore holds at most ${STORE_LIMITS.totalBytes}`);
+  }
+  return problems;
+}
+
+/** The build's output cannot be deployed: the store would refuse its routing entries. */
+export class StoreLimitError extends Error {
+  override name = 'StoreLimitError';
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+
+  get lines(): string[] {
+    return [...this.problems.map((p) => `error: ${p}`), `build stopped: ${this.problems.length} routing entr${this.problems.length === 1 ? 'y' : 'ies'} the CloudFront KeyValueStore would refuse (dist/ left as it was)`];
+  }
+}
+
+export interface StoreFigures { keys: number; bytes: number; limit: number }
+
+/** The entries, checked: their figures for the summary, or a StoreLimitError listing every problem. */
+export function checkedStore(table: RoutingTable): { entries: Entry[]; figures: StoreFigures } {
+  const entries = storeEntries(table);
+  const problems = storeProblems(table, entries);
+  if (problems.length > 0) throw new StoreLimitError(problems);
+  return { entries, figures: { keys: entries.length, bytes: storeSize(entries), limit: STORE_LIMITS.totalBytes } };
+}
+
+/** The file the build writes: the entries in the service's import format, one per line. */
+export function storeDataFile(entries: readonly Entry[]): string {
+  return `{"data":[\n${entries.map((e) => JSON.stringify({ key: e.key, value: e.value })).join(',\n')}\n]}\n`;
+}
+
+/** Reads a file storeDataFile wrote; undefined when it is not one. */
+export function parseStoreDataFile(text: string): Entry[] | undefined {
+  try {
+    const parsed = JSON.parse(text) as { data?: unknown };
+    if (!Array.isArray(parsed.data)) return undefined;
+    const ok = parsed.data.every((e: unknown) => !!e && typeof (e as Entry).key === 'string' && typeof (e as Entry).value === 'string');
+    return ok ? (parsed.data as Entry[]).map((e) => ({ key: e.key, value: e.value })) : undefined;
+  } catch {
+    return undefined;
+  }
+}
