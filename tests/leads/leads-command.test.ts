@@ -58,7 +58,7 @@ beforeEach(async () => {
   await clearStore(ses);
   await withLocal(async (store) => {
     // Two leads posted while SES was down (so unsent), one of them by Ailsa, and an awkward one.
-    const down = createHandler({ ses: sesClientFor('http://127.0.0.1:9', { maxAttempts: 1 }), leads: store, config: testConfig(), log: memoryLogger() });
+    const down = createHandler({ ses: sesClientFor('http://127.0.0.1:9'), leads: store, config: testConfig(), log: memoryLogger() });
     expect((await down(jsonPost(validContact({ submissionId: 'unsent-0000-4000-8000-000000000001', email: 'ailsa@example.org' })))).statusCode).toBe(200);
     expect((await down(jsonPost(validAssessment({ submissionId: 'unsent-0000-4000-8000-000000000002' })))).statusCode).toBe(200);
     await store.putRaw(AWKWARD);
@@ -131,7 +131,7 @@ describe('site leads', () => {
     expect(csv).toContain(`"'-2+3\nsecond line, with a comma\r\nthird ""quoted"" line\n@home"`);
     expect(csv).toContain(`"Comma, ""Quotes"" & Co"`);
     expect(csv).toContain(`"''+already quoted"`);
-    expect(csv.split('\r\n')[0]).toBe('"submissionId","form","receivedAt","name","email","company","message","assessment","source","mailState","mailAttempts","mailMessageId","mailLastError","mailLastAttemptAt","expiresAt"');
+    expect(csv.split('\r\n')[0]).toBe('"submissionId","form","receivedAt","name","email","company","message","assessment","source","mailState","mailAttempts","mailMessageId","mailLastError","mailLastAttemptAt","mailUnanswered","mailSendId","expiresAt"');
   });
 
   it('exports JSON with every field', async () => {
