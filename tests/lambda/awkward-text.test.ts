@@ -183,3 +183,17 @@ describe('an address SES would refuse', () => {
     expect(await storedEmails(backends.ses)).toHaveLength(0);
   });
 });
+
+describe('an e-mail address with a hidden character', () => {
+  it.each(['a.b@sub.example.co.uk\fFF', 'morag\u202e@example.co.uk', 'mo\u200brag@example.co.uk', '\ufeffmorag@example.co.uk'])(
+    '%j is refused with "Email is invalid": never stored, mailed or replied to as some other address',
+    async (email) => {
+      const handler = handlerWith(sesClientFor(backends.ses.endpoint));
+      const result = await handler(jsonPost(validContact({ email })));
+      expect(result.statusCode).toBe(400);
+      expect(JSON.parse(result.body)).toEqual({ ok: false, error: 'Validation failed', errors: { email: 'Email is invalid' } });
+      expect(await backends.leads.all()).toEqual([]);
+      expect(await storedEmails(backends.ses)).toEqual([]);
+    },
+  );
+});

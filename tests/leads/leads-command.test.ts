@@ -13,6 +13,7 @@ import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { leadStore } from '../../lambda/leads/store.ts';
 import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
 import { main } from '../../src/cli.ts';
+import { leadsResend } from '../../src/leads/command.ts';
 import { startLocalFormBackend } from '../../lambda/local-backend.ts';
 import { silentLogger } from '../../lambda/log.ts';
 import { parseLeadsCsv } from '../../src/leads/csv.ts';
@@ -187,6 +188,26 @@ describe('site leads', () => {
     const emails = await storedEmails(ses);
     expect(emails.map((e) => e.subject).sort()).toEqual(['Contact form: Morag Campbell (Tayside Widgets Ltd)', 'DIAlog Assessment: Ewan Fraser (Fife Food Bank)']);
     const leads = await withLocal((store) => store.all());
+    expect(leads.every((l) => l.mail.state === 'sent')).toBe(true);
+  });
+
+  it('honours the hourly cap: held leads go out in one digest, not one e-mail each, and past the cap the rest join it', async () => {
+    await withLocal(async (store) => {
+      for (let i = 0; i < 17; i += 1) {
+        await store.putRaw({ ...AWKWARD, submissionId: `held-${String(i).padStart(2, '0')}`, name: `Held ${i}`, email: `held${i}@example.org`, emailKey: `held${i}@example.org`, mail: { state: 'pending', attempts: 0, held: true } });
+      }
+    });
+    const out: string[] = [];
+    const io = { out: (line: string) => out.push(line), err: (line: string) => out.push(line) };
+    // An hour's cap of one lead e-mail: the first unsent lead goes alone, the other joins the digest.
+    const code = await leadsResend(root, { unsent: true, sesEndpoint: ses.endpoint }, io, { MAILS_PER_HOUR: '1' });
+
+    expect(code).toBe(0);
+    expect(out.at(-1)).toBe('19 sent, 0 failed');
+    const emails = await storedEmails(ses);
+    expect(emails.map((e) => e.subject).sort()).toEqual(['Contact form: Morag Campbell (Tayside Widgets Ltd)', 'Website leads: 18 new leads from the website, sent together']);
+    const leads = await withLocal((store) => store.all());
+    expect(leads.filter((l) => l.mail.inDigest)).toHaveLength(18);
     expect(leads.every((l) => l.mail.state === 'sent')).toBe(true);
   });
 
