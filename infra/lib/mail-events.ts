@@ -44,7 +44,8 @@ export class MailEvents extends Construct {
     // Also grants SES sns:Publish on the topic, for this configuration set only.
     this.configurationSet.addEventDestination('ToTopic', {
       destination: EventDestination.snsTopic(this.topic),
-      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.DELIVERY],
+      // SEND and REJECT settle a send whose answer never came (lambda/leads/ses-events.ts).
+      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.DELIVERY, EmailSendingEvent.SEND, EmailSendingEvent.REJECT],
     });
 
     const logGroup = new LogGroup(this, 'Logs', { retention: settings.logRetentionDays as RetentionDays });
