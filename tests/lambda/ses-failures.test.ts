@@ -9,6 +9,7 @@ import { createHandler } from '../../lambda/create-handler.ts';
 import type { HttpResult } from '../../lambda/event.ts';
 import type { LeadStore } from '../../lambda/leads/store.ts';
 import type { SesClientOptions } from '../../lambda/ses-client.ts';
+import { classifySesError } from '../../lambda/ses-errors.ts';
 import { formPost, jsonPost, memoryLogger, sesClientFor, startTestStore, testConfig, validContact, type TestStore } from './support.ts';
 
 let store: TestStore;
@@ -193,5 +194,20 @@ describe('SES failures', () => {
     expect(result.statusCode).toBe(303);
     expect(result.headers.location).toBe('/thank-you');
     expect((await leads.unsent()).map((lead) => lead.mail.lastError)).toEqual(['throttled']);
+  });
+});
+
+describe('which timeouts may have sent the e-mail', () => {
+  // The errors as @smithy/node-http-handler raises them (its own words), with the $metadata the SDK stamps on.
+  const timeout = (message: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(message), { name: 'TimeoutError', $metadata: { attempts: 1 }, ...extra });
+
+  it('a connection never made sent nothing: connection, retried as usual', () => {
+    expect(classifySesError(timeout('@smithy/node-http-handler - the request socket did not establish a connection with the server within the configured timeout of 1000 ms.')).kind).toBe('connection');
+    expect(classifySesError(timeout('connect ETIMEDOUT 192.0.2.1:443', { code: 'ETIMEDOUT', syscall: 'connect' })).kind).toBe('connection');
+  });
+
+  it('a timeout after the request left may have sent it: unanswered', () => {
+    expect(classifySesError(timeout('@smithy/node-http-handler - [ERROR] a request has exceeded the configured 6000 ms requestTimeout.', { code: 'ETIMEDOUT' })).kind).toBe('unanswered');
+    expect(classifySesError(timeout('@smithy/node-http-handler - the request socket timed out after 6000 ms of inactivity (configured by client requestHandler).')).kind).toBe('unanswered');
   });
 });
