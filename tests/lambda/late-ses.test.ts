@@ -9,6 +9,8 @@ import { REPEAT_PREFIX } from '../../lambda/email.ts';
 import { createResendJob } from '../../lambda/leads/resend-job.ts';
 import { deliveryStore, recordSesNotification } from '../../lambda/leads/ses-events.ts';
 import { UNANSWERED_QUIET_MS } from '../../lambda/leads/resend.ts';
+import { newLead } from '../../lambda/leads/new-lead.ts';
+import { validateContact } from '../../forms/contact.ts';
 import { leadsResend } from '../../src/leads/command.ts';
 import { startLateSes, type LateSes } from './late-ses.ts';
 import { jsonPost, memoryLogger, sesClientFor, storedEmails, testConfig, useLeadBackends, validContact } from './support.ts';
@@ -135,5 +137,34 @@ describe("SES's own events settle a send whose answer never came", () => {
     const report = await createResendJob({ ses: slowSes(), leads: backends.leads, config: testConfig(), log: memoryLogger(), now: () => at(3) })();
     expect(report.sent).toEqual([id]);
     expect((await backends.leads.get(id))?.mail).toMatchObject({ state: 'sent' });
+  });
+});
+
+describe('a send that left no outcome at all', () => {
+  it("a lead the handler stored but never recorded a send for (it stopped mid-send) is treated as maybe sent: one repeat after the quiet period, saying so", async () => {
+    const checked = validateContact(validContact({ name: 'Handler Stopped' }));
+    if (!checked.ok) throw new Error('invalid fixture');
+    const record = newLead({ form: 'contact', data: checked.data }, { submissionId: 'stopped-0000-4000-8000-000000000001', receivedAt: arrived, source: 'https://www.example.co.uk/contact', retentionMonths: 24 });
+    await backends.leads.putNew(record);
+    late.setDelay(0);
+    const run = (minutes: number) => createResendJob({ ses: slowSes(), leads: backends.leads, config: testConfig(), log: memoryLogger(), now: () => at(minutes) })();
+
+    expect(await run(1)).toMatchObject({ sent: [], uncertain: [] }); // the handler's claim still holds it
+    expect(await run(3)).toMatchObject({ sent: [], uncertain: [{ submissionId: record.submissionId, from: at(30).toISOString() }] });
+    expect(await run(31)).toMatchObject({ sent: [record.submissionId] });
+    expect((await mailsOf('Handler Stopped')).map((m) => m.subject)).toEqual([`${REPEAT_PREFIX}Contact form: Handler Stopped (Tayside Widgets Ltd)`]);
+  });
+
+  it('a Delivery event tagged with an unanswered send marks the lead sent and delivered', async () => {
+    const id = await postLead('Delivered Late');
+    const [mail] = await mailsOf('Delivered Late');
+    const delivery = JSON.stringify({
+      eventType: 'Delivery',
+      mail: { timestamp: at(0).toISOString(), messageId: mail!.messageId, tags: { send: [late.sendTags()[0]!] } },
+      delivery: { timestamp: at(1).toISOString(), recipients: ['leads@example.co.uk'] },
+    });
+    const outcome = await recordSesNotification(delivery, { store: deliveryStore(backends.store.local.client(), backends.leads.table), log: memoryLogger() });
+    expect(outcome).toMatchObject({ kind: 'marked', delivery: 'delivered', leads: [id], confirmed: [id] });
+    expect((await backends.leads.get(id))?.mail).toMatchObject({ state: 'sent', messageId: mail!.messageId, delivery: 'delivered' });
   });
 });
