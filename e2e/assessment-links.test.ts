@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { loadSite, type Site } from '../src/content/load.ts';
 import { DESKTOP, PHONE, useSiteAndBrowser } from './helpers.ts';
 
-/** 'Test Your Data Maturity' and the DIAlog surveys: external where SPEC §1–2 say so, on site where they name /dialog-assessment. */
+/** 'Test Your Data Maturity' and the DIAlog surveys: external surveys in a new tab, except where the links go to /dialog-assessment (docs/authors.md, 'The DIAlog surveys'). */
 const env = useSiteAndBrowser();
 let forms: Site['settings']['assessmentForms'];
 let caseStudies: string[];
@@ -85,7 +85,7 @@ describe('external assessment forms', () => {
   });
 });
 
-describe('the on-site assessment where the spec names it', () => {
+describe('the on-site assessment where the product rules name it', () => {
   it('/testimonials and /case-studies close with /dialog-assessment in the same tab', async () => {
     for (const [url, section] of [['/testimonials', '#work-next-steps'], ['/case-studies', '#case-studies-next-steps']] as const) {
       const page = await open(url);

@@ -86,7 +86,7 @@ describe('about', () => {
 });
 
 describe('dialog', () => {
-  it('shows the sections in the spec order with three steps and six aspects', async () => {
+  it('shows the sections in order with three steps and six aspects', async () => {
     const { page, seen } = await open('/dialog');
     const ids = await sectionIds(page);
     const order = ['challenges', 'what-is-dialog', 'approach', 'aspects', 'business-case', 'dialog-testimonials', 'dialog-next-steps'];
@@ -162,7 +162,7 @@ describe('case-study list', () => {
 
 describe('case-study pages', () => {
   for (const slug of CASE_STUDIES) {
-    it(`${slug}: back link, title, client, the spec's sections and the optional ones only when present`, async () => {
+    it(`${slug}: back link, title, client, the fixed sections in order and the optional ones only when present`, async () => {
       const study = content.caseStudies.find((s) => s.slug === slug)!;
       const { page, seen } = await open(`/case-studies/${slug}`);
       expect(await page.title()).toBe(`${study.metaTitle} | ${content.settings.name}`);

@@ -189,7 +189,7 @@ describe('contact form', () => {
     await page.close();
   });
 
-  it('shows each message of §5 under its field, in red, focuses the first invalid field and sends nothing', async () => {
+  it('shows each validation message under its field, in red, focuses the first invalid field and sends nothing', async () => {
     const page = await openForm(`${env.site.url}/contact`, 'contact-form');
     const endpoint = await watchEndpoint(page);
     const form = page.locator('form[data-form="contact"]');
@@ -362,7 +362,7 @@ describe('assessment form', () => {
     expect(await form.getByRole('checkbox', { name: /I confirm I am a human/ }).isChecked()).toBe(false);
     expect(await form.getAttribute('aria-busy')).toBeNull();
 
-    // SPEC §4: 3 seconds after the success toast, the page goes to /; not a millisecond before.
+    // 3 seconds after the success toast, the page goes to / (docs/product-rules.md, 'After sending'); not a millisecond before.
     await page.clock.runFor(2999);
     expect(await navigatedTo(page)).toEqual([]);
     expect(await toast.isVisible()).toBe(true);
@@ -378,7 +378,7 @@ describe('assessment form', () => {
     await page.close();
   });
 
-  it("asks for an option under each dropdown and checks the contact fields with §5's messages, sending nothing", async () => {
+  it("asks for an option under each dropdown and checks the contact fields with the same messages, sending nothing", async () => {
     const page = await openForm(`${env.site.url}/dialog-assessment`, 'assessment-form');
     const endpoint = await watchEndpoint(page);
     const form = page.locator('form[data-form="assessment"]');

@@ -77,7 +77,7 @@ export type AssessmentField =
   | 'assessmentData'
   | AnswerField;
 
-/** Validates the assessment payload (§7's shape); answers come back as labels. */
+/** Validates the assessment payload (the contact fields, formType and the six answers); answers come back as labels. */
 export function validateAssessment(
   values: unknown,
 ): ValidationResult<AssessmentSubmission, AssessmentField> {

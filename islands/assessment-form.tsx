@@ -33,7 +33,7 @@ const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 /**
  * The DIAlog assessment (/dialog-assessment): six questions, then the contact details. The first
  * render is the static form that posts without script; hydrated, it checks every answer and field,
- * posts §7's payload (answers as labels), thanks the visitor, clears the form and goes home.
+ * posts the assessment's payload (answers as labels), thanks the visitor, clears the form and goes home.
  */
 export default function AssessmentForm({ idPrefix, action, questionsLead, contactLead }: AssessmentFormProps) {
   const island = useFormIsland(idPrefix, ORDER);

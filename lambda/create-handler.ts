@@ -15,6 +15,7 @@ import { clientAddress } from './limits/client-address.ts';
 import { ORIGIN_VERIFY_HEADER } from './cloudfront-headers.ts';
 import { checkSender, mayMailNow, type VolumeLimits } from './limits/volume.ts';
 import { metricFields, METRICS, type MetricName } from './metrics.ts';
+import { answerMetrics } from './answer-metrics.ts';
 import { emailKeyOf, type LeadStore } from './leads/store.ts';
 import type { MailSender } from './ses-client.ts';
 import { validateSubmission, isSpam } from './submission.ts';
@@ -67,6 +68,7 @@ export function createHandler(options: HandlerOptions): HttpHandler {
       outcome = { result: jsonAnswer(500, { ok: false, error: 'Internal error' }), reason: 'internal' };
     }
     const status = outcome.result.statusCode;
+    const metrics = [...(outcome.metrics ?? []), ...answerMetrics(event, { statusCode: status, spam: outcome.spam }, Boolean(options.config.originSecret))];
     log({
       level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
       event: 'request',
@@ -79,7 +81,7 @@ export function createHandler(options: HandlerOptions): HttpHandler {
       ...(outcome.reason ? { reason: outcome.reason } : {}),
       ...(outcome.spam ? { spam: true } : {}),
       ...(outcome.invalidFields ? { invalidFields: outcome.invalidFields } : {}),
-      ...(outcome.metrics?.length ? { ...Object.fromEntries(outcome.metrics.map((name) => [name, 1])), ...metricFields(new Date(), outcome.metrics) } : {}),
+      ...(metrics.length ? { ...Object.fromEntries(metrics.map((name) => [name, 1])), ...metricFields(new Date(), metrics) } : {}),
     });
     return outcome.result;
   };

@@ -18,6 +18,12 @@ export const METRICS = {
   bounces: 'LeadMailBounces',
   /** SES reported a complaint for a lead's e-mail. */
   complaints: 'LeadMailComplaints',
+  /** A form post that came the way a visitor's does (through CloudFront, where the stack puts it in front): answer-metrics.ts. */
+  formPosts: 'FormPosts',
+  /** One of those answered 4xx, other than 429 (LeadsRateLimited): refused, so the visitor's lead was lost unless they fix it. */
+  formPostsRefused: 'FormPostsRefused',
+  /** A post with the hidden honeypot field filled: answered as a success and dropped, nothing stored or sent. */
+  honeypotHits: 'HoneypotHits',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import type { AxeResults, Result } from 'axe-core';
 import { vp, VIEWPORTS } from './browser.ts';
 import type { GateReport } from './report.ts';
-import type { PageView } from './sweep.ts';
+import type { PageView } from './page-view.ts';
 
 /** WCAG 2.0, 2.1 and 2.2, levels A and AA (axe tags no rule wcag22a). */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];

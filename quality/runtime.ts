@@ -1,10 +1,7 @@
 import { vp, VIEWPORTS } from './browser.ts';
 import type { Budgets } from '../src/measure/budgets.ts';
 import { fmtKb, KB, type GateReport } from './report.ts';
-import type { PageView } from './sweep.ts';
-
-/** An <img> whose file has more pixels across than its slot can show. */
-export interface OversizedImage { src: string; intrinsic: number; slot: number }
+import type { OversizedImage, PageView } from './page-view.ts';
 
 /**
  * Runs in the page. Raster images only: an SVG draws sharp at any size. The intrinsic width comes

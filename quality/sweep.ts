@@ -1,37 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import type { Result } from 'axe-core';
 import { runAxe } from './axe.ts';
-import { listen, newContext, pool, VIEWPORTS, type PageNoise, type Viewport } from './browser.ts';
-import { pixelContrast, undecidedNodes, type ContrastFinding } from './contrast.ts';
+import { listen, newContext, pool, VIEWPORTS, type Viewport } from './browser.ts';
+import { pixelContrast, undecidedNodes } from './contrast.ts';
 import type { OpenState } from './open-states.ts';
+import type { PageView } from './page-view.ts';
 import type { Target } from './routes.ts';
-import { imageSlots, type OversizedImage } from './runtime.ts';
-
-/** Everything one page view tells the gates. */
-export interface PageView {
-  label: string;
-  url: string;
-  viewport: Viewport;
-  /** The open state this view was put in, if any. */
-  state?: string;
-  status?: number;
-  /** gzip bytes of every script fetched before any interaction (and before the state was opened). */
-  jsBeforeInteraction: number;
-  scripts: string[];
-  /** Bytes (as served) of every image fetched before any interaction, lazy ones in view included. */
-  imagesBeforeInteraction: number;
-  imageFiles: string[];
-  images: { checked: number; oversized: OversizedImage[] };
-  violations: Result[];
-  /** Contrast checks axe could not decide and no photograph settled: listed as warnings. */
-  incomplete: Result[];
-  /** Text over gradients and images, measured in pixels (contrast.ts); `covered`: under an open dialog. */
-  contrast: { checked: number; covered: number; failing: ContrastFinding[] };
-  noise: PageNoise;
-  /** Set when the page or its state could not be reached or checked. */
-  error?: string;
-}
+import { imageSlots } from './runtime.ts';
 
 interface Job { label: string; url: string; status: number; viewport: Viewport; firstVisit: boolean; state?: OpenState }
 

@@ -1,44 +1,95 @@
 #!/usr/bin/env node
-// The layering rule: no import cycle between folders. A node is each top-level folder and, inside
-// src/, each sub-folder and each file directly in src/. Type-only imports do not count (they vanish
-// at build time); dynamic import() does (it loads code at run time). Tests, fixtures and outputs are
-// outside the rule. Exit 1 with each cycle and the imports that make it.
+// The layering rules, from the imports:
+// 1. No import cycle between folders. A node is each top-level folder and, inside src/, each
+//    sub-folder and each file directly in src/. Type-only imports do not count here (they vanish at
+//    build time); dynamic import() does (it loads code at run time).
+// 2. No import loop between the files of one folder (src/'s own files included). Here type-only
+//    imports count too: a file that takes its types from the module that imports it is a loop a
+//    reader has to untangle all the same, and most such loops are closed by a type.
+// Tests, fixtures, content and outputs are outside the rules. Exit 1 with each cycle and loop, and
+// the imports that make it.
 //   node scripts/check-folder-cycles.mjs [root]
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const SKIP = new Set(['node_modules', '.git', 'dist', 'build', 'tests', 'e2e', 'content', '.site-cache', 'test-results', 'fixtures', 'cdk.out']);
+/** Skipped wherever they are. */
+const SKIP = new Set(['node_modules', '.git', 'cdk.out']);
+/** Skipped at the top only: the tests, the site's words, and what the tools write (src/content is code). */
+const SKIP_AT_TOP = new Set(['dist', 'build', 'tests', 'e2e', 'content', '.site-cache', '.site-data', 'test-results', 'fixtures']);
 const SOURCE = /\.(ts|tsx|mts|js|mjs)$/;
 
-function sourceFiles(dir, out = []) {
+function sourceFiles(root, dir = root, out = []) {
   for (const name of readdirSync(dir)) {
     // `.dist.builds/` and the like: the trees a build writes beside its output folder.
-    if (SKIP.has(name) || /^\..+\.builds$/.test(name)) continue;
+    if (SKIP.has(name) || (dir === root && SKIP_AT_TOP.has(name)) || /^\..+\.builds$/.test(name)) continue;
     const file = path.join(dir, name);
-    if (statSync(file).isDirectory()) sourceFiles(file, out);
+    if (statSync(file).isDirectory()) sourceFiles(root, file, out);
     else if (SOURCE.test(name) && !/\.(test|spec)\./.test(name)) out.push(file);
   }
   return out;
 }
 
-/** The specifiers a module loads at run time: static imports and re-exports that are not type-only, and import(). */
-export function runtimeImports(text) {
+/** Every specifier a module imports or re-exports, each with whether it is type-only. */
+export function moduleImports(text) {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-  const specs = [];
+  const found = [];
   for (const m of code.matchAll(/(?:^|[;\n])\s*(import|export)\s+([^'";]*?)\s*from\s*['"]([^'"]+)['"]/g)) {
     const clause = m[2].trim();
-    if (/^type\b/.test(clause)) continue;
     const braces = /^\{([^}]*)\}$/.exec(clause);
-    if (braces) {
-      const names = braces[1].split(',').map((s) => s.trim()).filter(Boolean);
-      if (names.length && names.every((n) => /^type\s/.test(n))) continue;
-    }
-    specs.push(m[3]);
+    const names = braces ? braces[1].split(',').map((s) => s.trim()).filter(Boolean) : [];
+    const typeOnly = /^type\b/.test(clause) || (names.length > 0 && names.every((n) => /^type\s/.test(n)));
+    found.push({ spec: m[3], typeOnly });
   }
-  for (const m of code.matchAll(/(?:^|[;\n])\s*import\s*['"]([^'"]+)['"]/g)) specs.push(m[1]);
-  for (const m of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) specs.push(m[1]);
-  return specs;
+  for (const m of code.matchAll(/(?:^|[;\n])\s*import\s*['"]([^'"]+)['"]/g)) found.push({ spec: m[1], typeOnly: false });
+  for (const m of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ spec: m[1], typeOnly: false });
+  return found;
+}
+
+/** The specifiers a module loads at run time: static imports and re-exports that are not type-only, and import(). */
+export function runtimeImports(text) {
+  return moduleImports(text).filter((i) => !i.typeOnly).map((i) => i.spec);
+}
+
+/** Tarjan's strongly connected components of more than one node. */
+function components(next) {
+  let counter = 0;
+  const index = new Map(), low = new Map(), stack = [], onStack = new Set(), found = [];
+  const visit = (v) => {
+    index.set(v, counter); low.set(v, counter); counter++;
+    stack.push(v); onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
+      else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component = [];
+      let w;
+      do { w = stack.pop(); onStack.delete(w); component.push(w); } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** The cycles of a graph given as `a -> b` edge keys, each with the imports behind its edges. */
+function cyclesOf(edges) {
+  const next = new Map();
+  for (const key of edges.keys()) {
+    const [a, b] = key.split(' -> ');
+    if (!next.has(a)) next.set(a, new Set());
+    next.get(a).add(b);
+  }
+  return components(next).map((nodes) => ({
+    nodes,
+    edges: [...edges].filter(([key]) => nodes.includes(key.split(' -> ')[0]) && nodes.includes(key.split(' -> ')[1])).map(([key, why]) => ({ edge: key, imports: why })),
+  }));
+}
+
+function addEdge(edges, key, why) {
+  if (!edges.has(key)) edges.set(key, []);
+  edges.get(key).push(why);
 }
 
 function nodeOf(root, file) {
@@ -58,51 +109,46 @@ export function folderCycles(rootDir) {
       if (!spec.startsWith('.')) continue;
       const to = nodeOf(root, path.resolve(path.dirname(file), spec));
       if (!to || to === from) continue;
-      const key = `${from} -> ${to}`;
-      if (!edges.has(key)) edges.set(key, []);
-      edges.get(key).push(`${path.relative(root, file)} imports ${spec}`);
+      addEdge(edges, `${from} -> ${to}`, `${path.relative(root, file)} imports ${spec}`);
     }
   }
-  const next = new Map();
-  for (const key of edges.keys()) {
-    const [a, b] = key.split(' -> ');
-    if (!next.has(a)) next.set(a, new Set());
-    next.get(a).add(b);
+  return cyclesOf(edges);
+}
+
+/**
+ * Every import loop between the files of one folder, type-only imports included: `folder` is the
+ * folder, `nodes` its files in the loop, and `edges` the imports that close it.
+ */
+export function fileLoops(rootDir) {
+  const root = path.resolve(rootDir);
+  const edges = new Map();
+  for (const file of sourceFiles(root)) {
+    for (const { spec } of moduleImports(readFileSync(file, 'utf8'))) {
+      if (!spec.startsWith('.')) continue;
+      const target = path.resolve(path.dirname(file), spec);
+      if (target === file || path.dirname(target) !== path.dirname(file)) continue;
+      const [from, to] = [file, target].map((f) => path.relative(root, f).split(path.sep).join('/'));
+      addEdge(edges, `${from} -> ${to}`, `${from} imports ${spec}`);
+    }
   }
-  // Tarjan's strongly connected components.
-  let counter = 0;
-  const index = new Map(), low = new Map(), stack = [], onStack = new Set(), cycles = [];
-  const visit = (v) => {
-    index.set(v, counter); low.set(v, counter); counter++;
-    stack.push(v); onStack.add(v);
-    for (const w of next.get(v) ?? []) {
-      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
-    }
-    if (low.get(v) === index.get(v)) {
-      const component = [];
-      let w;
-      do { w = stack.pop(); onStack.delete(w); component.push(w); } while (w !== v);
-      if (component.length > 1) cycles.push(component.sort());
-    }
-  };
-  for (const v of next.keys()) if (!index.has(v)) visit(v);
-  return cycles.map((nodes) => ({
-    nodes,
-    edges: [...edges].filter(([key]) => nodes.includes(key.split(' -> ')[0]) && nodes.includes(key.split(' -> ')[1])).map(([key, why]) => ({ edge: key, imports: why })),
-  }));
+  return cyclesOf(edges).map((loop) => ({ folder: path.posix.dirname(loop.nodes[0]), ...loop }));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const cycles = folderCycles(process.argv[2] ?? '.');
+  const root = process.argv[2] ?? '.';
+  const cycles = folderCycles(root);
+  const loops = fileLoops(root);
+  const show = (e) => console.error(`  ${e.edge}: ${e.imports.slice(0, 3).join('; ')}${e.imports.length > 3 ? ` (+${e.imports.length - 3})` : ''}`);
   for (const c of cycles) {
     console.error(`import cycle between folders: ${c.nodes.join(', ')}`);
-    for (const e of c.edges) console.error(`  ${e.edge}: ${e.imports.slice(0, 3).join('; ')}${e.imports.length > 3 ? ` (+${e.imports.length - 3})` : ''}`);
+    c.edges.forEach(show);
   }
-  if (cycles.length) {
-    console.error(`${cycles.length} folder cycle${cycles.length === 1 ? '' : 's'}: make each dependency point one way (type-only imports do not count)`);
-    process.exitCode = 1;
-  } else {
-    console.log('folder cycles: none');
+  for (const l of loops) {
+    console.error(`import loop inside ${l.folder}/: ${l.nodes.map((f) => path.posix.basename(f)).join(', ')}`);
+    l.edges.forEach(show);
   }
+  if (cycles.length) console.error(`${cycles.length} folder cycle${cycles.length === 1 ? '' : 's'}: make each dependency point one way (type-only imports do not count)`);
+  if (loops.length) console.error(`${loops.length} loop${loops.length === 1 ? '' : 's'} between the files of a folder: move what both need into a module of its own (type-only imports count)`);
+  if (cycles.length || loops.length) process.exitCode = 1;
+  else console.log('folder cycles: none; loops inside a folder: none');
 }

@@ -1,4 +1,4 @@
-import type { TocEntry } from './content/markdown-site.ts';
+import type { TocEntry } from './content/markdown-state.ts';
 
 /**
  * An article's body HTML lives in the build cache (.site-cache/bodies.pack), not in the main

@@ -30,14 +30,14 @@ import type { BuildWorkers } from './pool/build-workers.ts';
 import { BuildCache, LostBodiesError, type RouteSource } from './cache/build-cache.ts';
 import { CACHE_DIR } from './cache/store.ts';
 import { hashOf } from './hash.ts';
-import { buildImages, type BuiltImages } from './images/produce.ts';
+import { buildImages, type BuiltImages } from './image-stage.ts';
 import { planCards, type CardJob } from './cards/plan.ts';
 import { sideFiles, writeFiles, writeStage } from './write-stage.ts';
 import { sideBySide } from './concurrency.ts';
 import { cardFontsHash } from './cards/fonts.ts';
 import { engineVersions } from './cards/engine.ts';
 import { drawMissingCards, lookUpCards, type BuiltCards } from './cards/card-cache.ts';
-import type { CardProcess } from './cards/card-process.ts';
+import type { BuildSession } from './build-session.ts';
 import { startThreads } from './build-threads.ts';
 import { pruneStage } from './prune-stage.ts';
 import { plannedRecords } from './search/records.ts';
@@ -69,27 +69,7 @@ export interface BuildOptions {
   warn?: (line: string) => void;
 }
 
-/**
- * Kept by `site serve` from one build to the next: the bundled code and assets, reused while no
- * file under templates/, islands/ or src/ has changed (serve sets `codeChanged` when one does).
- */
-export interface BuildSession {
-  codeChanged: boolean;
-  code?: BuildCode;
-  assets?: BundleResult;
-  cdn?: { table: string; request: string; response: string };
-  /** Cache entries kept in memory; entries of old keys go when it grows past a bound (see build.ts). */
-  memory?: Map<string, unknown>;
-  /** The process that draws the share cards (cards/card-process.ts), kept warm from one build to the next; serve closes it. */
-  cards?: CardProcess;
-  /** Set once a build of the session has pruned the image cache: a save need not walk it again. */
-  pruned?: boolean;
-  /**
-   * The last build's search index, served by serve from the cache as soon as it is ready (undefined:
-   * the site has no search): a save's reload does not wait for pagefind, which took most of it.
-   */
-  search?: Promise<BuiltSearch | undefined>;
-}
+export type { BuildSession } from './build-session.ts';
 
 /** Entries serve keeps in memory before starting afresh: far more than a site's pages and files, far less than a gigabyte. */
 const SESSION_MEMORY_MAX = 20_000;

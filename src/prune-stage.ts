@@ -2,7 +2,7 @@
 // .site-cache/ removed. Last, once every other stage has passed.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { BuildSession } from './build.ts';
+import type { BuildSession } from './build-session.ts';
 import { CACHE_DIR } from './cache/store.ts';
 import { pruneCardCache } from './cards/card-cache.ts';
 import { pruneImageCache } from './images/prune.ts';

@@ -1,13 +1,13 @@
 // The `write` stage's work: files into the staging tree a bounded number at a time, the assets and
 // cards written while pages render, then the rest of dist/ and build/ once they have.
-import type { BuildSession } from './build.ts';
+import type { BuildSession } from './build-session.ts';
 import type { BundleResult } from './bundle/bundle.ts';
 import type { BuiltCards } from './cards/card-cache.ts';
 import { CARDS_FILE } from './cards/plan.ts';
 import { IO_CONCURRENCY, mapLimit, turnTaker } from './concurrency.ts';
 import type { Site } from './content/load.ts';
 import { HEADERS_FILE, headersFile } from './headers.ts';
-import type { BuiltImages } from './images/produce.ts';
+import type { BuiltImages } from './image-stage.ts';
 import type { SizeFigure } from './measure/summary.ts';
 import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
 import { oversizeWarnings, viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';

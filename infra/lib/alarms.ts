@@ -5,10 +5,15 @@
 //
 // Event counts are sparse (a metric with nothing to count has no data point), so missing data is
 // "nothing happened" for them; for the two figures that must keep arriving (the mailer's runs and
-// its unsent count) it is the alarm. Fourteen alarms cost about $1.40 a month (standard
-// resolution, $0.10 per alarm per month at CloudWatch's list price, 2025).
+// its unsent count) it is the alarm. CloudWatch charges $0.10 a month for each metric an alarm
+// watches (standard resolution, list price, 2025): these 18 alarms watch 19 (the refused-posts
+// alarm divides one by another), about $1.90 a month, and the handler's three figures of every
+// post (FormPosts, FormPostsRefused, HoneypotHits) are custom metrics at $0.30 a month each.
+//
+// CloudFront's and WAF's figures live in us-east-1, and an alarm can only watch, and notify, its
+// own region: their alarms are in edge-alarms.ts and waf-stack.ts, each with a topic of its own.
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
@@ -20,6 +25,19 @@ import type { SiteSettings } from './settings.ts';
 
 /** Posts refused for volume in 5 minutes above which a flood is in progress (a person meets the limits once, if ever). */
 export const RATE_LIMITED_ALARM_THRESHOLD = 20;
+
+/**
+ * The refused-posts alarm: in one hour, at least this many form posts refused with a 4xx (429
+ * aside) that make up at least this share of the hour's posts. Normally next to none are: the page
+ * checks every field before it posts, and a post from a page of the site passes the origin check.
+ * A wrong ALLOWED_ORIGINS or origin secret refuses every post, so the share is 100%; a visitor
+ * refused tries again, so a quiet site's single visitor makes two or three. The share keeps a
+ * busy hour's odd refusal from firing it.
+ */
+export const REFUSED_POSTS_ALARM = { atLeast: 3, percent: 50, period: Duration.hours(1) } as const;
+
+/** Honeypot hits in an hour that are a burst: a bot has found the forms (a few a day is the background). */
+export const HONEYPOT_ALARM_THRESHOLD = 10;
 
 export interface LeadAlarmsProps {
   settings: SiteSettings;
@@ -121,6 +139,39 @@ export function defineLeadAlarms(scope: Construct, props: LeadAlarmsProps): Reco
   alarm('RateLimitedAlarm',
     `More than ${RATE_LIMITED_ALARM_THRESHOLD} posts to the forms of ${site} were refused for volume in 5 minutes: a flood is in progress. Real visitors are unaffected unless it comes from their own address; ${list} shows what was accepted.`,
     leadMetric(METRICS.rateLimited), { threshold: RATE_LIMITED_ALARM_THRESHOLD, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD });
+
+  // Refused posts as a share of all posts, counted only once there are enough refusals to mean
+  // something; an hour without posts (no data) is 0.
+  const posts = leadMetric(METRICS.formPosts, 'Sum', REFUSED_POSTS_ALARM.period);
+  const refused = leadMetric(METRICS.formPostsRefused, 'Sum', REFUSED_POSTS_ALARM.period);
+  alarm('RefusedPostsAlarm',
+    `At least ${REFUSED_POSTS_ALARM.atLeast} form posts to ${site}, ${REFUSED_POSTS_ALARM.percent}% or more of the hour's, were refused with a 4xx: visitors are being turned away and their leads lost. `
+      + `The handler's request lines in ${logs(handler)} give each refusal's reason: 'origin' for every post means ALLOWED_ORIGINS (the allowedOrigins setting) does not name the site's address; 'origin-secret' means CloudFront's secret header does not match the handler's (redeploy the Site stack); 'invalid' or 'malformed-json' from one address is a script. ${list} shows what did arrive.`,
+    new MathExpression({
+      expression: `IF(FILL(refused, 0) >= ${REFUSED_POSTS_ALARM.atLeast}, 100 * FILL(refused, 0) / FILL(posts, 1), 0)`,
+      usingMetrics: { posts, refused },
+      period: REFUSED_POSTS_ALARM.period,
+      label: 'Form posts refused with a 4xx (%)',
+    }),
+    { threshold: REFUSED_POSTS_ALARM.percent });
+
+  alarm('HoneypotAlarm',
+    `${HONEYPOT_ALARM_THRESHOLD} or more posts to the forms of ${site} in an hour filled the hidden honeypot field: a bot has found the forms. Each was answered as if sent and dropped: nothing stored or mailed, and ${list} is unchanged by them. Nothing to do unless it keeps on (WAF limits each address); the handler's request lines with "spam": true in ${logs(handler)} give their times and forms.`,
+    leadMetric(METRICS.honeypotHits, 'Sum', Duration.hours(1)),
+    { threshold: HONEYPOT_ALARM_THRESHOLD });
+
+  // Set by mail-events.ts, which points both the SNS subscription and the Lambda at it.
+  const deadLetters = sesEvents.deadLetterQueue;
+  if (!deadLetters) throw new Error('The SES events Lambda has no dead-letter queue to alarm on (mail-events.ts)');
+  alarm('SesEventsDeadLettersAlarm',
+    `An SES report on a lead e-mail of ${site} (a bounce, complaint or delivery) could not be written on its lead: SNS could not invoke the Lambda that records them, or it failed or was throttled past its retries. A bounce among them may have raised no bounce alarm. The reports are kept 14 days in the SQS queue ${deadLetters.queueName} (region ${settings.region}): read them there (Send and receive messages, Poll), fix the cause from ${logs(sesEvents)}, then delete them. ${list} shows the leads with no delivery report.`,
+    deadLetters.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: FIVE_MINUTES }));
+
+  // Throttled, SES's reports wait in Lambda's queue for up to six hours before they reach the
+  // dead letters: this says so at once.
+  alarm('SesEventsThrottlesAlarm',
+    `Lambda refused to run the Lambda that writes SES reports on the leads of ${site} (throttled): bounces, complaints and deliveries are waiting, and after six hours go to its dead-letter queue. See its metrics in the Lambda console and ${logs(sesEvents)}; ${list} shows the leads with no delivery report yet.`,
+    lambdaMetric(sesEvents, 'Throttles'));
 
   alarm('SesEventsErrorsAlarm',
     `The Lambda that writes SES bounces and complaints on the leads of ${site} failed: a bounce or complaint may not be shown on its lead in ${list} (its own alarm still fires). Read ${logs(sesEvents)}.`,

@@ -40,7 +40,7 @@ export class Leads extends Construct {
   readonly table: Table;
   readonly limits: Table;
   readonly mailer: LambdaFunction;
-  /** Where every alarm of the leads is sent (alarms.ts): an e-mail subscription for alarmEmail. */
+  /** Where every alarm of the leads is sent (alarms.ts): an e-mail subscription for alarmTo. */
   readonly topic: Topic;
 
   constructor(scope: Construct, id: string, props: LeadsProps) {
@@ -102,7 +102,7 @@ export class Leads extends Construct {
     });
 
     this.topic = new Topic(this, 'AlarmTopic', { displayName: `Leads of ${settings.domainName}: something needs you` });
-    this.topic.addSubscription(new EmailSubscription(settings.alarmEmail));
+    this.topic.addSubscription(new EmailSubscription(settings.alarmTo));
   }
 
   /** Lets the form handler store leads (PutItem and UpdateItem) and count posts (UpdateItem on the limits), and nothing more. */

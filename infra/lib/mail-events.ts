@@ -6,12 +6,20 @@
 //
 // Delivery reports are included: a few hundred SNS messages and Lambda runs a year are within the
 // free tiers, and `site leads list` can then say which leads reached the inbox.
+//
+// A report that cannot be written is kept, not dropped: SNS hands each to the Lambda as an
+// asynchronous invocation, so a report is lost either when SNS cannot invoke it at all (after its
+// own retries) or when the Lambda fails or is throttled past its retries (two, within six hours).
+// Both go to one dead-letter queue, kept 14 days (SQS's longest), whose depth is alarmed
+// (alarms.ts): a bounce that never reached its lead would otherwise also miss its own alarm, which
+// the Lambda raises.
 import { Duration, Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
@@ -34,6 +42,8 @@ export class MailEvents extends Construct {
   readonly configurationSet: ConfigurationSet;
   readonly topic: Topic;
   readonly handler: LambdaFunction;
+  /** SES reports that never reached their lead: the subscription's and the Lambda's dead letters. */
+  readonly deadLetters: Queue;
 
   constructor(scope: Construct, id: string, props: MailEventsProps) {
     super(scope, id);
@@ -48,6 +58,12 @@ export class MailEvents extends Construct {
       events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.DELIVERY, EmailSendingEvent.SEND, EmailSendingEvent.REJECT],
     });
 
+    this.deadLetters = new Queue(this, 'DeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+
     const logGroup = new LogGroup(this, 'Logs', { retention: settings.logRetentionDays as RetentionDays });
     this.handler = new LambdaFunction(this, 'Handler', {
       description: `Writes SES bounces, complaints and deliveries on the leads of ${settings.domainName}`,
@@ -60,11 +76,14 @@ export class MailEvents extends Construct {
       // The bundle's cold start reads the whole lead configuration (lambda/handler.ts).
       environment: { ...leadsEnvironment(settings, table), [LIMITS_TABLE_ENV]: props.limitsTable.tableName, ALLOWED_ORIGINS: settings.allowedOrigins.join(',') },
       logGroup,
+      // What it failed (or was throttled) on past its asynchronous retries.
+      deadLetterQueue: this.deadLetters,
     });
     // Finds a lead by its SES message id (a filtered Scan: hundreds of leads a year; a GSI cannot
     // index the nested mail.messageId) and marks it.
     this.handler.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Scan', 'dynamodb:UpdateItem'], resources: [table.tableArn] }));
-    this.topic.addSubscription(new LambdaSubscription(this.handler));
+    // What SNS could not hand to the Lambda at all.
+    this.topic.addSubscription(new LambdaSubscription(this.handler, { deadLetterQueue: this.deadLetters }));
   }
 
   /**

@@ -26,8 +26,10 @@ export interface SiteSettings {
   reservedConcurrency?: number;
   logRetentionDays: number;
   priceClass: '100' | '200' | 'All';
-  /** Where the alarm for leads unsent after 30 minutes is e-mailed (an SNS e-mail subscription). */
-  alarmEmail: string;
+  /** Where every alarm is e-mailed (an SNS e-mail subscription in each region that has alarms); mailTo unless set, which synth warns of. */
+  alarmTo: string;
+  /** The Site stack's distribution (its DistributionId output): defines the us-east-1 stack of CloudFront's alarms (edge-alarms.ts). */
+  distributionId?: string;
   /** Months a lead is kept (the table's TTL); content/site.yaml's leadRetentionMonths unless overridden. */
   leadRetentionMonths: number;
   /** AWS account to deploy to; the CDK CLI sets CDK_DEFAULT_ACCOUNT from the credentials in use. */
@@ -58,7 +60,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'webAclArn', env: 'SITE_WEB_ACL_ARN', what: 'the WebAclArn output of the SiteWaf stack, to attach it' },
   { key: 'reservedConcurrency', env: 'SITE_RESERVED_CONCURRENCY', what: "reserved concurrency of the form Lambda (default off: the account's pool)" },
   { key: 'logRetentionDays', env: 'SITE_LOG_RETENTION_DAYS', what: 'days to keep the form Lambda logs (default 90)' },
-  { key: 'alarmEmail', env: 'SITE_ALARM_EMAIL', what: 'the address alerted when a lead is still not e-mailed after 30 minutes (default: mailTo)' },
+  { key: 'alarmTo', env: 'SITE_ALARM_TO', what: 'the address every alarm is e-mailed to (default: mailTo, with a warning: a bouncing inbox would swallow its own bounce alarm)' },
+  { key: 'distributionId', env: 'SITE_DISTRIBUTION_ID', what: "the Site stack's DistributionId output, for CloudFront's alarms in us-east-1 (the SiteEdgeAlarms stack)" },
   { key: 'leadRetentionMonths', env: 'SITE_LEAD_RETENTION_MONTHS', what: 'months each lead is kept before DynamoDB deletes it: must equal leadRetentionMonths in content/site.yaml, which is the default' },
   { key: 'priceClass', env: 'SITE_PRICE_CLASS', what: "CloudFront price class: 100, 200 or All (default 100: Europe and North America)" },
 ];
@@ -79,6 +82,7 @@ const NAMED = /^[^<>\r\n]*<([^<>\s]+)>$/;
 const CERTIFICATE = /^arn:aws:acm:([a-z0-9-]+):\d{12}:certificate\/[0-9a-f-]+$/;
 const WEB_ACL = /^arn:aws:wafv2:([a-z0-9-]+):\d{12}:global\/webacl\/[\w-]+\/[0-9a-f-]+$/;
 const REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
+const DISTRIBUTION_ID = /^E[A-Z0-9]{6,20}$/;
 
 /** The address inside 'Name <address>', or the value itself. */
 function bareAddress(mailbox: string): string {
@@ -179,8 +183,16 @@ export function readSettings(
   if (priceClass !== '100' && priceClass !== '200' && priceClass !== 'All') invalid('priceClass', priceClass, '100, 200 or All');
 
   // mailTo is checked above; a separate alarm address is checked here.
-  const alarmEmail = raw('alarmEmail') ?? mailTo;
-  if (raw('alarmEmail') && !ADDRESS.test(alarmEmail)) invalid('alarmEmail', alarmEmail, 'an e-mail address');
+  const alarmTo = raw('alarmTo') ?? mailTo;
+  if (raw('alarmTo') && !ADDRESS.test(alarmTo)) invalid('alarmTo', alarmTo, 'an e-mail address');
+  // The setting's old name, refused rather than ignored: ignored, the alarms would quietly go to mailTo.
+  const oldAlarmName = context('alarmEmail') ?? env.SITE_ALARM_EMAIL;
+  if (oldAlarmName !== undefined && oldAlarmName !== null && String(oldAlarmName).trim()) {
+    problems.push(`alarmEmail (-c alarmEmail=… or SITE_ALARM_EMAIL) is now called alarmTo: set ${describe(spec('alarmTo'))} instead`);
+  }
+
+  const distributionId = raw('distributionId');
+  if (distributionId && !DISTRIBUTION_ID.test(distributionId)) invalid('distributionId', distributionId, "a CloudFront distribution id such as E2QWRUHAPOMQZL (the Site stack's DistributionId output)");
   const leadRetentionMonths = whole('leadRetentionMonths', defaults.leadRetentionMonths ?? 24, 1);
   if (leadRetentionMonths > 120) invalid('leadRetentionMonths', String(leadRetentionMonths), 'a whole number of months from 1 to 120');
   // One figure: the privacy page the build writes states content/site.yaml's period, so a deployed
@@ -194,8 +206,9 @@ export function readSettings(
   const account = env.CDK_DEFAULT_ACCOUNT?.trim() || undefined;
   return {
     domainName, certificateArn, mailTo, mailFrom, region, sesIdentity, allowedOrigins, waf, wafApiRateLimit, wafSiteRateLimit,
-    logRetentionDays, priceClass: priceClass as SiteSettings['priceClass'], alarmEmail, leadRetentionMonths,
+    logRetentionDays, priceClass: priceClass as SiteSettings['priceClass'], alarmTo, leadRetentionMonths,
     ...(webAclArn ? { webAclArn } : {}),
+    ...(distributionId ? { distributionId } : {}),
     ...(reservedConcurrency !== undefined ? { reservedConcurrency } : {}),
     ...(account ? { account } : {}),
   };

@@ -9,15 +9,31 @@
 // are kept from starving real visitors. Cost at us-east-1 list prices (2025): $5 a month for the
 // web ACL, $1 a month for each of its 2 rules, and $0.60 per million requests it inspects (every
 // request to the distribution): about $7 a month for a small site.
-import { CfnOutput, Stack, Token, type StackProps } from 'aws-cdk-lib';
+//
+// Its alarm is here too: WAF's figures for a CloudFront web ACL are in us-east-1, and an alarm can
+// only watch and notify its own region, so the stack has its own alarm topic for alarmTo. Any
+// block is worth a look: it is either a script or a whole office behind one address (its people all
+// turned away with a 403), and the web ACL's sampled requests tell which.
+import { CfnOutput, Duration, Stack, Token, type StackProps } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+
+/** The web ACL's metric name: the WebACL dimension of its figures in CloudWatch (AWS/WAFV2). */
+export const WEB_ACL_METRIC_NAME = 'site';
 
 export interface WafStackProps extends StackProps {
   /** Requests per IP per 5 minutes to /api/* (the form handler) before blocking. */
   apiRateLimit: number;
   /** Requests per IP per 5 minutes to anything before blocking. */
   siteRateLimit: number;
+  /** The site's host name, for the alarm's words. */
+  domainName: string;
+  /** Where the blocked-requests alarm is e-mailed. */
+  alarmTo: string;
 }
 
 const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
@@ -28,6 +44,7 @@ const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => (
 
 export class WafStack extends Stack {
   readonly webAcl: CfnWebACL;
+  readonly alarmTopic: Topic;
 
   constructor(scope: Construct, id: string, props: WafStackProps) {
     super(scope, id, props);
@@ -38,7 +55,7 @@ export class WafStack extends Stack {
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       scope: 'CLOUDFRONT',
       defaultAction: { allow: {} },
-      visibilityConfig: visibility('site'),
+      visibilityConfig: visibility(WEB_ACL_METRIC_NAME),
       rules: [
         {
           name: 'api-rate-limit',
@@ -70,6 +87,29 @@ export class WafStack extends Stack {
         },
       ],
     });
+
+    this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `WAF of ${props.domainName}: something needs you` });
+    this.alarmTopic.addSubscription(new EmailSubscription(props.alarmTo));
+    // A Metrics Insights query: it sums the web ACL's blocks (Rule ALL) whatever other dimensions
+    // CloudWatch files them under, so the alarm does not hang on whether a CloudFront web ACL's
+    // figures carry a Region dimension (AWS's documentation says they do not).
+    const blocked = new Alarm(this, 'BlockedRequestsAlarm', {
+      alarmDescription: `AWS WAF blocked requests to ${props.domainName}: one address passed ${props.apiRateLimit} requests to /api/* or ${props.siteRateLimit} to the site in 5 minutes, and is refused with 403 for the rest of the window. `
+        + 'It is a script, or an office or mobile network whose people share one address and are all being turned away. See which in the WAF console (region us-east-1, Web ACLs, this web ACL, Sampled requests: the address, path and user agent); if real people are blocked, raise wafApiRateLimit or wafSiteRateLimit and deploy SiteWaf.',
+      metric: new MathExpression({
+        expression: `SELECT SUM(BlockedRequests) FROM "AWS/WAFV2" WHERE WebACL = '${WEB_ACL_METRIC_NAME}' AND Rule = 'ALL'`,
+        usingMetrics: {},
+        period: Duration.minutes(5),
+        label: 'Requests blocked by WAF',
+      }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    blocked.addAlarmAction(new SnsAction(this.alarmTopic));
+    blocked.addOkAction(new SnsAction(this.alarmTopic));
 
     new CfnOutput(this, 'WebAclArn', {
       value: this.webAcl.attrArn,

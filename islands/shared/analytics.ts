@@ -1,3 +1,5 @@
+import { CONSENT_EVENTS, consentField } from './consent.ts';
+
 /** The tag manager's wait for its tags: at most this long before the page moves on. */
 export const TAG_MANAGER_TIMEOUT_MS = 2000;
 
@@ -10,8 +12,8 @@ interface AnalyticsWindow { dataLayer?: unknown[]; google_tag_manager?: unknown 
  */
 export function analyticsAllowed(layer: readonly unknown[]): boolean {
   for (let i = layer.length - 1; i >= 0; i -= 1) {
-    const entry = layer[i] as { event?: unknown; analytics_consent?: unknown } | null;
-    if (entry && (entry.event === 'consent_update' || entry.event === 'consent_default')) return entry.analytics_consent === true;
+    const entry = layer[i] as Record<string, unknown> | null;
+    if (entry && (entry.event === CONSENT_EVENTS.update || entry.event === CONSENT_EVENTS.default)) return entry[consentField('analytics')] === true;
   }
   return false;
 }

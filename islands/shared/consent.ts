@@ -1,10 +1,36 @@
 /**
  * Cookie consent: the stored record, the dialog's state machine, and what a choice tells the tag
  * manager. Pure functions apart from `readConsent`, `storeConsent` and `announceConsent`.
+ * The consent facts (the storage key, the default, the signals each choice decides, the events)
+ * are written here once: the island uses them, and so does the script in every page's head that
+ * applies them before any tag runs (src/render/inline-scripts.ts, written from these values).
  */
 export const CONSENT_KEY = 'cookieConsent';
 
 export interface ConsentChoice { analytics: boolean; marketing: boolean }
+
+/** The choice in force until the visitor makes one: nothing optional. */
+export const NO_CONSENT: Readonly<ConsentChoice> = { analytics: false, marketing: false };
+
+/** The consent-mode signals each choice decides, in the order they are sent. */
+export const SIGNALS_OF = {
+  analytics: ['analytics_storage'],
+  marketing: ['ad_storage', 'ad_user_data', 'ad_personalization', 'personalization_storage'],
+} as const satisfies Record<keyof ConsentChoice, readonly string[]>;
+
+/** What the site needs to work: granted before any choice, whatever the choice. */
+export const ALWAYS_GRANTED = ['functionality_storage', 'security_storage'] as const;
+
+/** The choices, in the order of `SIGNALS_OF`. */
+export const CONSENT_CATEGORIES = Object.keys(SIGNALS_OF) as (keyof ConsentChoice)[];
+
+/** The data layer's events: the defaults before any tag, and every choice after. */
+export const CONSENT_EVENTS = { default: 'consent_default', update: 'consent_update' } as const;
+
+/** A choice's field in a data-layer event: `analytics_consent`, `marketing_consent`. */
+export const consentField = (category: keyof ConsentChoice) => `${category}_consent` as const;
+
+type Signal = 'granted' | 'denied';
 
 /** What is stored: the choice, when it was made, and the version of the cookie policy it answers. */
 export interface ConsentRecord extends ConsentChoice { necessary: true; timestamp: string; version: number }
@@ -47,7 +73,7 @@ export type ConsentAction =
 
 export function initialConsentState(stored: StoredConsent): ConsentState {
   const saved = stored.status === 'valid' ? { analytics: stored.record.analytics, marketing: stored.record.marketing } : undefined;
-  return { banner: !saved, dialog: false, draft: saved ?? { analytics: false, marketing: false }, saved };
+  return { banner: !saved, dialog: false, draft: saved ?? { ...NO_CONSENT }, saved };
 }
 
 /** `saved` changes only on a choice; the caller stores and announces it when it does. */
@@ -58,7 +84,7 @@ export function consentReducer(state: ConsentState, action: ConsentAction): Cons
       return { banner: false, dialog: false, draft: choice, saved: choice };
     }
     case 'necessaryOnly': {
-      const choice = { analytics: false, marketing: false };
+      const choice = { ...NO_CONSENT };
       return { banner: false, dialog: false, draft: choice, saved: choice };
     }
     case 'openPreferences':
@@ -72,23 +98,30 @@ export function consentReducer(state: ConsentState, action: ConsentAction): Cons
     case 'restore':
       return { banner: false, dialog: false, draft: action.choice, saved: action.choice };
     case 'cancel':
-      return { ...state, dialog: false, draft: state.saved ?? { analytics: false, marketing: false } };
+      return { ...state, dialog: false, draft: state.saved ?? { ...NO_CONSENT } };
   }
 }
 
-type Gtag = (command: 'consent', action: 'update', params: Record<string, 'granted' | 'denied'>) => void;
+type Gtag = (command: 'consent', action: 'update', params: Record<string, Signal>) => void;
 interface ConsentWindow { dataLayer?: unknown[]; gtag?: Gtag }
 
 /** The consent-mode signals a choice sends. */
-export function consentSignals(choice: ConsentChoice) {
-  const g = (on: boolean) => (on ? 'granted' : 'denied') as 'granted' | 'denied';
-  return {
-    analytics_storage: g(choice.analytics),
-    ad_storage: g(choice.marketing),
-    ad_user_data: g(choice.marketing),
-    ad_personalization: g(choice.marketing),
-    personalization_storage: g(choice.marketing),
-  };
+export function consentSignals(choice: ConsentChoice): Record<string, Signal> {
+  const signals: Record<string, Signal> = {};
+  for (const category of CONSENT_CATEGORIES) for (const signal of SIGNALS_OF[category]) signals[signal] = choice[category] ? 'granted' : 'denied';
+  return signals;
+}
+
+/** The signals in force before any choice: the optional ones denied, what the site needs granted. */
+export function defaultSignals(): Record<string, Signal> {
+  return { ...consentSignals(NO_CONSENT), ...Object.fromEntries(ALWAYS_GRANTED.map((signal) => [signal, 'granted' as const])) };
+}
+
+/** The data-layer event that says which choice is in force. */
+export function consentEvent(event: (typeof CONSENT_EVENTS)[keyof typeof CONSENT_EVENTS], choice: ConsentChoice): Record<string, unknown> {
+  const fields: Record<string, unknown> = { event };
+  for (const category of CONSENT_CATEGORIES) fields[consentField(category)] = choice[category];
+  return fields;
 }
 
 export function readConsent(storage: Pick<Storage, 'getItem'>, version: number): StoredConsent {
@@ -105,6 +138,6 @@ export function storeConsent(storage: Pick<Storage, 'setItem'>, record: ConsentR
 
 /** Every choice goes to the data layer, and to gtag's consent mode when a tag manager is present. */
 export function announceConsent(win: ConsentWindow, choice: ConsentChoice): void {
-  (win.dataLayer ??= []).push({ event: 'consent_update', analytics_consent: choice.analytics, marketing_consent: choice.marketing });
+  (win.dataLayer ??= []).push(consentEvent(CONSENT_EVENTS.update, choice));
   win.gtag?.('consent', 'update', consentSignals(choice));
 }

@@ -75,8 +75,8 @@ export function TextArea({ idPrefix, name, label, required = false, maxLength, e
 export interface SelectOption { value: string; label: string }
 
 /**
- * A dropdown whose first option is a prompt. Its value is never empty (the spec forbids empty
- * option values), so 'required' would be met by the prompt; aria-required says it instead.
+ * A dropdown whose first option is a prompt. Its value is never empty (the product rules forbid an
+ * empty option value), so 'required' would be met by the prompt; aria-required says it instead.
  */
 export function SelectField({ idPrefix, name, label, placeholder, placeholderValue, options, error }: {
   idPrefix: string; name: string; label: string; placeholder: string; placeholderValue: string; options: readonly SelectOption[]; error?: string | undefined;

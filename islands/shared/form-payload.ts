@@ -45,7 +45,7 @@ export interface ContactPayload {
 
 export interface AssessmentPayload extends ContactPayload {
   formType: typeof ASSESSMENT_FORM_TYPE;
-  /** The six answers as the labels shown in the dropdowns (§7), not codes. */
+  /** The six answers as the labels shown in the dropdowns, not codes. */
   assessmentData: Record<AnswerField, string>;
 }
 
@@ -76,7 +76,7 @@ export function assessmentValues(entries: FormEntries): AssessmentValues {
 // A bot that fills the trap with script running is sent on, so the handler can drop it quietly.
 const trap = (website: string) => (website ? { [HONEYPOT_FIELD]: website } : {});
 
-/** The contact form's payload, or the §5 message for each field that is wrong. */
+/** The contact form's payload, or the validation message for each field that is wrong. */
 export function toContactPayload(values: ContactValues, context: SendContext): Checked<ContactPayload> {
   const result = validateContact({ name: values.name, email: values.email, company: values.company, message: values.message, isHuman: values.isHuman });
   if (!result.ok) return { ok: false, errors: result.errors as FieldErrors };
@@ -84,7 +84,7 @@ export function toContactPayload(values: ContactValues, context: SendContext): C
   return { ok: true, payload: { name, email, company, message, isHuman: true, ...context, ...trap(values.website) } };
 }
 
-/** The assessment's payload (answers as labels, §7), or a message for each field that is wrong. */
+/** The assessment's payload (answers as labels), or a message for each field that is wrong. */
 export function toAssessmentPayload(values: AssessmentValues, context: SendContext): Checked<AssessmentPayload> {
   const result = validateAssessment({
     name: values.name,

@@ -1,6 +1,7 @@
 // The retry mailer: finds leads whose e-mail is still pending and sends them again, with backoff,
-// marking each sent. Run every 5 minutes by a schedule in the stack (the bundle's `resend`), every
-// few seconds by `site serve` (lambda/local-mailer.ts), and by `site leads resend` on the owner's request.
+// marking each sent. Run every 5 minutes by a schedule in the stack (infra/lib/leads.ts, as the
+// bundle's `resend` export: lambda/handler.ts, through lambda/leads/resend-job.ts), every few
+// seconds by `site serve` (lambda/local-mailer.ts), and by `site leads resend` on the owner's request.
 //
 // Why a schedule rather than a DynamoDB stream: the handler already makes the first attempt
 // straight after the store, so a stream would only ever see leads that failed a moment ago, and

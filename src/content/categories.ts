@@ -2,7 +2,7 @@
 import type { ContentError } from './errors.ts';
 import { slugify } from './markdown.ts';
 
-/** What an article naming no category is shown under and listed in (the spec's default for cards). */
+/** What an article naming no category is shown under and listed in (the default category a card shows). */
 export const DEFAULT_CATEGORIES: readonly string[] = ['Data'];
 
 export function categoriesOf(post: { categories?: string[] }): readonly string[] {

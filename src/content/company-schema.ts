@@ -9,8 +9,8 @@ const block = z.strictObject({ heading: text, text });
 const lead = z.strictObject({ heading: text, lead: text });
 
 /**
- * A fixed list of cards whose titles the spec names, in the spec's order: a misnamed,
- * missing or extra item is a content error rather than a page that quietly drifts from the spec.
+ * A fixed list of cards whose titles and order the site keeps whatever the content says: a
+ * misnamed, missing or extra item is a content error rather than a page that quietly drifts.
  */
 function named<S extends z.ZodRawShape>(titles: readonly string[], shape: S) {
   return z
@@ -29,7 +29,7 @@ export const STAGES = ['Unearth', 'Reveal', 'Build', 'Achieve'] as const;
 export const DIALOG_STEPS = ['Assessment', 'Analysis', 'Action Plan'] as const;
 export const DIALOG_ASPECTS = ['Advocate', 'Translator', 'Monitor', 'Enabler', 'Interpreter', 'Strategist'] as const;
 
-/** A heading that carries the word the spec names its section by, so a reader can find it ('Our Vision'). */
+/** A heading that carries the word its section is named by, so a reader can find it ('Our Vision'). */
 const headingNaming = (word: string) => text.regex(new RegExp(`\\b${word}\\b`, 'i'), `must contain the word '${word}', as the page names the section (e.g. 'Our ${word[0]!.toUpperCase()}${word.slice(1)}')`);
 
 export const aboutSchema = z.strictObject({

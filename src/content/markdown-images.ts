@@ -1,7 +1,7 @@
 import type { Definition, Html, Image, ImageReference, Parents } from 'mdast';
 import type { SiteImage } from './images.ts';
 import { pictureMarkup, type PictureMarkup } from '../images/picture.ts';
-import { lineOf, type SiteStep } from './markdown-site.ts';
+import { lineOf, type SiteStep } from './markdown-state.ts';
 
 /**
  * The images a markdown file's text names: what its parse needs, and all of its cache key needs,

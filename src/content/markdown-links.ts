@@ -1,9 +1,6 @@
 import type { Definition, Html, Link, LinkReference } from 'mdast';
 import { ASSESSMENT_FORMS, ASSESSMENT_FORM_SCHEME, EXTERNAL_ICON_PATHS, NEW_TAB_HINT, assessmentHref, type AssessmentFormName } from './assessment-forms.ts';
-import { lineOf, type SiteStep } from './markdown-site.ts';
-
-/** An address a document links to, with its line in the file. */
-export interface DocumentLink { href: string; line?: number }
+import { lineOf, type SiteStep } from './markdown-state.ts';
 
 const isForm = (name: string): name is AssessmentFormName => (ASSESSMENT_FORMS as readonly string[]).includes(name);
 const formOf = (url: string) => url.startsWith(ASSESSMENT_FORM_SCHEME) ? url.slice(ASSESSMENT_FORM_SCHEME.length) : undefined;

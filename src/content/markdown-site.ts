@@ -2,40 +2,7 @@ import type { Nodes, Paragraph, Parents, Root, Text } from 'mdast';
 // The directive nodes' types (containerDirective, leafDirective, textDirective) in mdast's unions.
 import type {} from 'mdast-util-directive';
 import type { VFile } from 'vfile';
-import type { ContentError } from './errors.ts';
-import type { SiteImage } from './images.ts';
-import type { ImageUse } from '../images/picture.ts';
-import type { SiteSettings } from './schemas.ts';
-import type { DocumentLink } from './markdown-links.ts';
-
-export interface TocEntry { id: string; text: string; depth: number }
-
-/** What one document's render needs and reports, kept on its VFile so that one processor serves every document. */
-export interface SiteMarkdownState {
-  file: string;
-  lineOffset: number;
-  forms: SiteSettings['assessmentForms'];
-  images: Record<string, SiteImage>;
-  toc: TocEntry[];
-  links: DocumentLink[];
-  /** The checks that keep markdown plain (raw HTML, unknown directives). */
-  errors: ContentError[];
-  /** Links, then images: reported after the checks of the same line, as before. */
-  linkErrors: ContentError[];
-  imageErrors: ContentError[];
-  shown: ImageUse[];
-}
-
-declare module 'vfile' {
-  interface DataMap { site: SiteMarkdownState }
-}
-
-/**
- * One of the site's steps over a document's mdast: `enter` sees every node once, in document order
- * (a node before its children), and may replace the node it is given; `done` runs after the walk,
- * for what needs the whole document (a reference's definition may come after it).
- */
-export type SiteStep = (state: SiteMarkdownState) => { enter(node: Nodes, index: number | undefined, parent: Parents | undefined): void; done?(): void };
+import { lineOf, type SiteStep } from './markdown-state.ts';
 
 /**
  * The site's steps as one remark plugin that walks the tree once: seven steps walking it each would
@@ -66,10 +33,6 @@ function walk(node: Nodes, index: number | undefined, parent: Parents | undefine
   const self = node as Parents;
   for (let i = 0; i < self.children.length; i++) walk(self.children[i] as Nodes, i, self, visit);
 }
-
-/** The file's line of a node: its line in the body plus the lines before the body. */
-export const lineOf = (state: SiteMarkdownState, node: Nodes): number | undefined =>
-  node.position ? node.position.start.line + state.lineOffset : undefined;
 
 export function slugify(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/['’]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');

@@ -5,15 +5,15 @@ import { VFile } from 'vfile';
 import type { ContentError } from './errors.ts';
 import type { SiteSettings } from './schemas.ts';
 import { ASSESSMENT_FORMS } from './assessment-forms.ts';
-import { boxes, headingIds, plainChecks, remarkSiteSteps, textDirectivesAsText, type SiteMarkdownState, type TocEntry } from './markdown-site.ts';
-import { collectLinks, surveyLinks, type DocumentLink } from './markdown-links.ts';
+import { boxes, headingIds, plainChecks, remarkSiteSteps, textDirectivesAsText } from './markdown-site.ts';
+import type { DocumentLink, SiteMarkdownState, TocEntry } from './markdown-state.ts';
+import { collectLinks, surveyLinks } from './markdown-links.ts';
 import { pictures } from './markdown-images.ts';
 import { markdownParser, type MarkdownParser } from './markdown-parser.ts';
 import type { SiteImage } from './images.ts';
 import type { ImageUse } from '../images/picture.ts';
 
-export type { TocEntry } from './markdown-site.ts';
-export type { DocumentLink } from './markdown-links.ts';
+export type { DocumentLink, TocEntry } from './markdown-state.ts';
 export { slugify } from './markdown-site.ts';
 /** `images`: the content/images files the body shows, for the page that prints it to report. */
 export interface RenderedMarkdown { html: string; toc: TocEntry[]; links: DocumentLink[]; errors: ContentError[]; images: ImageUse[] }

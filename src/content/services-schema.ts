@@ -13,7 +13,7 @@ const stage = z.strictObject({ name: z.enum(STAGES), text });
 const stages = z.array(stage).length(4, 'needs the four stages: Unearth, Reveal, Build, Achieve')
   .refine((list) => list.every((s, i) => s.name === STAGES[i]), 'must list the stages in order: Unearth, Reveal, Build, Achieve');
 
-/** The six readiness dimensions the assessment looks at, as the spec names them. */
+/** The six readiness dimensions the assessment looks at, by the names the site gives them. */
 export const DIMENSIONS = ['Data infrastructure', 'Governance', 'Skills', 'Culture', 'Leadership', 'Value realisation'] as const;
 
 export const serviceSchema = z.strictObject({
@@ -34,7 +34,7 @@ export const serviceSchema = z.strictObject({
   }),
   challenge: z.strictObject({ heading: text, text, problems: z.array(text).min(3).max(8) }),
   approach: z.strictObject({ heading: text, lead: text, stages }),
-  /** Typical durations, where the spec gives them. */
+  /** Typical durations, on the pages that give them. */
   timelines: z.strictObject({
     heading: text,
     items: z.array(z.strictObject({ label: text, duration: text, text })).min(1),
@@ -60,7 +60,7 @@ export const serviceSchema = z.strictObject({
     note: text,
   }).optional(),
   faq: z.strictObject({ heading: text, items: z.array(faq).length(5, 'needs exactly five questions') }),
-  /** The embedded form's heading, as the spec words it per page. */
+  /** The embedded form's heading: one of the two wordings the service pages use. */
   contactHeading: z.enum(['Get in Touch', 'Or Get in Touch Directly']).default('Get in Touch'),
   contactLead: text.optional(),
   /** false keeps the service page out of the site search. */

@@ -1,22 +1,32 @@
 import type { SiteSettings } from '../content/schemas.ts';
+import { CONSENT_CATEGORIES, CONSENT_EVENTS, CONSENT_KEY, NO_CONSENT, SIGNALS_OF, consentField, defaultSignals, type ConsentChoice } from '../../islands/shared/consent.ts';
 
 /** The not-found page tells developers which path was missing (docs/product-rules.md#pages-and-routes). */
 const LOG_MISSING_PATH = `if(document.documentElement.dataset.status==="404")console.warn("404: no page at",location.pathname);`;
 
+/** An object literal of `key:expression` pairs, written as compactly as a person would by hand. */
+const literal = (pairs: [string, string][]) => `{${pairs.map(([key, value]) => `${key}:${value}`).join(',')}}`;
+
 /**
  * Consent mode defaults before any tag (docs/product-rules.md#after-sending), then the stored choice re-applied, or the
  * cookie bar asked for by marking <html> before the body paints: no flash for returning visitors.
- * Mirrors islands/shared/consent.ts, which handles the choices the visitor makes later.
+ * Every consent fact in it (the key, the defaults, the signals each choice decides, the events) comes
+ * from islands/shared/consent.ts, which handles the choices the visitor makes later.
  */
 function consentDefaults(version: number): string {
+  const defaults = literal(Object.entries(defaultSignals()).map(([signal, value]) => [signal, JSON.stringify(value)]));
+  const event = (name: string, value: (category: keyof ConsentChoice) => string) =>
+    literal([['event', JSON.stringify(name)], ...CONSENT_CATEGORIES.map((category): [string, string] => [consentField(category), value(category)])]);
+  const wrongShape = CONSENT_CATEGORIES.map((category) => `typeof c.${category}!=="boolean"`).join('||');
+  const update = literal(CONSENT_CATEGORIES.flatMap((category) => SIGNALS_OF[category].map((signal): [string, string] => [signal, `g(c.${category})`])));
   return `(function(){var w=window,h=document.documentElement;w.dataLayer=w.dataLayer||[];
 w.gtag=w.gtag||function(){w.dataLayer.push(arguments)};
-w.gtag("consent","default",{analytics_storage:"denied",ad_storage:"denied",ad_user_data:"denied",ad_personalization:"denied",personalization_storage:"denied",functionality_storage:"granted",security_storage:"granted"});
-w.dataLayer.push({event:"consent_default",analytics_consent:false,marketing_consent:false});
-var c=null;try{var raw=localStorage.getItem("cookieConsent");if(raw!==null){c=JSON.parse(raw);if(!c||typeof c.analytics!=="boolean"||typeof c.marketing!=="boolean")throw new Error("unexpected shape")}}catch(e){console.error("Ignoring the stored cookie preference",e);c=null}
+w.gtag("consent","default",${defaults});
+w.dataLayer.push(${event(CONSENT_EVENTS.default, (category) => String(NO_CONSENT[category]))});
+var c=null;try{var raw=localStorage.getItem(${JSON.stringify(CONSENT_KEY)});if(raw!==null){c=JSON.parse(raw);if(!c||${wrongShape})throw new Error("unexpected shape")}}catch(e){console.error("Ignoring the stored cookie preference",e);c=null}
 if(c&&c.version===${version}){var g=function(b){return b?"granted":"denied"};
-w.gtag("consent","update",{analytics_storage:g(c.analytics),ad_storage:g(c.marketing),ad_user_data:g(c.marketing),ad_personalization:g(c.marketing),personalization_storage:g(c.marketing)});
-w.dataLayer.push({event:"consent_update",analytics_consent:c.analytics,marketing_consent:c.marketing})}else h.setAttribute("data-consent","ask")})();`;
+w.gtag("consent","update",${update});
+w.dataLayer.push(${event(CONSENT_EVENTS.update, (category) => `c.${category}`)})}else h.setAttribute("data-consent","ask")})();`;
 }
 
 /** Google Tag Manager, only when a container is configured, and always after the consent defaults. */

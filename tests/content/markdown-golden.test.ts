@@ -25,7 +25,7 @@ interface Rendered { html: string; toc: TocEntry[]; links: DocumentLink[]; error
  *   ':important' (and ':x[label]' its ':x') from its id and contents entry though the page showed them.
  * - A reference link whose definition is an `assessment-form:` address goes to the survey like an
  *   inline one; remark's plugin saw only inline links, and left `href="assessment-form:teams"`.
- * - An image of content/images is a responsive <picture> (issue 13): an SVG one file under its
+ * - An image of content/images is a responsive <picture>: an SVG one file under its
  *   hashed name, lazy, with its size; an image that is not in content/images is a content error.
  */
 const DIFFERENCES: Record<string, Array<[before: string, now: string]>> = {

@@ -11,8 +11,8 @@ import { HONEYPOT_FIELD, LIMITS, validateContact } from '../../forms/contact.ts'
 import { toContactPayload } from '../../islands/shared/form-payload.ts';
 import { validateSubmission } from '../../lambda/submission.ts';
 
-// SPEC §3, in order.
-const SPEC_CODES: Record<string, string[]> = {
+// The code each answer posts, in order: fixed, since stored leads and reports use them.
+const ANSWER_CODES: Record<string, string[]> = {
   dataApproach: ['collect_dont_use', 'occasional_reporting', 'regular_decisions', 'defined_strategy', 'embedded_culture', 'not_sure'],
   dataChallenges: ['lack_strategy', 'low_skills', 'siloed_data', 'leadership_buyin', 'unclear_roles', 'no_challenges', 'other'],
   dataCulture: ['just_starting', 'some_teams', 'important_slow', 'strategic_priority', 'strong_culture', 'not_sure'],
@@ -29,7 +29,7 @@ describe('validateContact', () => {
     expect(result).toEqual({ ok: true, data: { ...contact, message: 'Hello' } });
   });
 
-  it("gives SPEC §5's messages, one per field", () => {
+  it('gives the validation messages, one per field', () => {
     const result = validateContact({ name: ' ', email: '', message: '', isHuman: false });
     expect(result).toEqual({
       ok: false,
@@ -53,7 +53,7 @@ describe('validateContact', () => {
     },
   );
 
-  // Stricter than SPEC §5's loose shape: SES refuses these, so the visitor hears it from the form.
+  // Stricter than the loose shape (text, @, text, a dot, text): SES refuses these, so the visitor hears it from the form.
   it.each([
     'jo..bloggs@example.co.uk',
     '.jo@example.co.uk',
@@ -123,10 +123,10 @@ describe('validateContact', () => {
 });
 
 describe('ASSESSMENT_QUESTIONS', () => {
-  it("has the six questions in order with exactly SPEC §3's codes", () => {
+  it('has the six questions in order with exactly their fixed codes', () => {
     expect(ASSESSMENT_QUESTIONS.map((q) => q.field)).toEqual([...ANSWER_FIELDS]);
     for (const question of ASSESSMENT_QUESTIONS) {
-      expect(question.options.map((o) => o.code)).toEqual(SPEC_CODES[question.field]);
+      expect(question.options.map((o) => o.code)).toEqual(ANSWER_CODES[question.field]);
     }
   });
 

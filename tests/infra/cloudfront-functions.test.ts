@@ -129,7 +129,7 @@ describe('the emitted functions fit CloudFront Functions (JavaScript runtime 2.0
   });
 });
 
-// Kinds of URL the spec's routing distinguishes; each page of the build is added below.
+// Kinds of URL the routing distinguishes (docs/product-rules.md, 'Pages and routes'); each page of the build is added below.
 const TABLE_OF_URLS = [
   '/', '/index.html', '/about', '/about/', '/about//', '/about/index.html', '/about/?a=1&b=2', '/about/?tag=a&tag=b&flag',
   // A page's file name, and the folder layout builds used to write: both 301 to the page's one URL.
@@ -175,7 +175,7 @@ describe('the functions route as site serve does', () => {
     }
   });
 
-  test('spot checks of the spec routing', async () => {
+  test('spot checks of the routing rules', async () => {
     expect(await cdn('/about/?a=1&b=2')).toEqual({ status: 301, location: '/about?a=1&b=2' });
     expect(await cdn('/blog/no-such-article')).toEqual({ status: 302, location: '/blog' });
     expect(await cdn('/services/analytics-and-reporting')).toEqual({ status: 301, location: '/services/data-visualisation' });

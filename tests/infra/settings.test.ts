@@ -39,13 +39,14 @@ describe('readSettings', () => {
       wafSiteRateLimit: 2000,
       logRetentionDays: 90,
       priceClass: '100',
-      alarmEmail: 'leads@example.co.uk',
+      alarmTo: 'leads@example.co.uk',
       leadRetentionMonths: 24,
     });
   });
 
-  test('the leads alarm address and retention period: the retention is content/site.yaml\'s, and a setting that disagrees is refused', () => {
-    expect(readSettings(fromContext({ ...REQUIRED, alarmEmail: 'ops@example.co.uk' }), {}, { leadRetentionMonths: 36 })).toMatchObject({ alarmEmail: 'ops@example.co.uk', leadRetentionMonths: 36 });
+  test('the alarm address and retention period: the retention is content/site.yaml\'s, and a setting that disagrees is refused', () => {
+    expect(readSettings(fromContext({ ...REQUIRED, alarmTo: 'ops@example.co.uk' }), {}, { leadRetentionMonths: 36 })).toMatchObject({ alarmTo: 'ops@example.co.uk', leadRetentionMonths: 36 });
+    expect(readSettings(fromContext(REQUIRED), { SITE_ALARM_TO: 'ops@example.co.uk' }).alarmTo).toBe('ops@example.co.uk');
     expect(readSettings(fromContext(REQUIRED), { SITE_LEAD_RETENTION_MONTHS: '36' }, { leadRetentionMonths: 36 }).leadRetentionMonths).toBe(36);
     const refused = (() => {
       try { readSettings(fromContext(REQUIRED), { SITE_LEAD_RETENTION_MONTHS: '12' }, { leadRetentionMonths: 36 }); } catch (error) { return error as SettingsError; }
@@ -54,7 +55,23 @@ describe('readSettings', () => {
     expect(refused).toBeInstanceOf(SettingsError);
     expect(refused!.problems).toEqual([expect.stringMatching(/^leadRetentionMonths \(-c leadRetentionMonths=… or SITE_LEAD_RETENTION_MONTHS\) is 12 but content\/site\.yaml's leadRetentionMonths is 36: .*one figure/)]);
     expect(problems({ ...REQUIRED, leadRetentionMonths: '12' })).toEqual([]);
-    expect(problems({ ...REQUIRED, alarmEmail: 'ops', leadRetentionMonths: '121' }).join('\n')).toMatch(/alarmEmail .*'ops': expected an e-mail address[^]*leadRetentionMonths .*'121'/);
+    expect(problems({ ...REQUIRED, alarmTo: 'ops', leadRetentionMonths: '121' }).join('\n')).toMatch(/alarmTo .*'ops': expected an e-mail address[^]*leadRetentionMonths .*'121'/);
+  });
+
+  test("the alarm address's old name (alarmEmail, SITE_ALARM_EMAIL) is refused with the new one, never quietly ignored", () => {
+    expect(problems({ ...REQUIRED, alarmEmail: 'ops@example.co.uk' })).toEqual([
+      'alarmEmail (-c alarmEmail=… or SITE_ALARM_EMAIL) is now called alarmTo: set alarmTo (-c alarmTo=… or SITE_ALARM_TO) instead',
+    ]);
+    expect(problems(REQUIRED, { SITE_ALARM_EMAIL: 'ops@example.co.uk' })).toHaveLength(1);
+    expect(problems({ ...REQUIRED, alarmTo: 'ops@example.co.uk' })).toEqual([]);
+  });
+
+  test("distributionId (the Site stack's DistributionId, SITE_DISTRIBUTION_ID as site deploy reads it): unset by default, checked when set", () => {
+    expect(readSettings(fromContext(REQUIRED), {}).distributionId).toBeUndefined();
+    expect(readSettings(fromContext(REQUIRED), { SITE_DISTRIBUTION_ID: 'E2QWRUHAPOMQZL' }).distributionId).toBe('E2QWRUHAPOMQZL');
+    for (const wrong of ['d111111abcdef8.cloudfront.net', 'arn:aws:cloudfront::123456789012:distribution/E2QWRUHAPOMQZL', 'e2qwruhapomqzl']) {
+      expect(problems({ ...REQUIRED, distributionId: wrong }), wrong).toEqual([expect.stringMatching(/^distributionId \(-c distributionId=… or SITE_DISTRIBUTION_ID\) is '.*': expected a CloudFront distribution id/)]);
+    }
   });
 
   test('the environment supplies what the context does not; the context wins', () => {

@@ -63,13 +63,18 @@ const tableId = (template: Template, key = 'submissionId') =>
 const idOf = (template: Template, type: string, fn: (r: Resource) => boolean) =>
   Object.entries(template.findResources(type)).find(([, r]) => fn(r as Resource))![0];
 const lambdaId = (template: Template, handler: string) => idOf(template, 'AWS::Lambda::Function', (f) => f.Properties.Handler === handler);
-/** Every alarm, by the metric it watches (`<namespace>/<metric>` or `<metric>@<function id>`). */
+/**
+ * Every alarm, by the metric it watches (`<namespace>/<metric>` or `<metric>@<function id>`), or
+ * for a metric-math alarm the metrics it combines (`<namespace>/<metric> <namespace>/<metric>`).
+ */
 function alarmsByMetric(template: Template): Record<string, Record<string, any>> {
   const out: Record<string, Record<string, any>> = {};
   for (const alarm of resources(template, 'AWS::CloudWatch::Alarm')) {
     const p = alarm.Properties;
     const fn = (p.Dimensions as Array<{ Name: string; Value: { Ref: string } }> | undefined)?.find((d) => d.Name === 'FunctionName');
-    const key = fn ? `${p.MetricName}@${fn.Value.Ref}` : `${p.Namespace}/${p.MetricName}`;
+    const combined = (p.Metrics as Array<{ MetricStat?: { Metric: { Namespace: string; MetricName: string } } }> | undefined)
+      ?.flatMap((m) => (m.MetricStat ? [`${m.MetricStat.Metric.Namespace}/${m.MetricStat.Metric.MetricName}`] : [])).join(' ');
+    const key = combined !== undefined ? combined : fn ? `${p.MetricName}@${fn.Value.Ref}` : `${p.Namespace}/${p.MetricName}`;
     expect(out[key], key).toBeUndefined();
     out[key] = p;
   }
@@ -150,7 +155,10 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       // The leads and the limits' counters, the retry mailer's schedule, the alarms and their topic.
       'AWS::DynamoDB::Table': 2,
       'AWS::Events::Rule': 1,
-      'AWS::CloudWatch::Alarm': 14,
+      'AWS::CloudWatch::Alarm': 18,
+      // The dead letters of SES's reports, and the policy that lets their topic (and nobody without TLS) use it.
+      'AWS::SQS::Queue': 1,
+      'AWS::SQS::QueuePolicy': 1,
       // The alarm topic with its e-mail subscription; the SES events topic with its Lambda subscription.
       'AWS::SNS::Topic': 2,
       'AWS::SNS::Subscription': 2,
@@ -397,12 +405,17 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       [`Errors@${mailer}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
       [`Throttles@${mailer}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
       [`Errors@${sesEvents}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
+      [`Throttles@${sesEvents}`]: expect.objectContaining({ Namespace: 'AWS/Lambda', ...sum5, ...atLeastOne }),
       // Sustained: failed sends in three 5-minute periods running.
       [`Site/Leads/${METRICS.mailFailures}`]: expect.objectContaining({ ...sum5, ...atLeastOne, EvaluationPeriods: 3, DatapointsToAlarm: 3 }),
       [`Site/Leads/${METRICS.digested}`]: expect.objectContaining({ ...sum5, ...atLeastOne }),
       [`Site/Leads/${METRICS.bounces}`]: expect.objectContaining({ ...sum5, ...atLeastOne }),
       [`Site/Leads/${METRICS.complaints}`]: expect.objectContaining({ ...sum5, ...atLeastOne }),
       [`Site/Leads/${METRICS.rateLimited}`]: expect.objectContaining({ ...sum5, Threshold: 20, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' }),
+      // Visitors turned away, a bot at the honeypot, SES reports that never reached their lead (tests/infra/alarms.test.ts).
+      [`Site/Leads/${METRICS.formPosts} Site/Leads/${METRICS.formPostsRefused}`]: expect.objectContaining({ Threshold: 50, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' }),
+      [`Site/Leads/${METRICS.honeypotHits}`]: expect.objectContaining({ Statistic: 'Sum', Period: 3600, Threshold: 10, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' }),
+      'AWS/SQS/ApproximateNumberOfMessagesVisible': expect.objectContaining({ Statistic: 'Maximum', Period: 300, ...atLeastOne }),
     });
 
     const topics = template.findResources('AWS::SNS::Topic') as Record<string, Resource>;
@@ -439,8 +452,13 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     expect(resources(template, 'AWS::SNS::Subscription').map((r) => r.Properties)).toContainEqual(expect.objectContaining({
       Protocol: 'lambda', TopicArn: { Ref: eventsTopic }, Endpoint: { 'Fn::GetAtt': [lambdaId(template, 'index.sesEvents'), 'Arn'] },
     }));
-    // It finds leads by message id and marks them: Scan and UpdateItem on the leads table, nothing else.
-    expect(statementsOf(template, sesEvents)).toEqual([{ Effect: 'Allow', Action: ['dynamodb:Scan', 'dynamodb:UpdateItem'], Resource: { 'Fn::GetAtt': [tableId(template), 'Arn'] } }]);
+    // It finds leads by message id and marks them: Scan and UpdateItem on the leads table; and it
+    // may put what it fails on in its dead-letter queue. Nothing else.
+    const deadLetters = Object.keys(template.findResources('AWS::SQS::Queue'))[0]!;
+    expect(statementsOf(template, sesEvents)).toEqual([
+      { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [deadLetters, 'Arn'] } },
+      { Effect: 'Allow', Action: ['dynamodb:Scan', 'dynamodb:UpdateItem'], Resource: { 'Fn::GetAtt': [tableId(template), 'Arn'] } },
+    ]);
   });
 
   test('synthesises offline: no context lookups, and the WAF stack is defined by default (its ARN not yet given, the site stack says so)', () => {
@@ -473,13 +491,13 @@ describe('settings that change the stacks', { timeout: 60_000 }, () => {
   });
 
   test('webAclArn attaches the web ACL to the distribution', () => {
-    const { site } = synth({ waf: 'on', webAclArn: WEB_ACL });
+    const { site } = synth({ waf: 'on', webAclArn: WEB_ACL, alarmTo: 'alarms@example.co.uk', distributionId: 'E2QWRUHAPOMQZL' });
     expect(only(Template.fromStack(site), 'AWS::CloudFront::Distribution').Properties.DistributionConfig.WebACLId).toBe(WEB_ACL);
     expect(Annotations.fromStack(site).findWarning('*', Match.anyValue())).toEqual([]);
   });
 
   test('waf off leaves the WAF stack out, and the site stack warns of nothing', () => {
-    const { waf, site } = synth({ waf: 'off' });
+    const { waf, site } = synth({ waf: 'off', alarmTo: 'alarms@example.co.uk', distributionId: 'E2QWRUHAPOMQZL' });
     expect(waf).toBeUndefined();
     expect(Annotations.fromStack(site).findWarning('*', Match.anyValue())).toEqual([]);
   });
@@ -516,12 +534,12 @@ describe('settings that change the stacks', { timeout: 60_000 }, () => {
 });
 
 describe('cdk synth', () => {
-  test('`npx cdk synth --no-notices` in infra/ writes both templates, offline, from the settings in the environment', async () => {
+  test('`npx cdk synth --no-notices` in infra/ writes the three templates, offline, from the settings in the environment', async () => {
     const out = path.join(work, 'cdk.out');
     const env = {
       ...process.env,
       SITE_DOMAIN: 'www.example.co.uk', SITE_CERTIFICATE_ARN: CERT, SITE_MAIL_TO: 'leads@example.co.uk', SITE_MAIL_FROM: 'web@example.co.uk',
-      SITE_WAF: 'on', SITE_BUILD_DIR: buildDir, CDK_DISABLE_VERSION_CHECK: '1',
+      SITE_WAF: 'on', SITE_DISTRIBUTION_ID: 'E2QWRUHAPOMQZL', SITE_BUILD_DIR: buildDir, CDK_DISABLE_VERSION_CHECK: '1',
     };
     const { stdout } = await promisify(execFile)('npx', ['cdk', 'synth', '--no-notices', '--quiet', '-o', out], { cwd: path.join(ROOT, 'infra'), env });
     expect(stdout).not.toMatch(/error/i);
@@ -530,6 +548,8 @@ describe('cdk synth', () => {
     expect(Object.values(site.Resources).filter((r) => r.Type === 'AWS::CloudFront::Distribution')).toHaveLength(1);
     const waf = JSON.parse(await readFile(path.join(out, 'SiteWaf.template.json'), 'utf8')) as { Resources: Record<string, Resource> };
     expect(Object.values(waf.Resources).map((r) => r.Type)).toContain('AWS::WAFv2::WebACL');
+    const edge = JSON.parse(await readFile(path.join(out, 'SiteEdgeAlarms.template.json'), 'utf8')) as { Resources: Record<string, Resource> };
+    expect(Object.values(edge.Resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm')).toHaveLength(3);
   }, 120_000);
 
   test('without settings it stops with the list of what to set', async () => {

@@ -21,7 +21,7 @@ describe('contactValues', () => {
 });
 
 describe('toContactPayload', () => {
-  it("builds §7's payload, trimmed, with isHuman true, the time and the origin", () => {
+  it("builds the contact payload, trimmed, with isHuman true, the time and the origin", () => {
     const result = toContactPayload(good, context);
     expect(result).toEqual({ ok: true, payload: { name: 'Ada Lovelace', email: 'ada@example.org', company: 'Analytical Engines', message: 'We need help with our data.', isHuman: true, ...context } });
     // What the browser sends, the handler's own check accepts.
@@ -40,7 +40,7 @@ describe('toContactPayload', () => {
     [{ email: 'not an address' }, { email: 'Email is invalid' }],
     [{ message: ' \n ' }, { message: 'Message is required' }],
     [{ isHuman: false }, { isHuman: 'Please confirm you are human' }],
-  ] as const)('refuses %o with the message of §5', (change, errors) => {
+  ] as const)('refuses %o with the validation message', (change, errors) => {
     expect(toContactPayload({ ...good, ...change }, context)).toEqual({ ok: false, errors });
   });
 
@@ -59,7 +59,7 @@ describe('toContactPayload', () => {
 describe('toAssessmentPayload', () => {
   const answered = Object.fromEntries(ASSESSMENT_QUESTIONS.map((q) => [q.field, q.options[0]!.code]));
 
-  it("sends §7's payload with the form type and every answer as its label", () => {
+  it("sends the assessment payload with the form type and every answer as its label", () => {
     const values = assessmentValues(entries({ ...answered, name: 'Ada', email: 'ada@example.org', isHuman: 'true' }));
     const result = toAssessmentPayload(values, context);
     expect(result.ok).toBe(true);

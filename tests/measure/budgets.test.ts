@@ -14,13 +14,13 @@ const KB = 1024;
 const figures = (over: Partial<PageFigures>): PageFigures => ({ url: '/about', html: 6 * KB, css: 7 * KB, jsInitial: 1 * KB, jsAll: 70 * KB, renderBlockingScripts: 0, imagesWithoutSize: 0, imagesBeforeInteraction: 0, eagerImages: [], largest: [], ...over });
 
 describe('budgets.json', () => {
-  it('is the one file of limits, and holds the limits the issue sets or tighter', () => {
+  it("is the one file of limits, and holds the product's ceilings or tighter", () => {
     expect(budgets.page.jsBeforeInteractionKb).toBeLessThanOrEqual(10);
     expect(budgets.page.jsAllKb).toBeLessThanOrEqual(90);
     expect(budgets.page.cssKb).toBeLessThanOrEqual(20);
     expect(budgets.page.htmlKb).toBeLessThanOrEqual(60);
     expect(budgets.page.renderBlockingScripts).toBe(0);
-    // The form pages wake their forms on interaction, so no page needs the issue's TBT-only exemption.
+    // The form pages wake their forms on interaction, so no page is exempt from the JS-before-interaction limit.
     expect(budgets.jsBeforeInteractionExempt).toEqual([]);
     expect(budgets.lighthouse.minScores).toEqual({ performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 });
     expect(budgets.lighthouse.maxTotalBlockingTimeMs).toBeLessThanOrEqual(100);

@@ -12,7 +12,8 @@ import { linksGate } from '../../quality/links.ts';
 import type { GateReport } from '../../quality/report.ts';
 import { readRoutingTable, targets } from '../../quality/routes.ts';
 import { runtimeReport } from '../../quality/runtime.ts';
-import { sweep, type PageView } from '../../quality/sweep.ts';
+import type { PageView } from '../../quality/page-view.ts';
+import { sweep } from '../../quality/sweep.ts';
 import { vnuGate } from '../../quality/vnu.ts';
 import { writeBrokenSite } from './broken-site.ts';
 

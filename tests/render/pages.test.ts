@@ -5,7 +5,7 @@ import { routes } from '../../src/routes/table.ts';
 import { render } from '../../src/render/server-entry.tsx';
 import type { SiteSettings } from '../../src/content/schemas.ts';
 
-/** The spec's pages as the build renders them, from the real content. */
+/** The site's pages as the build renders them, from the real content. */
 let site: Site;
 beforeAll(async () => { site = await loadSite(path.resolve('content')); });
 
@@ -35,7 +35,7 @@ const assessmentLinks = (html: string) => anchors(html).filter((a) => /Test Your
 const external = (href: string, text = 'Test Your Data Maturity') => ({ href, target: '_blank', rel: 'noopener noreferrer', text: `${text} (opens in a new tab)` });
 const onSite = { href: '/dialog-assessment', target: undefined, rel: undefined, text: 'Test Your Data Maturity' };
 
-describe('Test Your Data Maturity where the spec calls it external', () => {
+describe('Test Your Data Maturity where it opens an external survey', () => {
   it("home: the call-to-action card opens the survey in a new tab, without an opener, and says so", () => {
     const card = part(page('/'), /<section id="next-steps"/);
     expect(assessmentLinks(card)).toEqual([external(site.settings.assessmentForms.organisation)]);
@@ -73,7 +73,7 @@ describe('Test Your Data Maturity where the spec calls it external', () => {
   });
 });
 
-describe('Test Your Data Maturity where the spec names /dialog-assessment', () => {
+describe('Test Your Data Maturity where the product rules name /dialog-assessment', () => {
   it('/testimonials and /case-studies close with the on-site assessment, in the same tab', () => {
     expect(assessmentLinks(part(page('/testimonials'), /<section id="work-next-steps"/))).toEqual([onSite]);
     expect(assessmentLinks(part(page('/case-studies'), /<section id="case-studies-next-steps"/))).toEqual([onSite]);

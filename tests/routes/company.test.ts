@@ -143,7 +143,7 @@ describe('company content schemas', () => {
     expect(failingPaths(testimonialsSchema, await rawPage('testimonials'))).toEqual([]);
   });
 
-  it('holds the spec names in the spec order', () => {
+  it('holds the fixed names in their fixed order', () => {
     const { about, dialog } = site.pages;
     expect(about.values.items.map((v) => v.title)).toEqual([...VALUES]);
     expect(about.methodology.stages.map((s) => s.title)).toEqual([...STAGES]);

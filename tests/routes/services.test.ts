@@ -32,7 +32,7 @@ function failingPaths(schema: typeof serviceSchema | typeof servicesOverviewSche
 }
 
 describe('services routes', () => {
-  it('builds the overview and the six service pages, in the spec order', () => {
+  it('builds the overview and the six service pages, in their fixed order', () => {
     const urls = servicesRoutes(site).map((r) => r.url);
     expect(urls).toEqual(['/services', ...SLUGS.map((s) => `/services/${s}`)]);
   });
@@ -41,7 +41,7 @@ describe('services routes', () => {
     expect(service('data-visualisation').hero.heading).toBe('Data Visualisation Services');
   });
 
-  it('links each teaser to the case study the spec names', () => {
+  it('links each teaser to its own case study', () => {
     const expected: Record<string, string> = {
       'data-cleaning': 'dc-thomson',
       'data-infrastructure': 'flexible-childcare-services-scotland',
@@ -73,7 +73,7 @@ describe('services routes', () => {
     }
   });
 
-  it('quotes the spec timelines on the visualisation page', () => {
+  it('quotes the typical timelines on the visualisation page', () => {
     expect(service('data-visualisation').timelines?.items.map((t) => t.duration)).toEqual(['2-4 weeks', '2-6 months']);
   });
 
@@ -153,7 +153,7 @@ describe('services content schema', () => {
     expect(failingPaths(serviceSchema, { ...data, metaDescripton: 'typo' })).toEqual(['']);
   });
 
-  it('only allows the two form headings the spec words', async () => {
+  it('only allows the two wordings of the form heading', async () => {
     const data = await rawService('data-cleaning');
     expect(failingPaths(serviceSchema, { ...data, contactHeading: 'Contact us' })).toContain('contactHeading');
   });

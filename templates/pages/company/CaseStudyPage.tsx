@@ -14,7 +14,7 @@ function Part({ id, heading, children }: { id: string; heading: string; children
   );
 }
 
-/** One case study: the spec's sections in order; feedback and 'Why Us' only when the file has them. */
+/** One case study: its fixed sections in order; feedback and 'Why Us' only when the file has them. */
 export function CaseStudyPage({ study, imageAlt, cta }: { study: CaseStudy; imageAlt: string; cta: { heading: string; text: string } }) {
   return (
     <>

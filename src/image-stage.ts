@@ -1,14 +1,17 @@
+// The `images` stage: the raster variants the pages use, made with src/images/'s plans and encoder,
+// and a source that cannot be decoded reported as a content error. A module of the build beside
+// write-stage.ts and prune-stage.ts, not in src/images/, which src/content/ builds on.
 import { access, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { SiteImage } from '../content/images.ts';
-import { reason } from '../content/images.ts';
-import { ContentErrors, type ContentError } from '../content/errors.ts';
-import { encode } from './encode.ts';
-import { mapLimit } from '../concurrency.ts';
-import { EXTENSION_OF } from './formats.ts';
-import { shareFile, type Variant } from './plan.ts';
-import { variantsOf, type ImageUse } from './picture.ts';
+import type { SiteImage } from './content/images.ts';
+import { reason } from './content/images.ts';
+import { ContentErrors, type ContentError } from './content/errors.ts';
+import { encode } from './images/encode.ts';
+import { mapLimit } from './concurrency.ts';
+import { EXTENSION_OF } from './images/formats.ts';
+import { shareFile, type Variant } from './images/plan.ts';
+import { variantsOf, type ImageUse } from './images/picture.ts';
 
 export interface ImageStats {
   /** Raster sources turned into variants, and their bytes. */
