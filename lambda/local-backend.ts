@@ -77,7 +77,12 @@ export async function startLocalFormBackend(options: LocalFormBackendOptions): P
   };
   const clock = options.now ? { now: options.now } : {};
   const handler = createHandler({ ses: mail, leads, ...(limits ? { limits } : {}), config, log, ...clock });
-  const mailer = startLocalMailer(createResendJob({ ses: mail, leads, ...(limits ? { limits } : {}), config, log, ...clock }), { log, ...(options.mailerEveryMs ? { everyMs: options.mailerEveryMs } : {}) });
+  // A run that sent nothing is not logged: every 10 seconds it would drown serve's console.
+  const mailerLog: Logger = (entry) => {
+    if (entry.event === 'resend' && !entry.sent && !entry.digested && !entry.failed && !entry.unanswered) return;
+    log(entry);
+  };
+  const mailer = startLocalMailer(createResendJob({ ses: mail, leads, ...(limits ? { limits } : {}), config, log: mailerLog, ...clock }), { log, ...(options.mailerEveryMs ? { everyMs: options.mailerEveryMs } : {}) });
   return {
     listener: nodeListener(handler),
     ...(ses ? { mailViewerUrl: ses.viewerUrl } : {}),
