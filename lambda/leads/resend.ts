@@ -15,7 +15,7 @@
 // come in time) may have been sent: SES's own events settle it (ses-events.ts: a Send or Delivery
 // event tagged with the send's id marks the lead sent, a Reject marks it failed), and without them
 // it is sent once more, saying so in its subject, only after a long quiet period. The same holds for
-// a lead the handler's send left no outcome on (it died mid-send, or could not write the outcome).
+// a lead whose sender left no outcome (it died mid-send, or could not write the outcome).
 // After two such sends the mailer stops and the stuck-leads alarm tells the owner, who can check
 // the inbox and send it with `site leads resend --id`.
 import { randomUUID } from 'node:crypto';
@@ -46,31 +46,32 @@ export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, 60_000 * 2 ** Math.max(0, attempts - 1));
 }
 
-/** The handler's send left no outcome: no attempt recorded, not held for the digest, and the handler's claim lapsed. */
+/**
+ * The last sender to claim the lead left no outcome: every outcome (sent, failed, unanswered, held)
+ * lets go of the claim, so a claim that ran out means its holder stopped mid-send (the handler or a
+ * mailer run timed out) or could not write what came of it.
+ */
 const leftNoOutcome = (lead: LeadRecord, now: number) =>
-  lead.mail.attempts === 0 && !lead.mail.held && !(lead.mail.claimedUntil && Date.parse(lead.mail.claimedUntil) > now);
+  lead.mail.claimedUntil !== undefined && Date.parse(lead.mail.claimedUntil) <= now;
 
-/** Sends of this lead that may have reached the inbox: each unanswered one, and a handler's send that left no outcome. */
+/** Sends of this lead that may have reached the inbox: each unanswered one, and one whose sender left no outcome. */
 export function uncertainSends(lead: LeadRecord, now: number): number {
   return (lead.mail.unanswered ?? 0) + (leftNoOutcome(lead, now) ? 1 : 0);
-}
-
-/** Whether the lead's last send may have gone: it got no answer, or left no outcome. */
-function lastSendUncertain(lead: LeadRecord, now: number): boolean {
-  return lead.mail.lastError === 'unanswered' || leftNoOutcome(lead, now);
 }
 
 /**
  * When the lead's next send is due (epoch ms), or undefined when only the owner may send it now.
  * `byOwner` (`site leads resend`) skips the grace period and the backoff, never the quiet period
- * after a send that may have gone.
+ * after a send that may have gone; `explicit` (`--id`) may send it after two such sends.
  */
 export function dueAt(lead: LeadRecord, now: Date, byOwner = false, explicit = false): number | undefined {
   const received = Date.parse(lead.receivedAt);
   const last = lead.mail.lastAttemptAt ? Date.parse(lead.mail.lastAttemptAt) : undefined;
-  if (lastSendUncertain(lead, now.getTime())) {
+  const lapsed = leftNoOutcome(lead, now.getTime());
+  if (lapsed || lead.mail.lastError === 'unanswered') {
     if (uncertainSends(lead, now.getTime()) >= MAX_UNCERTAIN_SENDS && !explicit) return undefined;
-    return (last ?? received) + UNANSWERED_QUIET_MS;
+    // From the send's last moment: the claim's end, or the unanswered attempt.
+    return (lapsed ? Date.parse(lead.mail.claimedUntil!) : last ?? received) + UNANSWERED_QUIET_MS;
   }
   if (byOwner) return 0;
   return Math.max(received + HANDLER_GRACE_MS, last === undefined ? 0 : last + backoffMs(lead.mail.attempts));
@@ -136,7 +137,7 @@ export async function resendLeads(mailer: LeadMailer, options: ResendOptions = {
     const now = clock();
     const at = dueAt(lead, now, Boolean(options.now), Boolean(options.ids));
     if (at === undefined || at > now.getTime()) {
-      if (lastSendUncertain(lead, now.getTime())) report.uncertain.push({ submissionId: lead.submissionId, ...(at === undefined ? {} : { from: new Date(at).toISOString() }) });
+      if (leftNoOutcome(lead, now.getTime()) || lead.mail.lastError === 'unanswered') report.uncertain.push({ submissionId: lead.submissionId, ...(at === undefined ? {} : { from: new Date(at).toISOString() }) });
       wait(lead, now);
       continue;
     }

@@ -141,7 +141,7 @@ describe("SES's own events settle a send whose answer never came", () => {
 });
 
 describe('a send that left no outcome at all', () => {
-  it("a lead the handler stored but never recorded a send for (it stopped mid-send) is treated as maybe sent: one repeat after the quiet period, saying so", async () => {
+  it("a lead whose sender's claim ran out with no outcome written (the handler stopped mid-send) is maybe sent: one repeat after the quiet period, saying so", async () => {
     const checked = validateContact(validContact({ name: 'Handler Stopped' }));
     if (!checked.ok) throw new Error('invalid fixture');
     const record = newLead({ form: 'contact', data: checked.data }, { submissionId: 'stopped-0000-4000-8000-000000000001', receivedAt: arrived, source: 'https://www.example.co.uk/contact', retentionMonths: 24 });
@@ -150,8 +150,10 @@ describe('a send that left no outcome at all', () => {
     const run = (minutes: number) => createResendJob({ ses: slowSes(), leads: backends.leads, config: testConfig(), log: memoryLogger(), now: () => at(minutes) })();
 
     expect(await run(1)).toMatchObject({ sent: [], uncertain: [] }); // the handler's claim still holds it
-    expect(await run(3)).toMatchObject({ sent: [], uncertain: [{ submissionId: record.submissionId, from: at(30).toISOString() }] });
-    expect(await run(31)).toMatchObject({ sent: [record.submissionId] });
+    // Its claim ran out at +2 minutes with no outcome written: half an hour from then, one repeat.
+    expect(await run(3)).toMatchObject({ sent: [], uncertain: [{ submissionId: record.submissionId, from: at(32).toISOString() }] });
+    expect(await run(31)).toMatchObject({ sent: [], uncertain: [{ submissionId: record.submissionId }] });
+    expect(await run(33)).toMatchObject({ sent: [record.submissionId] });
     expect((await mailsOf('Handler Stopped')).map((m) => m.subject)).toEqual([`${REPEAT_PREFIX}Contact form: Handler Stopped (Tayside Widgets Ltd)`]);
   });
 
