@@ -225,6 +225,17 @@ describe('contact form', () => {
     await page.close();
   });
 
+  it('refuses an e-mail address holding a direction override as invalid, in the browser, and sends nothing (never a cleaned address)', async () => {
+    const page = await openForm(`${env.site.url}/contact`, 'contact-form');
+    const endpoint = await watchEndpoint(page);
+    const form = page.locator('form[data-form="contact"]');
+    await fillContact(form, { name: 'Morag Campbell', email: 'morag\u202e@example.co.uk', company: '', message: 'Hello' });
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    expect(await describedError(form.getByRole('textbox', { name: 'Email' }))).toEqual({ invalid: 'true', message: 'Email is invalid' });
+    expect(endpoint.posts).toBe(0);
+    await page.close();
+  });
+
   it('keeps what was typed before the island woke', async () => {
     const page = await env.browser.newPage({ viewport: DESKTOP });
     let release!: () => void;

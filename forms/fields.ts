@@ -52,7 +52,8 @@ const wellFormed = (value: string) => value.replace(LONE_SURROGATE, '\ufffd');
 // C0 and C1 controls (an ESC sequence can erase lines and retitle the owner's terminal, NUL cuts
 // text short in some tools) and the bidirectional controls (U+202E can make a name read
 // backwards in the e-mail). One rule for the browser's check and the handler's: they are removed
-// at validation, so a pasted name keeps everything a person meant. A tab becomes a space; line
+// at validation, so a pasted name keeps everything a person meant (the e-mail address is refused
+// with them instead: see emailAddress). A tab becomes a space; line
 // breaks are left for the field's own rule (refused in one-line fields, kept in the message).
 const HIDDEN_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
@@ -60,6 +61,19 @@ const HIDDEN_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u0
 export function withoutControls(value: string): string {
   return value.replace(/\t/g, ' ').replace(HIDDEN_CONTROLS, '');
 }
+
+// In a one-line field (name, organisation) no format character (Unicode Cf) is meant: zero-width
+// spaces and joiners, U+2060, the byte-order mark, soft hyphens and tag characters hide text, or
+// make a name that looks given out of nothing. They are removed too, and a field left empty is
+// empty ('Name is required'). The message keeps them: a joiner holds an emoji sequence together.
+const FORMAT_CHARS = /\p{Cf}/gu;
+const withoutFormatting = (value: string) => value.replace(FORMAT_CHARS, '');
+
+// What is never part of an address someone typed: a control, a format character (zero-width,
+// direction controls, the byte-order mark) or a line or paragraph separator. An address holding
+// one is refused, never cleaned: a cleaned address would be one the visitor never typed, and the
+// owner would reply to it. Checked before the trim, which would quietly take a few of them off the ends.
+const NOT_IN_AN_ADDRESS = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
 // In the message, a line break is a line break, whichever the browser sent (a form post sends CRLF).
 const toNewlines = (value: string) => value.replace(/\r\n?|[\u2028\u2029]/g, '\n');
@@ -71,12 +85,16 @@ interface TextRule {
   singleLine: boolean;
 }
 
+const textOf = (label: string) => z.string({
+  error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`),
+});
+
 function textType({ label, singleLine }: TextRule) {
-  return z
-    .string({
-      error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`),
-    })
-    .check(z.overwrite(wellFormed), z.overwrite(withoutControls), ...(singleLine ? [] : [z.overwrite(toNewlines)]));
+  return textOf(label).check(
+    z.overwrite(wellFormed),
+    z.overwrite(withoutControls),
+    z.overwrite(singleLine ? withoutFormatting : toNewlines),
+  );
 }
 
 function textChecks({ label, max, singleLine }: TextRule) {
@@ -100,8 +118,14 @@ export function optionalText(rule: TextRule) {
   return z.optional(textType(rule).check(z.trim(), ...textChecks(rule)));
 }
 
+/** The visitor's address: refused when it holds anything but what it looks like, never rewritten (past a trim of spaces). */
 export function emailAddress() {
-  return requiredText({ label: FIELD_LABELS.email, max: LIMITS.email, singleLine: true }).check(
+  const label = FIELD_LABELS.email;
+  return textOf(label).check(
+    z.refine((value) => !NOT_IN_AN_ADDRESS.test(value), 'Email is invalid'),
+    z.trim(),
+    z.minLength(1, `${label} is required`),
+    z.maxLength(LIMITS.email, `${label} must be ${LIMITS.email} characters or fewer`),
     z.refine((value) => value === '' || EMAIL_SHAPE.test(value), 'Email is invalid'),
     z.refine((value) => !EMAIL_SHAPE.test(value) || sesTakes(value), 'Please enter a valid email address'),
   );

@@ -13,7 +13,7 @@ import { mailLead } from './leads/mail-lead.ts';
 import { newLead, submissionKey } from './leads/new-lead.ts';
 import { clientAddress } from './limits/client-address.ts';
 import { ORIGIN_VERIFY_HEADER } from './cloudfront-headers.ts';
-import { mayMailNow, senderOverLimit, type VolumeLimits } from './limits/volume.ts';
+import { checkSender, mayMailNow, type VolumeLimits } from './limits/volume.ts';
 import { metricFields, METRICS, type MetricName } from './metrics.ts';
 import { answerMetrics } from './answer-metrics.ts';
 import { emailKeyOf, type LeadStore } from './leads/store.ts';
@@ -140,16 +140,21 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
   }
 
   const receivedAt = (options.now ?? (() => new Date()))();
-  // Volume: a script posting from one address, or for one e-mail address, is refused past a
-  // handful (lambda/limits/settings.ts). Nothing is stored or sent; the page keeps what was typed.
+  const submissionId = submissionKey(payload, checked.submission, receivedAt);
+  // Volume: a script posting from one address (or one IPv6 /48) is refused past a handful
+  // (lambda/limits/settings.ts): nothing is stored or sent, and the page keeps what was typed. Posts
+  // naming one e-mail address past its limit are taken, and mailed together in the digest.
+  let holdForDigest = false;
   if (options.limits) {
-    const over = await senderOverLimit(options.limits, { address: clientAddress(event, Boolean(config.originSecret)), emailKey: emailKeyOf(checked.submission.data.email) }, receivedAt, log);
-    if (over) return { ...fail(FAILURES.rateLimited(over.retryAfterSeconds), checked.form), reason: `rate-limited-${over.limit}`, metrics: [METRICS.rateLimited] };
+    const sender = { ...clientAddress(event, Boolean(config.originSecret)), emailKey: emailKeyOf(checked.submission.data.email), submissionId };
+    const verdict = await checkSender(options.limits, sender, receivedAt, log);
+    if (verdict.refuse) return { ...fail(FAILURES.rateLimited(verdict.refuse.retryAfterSeconds), checked.form), reason: `rate-limited-${verdict.refuse.limit}`, metrics: [METRICS.rateLimited] };
+    holdForDigest = verdict.holdForDigest;
   }
 
   // Store first: once the lead is in the table it cannot be lost, whatever SES does next.
   const record = newLead(checked.submission, {
-    submissionId: submissionKey(payload, checked.submission, receivedAt),
+    submissionId,
     receivedAt,
     source: `${origin}${backPath(event, config.allowedOrigins, '')}`,
     retentionMonths: config.retentionMonths,
@@ -165,29 +170,33 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
   // mailed, or being mailed; the visitor is told it worked, and nothing is sent twice.
   if (stored === 'duplicate') return succeed(checked.form, { reason: 'duplicate' });
 
-  // Past the hour's cap on lead e-mails the lead stays stored and pending, and the scheduled
-  // mailer sends it in its next digest: the inbox gets one e-mail every few minutes, not hundreds.
-  if (options.limits && !(await mayMailNow(options.limits, receivedAt, log))) {
+  // Past the limit for its e-mail address, or the hour's cap on lead e-mails, the lead stays stored
+  // and pending, and the scheduled mailer sends it in its next digest: the inbox gets one e-mail
+  // every few minutes, not hundreds.
+  if (holdForDigest || (options.limits && !(await mayMailNow(options.limits, receivedAt, log)))) {
     try {
       await options.leads.markHeld(record.submissionId);
     } catch (error) {
       // Still pending and claimed: the mailer takes it when the claim lapses.
       log({ level: 'error', event: 'mail_state_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
     }
-    return succeed(checked.form, { reason: 'held-for-digest', metrics: [METRICS.digested] });
+    return succeed(checked.form, { reason: holdForDigest ? 'held-per-email' : 'held-for-digest', metrics: [METRICS.digested] });
   }
 
   // The record was written with the handler's claim on its first send (FIRST_SEND_CLAIM_MS), so
   // no retry run can mail it at the same time.
   try {
-    const mailed = await mailLead(record, { ses: options.ses, store: options.leads, mailTo: config.mailTo, mailFrom: config.mailFrom, configurationSet: config.sesConfigurationSet, ...(options.now ? { now: options.now } : {}) });
+    const mailer = { ses: options.ses, store: options.leads, mailTo: config.mailTo, mailFrom: config.mailFrom, configurationSet: config.sesConfigurationSet, ...(options.now ? { now: options.now } : {}) };
+    const mailed = await mailLead(record, mailer, { sendId: record.mail.sendId!, repeat: false });
     if (!mailed.sent) {
+      // `unanswered`: it may have gone; recorded as uncertain, and left to SES's events or the quiet period (leads/resend.ts).
       log({ level: 'warn', event: 'ses_error', form: checked.form, ...mailed.failure });
       return succeed(checked.form, { metrics: [METRICS.mailFailures] });
     }
   } catch (error) {
-    // The send went (or not) but its outcome could not be written: the lead stays pending and the
-    // retry mailer deals with it. The visitor's lead is stored, so it is still a success.
+    // The send went (or not) but its outcome could not be written: the lead stays pending with no
+    // attempt recorded, which the retry mailer treats as a send that may have gone. The visitor's
+    // lead is stored, so it is still a success.
     log({ level: 'error', event: 'mail_state_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
   }
   return succeed(checked.form);

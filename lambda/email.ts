@@ -21,7 +21,12 @@ export interface MailContext {
   receivedAt: Date;
   /** The page or origin the post came from. */
   source: string;
+  /** An earlier send of this lead got no answer from SES and may have arrived: the subject says this one may repeat it. */
+  repeat?: boolean;
 }
+
+/** What the subject of a lead's e-mail starts with when an earlier send of it may have reached the inbox. */
+export const REPEAT_PREFIX = 'Repeat (may already have arrived): ';
 
 interface Row {
   label: string;
@@ -75,10 +80,10 @@ function rowsFor(content: LeadContent, context: MailContext): Row[] {
   return rows;
 }
 
-export function subjectFor(lead: Submission | LeadContent): string {
+export function subjectFor(lead: Submission | LeadContent, repeat = false): string {
   const content = 'data' in lead ? contentOf(lead) : lead;
   const who = content.company ? `${content.name} (${content.company})` : content.name;
-  return toHeaderText(`${FORM_TITLES[content.form]}: ${who}`);
+  return toHeaderText(`${repeat ? REPEAT_PREFIX : ''}${FORM_TITLES[content.form]}: ${who}`);
 }
 
 function textBody(heading: string, rows: readonly Row[]): string {
@@ -120,7 +125,7 @@ export function composeEmail(lead: Submission | LeadContent, context: MailContex
     ReplyToAddresses: [content.email],
     ...(context.configurationSet ? { ConfigurationSetName: context.configurationSet } : {}),
     Message: {
-      Subject: { Data: subjectFor(content), Charset: 'UTF-8' },
+      Subject: { Data: subjectFor(content, context.repeat), Charset: 'UTF-8' },
       Body: {
         Text: { Data: textBody(heading, rows), Charset: 'UTF-8' },
         Html: { Data: htmlBody(heading, rows), Charset: 'UTF-8' },
@@ -129,8 +134,8 @@ export function composeEmail(lead: Submission | LeadContent, context: MailContex
   };
 }
 
-/** One lead of a digest: its content and where and when it arrived. */
-export interface DigestLead { content: LeadContent; receivedAt: Date; source: string }
+/** One lead of a digest: its content, where and when it arrived, and whether an earlier send of it may have arrived. */
+export interface DigestLead { content: LeadContent; receivedAt: Date; source: string; repeat?: boolean }
 
 /**
  * Several leads in one e-mail, for when more lead e-mails arrive in an hour than the inbox should
@@ -138,10 +143,11 @@ export interface DigestLead { content: LeadContent; receivedAt: Date; source: st
  * escaped alike. No Reply-To: the leads are from different people; each row names the address.
  */
 export function composeDigest(leads: readonly DigestLead[], context: Omit<MailContext, 'receivedAt' | 'source'>): SendEmailCommandInput {
-  const heading = `${leads.length} new ${leads.length === 1 ? 'lead' : 'leads'} from the website, sent together`;
-  const intro = 'More lead e-mails arrived this hour than the hourly limit allows, so these were stored and are sent as one e-mail. Every one is also in the leads table (site leads list).';
+  const repeats = leads.filter((lead) => lead.repeat).length;
+  const heading = `${leads.length} new ${leads.length === 1 ? 'lead' : 'leads'} from the website, sent together${repeats ? ` (${repeats} may already have arrived)` : ''}`;
+  const intro = 'These leads were held back from one e-mail each: more arrived this hour than the hourly limit allows, or several named the same e-mail address. Every one is also in the leads table (site leads list).';
   const sections = leads.map((lead, i) => ({
-    title: `${i + 1}. ${FORM_TITLES[lead.content.form]}: ${lead.content.name}`,
+    title: `${i + 1}. ${lead.repeat ? REPEAT_PREFIX : ''}${FORM_TITLES[lead.content.form]}: ${lead.content.name}`,
     rows: rowsFor(lead.content, { ...context, receivedAt: lead.receivedAt, source: lead.source }),
   }));
   const text = [heading, '', intro, '', ...sections.map((section) => `${section.title}\n\n${textBody('', section.rows).trimStart()}`)].join('\n');
@@ -155,4 +161,10 @@ export function composeDigest(leads: readonly DigestLead[], context: Omit<MailCo
       Body: { Text: { Data: text, Charset: 'UTF-8' }, Html: { Data: html, Charset: 'UTF-8' } },
     },
   };
+}
+
+/** The bytes of an e-mail's subject and bodies in UTF-8: what its size before MIME encoding comes to. */
+export function emailBytes(email: SendEmailCommandInput): number {
+  const message = email.Message;
+  return [message?.Subject?.Data, message?.Body?.Text?.Data, message?.Body?.Html?.Data].reduce((sum, part) => sum + Buffer.byteLength(part ?? ''), 0);
 }

@@ -48,7 +48,8 @@ function dynamoClientFor(config: HandlerConfig): DynamoDBClient {
   return new DynamoDBClient({
     region: config.region,
     // Two short attempts (at most about 3.5 s): an unreachable table answers the visitor 503 quickly,
-    // and the SES send after it still fits the handler's 15 s (three attempts of at most 3 s).
+    // and the SES send after it (one attempt of at most 6 s, ses-client.ts) and the write of its
+    // outcome still fit the handler's 15 s.
     maxAttempts: 2,
     requestHandler: { requestTimeout: 1500, connectionTimeout: 1000, throwOnRequestTimeout: true },
     ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint, ...localCredentials() } : {}),

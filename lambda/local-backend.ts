@@ -1,17 +1,19 @@
 // Everything `site serve` needs to run the form endpoint locally in one call: a local leads table
 // (dynalite, on disk so leads survive restarts), a local SES server (or the one SES_ENDPOINT
-// names), the same handler as production pointed at them, and a node:http listener to mount at
-// the endpoint's path.
+// names), the same handler as production pointed at them, a node:http listener to mount at the
+// endpoint's path, and the retry mailer on a short timer (local-mailer.ts), stopped by close().
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_RETENTION_MONTHS } from './config.ts';
 import { createHandler } from './create-handler.ts';
+import { createResendJob } from './leads/resend-job.ts';
+import { startLocalMailer } from './local-mailer.ts';
 import { startLocalStore } from './leads/local-store.ts';
 import { leadStore } from './leads/store.ts';
 import { rewriteIfErased } from './leads/rewrite-local-store.ts';
 import { limitCounter } from './limits/counter.ts';
 import { LIMITS } from './limits/settings.ts';
 import { startLocalSes } from './local-ses.ts';
-import type { Logger } from './log.ts';
+import { jsonLogger, type Logger } from './log.ts';
 import { nodeListener } from './node-adapter.ts';
 import { createSesClient, LOCAL_CREDENTIALS } from './ses-client.ts';
 
@@ -31,6 +33,12 @@ export interface LocalFormBackendOptions {
    * `site serve` answers as the deployed site does; tests that post many forms turn them off.
    */
   limits?: boolean;
+  /** Lead e-mails an hour before the rest wait for the digest (LIMITS.mailsPerHour unless a test says otherwise). */
+  mailsPerHour?: number;
+  /** How often the mailer runs (LOCAL_MAILER_EVERY_MS unless a test says otherwise). */
+  mailerEveryMs?: number;
+  /** The clock of the handler and the mailer (tests move it on to make a lead due). */
+  now?: () => Date;
 }
 
 export interface LocalFormBackend {
@@ -52,29 +60,36 @@ export async function startLocalFormBackend(options: LocalFormBackendOptions): P
   const sesEndpoint = options.sesEndpoint ?? ses?.endpoint ?? '';
   const region = 'eu-west-2';
   const client = store.client();
-  const handler = createHandler({
-    // One attempt, quickly: locally a closed SES_ENDPOINT is an outage being tried on purpose.
-    ses: createSesClient({ region, endpoint: sesEndpoint, credentials: LOCAL_CREDENTIALS, ...(options.sesEndpoint ? { maxAttempts: 1 } : {}) }),
-    leads: leadStore(client, store.table),
-    ...(options.limits === false ? {} : { limits: { counter: limitCounter(client, store.limitsTable), mailsPerHour: LIMITS.mailsPerHour.max } }),
-    config: {
-      mailTo: options.mailTo ?? 'leads@example.com',
-      mailFrom: options.mailFrom ?? 'Website <website@example.com>',
-      allowedOrigins: options.allowedOrigins,
-      region,
-      leadsTable: store.table,
-      limitsTable: store.limitsTable,
-      mailsPerHour: LIMITS.mailsPerHour.max,
-      retentionMonths: options.retentionMonths ?? DEFAULT_RETENTION_MONTHS,
-    },
-    ...(options.log ? { log: options.log } : {}),
-  });
+  const mailsPerHour = options.mailsPerHour ?? LIMITS.mailsPerHour.max;
+  const mail = createSesClient({ region, endpoint: sesEndpoint, credentials: LOCAL_CREDENTIALS });
+  const leads = leadStore(client, store.table);
+  const limits = options.limits === false ? undefined : { counter: limitCounter(client, store.limitsTable), mailsPerHour };
+  const log = options.log ?? jsonLogger;
+  const config = {
+    mailTo: options.mailTo ?? 'leads@example.com',
+    mailFrom: options.mailFrom ?? 'Website <website@example.com>',
+    allowedOrigins: options.allowedOrigins,
+    region,
+    leadsTable: store.table,
+    limitsTable: store.limitsTable,
+    mailsPerHour,
+    retentionMonths: options.retentionMonths ?? DEFAULT_RETENTION_MONTHS,
+  };
+  const clock = options.now ? { now: options.now } : {};
+  const handler = createHandler({ ses: mail, leads, ...(limits ? { limits } : {}), config, log, ...clock });
+  // A run that sent nothing is not logged: every 10 seconds it would drown serve's console.
+  const mailerLog: Logger = (entry) => {
+    if (entry.event === 'resend' && !entry.sent && !entry.digested && !entry.failed && !entry.unanswered) return;
+    log(entry);
+  };
+  const mailer = startLocalMailer(createResendJob({ ses: mail, leads, ...(limits ? { limits } : {}), config, log: mailerLog, ...clock }), { log, ...(options.mailerEveryMs ? { everyMs: options.mailerEveryMs } : {}) });
   return {
     listener: nodeListener(handler),
     ...(ses ? { mailViewerUrl: ses.viewerUrl } : {}),
     sesEndpoint,
     store: { endpoint: store.endpoint, table: store.table, ...(store.dataDir ? { dataDir: store.dataDir } : {}) },
     close: async () => {
+      await mailer.stop();
       client.destroy();
       await Promise.all([ses?.close(), store.close()]);
       if (options.dataDir) await rewriteIfErased(options.dataDir);

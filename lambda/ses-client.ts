@@ -1,6 +1,11 @@
-// The SES client the handler sends through: a bounded request time, so a hung connection
-// becomes a 503 rather than a Lambda timeout, the SDK's own retries left on, and a fresh SDK
-// client after a failure, so one broken request cannot spoil the next.
+// The SES client every lead e-mail is sent through (the handler, the scheduled mailer, `site leads
+// resend`): one attempt per SendEmail, a bounded request time, and a fresh SDK client after a
+// failure, so one broken request cannot spoil the next.
+//
+// One attempt, because SendEmail is not idempotent: a request that timed out may still have been
+// sent, and the SDK's retry would mail the lead again (a slow SES once gave three e-mails for one
+// lead). A send that gets no answer is recorded as uncertain instead (ses-errors.ts, leads/mail-lead.ts)
+// and left to SES's own events or a long quiet period (leads/resend.ts).
 import { SESClient, type SendEmailCommand } from '@aws-sdk/client-ses';
 
 /** What the handler needs of an SES client; SESClient satisfies it, and so can a test double. */
@@ -13,16 +18,16 @@ export interface SesClientOptions {
   /** A local SES-compatible server; production leaves it unset. */
   endpoint?: string;
   credentials?: { accessKeyId: string; secretAccessKey: string };
-  /** Total tries including the first (SDK default 3). */
-  maxAttempts?: number;
-  /** Per attempt, connect plus response. */
+  /** Connect plus response, for the one attempt. */
   requestTimeoutMs?: number;
   connectionTimeoutMs?: number;
 }
 
-// Three attempts of at most 3 s each plus backoff stay well inside a 15 s Lambda timeout
-// and the 30 s limit of an API Gateway integration.
-export const SES_DEFAULTS = { maxAttempts: 3, requestTimeoutMs: 3000, connectionTimeoutMs: 1000 } as const;
+// SES answers SendEmail in a few hundred milliseconds, and seldom takes more than a second or two;
+// 6 s is several times that. With the stores before the send (tens of milliseconds when DynamoDB is
+// well) and the write of its outcome after it (at most about 3.5 s, lambda-env.ts), it stays inside
+// the handler's 15 s Lambda timeout (infra/lib/form-backend.ts), so the outcome is always written.
+export const SES_DEFAULTS = { maxAttempts: 1, requestTimeoutMs: 6000, connectionTimeoutMs: 1000 } as const;
 
 /**
  * The handler's SES client. After any failed send it carries on with a fresh SDK client: when
@@ -50,7 +55,7 @@ export function createSesClient(options: SesClientOptions): MailSender {
 function sdkClient(options: SesClientOptions): SESClient {
   return new SESClient({
     region: options.region,
-    maxAttempts: options.maxAttempts ?? SES_DEFAULTS.maxAttempts,
+    maxAttempts: SES_DEFAULTS.maxAttempts,
     requestHandler: {
       requestTimeout: options.requestTimeoutMs ?? SES_DEFAULTS.requestTimeoutMs,
       connectionTimeout: options.connectionTimeoutMs ?? SES_DEFAULTS.connectionTimeoutMs,

@@ -1,11 +1,13 @@
 // Names what kind of failure a SendEmail met, for the lead's record (mail.lastError), the log and
-// the retry mailer: a throttle, a timeout or a fault inside SES; a refused connection; any other SES
-// error (rejected); or an error raised before the request left (internal, a bug of ours). The lead
-// is stored before the send, so none of these reaches the visitor.
+// the retry mailer: a throttle or a fault inside SES; no connection (refused, or not made in time);
+// any other SES error (rejected); an error raised before the request left (internal, a bug of ours);
+// or no answer in time after the request left (unanswered), the one kind whose e-mail may still have
+// been sent, which the mailer treats as uncertain rather than failed (leads/resend.ts). The lead is
+// stored before the send, so none of these reaches the visitor.
 // What is logged is the error's name and code, never its message: SES messages can quote
 // the addresses involved.
 
-export type SesFailureKind = 'throttled' | 'timeout' | 'unavailable' | 'connection' | 'rejected' | 'internal';
+export type SesFailureKind = 'throttled' | 'unanswered' | 'unavailable' | 'connection' | 'rejected' | 'internal';
 
 export interface SesFailure {
   kind: SesFailureKind;
@@ -65,7 +67,9 @@ export function classifySesError(error: unknown): SesFailure {
     return { kind: 'throttled', ...details };
   }
   if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
-    return { kind: 'timeout', ...details };
+    // A connection never made carried nothing to SES; any later timeout came after the request left.
+    const connecting = field(error, 'syscall') === 'connect' || /establish a connection/i.test(String(field(error, 'message') ?? ''));
+    return { kind: connecting ? 'connection' : 'unanswered', ...details };
   }
   if (SERVER_FAULT_NAMES.has(name) || (typeof httpStatusCode === 'number' && httpStatusCode >= 500)) {
     return { kind: 'unavailable', ...details };

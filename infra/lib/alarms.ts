@@ -125,7 +125,7 @@ export function defineLeadAlarms(scope: Construct, props: LeadAlarmsProps): Reco
     leadMetric(METRICS.mailFailures), { periods: 3 });
 
   alarm('DigestAlarm',
-    `More lead e-mails than the hourly cap arrived at ${site}: the rest are stored and will come together as one digest e-mail every ${MAILER_EVERY_MINUTES} minutes. A burst this size is likely a flood of junk; ${list} shows them all.`,
+    `Leads of ${site} were held for the digest: more lead e-mails than the hourly cap arrived, or more posts than the limit named one e-mail address. They are stored and will come together in digest e-mails every ${MAILER_EVERY_MINUTES} minutes. A burst this size is likely a flood of junk; ${list} shows them all.`,
     leadMetric(METRICS.digested, 'Sum', Duration.minutes(MAILER_EVERY_MINUTES)));
 
   alarm('BouncesAlarm',

@@ -67,7 +67,7 @@ export class FormBackend extends Construct {
       // The bundle only: the zip beside it holds the same file.
       code: Code.fromAsset(props.lambdaDir, { exclude: ['*.zip'] }),
       memorySize: 256,
-      // Three SES attempts of at most 3 s each plus backoff (lambda/README.md).
+      // One SES attempt of at most 6 s, the stores before it and the write of its outcome (lambda/ses-client.ts).
       timeout: Duration.seconds(15),
       environment: {
         MAIL_TO: settings.mailTo,

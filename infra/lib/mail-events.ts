@@ -54,7 +54,8 @@ export class MailEvents extends Construct {
     // Also grants SES sns:Publish on the topic, for this configuration set only.
     this.configurationSet.addEventDestination('ToTopic', {
       destination: EventDestination.snsTopic(this.topic),
-      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.DELIVERY],
+      // SEND and REJECT settle a send whose answer never came (lambda/leads/ses-events.ts).
+      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT, EmailSendingEvent.DELIVERY, EmailSendingEvent.SEND, EmailSendingEvent.REJECT],
     });
 
     this.deadLetters = new Queue(this, 'DeadLetters', {

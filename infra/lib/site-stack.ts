@@ -184,6 +184,7 @@ export class SiteStack extends Stack {
     new CfnOutput(this, 'DistributionId', { value: this.distribution.distributionId });
     new CfnOutput(this, 'KeyValueStoreArn', { value: routes.keyValueStoreArn, description: 'For site deploy --kvs-arn (or SITE_KVS_ARN)' });
     new CfnOutput(this, 'LeadsTable', { value: leads.table.tableName, description: 'For site leads --table (with --region)' });
+    new CfnOutput(this, 'LimitsTable', { value: leads.limits.tableName, description: 'For site leads resend --limits-table (the hourly cap on lead e-mails)' });
     new CfnOutput(this, 'DistributionDomainName', {
       value: this.distribution.distributionDomainName,
       description: `Point ${settings.domainName} here (a CNAME, or a Route 53 alias)`,

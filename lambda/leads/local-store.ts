@@ -25,8 +25,11 @@ export interface LocalStore {
   close(): Promise<void>;
 }
 
+// Two attempts: dynalite is a node:http server, which closes a kept-alive connection 6 s after its
+// last answer (keepAliveTimeout plus its buffer), so a request sent on it just then meets a reset
+// (a send that waited out SES's 6 s timeout did exactly that); the second attempt opens a new one.
 export function localClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({ endpoint, region: 'eu-west-2', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  return new DynamoDBClient({ endpoint, region: 'eu-west-2', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 2 });
 }
 
 /** Creates the leads table where it does not exist yet, with the schema of lead records. */

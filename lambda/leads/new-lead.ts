@@ -1,6 +1,6 @@
 // From a validated submission to the record stored for it: its submissionId (the browser's, or
 // one derived from the content for a post without JavaScript), its TTL, and a pending mail state.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { contentOf, type LeadContent, type Submission } from '../email.ts';
 import { ASSESSMENT_QUESTIONS } from '../../forms/assessment-questions.ts';
 import { emailKeyOf } from './store.ts';
@@ -77,7 +77,7 @@ export function newLead(submission: Submission, context: NewLeadContext): LeadRe
     message: content.message,
     ...(content.answers ? { assessment: Object.fromEntries(content.answers) } : {}),
     source: context.source,
-    mail: { state: 'pending', attempts: 0, claimedUntil: new Date(context.receivedAt.getTime() + FIRST_SEND_CLAIM_MS).toISOString() },
+    mail: { state: 'pending', attempts: 0, claimedUntil: new Date(context.receivedAt.getTime() + FIRST_SEND_CLAIM_MS).toISOString(), sendId: randomUUID() },
     expiresAt: Math.floor(addMonths(context.receivedAt, context.retentionMonths).getTime() / 1000),
   };
 }

@@ -31,13 +31,27 @@ export interface LeadMail {
   attempts: number;
   /** SES's MessageId, once sent. */
   messageId?: string;
-  /** The kind of the last failure (`throttled`, `timeout`, `unavailable`, `rejected`, `config`, …), never its raw text. */
+  /**
+   * The kind of the last failure (`throttled`, `connection`, `unavailable`, `rejected`, …), never its
+   * raw text; `unanswered` when the request left but SES gave no answer in time, so the e-mail may
+   * have been sent (lambda/ses-errors.ts).
+   */
   lastError?: string;
+  /** Sends of this lead that got no answer from SES (each may have reached the inbox): any later e-mail of it says it is a repeat. */
+  unanswered?: number;
+  /**
+   * The id of the send that holds the lead, or made its last attempt: every SendEmail is tagged
+   * `send=<sendId>`, so SES's own events (Send, Delivery, Reject) find the leads it carried even when
+   * SES's answer never came (lambda/leads/ses-events.ts).
+   */
+  sendId?: string;
+  /** ISO time SES's own event showed a send sent whose answer never came (lambda/leads/ses-events.ts). */
+  confirmedAt?: string;
   /** ISO time of the last attempt. */
   lastAttemptAt?: string;
   /** ISO time until which one sender (the handler's first send, a retry run) holds the lead (see LeadStore.claim). */
   claimedUntil?: string;
-  /** True while the lead waits for the digest: it arrived past the hour's cap on lead e-mails. */
+  /** True while the lead waits for the digest: it arrived past the hour's cap on lead e-mails, or past the limit of posts naming its e-mail address. */
   held?: boolean;
   /** True when it was sent as one of several leads in a digest e-mail (messageId is the digest's). */
   inDigest?: boolean;

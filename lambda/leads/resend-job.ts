@@ -36,6 +36,9 @@ export function createResendJob(options: ResendJobOptions): () => Promise<Resend
       digested: report.digested.length,
       failed: report.failed.length,
       failedKinds: report.failed.map((f) => f.kind),
+      // Sent, but with no answer from SES: they may have arrived (settled by SES's events or the quiet period).
+      unanswered: report.unanswered.length,
+      uncertain: report.uncertain.length,
       waiting: report.waiting,
       [STUCK_METRIC]: report.stuck,
       [METRICS.digested]: report.digested.length,

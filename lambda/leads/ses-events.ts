@@ -5,6 +5,11 @@
 // complaint metrics the stack's alarms watch. The e-mails go to the consultancy's own inbox, so a
 // bounce or complaint means that inbox is refusing leads: the owner must hear of it at once.
 //
+// SES's events also settle a send whose answer never came (lambda/leads/resend.ts): every lead
+// e-mail is tagged `send=<sendId>` (mail-lead.ts) and the lead keeps that id (`mail.sendId`), so a
+// Send, Delivery, Bounce or Complaint event of that send marks a lead still pending sent (it went:
+// no repeat), and a Reject marks it failed (SES took it but never sent it: the mailer tries again).
+//
 // A lead is found by the SES message id its record keeps (`mail.messageId`, written when SES took
 // it) with a filtered Scan: the table holds hundreds of leads a year, and a GSI cannot index a
 // nested attribute. A digest e-mail carries several leads under one message id, so every match is
@@ -14,6 +19,7 @@ import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/c
 import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../log.ts';
 import { METRICS, metricFields, type MetricName } from '../metrics.ts';
+import { SEND_TAG } from './mail-lead.ts';
 import { LEAD_KEY as KEY, type MailDelivery } from './record.ts';
 
 /** The environment variable naming the SES configuration set every lead e-mail must be sent with. */
@@ -34,12 +40,18 @@ export interface DeliveryMark {
 export interface DeliveryStore {
   /** The submissionIds of the leads whose e-mail had this SES message id. */
   findByMessageId(messageId: string): Promise<string[]>;
+  /** Marks sent, with this message id, every lead of send `sendId` still pending; answers which. */
+  confirmSent(sendId: string, messageId: string, at: string): Promise<string[]>;
+  /** Marks pending and failed (`rejected`) every lead of send `sendId`; answers which. */
+  markRejected(sendId: string, at: string): Promise<string[]>;
   /** Writes the mark on one lead; false when the lead is gone or already carries a bounce or complaint that a delivery must not hide. */
   mark(submissionId: string, messageId: string, mark: DeliveryMark): Promise<boolean>;
 }
 
 export type SesEventOutcome =
-  | { kind: 'marked'; delivery: MailDelivery; messageId: string; leads: string[] }
+  | { kind: 'marked'; delivery: MailDelivery; messageId: string; leads: string[]; confirmed?: string[] }
+  | { kind: 'confirmed'; messageId: string; leads: string[] }
+  | { kind: 'rejected'; messageId: string; leads: string[] }
   | { kind: 'unmatched'; delivery: MailDelivery; messageId: string }
   | { kind: 'ignored'; type: string }
   | { kind: 'malformed'; reason: string };
@@ -47,7 +59,60 @@ export type SesEventOutcome =
 
 export function deliveryStore(client: DynamoDBClient, table: string): DeliveryStore {
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+
+  /** The leads of one send, found by a filtered Scan as the message id is. */
+  async function findBySendId(sendId: string): Promise<string[]> {
+    const ids: string[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(new ScanCommand({
+        TableName: table,
+        ConsistentRead: true,
+        FilterExpression: '#mail.#sendId = :sendId',
+        ProjectionExpression: '#key',
+        ExpressionAttributeNames: { '#mail': 'mail', '#sendId': 'sendId', '#key': KEY },
+        ExpressionAttributeValues: { ':sendId': sendId },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }));
+      for (const item of page.Items ?? []) ids.push(String(item[KEY]));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return ids.sort();
+  }
+
+  /** One conditional update per lead of the send; answers the leads it changed. */
+  async function updateEach(ids: readonly string[], sendId: string, condition: string, update: string, values: Record<string, unknown>): Promise<string[]> {
+    const changed: string[] = [];
+    for (const id of ids) {
+      try {
+        await doc.send(new UpdateCommand({
+          TableName: table,
+          Key: { [KEY]: id },
+          ConditionExpression: `attribute_exists(#key) AND #mail.#sendId = :sendId${condition}`,
+          UpdateExpression: update,
+          ExpressionAttributeNames: { '#key': KEY, '#mail': 'mail', '#sendId': 'sendId', '#state': 'state' },
+          ExpressionAttributeValues: { ':sendId': sendId, ...values },
+        }));
+        changed.push(id);
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    }
+    return changed;
+  }
+
   return {
+    async confirmSent(sendId, messageId, at) {
+      const ids = await findBySendId(sendId);
+      return updateEach(ids, sendId, ' AND #mail.#state = :pending',
+        `SET #mail.#state = :sent, #mail.messageId = :messageId, #mail.confirmedAt = :at${ids.length > 1 ? ', #mail.inDigest = :true' : ''} REMOVE #mail.lastError, #mail.claimedUntil, #mail.held`,
+        { ':pending': 'pending', ':sent': 'sent', ':messageId': messageId, ':at': at, ...(ids.length > 1 ? { ':true': true } : {}) });
+    },
+    async markRejected(sendId, at) {
+      return updateEach(await findBySendId(sendId), sendId, '',
+        'SET #mail.#state = :pending, #mail.lastError = :rejected, #mail.lastAttemptAt = :at REMOVE #mail.messageId, #mail.inDigest',
+        { ':pending': 'pending', ':rejected': 'rejected', ':at': at });
+    },
     async findByMessageId(messageId) {
       const ids: string[] = [];
       let start: Record<string, unknown> | undefined;
@@ -106,7 +171,19 @@ const METRIC: Partial<Record<MailDelivery, MetricName>> = { bounced: METRICS.bou
  * shapes SES sends are read: configuration-set event publishing (`eventType`) and identity
  * feedback notifications (`notificationType`).
  */
-export function readSesNotification(message: string, now: Date): { messageId: string; mark: DeliveryMark } | Exclude<SesEventOutcome, { kind: 'marked' | 'unmatched' }> {
+/** What one notification says: the e-mail's message id, its send's id (the `send` tag) when it has one, whether it went, and any mark for the lead. */
+export interface SesNotice {
+  messageId: string;
+  sendId?: string;
+  /** Whether SES sent the e-mail (every event but a Reject says it did). */
+  went: boolean;
+  mark?: DeliveryMark;
+}
+
+/** Events that settle only a tagged send: it went (Send), or SES took it but never sent it (Reject). */
+const SEND_EVENTS: Record<string, boolean> = { Send: true, Reject: false };
+
+export function readSesNotification(message: string, now: Date): SesNotice | Extract<SesEventOutcome, { kind: 'ignored' | 'malformed' }> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(message);
@@ -117,9 +194,14 @@ export function readSesNotification(message: string, now: Date): { messageId: st
   const type = text(parsed.eventType) ?? text(parsed.notificationType);
   if (!type) return { kind: 'malformed', reason: 'the message has neither eventType nor notificationType' };
   const delivery = DELIVERIES[type];
-  if (!delivery) return { kind: 'ignored', type: label(type) };
+  const tags = isObject(parsed.mail) && isObject(parsed.mail.tags) ? parsed.mail.tags : {};
+  const sendTag = Array.isArray(tags[SEND_TAG]) ? text(tags[SEND_TAG][0]) : undefined;
+  const sendId = sendTag && /^[\w-]{1,100}$/.test(sendTag) ? sendTag : undefined;
+  // A Send or Reject of an e-mail that was not a lead's (no send tag) has nothing to settle.
+  if (!delivery && !(type in SEND_EVENTS && sendId)) return { kind: 'ignored', type: label(type) };
   const messageId = isObject(parsed.mail) ? text(parsed.mail.messageId) : undefined;
   if (!messageId) return { kind: 'malformed', reason: `the ${type} notification has no mail.messageId` };
+  if (!delivery) return { messageId, ...(sendId ? { sendId } : {}), went: SEND_EVENTS[type]! };
   const detail = parsed[DETAIL[delivery]];
   if (!isObject(detail)) return { kind: 'malformed', reason: `the ${type} notification has no ${DETAIL[delivery]} object` };
 
@@ -131,7 +213,7 @@ export function readSesNotification(message: string, now: Date): { messageId: st
   } else if (delivery === 'complained') {
     reason = text(detail.complaintFeedbackType) ?? text(detail.complaintSubType) ?? 'complaint';
   }
-  return { messageId, mark: { delivery, at, ...(reason ? { reason: label(reason) } : {}) } };
+  return { messageId, ...(sendId ? { sendId } : {}), went: true, mark: { delivery, at, ...(reason ? { reason: label(reason) } : {}) } };
 }
 
 export interface SesEventsOptions {
@@ -154,7 +236,17 @@ export async function recordSesNotification(message: string, options: SesEventsO
     else options.log({ level: 'info', event: 'ses_event_ignored', type: read.type });
     return read;
   }
-  const { messageId, mark } = read;
+  const { messageId, sendId, mark } = read;
+  // First settle the send: a lead whose send got no answer is now known sent (or not).
+  let confirmed: string[] = [];
+  if (sendId && read.went) confirmed = await options.store.confirmSent(sendId, messageId, mark?.at ?? now.toISOString());
+  if (sendId && !read.went) {
+    const rejected = await options.store.markRejected(sendId, now.toISOString());
+    options.log({ level: 'warn', event: 'ses_event_rejected', messageId, leads: rejected });
+    return { kind: 'rejected', messageId, leads: rejected };
+  }
+  if (confirmed.length > 0) options.log({ level: 'info', event: 'ses_event_confirmed_send', messageId, leads: confirmed });
+  if (!mark) return { kind: 'confirmed', messageId, leads: confirmed };
   const metric = METRIC[mark.delivery];
   if (metric) {
     options.log({ level: 'error', event: `ses_${mark.delivery}`, messageId, reason: mark.reason, [metric]: 1, ...metricFields(now, [metric]) });
@@ -168,7 +260,7 @@ export async function recordSesNotification(message: string, options: SesEventsO
     return { kind: 'unmatched', delivery: mark.delivery, messageId };
   }
   options.log({ level: 'info', event: 'ses_event_recorded', delivery: mark.delivery, messageId, leads });
-  return { kind: 'marked', delivery: mark.delivery, messageId, leads };
+  return { kind: 'marked', delivery: mark.delivery, messageId, leads, ...(confirmed.length ? { confirmed } : {}) };
 }
 
 /** The part of Lambda's SNS event this reads. */

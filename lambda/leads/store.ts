@@ -16,13 +16,21 @@ export interface LeadStore {
   markSent(submissionId: string, messageId: string, at: Date, inDigest?: boolean): Promise<void>;
   /** Leaves the lead pending for the digest (the hour's cap on lead e-mails is reached), and lets go of its claim. */
   markHeld(submissionId: string): Promise<void>;
-  /** Records a failed send attempt and the kind of its error. */
+  /** Records a failed send attempt and the kind of its error (SES answered, or was never reached: the e-mail did not go). */
   markFailed(submissionId: string, kind: string, at: Date): Promise<void>;
   /**
-   * Takes a pending lead for one send until `until`: false when it is sent already, erased, or
-   * claimed by another run, so two retry runs (or a run and `site leads resend`) never both mail it.
+   * Records a send that got no answer from SES: it may have been sent, so the lead stays pending but
+   * is not sent again before a long quiet period (leads/resend.ts). Does nothing to a lead SES's own
+   * events have meanwhile shown sent.
    */
-  claim(submissionId: string, now: Date, until: Date): Promise<boolean>;
+  markUnanswered(submissionId: string, at: Date): Promise<void>;
+  /**
+   * Takes a pending lead for one send until `until`, as send `sendId`: false when it is sent already,
+   * erased, or claimed by another run, so two retry runs (or a run and `site leads resend`) never both mail it.
+   */
+  claim(submissionId: string, now: Date, until: Date, sendId: string): Promise<boolean>;
+  /** Names the send a claimed lead goes out in (a digest's, shared by its leads), before it is made. */
+  markSending(submissionId: string, sendId: string): Promise<void>;
   get(submissionId: string): Promise<LeadRecord | undefined>;
   /** Every lead (a scan: the table holds a consultancy's leads, hundreds a year, not millions). */
   all(): Promise<LeadRecord[]>;
@@ -61,15 +69,20 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
    * One send attempt recorded on an existing lead (an erased lead must not come back as a bare mail
    * state): `set` and `remove` say what it came to; the attempt count and time are kept alike.
    */
-  async function recordAttempt(submissionId: string, at: Date, set: string, remove: string, values: Record<string, unknown>, names: Record<string, string> = {}): Promise<void> {
-    await doc.send(new UpdateCommand({
-      TableName: table,
-      Key: { [LEAD_KEY]: submissionId },
-      ConditionExpression: 'attribute_exists(#key)',
-      UpdateExpression: `${set}, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one ${remove}`,
-      ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail', ...names },
-      ExpressionAttributeValues: { ...values, ':at': at.toISOString(), ':one': 1 },
-    }));
+  async function recordAttempt(submissionId: string, at: Date, set: string, remove: string, values: Record<string, unknown>, names: Record<string, string> = {}, onlyPending = false): Promise<void> {
+    try {
+      await doc.send(new UpdateCommand({
+        TableName: table,
+        Key: { [LEAD_KEY]: submissionId },
+        ConditionExpression: `attribute_exists(#key)${onlyPending ? ' AND #mail.#state = :pending' : ''}`,
+        UpdateExpression: `${set}, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one ${remove}`,
+        ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail', ...(onlyPending ? { '#state': 'state' } : {}), ...names },
+        ExpressionAttributeValues: { ...values, ':at': at.toISOString(), ':one': 1, ...(onlyPending ? { ':pending': 'pending' } : {}) },
+      }));
+    } catch (error) {
+      // Only a conditional write on a pending lead is let off: SES's events got there first.
+      if (!(onlyPending && error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   return {
@@ -103,15 +116,28 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
     },
     markFailed: (submissionId, kind, at) => recordAttempt(submissionId, at,
       'SET #mail.lastError = :kind', 'REMOVE #mail.claimedUntil', { ':kind': kind }),
-    async claim(submissionId, now, until) {
+    markUnanswered: (submissionId, at) => recordAttempt(submissionId, at,
+      'SET #mail.lastError = :kind, #mail.unanswered = if_not_exists(#mail.unanswered, :zero) + :one', 'REMOVE #mail.claimedUntil',
+      { ':kind': 'unanswered', ':zero': 0 }, {}, true),
+    async markSending(submissionId, sendId) {
+      await doc.send(new UpdateCommand({
+        TableName: table,
+        Key: { [LEAD_KEY]: submissionId },
+        ConditionExpression: 'attribute_exists(#key)',
+        UpdateExpression: 'SET #mail.sendId = :sendId',
+        ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail' },
+        ExpressionAttributeValues: { ':sendId': sendId },
+      }));
+    },
+    async claim(submissionId, now, until, sendId) {
       try {
         await doc.send(new UpdateCommand({
           TableName: table,
           Key: { [LEAD_KEY]: submissionId },
           ConditionExpression: 'attribute_exists(#key) AND #mail.#state = :pending AND (attribute_not_exists(#mail.claimedUntil) OR #mail.claimedUntil < :now)',
-          UpdateExpression: 'SET #mail.claimedUntil = :until',
+          UpdateExpression: 'SET #mail.claimedUntil = :until, #mail.sendId = :sendId',
           ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail', '#state': 'state' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':now': now.toISOString(), ':until': until.toISOString() },
+          ExpressionAttributeValues: { ':pending': 'pending', ':now': now.toISOString(), ':until': until.toISOString(), ':sendId': sendId },
         }));
         return true;
       } catch (error) {

@@ -4,25 +4,34 @@
 import { VIEWER_ADDRESS_HEADER } from '../cloudfront-headers.ts';
 import { header, type HttpEvent } from '../event.ts';
 
+/** What posts are counted against: the address (IPv4) or its /64 (IPv6), and for IPv6 its /48 as well. */
+export interface ClientNetworks {
+  address: string;
+  /** The /48 around an IPv6 address: one site's allocation, from which a script can rotate through 65,536 /64s. */
+  site?: string;
+}
+
 /**
  * The address to count posts against. An IPv6 address is counted by its /64 (one subscriber's
- * network: a single machine may hold millions of addresses in it); IPv4 by the address.
+ * network: a single machine may hold millions of addresses in it) and by its /48, at a higher
+ * limit; IPv4 by the address.
  */
-export function clientAddress(event: HttpEvent, throughCloudFront: boolean): string {
+export function clientAddress(event: HttpEvent, throughCloudFront: boolean): ClientNetworks {
   const viewer = throughCloudFront ? header(event, VIEWER_ADDRESS_HEADER) : undefined;
   // CloudFront writes `address:port`, for IPv6 too (the port after the last colon).
   const address = viewer ? viewer.trim().replace(/:\d+$/, '') : event.requestContext?.http?.sourceIp ?? '';
-  return address ? networkOf(address) : 'unknown';
+  return address ? networksOf(address) : { address: 'unknown' };
 }
 
-function networkOf(address: string): string {
+function networksOf(address: string): ClientNetworks {
   const bare = address.replace(/^\[|\]$/g, '').toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
-  if (mapped) return mapped[1]!;
-  if (!bare.includes(':')) return bare;
+  if (mapped) return { address: mapped[1]! };
+  if (!bare.includes(':')) return { address: bare };
   const [head = '', tail = ''] = bare.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups = bare.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const prefix = (count: number) => groups.slice(0, count).map((g) => g.replace(/^0+(?=.)/, '')).join(':');
+  return { address: `${prefix(4)}::/64`, site: `${prefix(3)}::/48` };
 }

@@ -9,34 +9,58 @@ import type { RateLimit } from './settings.ts';
 export type Slot = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 export interface LimitCounter {
-  /** Takes one slot of `limit` for `key` at `now`, or says how long until its window ends. */
-  take(name: string, limit: RateLimit, key: string, now: Date): Promise<Slot>;
+  /**
+   * Takes one slot of `limit` for `key` at `now`, or says how long until its window ends. With a
+   * `token` (the submission's id) a slot is taken once per token: a retry of the same submission
+   * is let through on the slot its first post took, and takes no other.
+   */
+  take(name: string, limit: RateLimit, key: string, now: Date, token?: string): Promise<Slot>;
 }
 
 const KEEP_AFTER_WINDOW_S = 24 * 60 * 60;
 
 export function limitCounter(client: DynamoDBClient, table: string): LimitCounter {
   const doc = DynamoDBDocumentClient.from(client);
+  /** True when the window's counter already lists `token` (a write that changes nothing, so UpdateItem is all it needs). */
+  async function holds(Key: Record<string, string>, token: string): Promise<boolean> {
+    try {
+      await doc.send(new UpdateCommand({
+        TableName: table,
+        Key,
+        UpdateExpression: 'SET #tokens = #tokens',
+        ConditionExpression: 'contains(#tokens, :token)',
+        ExpressionAttributeNames: { '#tokens': 'tokens' },
+        ExpressionAttributeValues: { ':token': token },
+      }));
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
   return {
-    async take(name, limit, key, now) {
+    async take(name, limit, key, now, token) {
       const window = Math.floor(now.getTime() / limit.windowMs);
       const windowEnd = (window + 1) * limit.windowMs;
+      const Key = { [LIMIT_KEY]: `${name}#${key}#${window}` };
+      const ttl = Math.ceil(windowEnd / 1000) + KEEP_AFTER_WINDOW_S;
       try {
         await doc.send(new UpdateCommand({
           TableName: table,
-          Key: { [LIMIT_KEY]: `${name}#${key}#${window}` },
-          UpdateExpression: 'ADD #count :one SET #ttl = :ttl',
-          ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
-          ExpressionAttributeNames: { '#count': 'count', '#ttl': LIMIT_TTL_ATTRIBUTE },
-          ExpressionAttributeValues: { ':one': 1, ':max': limit.max, ':ttl': Math.ceil(windowEnd / 1000) + KEEP_AFTER_WINDOW_S },
+          Key,
+          // The tokens that took a slot are kept beside the count (at most `max` of them).
+          UpdateExpression: `ADD #count :one${token ? ', #tokens :tokens' : ''} SET #ttl = :ttl`,
+          ConditionExpression: `(attribute_not_exists(#count) OR #count < :max)${token ? ' AND NOT contains(#tokens, :token)' : ''}`,
+          ExpressionAttributeNames: { '#count': 'count', '#ttl': LIMIT_TTL_ATTRIBUTE, ...(token ? { '#tokens': 'tokens' } : {}) },
+          ExpressionAttributeValues: { ':one': 1, ':max': limit.max, ':ttl': ttl, ...(token ? { ':tokens': new Set([token]), ':token': token } : {}) },
         }));
         return { ok: true };
       } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) {
-          return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)) };
-        }
-        throw error;
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
       }
+      // Full, or this token already holds a slot: only the first costs the sender anything.
+      if (token && await holds(Key, token)) return { ok: true };
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)) };
     },
   };
 }

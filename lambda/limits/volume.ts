@@ -1,7 +1,9 @@
-// What the form backend asks of the limit counters: may this sender post again, and may one more
-// lead e-mail go out this hour. A counter that cannot be reached never costs a lead: the post is
-// let through (the store that follows is the check that matters) and the failure is logged.
+// What the form backend asks of the limit counters: may this sender post again, may this lead be
+// mailed on its own, and may one more lead e-mail go out this hour. A counter that cannot be
+// reached never costs a lead: the post is let through (the store that follows is the check that
+// matters) and the failure is logged.
 import type { Logger } from '../log.ts';
+import type { ClientNetworks } from './client-address.ts';
 import type { LimitCounter } from './counter.ts';
 import { LIMITS } from './settings.ts';
 
@@ -11,22 +13,31 @@ export interface VolumeLimits {
   mailsPerHour: number;
 }
 
-/** The first of the sender's limits a post would pass, with the seconds until it frees; undefined when within both. */
-export async function senderOverLimit(
-  limits: VolumeLimits,
-  sender: { address: string; emailKey: string },
-  now: Date,
-  log: Logger,
-): Promise<{ limit: 'perAddress' | 'perEmail'; retryAfterSeconds: number } | undefined> {
+export interface Sender extends ClientNetworks {
+  emailKey: string;
+  /** The submission's id: a retry of it takes no slot of its own. */
+  submissionId: string;
+}
+
+/** What the limits make of a post: refused (429) past a limit on where it came from, held for the digest past the one on its e-mail address. */
+export type Verdict =
+  | { refuse: { limit: 'perAddress' | 'perSite'; retryAfterSeconds: number } }
+  | { refuse?: undefined; holdForDigest: boolean };
+
+export async function checkSender(limits: VolumeLimits, sender: Sender, now: Date, log: Logger): Promise<Verdict> {
   try {
-    const byAddress = await limits.counter.take('perAddress', LIMITS.perAddress, sender.address, now);
-    if (!byAddress.ok) return { limit: 'perAddress', retryAfterSeconds: byAddress.retryAfterSeconds };
-    const byEmail = await limits.counter.take('perEmail', LIMITS.perEmail, sender.emailKey, now);
-    if (!byEmail.ok) return { limit: 'perEmail', retryAfterSeconds: byEmail.retryAfterSeconds };
-    return undefined;
+    const byAddress = await limits.counter.take('perAddress', LIMITS.perAddress, sender.address, now, sender.submissionId);
+    if (!byAddress.ok) return { refuse: { limit: 'perAddress', retryAfterSeconds: byAddress.retryAfterSeconds } };
+    if (sender.site) {
+      const bySite = await limits.counter.take('perSite', LIMITS.perSite, sender.site, now, sender.submissionId);
+      if (!bySite.ok) return { refuse: { limit: 'perSite', retryAfterSeconds: bySite.retryAfterSeconds } };
+    }
+    // Anyone can type anyone's address: past this limit the lead is still taken, and mailed in the digest.
+    const byEmail = await limits.counter.take('perEmail', LIMITS.perEmail, sender.emailKey, now, sender.submissionId);
+    return { holdForDigest: !byEmail.ok };
   } catch (error) {
     log({ level: 'error', event: 'limits_error', name: error instanceof Error ? error.name : typeof error });
-    return undefined;
+    return { holdForDigest: false };
   }
 }
 

@@ -236,12 +236,23 @@ export class CacheStore<T> {
 
   /** Writes what this build added; rewrites the file with this build's entries alone when it has grown stale or holds bad lines. */
   async save(): Promise<void> {
-    await this.flush();
-    const stale = this.rewrite || this.foreign || this.lines > 2 * this.used.size + COMPACT_SLACK;
-    if (stale) await this.compact();
-    await this.handle?.close();
-    this.handle = undefined;
+    try {
+      await this.flush();
+      const stale = this.rewrite || this.foreign || this.lines > 2 * this.used.size + COMPACT_SLACK;
+      if (stale) await this.compact();
+    } finally {
+      // Even when the write failed: a handle left open would be closed by the garbage collector (DEP0137).
+      await this.close();
+    }
     await this.writeIndex();
+  }
+
+  /** Lets go of the pack's read handle: for a store only read from, which is never saved. Reading after it finds nothing. */
+  async close(): Promise<void> {
+    await this.appending.catch(() => undefined);
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close();
   }
 
   /** The file anew, written whole beside it and renamed over it, holding the lines of the entries this build used. */

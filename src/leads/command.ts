@@ -1,7 +1,9 @@
 // `site leads list|export|resend|erase`: the owner's view of what came in through the forms.
 import { writeFile } from 'node:fs/promises';
 import { LOCAL_CREDENTIALS, createSesClient } from '../../lambda/ses-client.ts';
-import { resendLeads } from '../../lambda/leads/resend.ts';
+import { resendLeads, UNANSWERED_QUIET_MS } from '../../lambda/leads/resend.ts';
+import { LIMITS } from '../../lambda/limits/settings.ts';
+import { countFromLeads } from './hour-count.ts';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { leadsToCsv } from './csv.ts';
 import { markErased, rewriteLocalStore } from '../../lambda/leads/rewrite-local-store.ts';
@@ -33,6 +35,7 @@ async function withStore(root: string, flags: StoreFlags, io: Io, body: (opened:
 function mailSummary(mail: LeadRecord['mail']): string {
   if (mail.state === 'pending') {
     const tries = `${mail.attempts} attempt${mail.attempts === 1 ? '' : 's'}${mail.lastError ? `, ${mail.lastError}` : ''}`;
+    if (mail.lastError === 'unanswered') return `MAYBE SENT: SES did not answer (${tries})`;
     return mail.held ? `UNSENT, held for the digest (${tries})` : `UNSENT (${tries})`;
   }
   const how = mail.inDigest ? 'sent in a digest' : 'sent';
@@ -79,7 +82,12 @@ export interface ResendFlags extends StoreFlags {
   mailFrom?: string;
 }
 
-export function leadsResend(root: string, flags: ResendFlags, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/**
+ * Sends unsent leads now, by the mailer's rules less its waits: past the hourly cap on lead e-mails
+ * (counted with the handler and the scheduled mailer) the rest go in digests, and a lead whose last
+ * send got no answer waits out its quiet period (lambda/leads/resend.ts).
+ */
+export function leadsResend(root: string, flags: ResendFlags, io: Io, env: NodeJS.ProcessEnv = process.env, now?: () => Date): Promise<number> {
   if (!flags.unsent && !flags.id?.length) { io.err('error: pass --unsent, or --id with a submissionId'); return Promise.resolve(2); }
   const aws = Boolean(flags.table && flags.region && !flags.endpoint);
   const sesEndpoint = flags.sesEndpoint ?? env.SES_ENDPOINT?.trim();
@@ -87,15 +95,29 @@ export function leadsResend(root: string, flags: ResendFlags, io: Io, env: NodeJ
   const mailFrom = flags.mailFrom ?? env.SITE_MAIL_FROM ?? (aws ? undefined : 'Website <website@example.com>');
   if (!aws && !sesEndpoint) { io.err('error: locally, pass --ses-endpoint (or SES_ENDPOINT) with the mail server to send through, e.g. the address of the mail viewer `site serve` printed'); return Promise.resolve(1); }
   if (!mailTo || !mailFrom) { io.err('error: pass --mail-to and --mail-from (or SITE_MAIL_TO and SITE_MAIL_FROM), as the stack was deployed with'); return Promise.resolve(1); }
-  return withStore(root, flags, io, async ({ store }) => {
+  const limitsTable = flags.limitsTable ?? env.LIMITS_TABLE?.trim();
+  const cap = Number(env.MAILS_PER_HOUR?.trim() || LIMITS.mailsPerHour.max);
+  if (!Number.isInteger(cap) || cap < 1) { io.err(`error: MAILS_PER_HOUR is not a whole number of e-mails, 1 or more: '${env.MAILS_PER_HOUR}'`); return Promise.resolve(1); }
+  return withStore(root, { ...flags, ...(limitsTable ? { limitsTable } : {}) }, io, async ({ store, counter }) => {
     const ses = createSesClient({ region: flags.region ?? 'eu-west-2', ...(sesEndpoint ? { endpoint: sesEndpoint, credentials: LOCAL_CREDENTIALS } : {}) });
-    const report = await resendLeads({ ses, store, mailTo, mailFrom }, { now: true, ...(flags.id?.length ? { ids: flags.id } : {}) });
+    const log = (entry: { event: string; name?: unknown }) => io.err(`warning: ${entry.event}${entry.name ? ` (${String(entry.name)})` : ''}: the hourly cap could not be counted`);
+    // In AWS without --limits-table, the hour's lead e-mails are counted from the leads table.
+    const hourly = counter ?? countFromLeads(await store.all());
+    const mailer = { ses, store, mailTo, mailFrom, limits: { counter: hourly, mailsPerHour: cap }, ...(now ? { now } : {}) };
+    const report = await resendLeads(mailer, { now: true, log, ...(flags.id?.length ? { ids: flags.id } : {}) });
     for (const id of report.sent) io.out(`sent ${id}`);
     for (const id of report.digested) io.out(`sent ${id} in a digest`);
+    for (const id of report.unanswered) io.out(`sent ${id}, but SES did not answer in time: it may have arrived, and is not sent again for ${UNANSWERED_QUIET_MS / 60_000} minutes unless SES's events say it did not`);
     for (const f of report.failed) io.out(`failed ${f.submissionId}: ${f.kind}`);
+    for (const u of report.uncertain) {
+      io.out(u.from
+        ? `waiting ${u.submissionId}: an earlier send got no answer from SES and may have arrived; it can be sent again from ${u.from}`
+        : `held ${u.submissionId}: two sends got no answer from SES and either may have arrived; check the inbox, then send it with --id ${u.submissionId}`);
+    }
     for (const id of report.notPending) io.out(`skipped ${id}: already sent, or no such lead`);
-    io.out(`${report.sent.length + report.digested.length} sent, ${report.failed.length} failed${report.waiting ? `, ${report.waiting} being sent by another run` : ''}`);
-    return report.failed.length > 0 ? 1 : 0;
+    const busy = report.waiting - report.uncertain.length;
+    io.out(`${report.sent.length + report.digested.length} sent, ${report.failed.length} failed${report.unanswered.length ? `, ${report.unanswered.length} unanswered` : ''}${report.uncertain.length ? `, ${report.uncertain.length} waiting after an unanswered send` : ''}${busy ? `, ${busy} being sent by another run or waiting for the next digest` : ''}`);
+    return report.failed.length + report.unanswered.length > 0 ? 1 : 0;
   });
 }
 

@@ -12,7 +12,7 @@ import type { LeadRecord, MailState } from '../../lambda/leads/record.ts';
 
 export const CSV_COLUMNS = [
   'submissionId', 'form', 'receivedAt', 'name', 'email', 'company', 'message', 'assessment', 'source',
-  'mailState', 'mailAttempts', 'mailMessageId', 'mailLastError', 'mailLastAttemptAt', 'expiresAt',
+  'mailState', 'mailAttempts', 'mailMessageId', 'mailLastError', 'mailLastAttemptAt', 'mailUnanswered', 'mailSendId', 'expiresAt',
 ] as const;
 
 const FORMULA_START = /^[=+\-@\t\r']/;
@@ -33,6 +33,7 @@ function rowOf(lead: LeadRecord): string[] {
     lead.submissionId, lead.form, lead.receivedAt, lead.name, lead.email, lead.company, lead.message,
     lead.assessment ? JSON.stringify(lead.assessment) : '', lead.source,
     lead.mail.state, String(lead.mail.attempts), lead.mail.messageId ?? '', lead.mail.lastError ?? '', lead.mail.lastAttemptAt ?? '',
+    lead.mail.unanswered === undefined ? '' : String(lead.mail.unanswered), lead.mail.sendId ?? '',
     String(lead.expiresAt),
   ];
 }
@@ -80,6 +81,8 @@ export function parseLeadsCsv(text: string): LeadRecord[] {
       ...(optional('mailMessageId') ? { messageId: get('mailMessageId') } : {}),
       ...(optional('mailLastError') ? { lastError: get('mailLastError') } : {}),
       ...(optional('mailLastAttemptAt') ? { lastAttemptAt: get('mailLastAttemptAt') } : {}),
+      ...(optional('mailUnanswered') ? { unanswered: Number(get('mailUnanswered')) } : {}),
+      ...(optional('mailSendId') ? { sendId: get('mailSendId') } : {}),
     };
     return {
       submissionId: get('submissionId'),

@@ -6,7 +6,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { localClient, startLocalStore } from '../../lambda/leads/local-store.ts';
 import { leadStore, type LeadStore } from '../../lambda/leads/store.ts';
-import { LOCAL_LEADS_TABLE } from '../../lambda/leads/local-store.ts';
+import { LOCAL_LEADS_TABLE, LOCAL_LIMITS_TABLE } from '../../lambda/leads/local-store.ts';
+import { limitCounter, type LimitCounter } from '../../lambda/limits/counter.ts';
 import { localLeadsDir, servedEndpointFile } from './serve-forms.ts';
 
 /** The endpoint of a `site serve` running on this project's store, if one answers; a stale file is removed. */
@@ -31,10 +32,14 @@ export interface StoreFlags {
   region?: string;
   /** A DynamoDB-compatible endpoint, e.g. the one `site serve` printed. */
   endpoint?: string;
+  /** The volume limits' table in AWS (the stack's LimitsTable output), where the hourly cap on lead e-mails is counted. */
+  limitsTable?: string;
 }
 
 export interface OpenedStore {
   store: LeadStore;
+  /** The counters of the volume limits beside it (the local store's own table, or --limits-table in AWS); none when not known. */
+  counter?: LimitCounter;
   /** Where it is, for messages. */
   where: string;
   /** The local store's data folder, and whether a running `site serve` holds it (only it can rewrite the folder). */
@@ -47,17 +52,17 @@ export class StoreFlagsError extends Error {}
 export async function openLeadStore(root: string, flags: StoreFlags): Promise<OpenedStore> {
   if (flags.endpoint) {
     const client = localClient(flags.endpoint);
-    return { store: leadStore(client, flags.table ?? LOCAL_LEADS_TABLE), where: flags.endpoint, close: async () => client.destroy() };
+    return { store: leadStore(client, flags.table ?? LOCAL_LEADS_TABLE), counter: limitCounter(client, flags.limitsTable ?? LOCAL_LIMITS_TABLE), where: flags.endpoint, close: async () => client.destroy() };
   }
   if (flags.table || flags.region) {
     if (!flags.table || !flags.region) throw new StoreFlagsError('pass both --table and --region to work on a table in AWS');
     const client = new DynamoDBClient({ region: flags.region });
-    return { store: leadStore(client, flags.table), where: `table ${flags.table} in ${flags.region}`, close: async () => client.destroy() };
+    return { store: leadStore(client, flags.table), ...(flags.limitsTable ? { counter: limitCounter(client, flags.limitsTable) } : {}), where: `table ${flags.table} in ${flags.region}`, close: async () => client.destroy() };
   }
   const served = await servedEndpoint(root);
   if (served) {
     const client = localClient(served);
-    return { store: leadStore(client, LOCAL_LEADS_TABLE), where: `${served} (the store of the running site serve)`, local: { dataDir: localLeadsDir(root), heldByServe: true }, close: async () => client.destroy() };
+    return { store: leadStore(client, LOCAL_LEADS_TABLE), counter: limitCounter(client, LOCAL_LIMITS_TABLE), where: `${served} (the store of the running site serve)`, local: { dataDir: localLeadsDir(root), heldByServe: true }, close: async () => client.destroy() };
   }
   const dataDir = localLeadsDir(root);
   let local;
@@ -73,6 +78,7 @@ export async function openLeadStore(root: string, flags: StoreFlags): Promise<Op
   const client = local.client();
   return {
     store: leadStore(client, local.table),
+    counter: limitCounter(client, local.limitsTable),
     where: dataDir,
     local: { dataDir, heldByServe: false },
     close: async () => { client.destroy(); await local.close(); },

@@ -24,6 +24,7 @@ describe('CacheStore: one pack file per kind', () => {
     for (const i of [0, 1, 150, 299]) expect(await again.get(hashOf(String(i)))).toEqual({ text: `${i}:${big}` });
     expect(await again.get(hashOf('never written'))).toBeUndefined();
     expect(again.discarded).toBe(0);
+    await again.close();
   });
 
   it('rewrites the pack with the entries in use once old lines outnumber them', async () => {
@@ -44,6 +45,7 @@ describe('CacheStore: one pack file per kind', () => {
     expect(await third.get(hashOf('new'))).toEqual({ text: 'new' });
     expect(await third.get(hashOf('5'))).toEqual({ text: '5' });
     expect(await third.get(hashOf('500'))).toBeUndefined();
+    await third.close();
   });
 
   it('keeps a pack that is mostly in use as it is, appending only', async () => {
@@ -56,7 +58,9 @@ describe('CacheStore: one pack file per kind', () => {
     await second.save();
     expect(await lineCount()).toBe(101);
     // The newest line of a key wins.
-    expect(await (await CacheStore.open(root, 'demo', isText)).get(hashOf('0'))).toEqual({ text: 'zero' });
+    const third = await CacheStore.open(root, 'demo', isText);
+    expect(await third.get(hashOf('0'))).toEqual({ text: 'zero' });
+    await third.close();
   });
 
   it('opens a large pack from the index saved beside it, and still checks each line it reads against its key', async () => {
@@ -77,12 +81,14 @@ describe('CacheStore: one pack file per kind', () => {
     expect(await second.get(hashOf('7'))).toBeUndefined();
     expect(second.discarded).toBe(1);
     expect(await second.get(hashOf('9'))).toEqual({ text: 'value 9' });
+    await second.close();
 
     // A pack changed since its index was saved is scanned afresh.
     await writeFile(pack, `${text}${hashOf('extra')}\t{"text":"appended by hand"}\n`);
     const third = await CacheStore.open(root, 'demo', isText);
     expect(await third.get(hashOf('extra'))).toEqual({ text: 'appended by hand' });
     expect(await third.get(hashOf('7'))).toEqual({ text: 'value 7' });
+    await third.close();
   });
 
   it('reads back a line appended in this build, queued or written, and knows which keys it holds without reading them', async () => {
@@ -104,5 +110,6 @@ describe('CacheStore: one pack file per kind', () => {
     expect(again.has(hashOf('queued'))).toBe(true);
     expect(await again.get(hashOf('queued'))).toEqual({ text: 'still in memory' });
     expect(again.discarded).toBe(0);
+    await again.close();
   });
 });

@@ -8,6 +8,8 @@ import {
   validateAssessment,
 } from '../../forms/assessment.ts';
 import { HONEYPOT_FIELD, LIMITS, validateContact } from '../../forms/contact.ts';
+import { toContactPayload } from '../../islands/shared/form-payload.ts';
+import { validateSubmission } from '../../lambda/submission.ts';
 
 // The code each answer posts, in order: fixed, since stored leads and reports use them.
 const ANSWER_CODES: Record<string, string[]> = {
@@ -198,5 +200,46 @@ describe('validateAssessment', () => {
         message: 'Comments must be 5000 characters or fewer',
       },
     });
+  });
+});
+
+describe('an e-mail address is refused, never rewritten', () => {
+  // Each of these once came out the other side as a different, valid-looking address.
+  it.each([
+    ['a form feed inside', 'a.b@sub.example.co.uk\fFF'],
+    ['a right-to-left override inside', 'morag\u202e@example.co.uk'],
+    ['an isolate around the domain', 'morag@\u2066example.co.uk\u2069'],
+    ['a zero-width space', 'mo\u200brag@example.co.uk'],
+    ['a zero-width joiner', 'morag@exa\u200dmple.co.uk'],
+    ['a word joiner', 'morag@example.co.uk\u2060'],
+    ['a byte-order mark in front (which a trim would quietly remove)', '\ufeffmorag@example.co.uk'],
+    ['a line feed at the end (which a trim would quietly remove)', 'morag@example.co.uk\n'],
+    ['a tab at the end', 'morag@example.co.uk\t'],
+    ['a NUL', 'morag@example.co.uk\u0000'],
+    ['a soft hyphen', 'mo\u00adrag@example.co.uk'],
+    ['a line separator', 'morag@example.co.uk\u2028'],
+    ['only a zero-width space', '\u200b'],
+  ])('%s is "Email is invalid", in the handler\'s check and the browser\'s alike', (_what, email) => {
+    expect(validateContact({ ...contact, email })).toEqual({ ok: false, errors: { email: 'Email is invalid' } });
+    expect(validateSubmission({ ...contact, email })).toEqual({ ok: false, form: 'contact', errors: { email: 'Email is invalid' } });
+    expect(toContactPayload({ ...contact, email, website: '' }, { timestamp: '2026-01-01T00:00:00Z', source: 'https://www.example.co.uk' })).toEqual({ ok: false, errors: { email: 'Email is invalid' } });
+  });
+
+  it('still trims spaces round an address, which is all it ever changes', () => {
+    expect(validateContact({ ...contact, email: '  morag@example.co.uk ' })).toMatchObject({ ok: true, data: { email: 'morag@example.co.uk' } });
+  });
+});
+
+describe('format characters in one-line fields', () => {
+  it('are removed from the name and the organisation, and kept in the message (a joiner holds an emoji together)', () => {
+    const result = validateContact({ ...contact, name: 'Mo\u200brag\u2060 Camp\ufeffbell\u00ad', company: '\u200cAcme\u200d Ltd\u{E0001}', message: 'Family: \u{1F468}\u200d\u{1F469}\u200d\u{1F467}' });
+    expect(result).toEqual({ ok: true, data: { ...contact, name: 'Morag Campbell', company: 'Acme Ltd', message: 'Family: \u{1F468}\u200d\u{1F469}\u200d\u{1F467}' } });
+  });
+
+  it('a name of nothing but zero-width characters is empty: "Name is required"', () => {
+    const name = '\u200b\u200b\u200b';
+    expect(validateContact({ ...contact, name })).toEqual({ ok: false, errors: { name: 'Name is required' } });
+    expect(validateAssessment({ name, email: contact.email, isHuman: true, formType: ASSESSMENT_FORM_TYPE, assessmentData: {} })).toMatchObject({ ok: false, errors: { name: 'Name is required' } });
+    expect(toContactPayload({ ...contact, name, website: '' }, { timestamp: '2026-01-01T00:00:00Z', source: 'https://www.example.co.uk' })).toEqual({ ok: false, errors: { name: 'Name is required' } });
   });
 });

@@ -362,6 +362,7 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       GlobalSecondaryIndexes: [{ IndexName: 'byEmail', KeySchema: [{ AttributeName: 'emailKey', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } }],
     });
     template.hasOutput('LeadsTable', { Value: { Ref: id } });
+    template.hasOutput('LimitsTable', { Value: { Ref: tableId(template, 'limitKey') } });
   });
 
   test('the limits table: keyed as lambda/limits/table.ts says, on demand, TTL on expiresAt, and nothing but counters to lose', () => {
@@ -442,7 +443,7 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     const configSet = Object.keys(template.findResources('AWS::SES::ConfigurationSet'))[0]!;
     const destination = only(template, 'AWS::SES::ConfigurationSetEventDestination').Properties;
     expect(destination.ConfigurationSetName).toEqual({ Ref: configSet });
-    expect([...destination.EventDestination.MatchingEventTypes].sort()).toEqual(['bounce', 'complaint', 'delivery']);
+    expect([...destination.EventDestination.MatchingEventTypes].sort()).toEqual(['bounce', 'complaint', 'delivery', 'reject', 'send']);
     const eventsTopic = destination.EventDestination.SnsDestination.TopicARN.Ref as string;
     expect(eventsTopic).toMatch(/MailEvents/);
 

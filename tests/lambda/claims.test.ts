@@ -51,14 +51,14 @@ afterEach(() => slow?.close());
 
 describe('one claim per send', () => {
   it("a resend --now while the handler's own send is in flight mails the lead once", async () => {
-    const handler = createHandler({ ses: sesClientFor(slow.endpoint, { maxAttempts: 1 }), leads: backends.leads, config: testConfig(), log: memoryLogger() });
+    const handler = createHandler({ ses: sesClientFor(slow.endpoint), leads: backends.leads, config: testConfig(), log: memoryLogger() });
     const posted = handler(jsonPost(validContact({ submissionId: 'c1a1c1a1-0000-4000-8000-000000000001' })));
     // The lead is stored and its e-mail is with (slowed) SES: now the owner runs `site leads resend --unsent`.
     await slow.firstArrival;
     expect(slow.state.inFlight).toBe(1);
     const [pending] = await backends.leads.unsent();
     expect(pending).toBeDefined();
-    const resend = await resendLeads({ ses: sesClientFor(slow.endpoint, { maxAttempts: 1 }), store: backends.leads, mailTo: 'leads@example.co.uk', mailFrom: 'website@example.co.uk' }, { now: true });
+    const resend = await resendLeads({ ses: sesClientFor(slow.endpoint), store: backends.leads, mailTo: 'leads@example.co.uk', mailFrom: 'website@example.co.uk' }, { now: true });
     expect(resend).toMatchObject({ sent: [], waiting: 1 });
 
     slow.release();
@@ -68,9 +68,9 @@ describe('one claim per send', () => {
   });
 
   it('the scheduled mailer and a resend --now racing for a lead the handler could not send mail it once', async () => {
-    const down = createHandler({ ses: sesClientFor('http://127.0.0.1:9', { maxAttempts: 1 }), leads: backends.leads, config: testConfig(), now: () => new Date(Date.now() - 10 * 60_000), log: memoryLogger() });
+    const down = createHandler({ ses: sesClientFor('http://127.0.0.1:9'), leads: backends.leads, config: testConfig(), now: () => new Date(Date.now() - 10 * 60_000), log: memoryLogger() });
     expect((await down(jsonPost(validContact({ submissionId: 'c1a1c1a1-0000-4000-8000-000000000002' })))).statusCode).toBe(200);
-    const ses = sesClientFor(slow.endpoint, { maxAttempts: 1 });
+    const ses = sesClientFor(slow.endpoint);
     const racing = Promise.all([
       createResendJob({ ses, leads: backends.leads, config: testConfig(), log: memoryLogger() })(),
       resendLeads({ ses, store: backends.leads, mailTo: 'leads@example.co.uk', mailFrom: 'website@example.co.uk' }, { now: true }),

@@ -50,7 +50,7 @@ describe('store first', () => {
   });
 
   it('answers success when SES is down, keeps the lead unsent, and a resend once SES is back delivers exactly one e-mail', async () => {
-    const down = sesClientFor(await closedEndpoint(), { maxAttempts: 1 });
+    const down = sesClientFor(await closedEndpoint());
     const handler = createHandler({ ses: down, leads: backends.leads, config: testConfig(), log: memoryLogger() });
 
     const result = await handler(jsonPost(validContact({ submissionId: 'c0ffee00-0000-4000-8000-000000000001' })));
@@ -131,11 +131,11 @@ describe('store first', () => {
 describe('the scheduled retry mailer', () => {
   it('leaves a new lead to the handler, retries with backoff, and counts leads stuck for 30 minutes', async () => {
     const arrived = new Date('2026-05-01T09:00:00Z');
-    const down = createHandler({ ses: sesClientFor(await closedEndpoint(), { maxAttempts: 1 }), leads: backends.leads, config: testConfig(), now: () => arrived, log: memoryLogger() });
+    const down = createHandler({ ses: sesClientFor(await closedEndpoint()), leads: backends.leads, config: testConfig(), now: () => arrived, log: memoryLogger() });
     await down(jsonPost(validContact({ submissionId: 'b0b0b0b0-0000-4000-8000-000000000001' })));
     let clock = arrived;
     const log = memoryLogger();
-    const deadSes = sesClientFor(await closedEndpoint(), { maxAttempts: 1 });
+    const deadSes = sesClientFor(await closedEndpoint());
     const job = (sender = deadSes) => createResendJob({ ses: sender, leads: backends.leads, config: testConfig(), log, now: () => clock })();
 
     clock = new Date(arrived.getTime() + 60_000); // within the handler's grace period

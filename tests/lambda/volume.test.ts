@@ -1,6 +1,7 @@
-// Leads under attack: a flood from one address or for one e-mail address is cut off with 429s and
-// nothing past the limit is stored; past the hourly e-mail cap leads are still stored and go out as
-// one digest; ids a client sends cannot aim at another visitor's lead. Real dynalite and
+// Leads under attack: a flood from one address (or one IPv6 /48) is cut off with 429s and nothing
+// past the limit is stored; a flood for one e-mail address, or past the hourly e-mail cap, is still
+// stored and goes out in the digest, so no limit can be aimed at another visitor; a retry of the
+// same submission takes no slot; ids a client sends cannot aim at another visitor's lead. Real dynalite and
 // aws-ses-v2-local servers, through the real AWS SDK clients.
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../../lambda/create-handler.ts';
@@ -104,15 +105,76 @@ describe('a flood from one client address', () => {
 });
 
 describe('a flood for one e-mail address', () => {
-  it('is cut off at the limit whatever the addresses it comes from', async () => {
+  it('never turns a post away: past the limit, whatever the addresses it comes from, the leads are stored and held for the digest', async () => {
     const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), now: () => new Date('2026-11-25T12:30:00Z'), log: memoryLogger() });
     const statuses = [];
     for (let i = 0; i < 8; i += 1) {
       const post = viaCloudFront(jsonPost(validContact({ submissionId: `e0000000-0000-4000-8000-00000000000${i}`, email: i % 2 ? 'Victim@Example.org' : 'victim@example.org', message: `Message ${i}` })), `198.51.100.${i}:1000`);
       statuses.push((await handler(post)).statusCode);
     }
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
-    expect(await backends.leads.all()).toHaveLength(LIMITS.perEmail.max);
+    expect(statuses).toEqual(Array(8).fill(200));
+    const stored = await backends.leads.all();
+    expect(stored).toHaveLength(8);
+    expect(stored.filter((l) => l.mail.state === 'sent')).toHaveLength(LIMITS.perEmail.max);
+    expect(stored.filter((l) => l.mail.held)).toHaveLength(8 - LIMITS.perEmail.max);
+    expect(await storedEmails(backends.ses)).toHaveLength(LIMITS.perEmail.max);
+  });
+});
+
+describe('limits that cannot be aimed at someone else', () => {
+  it("five posts naming a visitor's address, from five addresses, do not lock that visitor out: their own post is stored and mailed in the next digest", async () => {
+    const arrived = new Date('2026-11-25T15:00:00Z');
+    let clock = arrived;
+    const limits = await freshLimits();
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits, config: testConfig({ originSecret: SECRET }), now: () => clock, log: memoryLogger() });
+    for (let i = 0; i < LIMITS.perEmail.max; i += 1) {
+      const attack = validContact({ submissionId: `a77ac000-0000-4000-8000-00000000000${i}`, email: 'victim@example.org', name: `Attacker ${i}` });
+      expect((await handler(viaCloudFront(jsonPost(attack), `198.51.100.${i}:1000`))).statusCode).toBe(200);
+    }
+
+    const real = await handler(viaCloudFront(jsonPost(validContact({ submissionId: 'f1c71300-0000-4000-8000-000000000001', email: 'victim@example.org', name: 'Real Victim' })), '203.0.113.50:2000'));
+
+    expect(real.statusCode).toBe(200);
+    expect(real.headers['retry-after']).toBeUndefined();
+    const [victim] = (await backends.leads.all()).filter((l) => l.name === 'Real Victim');
+    expect(victim?.mail).toMatchObject({ state: 'pending', held: true });
+    expect((await storedEmails(backends.ses)).map((e) => e.subject).filter((s) => s.includes('Real Victim'))).toEqual([]);
+
+    // The hour's cap is far from reached, yet the mailer sends it in a digest, not a mail of its own.
+    clock = new Date(arrived.getTime() + 5 * 60_000);
+    const report = await createResendJob({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits, config: testConfig(), log: memoryLogger(), now: () => clock })();
+    expect(report).toMatchObject({ sent: [], digested: [victim!.submissionId] });
+    const digest = (await storedEmails(backends.ses)).at(-1)!;
+    expect(digest.subject).toBe('Website leads: 1 new lead from the website, sent together');
+    expect(digest.body.text).toContain('Name: Real Victim');
+  });
+
+  it('a browser retrying one submission uses one slot of each limit, however often it retries', async () => {
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), now: () => new Date('2026-11-25T16:01:00Z'), log: memoryLogger() });
+    const from = (body: Record<string, unknown>) => viaCloudFront(jsonPost(body), '203.0.113.60:3000');
+    const retried = validContact({ submissionId: 'e7e7e7e7-0000-4000-8000-000000000001', email: 'retry@example.org' });
+
+    const retries = [];
+    for (let i = 0; i < 8; i += 1) retries.push((await handler(from(retried))).statusCode);
+    // Four more submissions fill the address's five slots; the one after is refused.
+    const more = [];
+    for (let i = 1; i <= LIMITS.perAddress.max; i += 1) more.push((await handler(from(distinct(700 + i)))).statusCode);
+
+    expect(retries).toEqual(Array(8).fill(200));
+    expect(more).toEqual([...Array(LIMITS.perAddress.max - 1).fill(200), 429]);
+    expect((await backends.leads.all()).filter((l) => l.email === 'retry@example.org')).toHaveLength(1);
+    expect((await storedEmails(backends.ses)).filter((e) => e.replyTo.includes('retry@example.org'))).toHaveLength(1);
+  });
+
+  it("counts an IPv6 visitor's /48 too: a script rotating through its /64s is refused past the higher limit", async () => {
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), now: () => new Date('2026-11-25T17:00:00Z'), log: memoryLogger() });
+    const statuses = [];
+    for (let i = 1; i <= 12; i += 1) statuses.push((await handler(viaCloudFront(jsonPost(distinct(800 + i)), `2001:db8:77:${i.toString(16)}::1:443`))).statusCode);
+
+    expect(statuses).toEqual([...Array(LIMITS.perSite.max).fill(200), 429, 429]);
+    expect(await backends.leads.all()).toHaveLength(LIMITS.perSite.max);
+    // Another /48 is another site.
+    expect((await handler(viaCloudFront(jsonPost(distinct(899)), '2001:db8:78:1::1:443'))).statusCode).toBe(200);
   });
 });
 

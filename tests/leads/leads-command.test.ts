@@ -13,6 +13,7 @@ import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { leadStore } from '../../lambda/leads/store.ts';
 import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
 import { main } from '../../src/cli.ts';
+import { leadsResend } from '../../src/leads/command.ts';
 import { startLocalFormBackend } from '../../lambda/local-backend.ts';
 import { silentLogger } from '../../lambda/log.ts';
 import { parseLeadsCsv } from '../../src/leads/csv.ts';
@@ -58,7 +59,7 @@ beforeEach(async () => {
   await clearStore(ses);
   await withLocal(async (store) => {
     // Two leads posted while SES was down (so unsent), one of them by Ailsa, and an awkward one.
-    const down = createHandler({ ses: sesClientFor('http://127.0.0.1:9', { maxAttempts: 1 }), leads: store, config: testConfig(), log: memoryLogger() });
+    const down = createHandler({ ses: sesClientFor('http://127.0.0.1:9'), leads: store, config: testConfig(), log: memoryLogger() });
     expect((await down(jsonPost(validContact({ submissionId: 'unsent-0000-4000-8000-000000000001', email: 'ailsa@example.org' })))).statusCode).toBe(200);
     expect((await down(jsonPost(validAssessment({ submissionId: 'unsent-0000-4000-8000-000000000002' })))).statusCode).toBe(200);
     await store.putRaw(AWKWARD);
@@ -131,7 +132,7 @@ describe('site leads', () => {
     expect(csv).toContain(`"'-2+3\nsecond line, with a comma\r\nthird ""quoted"" line\n@home"`);
     expect(csv).toContain(`"Comma, ""Quotes"" & Co"`);
     expect(csv).toContain(`"''+already quoted"`);
-    expect(csv.split('\r\n')[0]).toBe('"submissionId","form","receivedAt","name","email","company","message","assessment","source","mailState","mailAttempts","mailMessageId","mailLastError","mailLastAttemptAt","expiresAt"');
+    expect(csv.split('\r\n')[0]).toBe('"submissionId","form","receivedAt","name","email","company","message","assessment","source","mailState","mailAttempts","mailMessageId","mailLastError","mailLastAttemptAt","mailUnanswered","mailSendId","expiresAt"');
   });
 
   it('exports JSON with every field', async () => {
@@ -187,6 +188,26 @@ describe('site leads', () => {
     const emails = await storedEmails(ses);
     expect(emails.map((e) => e.subject).sort()).toEqual(['Contact form: Morag Campbell (Tayside Widgets Ltd)', 'DIAlog Assessment: Ewan Fraser (Fife Food Bank)']);
     const leads = await withLocal((store) => store.all());
+    expect(leads.every((l) => l.mail.state === 'sent')).toBe(true);
+  });
+
+  it('honours the hourly cap: held leads go out in one digest, not one e-mail each, and past the cap the rest join it', async () => {
+    await withLocal(async (store) => {
+      for (let i = 0; i < 17; i += 1) {
+        await store.putRaw({ ...AWKWARD, submissionId: `held-${String(i).padStart(2, '0')}`, name: `Held ${i}`, email: `held${i}@example.org`, emailKey: `held${i}@example.org`, mail: { state: 'pending', attempts: 0, held: true } });
+      }
+    });
+    const out: string[] = [];
+    const io = { out: (line: string) => out.push(line), err: (line: string) => out.push(line) };
+    // An hour's cap of one lead e-mail: the first unsent lead goes alone, the other joins the digest.
+    const code = await leadsResend(root, { unsent: true, sesEndpoint: ses.endpoint }, io, { MAILS_PER_HOUR: '1' });
+
+    expect(code).toBe(0);
+    expect(out.at(-1)).toBe('19 sent, 0 failed');
+    const emails = await storedEmails(ses);
+    expect(emails.map((e) => e.subject).sort()).toEqual(['Contact form: Morag Campbell (Tayside Widgets Ltd)', 'Website leads: 18 new leads from the website, sent together']);
+    const leads = await withLocal((store) => store.all());
+    expect(leads.filter((l) => l.mail.inDigest)).toHaveLength(18);
     expect(leads.every((l) => l.mail.state === 'sent')).toBe(true);
   });
 
