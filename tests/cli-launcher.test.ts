@@ -10,7 +10,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'site-launcher-'));
-  for (const part of ['bin', 'scripts', 'src', 'forms', 'lambda', 'package.json', 'tsconfig.json']) await cp(path.resolve(part), path.join(dir, part), { recursive: true });
+  for (const part of ['bin', 'scripts', 'src', 'forms', 'lambda', 'islands', 'package.json', 'tsconfig.json']) await cp(path.resolve(part), path.join(dir, part), { recursive: true });
   await symlink(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir');
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
