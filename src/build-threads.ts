@@ -50,7 +50,7 @@ export function startThreads(run: ThreadsRun, cache: BuildCache, codeReady: Prom
   return {
     parse, forCode,
     get startedOnce() { return workers?.startedOnce ?? false; },
-    /** Stops the workers, a pool started early but never handed its code (the code did not bundle), and this build's card process. */
-    stop: () => { stopped = true; void workers?.close(); void early?.then((pool) => pool?.close()); own?.close(); },
+    /** Stops the workers, a pool started early but never handed its code (the code did not bundle), and this build's card process; settles once that process has gone. */
+    stop: (): Promise<void> => { stopped = true; void workers?.close(); void early?.then((pool) => pool?.close()); return own?.close() ?? Promise.resolve(); },
   };
 }

@@ -276,6 +276,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
 
   let search: ReturnType<typeof buildSearch> | undefined;
   let made;
+  let threadsGone: Promise<void> | undefined;
   try {
     // load: the content, validated, each markdown file parsed on the workers once the code is there.
     const loaded = await time('load', () => loadStage(run.contentDir, opts.overrides, threads.parse, cache.sources));
@@ -327,7 +328,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // A cache that cannot be written costs the next build time, not this one its pages.
     await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
     if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
-    threads.stop();
+    threadsGone = threads.stop();
   }
   const { site, routes, table, pages, images, cards, searched } = made;
 
@@ -347,6 +348,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   await time('swap', () => swapStage(staging, writer, { preview: opts.preview ?? false, clock: opts.now }));
   await time('prune', () => pruneStage(run, images.files, cardsGeneration(made.cardsCode), summary));
   summary.wallMs = performance.now() - run.startedAt;
+  await threadsGone;
   return { site, routes, table, summary, metaDir: metaDirFor(run.outDir), redone: { ...cache.counts, pool: threads.startedOnce, documents: made.documents }, warnings: opts.preview ? made.unpublishedLinks : [] };
 }
 

@@ -44,6 +44,8 @@ export class CardProcess {
   private loaded: string | undefined;
   private failed: Error | undefined;
   private closed = false;
+  /** Settled once the process has gone (or could not start). */
+  private readonly gone: Promise<void>;
 
   /** Started now, idle (and at nice 19, hardly there) until `load` says where the drawing code is. */
   constructor() {
@@ -63,6 +65,7 @@ export class CardProcess {
       else waiting?.resolve(message.png!);
       if (!this.waiting.size) this.child.channel?.unref();
     });
+    this.gone = new Promise((resolve) => { this.child.once('exit', () => resolve()); this.child.once('error', () => resolve()); });
     this.child.on('error', (error) => this.fail(error));
     this.child.on('exit', (code, signal) => this.fail(new Error(`the share-card process stopped (${signal ?? `exit code ${code}`})`)));
   }
@@ -101,11 +104,17 @@ export class CardProcess {
     this.waiting.clear();
   }
 
-  /** Ends the process; a card still awaited fails. */
-  close(): void {
-    if (this.closed) return;
-    this.fail(new Error('the share-card process was stopped'));
-    this.closed = true;
-    this.child.kill();
+  /**
+   * Ends the process; a card still awaited fails. Settles once it has gone: at nice 19 on a busy
+   * machine it may take a while to be scheduled and die, and a build must leave no process behind.
+   */
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.fail(new Error('the share-card process was stopped'));
+      this.closed = true;
+      // Held by the event loop until it has gone, so that awaiting its end keeps the build's process alive.
+      if (this.child.exitCode === null && this.child.signalCode === null) { this.child.ref(); this.child.kill(); }
+    }
+    return this.child.exitCode !== null || this.child.signalCode !== null ? Promise.resolve() : this.gone;
   }
 }

@@ -232,7 +232,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await watcher?.close();
       reload.close();
       await forms?.close().catch(() => {});
-      session.cards?.close();
+      await session.cards?.close();
       // Nor does a search index a rebuild started go on writing into the cache once serve has stopped.
       await session.search?.catch(() => undefined);
       server.closeAllConnections();
