@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { LIMITS } from '../../lambda/limits/settings.ts';
 import { countFromLeads } from '../../src/leads/hour-count.ts';
+import { leadFieldValues } from '../../forms/fields.ts';
 
 const lead = (id: string, mail: LeadRecord['mail']): LeadRecord => ({
-  submissionId: id, form: 'contact', receivedAt: '2026-09-01T09:00:00.000Z', name: id, email: `${id}@example.org`, emailKey: `${id}@example.org`,
-  company: '', message: 'Hello', source: 'https://www.example.co.uk/contact', mail, expiresAt: 1_900_000_000,
+  submissionId: id, form: 'contact', receivedAt: '2026-09-01T09:00:00.000Z', ...leadFieldValues({ name: id, email: `${id}@example.org`, message: 'Hello' }),
+  emailKey: `${id}@example.org`, source: 'https://www.example.co.uk/contact', mail, expiresAt: 1_900_000_000,
 });
 
 describe('the hour counted from the leads', () => {
