@@ -2,7 +2,7 @@
 // counted from the leads, so the hourly cap holds there too.
 import { describe, expect, it } from 'vitest';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
-import { LIMITS } from '../../lambda/limits/settings.ts';
+import { VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
 import { countFromLeads } from '../../src/leads/hour-count.ts';
 import { leadFieldValues } from '../../forms/fields.ts';
 
@@ -21,7 +21,7 @@ describe('the hour counted from the leads', () => {
       lead('unsent', { state: 'pending', attempts: 1, lastError: 'throttled', lastAttemptAt: '2026-09-01T10:30:00.000Z' }),
     ];
     const counter = countFromLeads(leads);
-    const cap = { max: 4, windowMs: LIMITS.mailsPerHour.windowMs };
+    const cap = { max: 4, windowMs: VOLUME_LIMITS.mailsPerHour.windowMs };
     const at = new Date('2026-09-01T10:45:00.000Z');
 
     expect(await counter.take('mailsPerHour', cap, 'all', at)).toEqual({ ok: true });

@@ -2,7 +2,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { CONSENT_EVENTS, CONSENT_KEY, NO_CONSENT, announceConsent, consentEvent, defaultSignals, parseConsent } from '../../islands/shared/consent.ts';
 import { inlineScripts } from '../../src/render/inline-scripts.ts';
-import { securityHeaders } from '../../src/headers.ts';
+import { securityHeaders } from '../../src/response-headers.ts';
 import { siteSchema, type SiteSettings } from '../../src/content/schemas.ts';
 
 const base: SiteSettings = siteSchema.parse({
