@@ -80,7 +80,7 @@ describe('the head\'s consent script and the cookie island', () => {
     const expected: unknown[] = [['consent', 'default', defaultSignals()], consentEvent(CONSENT_EVENTS.default, NO_CONSENT)];
     if (parsed.status === 'valid') {
       const island: unknown[] = [];
-      announceConsent({ dataLayer: island, gtag: (...args) => island.push(args) }, parsed.record);
+      announceConsent({ dataLayer: island, gtag: (...args) => island.push(args) }, parsed.consent);
       expected.push(island[1], island[0]);
     }
     expect(pushed).toEqual(expected);
