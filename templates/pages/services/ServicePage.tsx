@@ -5,7 +5,7 @@ import { Faq } from '../../components/Faq.tsx';
 import { Approach, AssessmentPromo, Benefits, CaseStudySection, Challenge, ServiceHero, Tools } from './ServiceSections.tsx';
 
 /** One service: hero, challenge, the four stages, benefits, tools, a case study, questions, then the form. */
-/** A service as its page and the overview card receive it. */
+/** A service as its page and its teaser on the overview receive it. */
 export type Service = ServiceContent & { slug: string };
 
 export function ServicePage({ service, caseStudy }: { service: Service; caseStudy: Teaser }) {

@@ -5,7 +5,7 @@ import { Section } from '../../components/Section.tsx';
 import { ServiceTeaser } from '../../components/ServiceTeaser.tsx';
 import { StageList } from './StageList.tsx';
 
-/** A card on /services. */
+/** A service's teaser on /services. */
 export interface ServiceListing { slug: string; name: string; summary: string }
 
 export function ServicesOverviewPage({ content, services }: { content: ServicesOverviewContent; services: ServiceListing[] }) {
