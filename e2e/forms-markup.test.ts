@@ -1,7 +1,8 @@
 // The server-rendered forms, read with JavaScript off: complete, labelled, posting to the endpoint.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { ASSESSMENT_QUESTIONS, LIMITS } from '../forms/assessment.ts';
+import { ASSESSMENT_QUESTIONS } from '../forms/assessment.ts';
+import { MAX_LENGTHS } from '../forms/fields.ts';
 import { DESKTOP, useSiteAndBrowser } from './helpers.ts';
 
 const env = useSiteAndBrowser();
@@ -36,20 +37,20 @@ async function expectContactFields(form: Locator) {
   expect(await attrs(form, ['method', 'action', 'novalidate'])).toEqual({ method: 'post', action: '/api/send-contact-form', novalidate: '' });
 
   const name = form.getByRole('textbox', { name: 'Name' });
-  expect(await attrs(name, ['name', 'type', 'autocomplete', 'maxlength'])).toEqual({ name: 'name', type: 'text', autocomplete: 'name', maxlength: String(LIMITS.name) });
+  expect(await attrs(name, ['name', 'type', 'autocomplete', 'maxlength'])).toEqual({ name: 'name', type: 'text', autocomplete: 'name', maxlength: String(MAX_LENGTHS.name) });
   expect(await name.evaluate((el: HTMLInputElement) => el.required)).toBe(true);
 
   const email = form.getByRole('textbox', { name: 'Email' });
-  expect(await attrs(email, ['name', 'type', 'autocomplete', 'maxlength'])).toEqual({ name: 'email', type: 'email', autocomplete: 'email', maxlength: String(LIMITS.email) });
+  expect(await attrs(email, ['name', 'type', 'autocomplete', 'maxlength'])).toEqual({ name: 'email', type: 'email', autocomplete: 'email', maxlength: String(MAX_LENGTHS.email) });
   expect(await email.evaluate((el: HTMLInputElement) => el.required)).toBe(true);
 
   const organisation = form.getByRole('textbox', { name: /^Organisation/ });
-  expect(await attrs(organisation, ['name', 'autocomplete', 'maxlength'])).toEqual({ name: 'company', autocomplete: 'organization', maxlength: String(LIMITS.company) });
+  expect(await attrs(organisation, ['name', 'autocomplete', 'maxlength'])).toEqual({ name: 'company', autocomplete: 'organization', maxlength: String(MAX_LENGTHS.company) });
   expect(await organisation.evaluate((el: HTMLInputElement) => el.required)).toBe(false);
 
   const message = form.getByRole('textbox', { name: 'How can we help?' });
   expect(await message.evaluate((el) => el.tagName)).toBe('TEXTAREA');
-  expect(await attrs(message, ['name', 'maxlength'])).toEqual({ name: 'message', maxlength: String(LIMITS.message) });
+  expect(await attrs(message, ['name', 'maxlength'])).toEqual({ name: 'message', maxlength: String(MAX_LENGTHS.message) });
   expect(await message.evaluate((el: HTMLTextAreaElement) => el.required)).toBe(true);
 
   const human = form.getByRole('checkbox', { name: /I confirm I am a human/ });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ASSESSMENT_QUESTIONS } from '../forms/assessment.ts';
-import { LIMITS } from '../lambda/limits/settings.ts';
+import { VOLUME_LIMITS } from '../lambda/limits/settings.ts';
 import { DESKTOP, PHONE, collectConsole, startSite, useSiteAndBrowser } from './helpers.ts';
 import { axe } from './axe.ts';
 
@@ -489,7 +489,7 @@ describe('past the limit of posts from one address', () => {
     // Real leads from this machine's address (127.0.0.1), as a flood script would send them, until
     // the handler says no: five, or up to ten should a ten-minute window turn over meanwhile.
     const statuses: number[] = [];
-    for (let i = 0; i < 2 * LIMITS.perAddress.max + 1 && statuses.at(-1) !== 429; i += 1) {
+    for (let i = 0; i < 2 * VOLUME_LIMITS.perAddress.max + 1 && statuses.at(-1) !== 429; i += 1) {
       const answer = await fetch(`${limited.url}/api/send-contact-form`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: limited.url },
@@ -497,7 +497,7 @@ describe('past the limit of posts from one address', () => {
       });
       statuses.push(answer.status);
     }
-    expect(statuses.slice(0, LIMITS.perAddress.max)).toEqual(Array(LIMITS.perAddress.max).fill(200));
+    expect(statuses.slice(0, VOLUME_LIMITS.perAddress.max)).toEqual(Array(VOLUME_LIMITS.perAddress.max).fill(200));
     expect(statuses.at(-1)).toBe(429);
     const page = await openForm(`${limited.url}/contact`, 'contact-form');
     const form = page.locator('form[data-form="contact"]');

@@ -6,15 +6,14 @@ import {
   answerLabel,
   type AnswerField,
 } from './assessment-questions.ts';
+import { ASSESSMENT_TEXT_FIELDS, FORM_TYPE_FIELD, HUMAN_CHECK, type AssessmentTextField } from './fields.ts';
 import {
-  LIMITS,
-  contactShape,
   firstMessages,
-  optionalText,
+  humanConfirmation,
+  textShape,
   type FieldErrors,
   type ValidationResult,
-} from './fields.ts';
-import { MESSAGE_LABELS } from './names.ts';
+} from './validation.ts';
 
 export {
   ANSWER_FIELDS,
@@ -23,7 +22,7 @@ export {
   questionFor,
 } from './assessment-questions.ts';
 export type { AnswerField, AnswerOption, AssessmentQuestion } from './assessment-questions.ts';
-export { HONEYPOT_FIELD, LIMITS, FORM_ERROR_KEY } from './fields.ts';
+export { FORM_ERROR_KEY } from './validation.ts';
 
 export const ASSESSMENT_FORM_TYPE = 'DIAlog Assessment';
 
@@ -56,9 +55,9 @@ const answersSchema = z.object(answersShape, { error: 'Please answer the assessm
 
 export const assessmentSchema = z.object(
   {
-    ...contactShape,
-    message: optionalText({ label: MESSAGE_LABELS.assessment, max: LIMITS.message, singleLine: false }),
-    formType: z.literal(ASSESSMENT_FORM_TYPE, { error: 'Unknown form type' }),
+    ...textShape(ASSESSMENT_TEXT_FIELDS),
+    [HUMAN_CHECK.name]: humanConfirmation(),
+    [FORM_TYPE_FIELD]: z.literal(ASSESSMENT_FORM_TYPE, { error: 'Unknown form type' }),
     // Absent answers should each say 'Please select an option', so a missing object parses as {}.
     // (The cast: prefault's value is parsed like any input, which is the point.)
     assessmentData: z.prefault(answersSchema, {} as z.input<typeof answersSchema>),
@@ -68,12 +67,9 @@ export const assessmentSchema = z.object(
 
 export type AssessmentSubmission = z.output<typeof assessmentSchema>;
 export type AssessmentField =
-  | 'name'
-  | 'email'
-  | 'company'
-  | 'message'
-  | 'isHuman'
-  | 'formType'
+  | AssessmentTextField
+  | typeof HUMAN_CHECK.name
+  | typeof FORM_TYPE_FIELD
   | 'assessmentData'
   | AnswerField;
 

@@ -1,28 +1,24 @@
 // The contact form: the authority in the handler and the client-side check in the island.
 import * as z from 'zod/mini';
+import { CONTACT_TEXT_FIELDS, HUMAN_CHECK, type ContactTextField } from './fields.ts';
 import {
-  LIMITS,
-  contactShape,
   firstMessages,
-  requiredText,
+  humanConfirmation,
+  textShape,
   type FieldErrors,
   type ValidationResult,
-} from './fields.ts';
-import { MESSAGE_LABELS } from './names.ts';
+} from './validation.ts';
 
-export { HONEYPOT_FIELD, LIMITS, FORM_ERROR_KEY } from './fields.ts';
-export type { FieldErrors, ValidationResult } from './fields.ts';
+export { FORM_ERROR_KEY } from './validation.ts';
+export type { FieldErrors, ValidationResult } from './validation.ts';
 
 export const contactSchema = z.object(
-  {
-    ...contactShape,
-    message: requiredText({ label: MESSAGE_LABELS.contact, max: LIMITS.message, singleLine: false }),
-  },
+  { ...textShape(CONTACT_TEXT_FIELDS), [HUMAN_CHECK.name]: humanConfirmation() },
   { error: 'The form fields must be sent as an object' },
 );
 
 export type ContactSubmission = z.output<typeof contactSchema>;
-export type ContactField = 'name' | 'email' | 'company' | 'message' | 'isHuman';
+export type ContactField = ContactTextField | typeof HUMAN_CHECK.name;
 
 /** Validates the contact payload; values are trimmed, unknown keys dropped. */
 export function validateContact(values: unknown): ValidationResult<ContactSubmission, ContactField> {

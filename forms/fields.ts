@@ -1,157 +1,81 @@
-// Field rules shared by both forms. Imported by the browser islands too, so this
-// module (and everything in forms/) must stay free of Node APIs.
-// zod/mini rather than zod: the islands ship it, and mini tree-shakes to ~5 KB gzip
-// where the chainable build costs ~25 KB.
-import * as z from 'zod/mini';
-import { FIELD_LABELS } from './names.ts';
+// The forms' fields, defined once: each form's text fields in page order, with the label a person
+// reads (validation messages, the error summary, the problem page, the e-mail), the longest value
+// taken, whether it is required and what kind of text it holds. Everything else is derived from
+// this list: the zod schemas (forms/contact.ts, forms/assessment.ts), the fields a plain form post
+// keeps (lambda/body.ts), the stored lead (lambda/leads/record.ts), the e-mail's rows
+// (lambda/email.ts), the CSV export's columns (src/leads/csv.ts) and the islands' values and error
+// summary. A field's control (its markup) is the one thing written by hand, in the form's island.
+// Browser-safe, like the rest of forms/.
+import type { FormName } from './names.ts';
+
+/** `line`: one line of text; `email`: the visitor's address (always required: it is the Reply-To); `lines`: free text over several lines. */
+export type TextKind = 'line' | 'email' | 'lines';
+
+export interface TextFieldDefinition {
+  /** The control's name, the payload's key and the stored lead's attribute. */
+  name: string;
+  /** What the field is called wherever a person reads it. */
+  label: string;
+  /** The most characters taken, after trimming. */
+  max: number;
+  required: boolean;
+  kind: TextKind;
+}
+
+const NAME = { name: 'name', label: 'Name', max: 100, required: true, kind: 'line' } as const satisfies TextFieldDefinition;
+const EMAIL = { name: 'email', label: 'Email', max: 254, required: true, kind: 'email' } as const satisfies TextFieldDefinition;
+const ORGANISATION = { name: 'company', label: 'Organisation', max: 150, required: false, kind: 'line' } as const satisfies TextFieldDefinition;
+
+/** The contact form's text fields, in page order. */
+export const CONTACT_TEXT_FIELDS = [
+  NAME,
+  EMAIL,
+  ORGANISATION,
+  { name: 'message', label: 'Message', max: 5000, required: true, kind: 'lines' },
+] as const satisfies readonly TextFieldDefinition[];
+
+/** The assessment's text fields (after its six questions, forms/assessment-questions.ts), in page order. */
+export const ASSESSMENT_TEXT_FIELDS = [
+  NAME,
+  EMAIL,
+  ORGANISATION,
+  { name: 'message', label: 'Comments', max: 5000, required: false, kind: 'lines' },
+] as const satisfies readonly TextFieldDefinition[];
+
+export type ContactTextField = (typeof CONTACT_TEXT_FIELDS)[number]['name'];
+export type AssessmentTextField = (typeof ASSESSMENT_TEXT_FIELDS)[number]['name'];
+/** Every text field of either form: the attributes a stored lead carries. */
+export type LeadField = ContactTextField | AssessmentTextField;
+
+export const TEXT_FIELDS: Record<FormName, readonly TextFieldDefinition[]> = {
+  contact: CONTACT_TEXT_FIELDS,
+  assessment: ASSESSMENT_TEXT_FIELDS,
+};
+
+/** Every text field name of either form, each once, contact form's order first. */
+export const LEAD_FIELDS = [...new Set([...CONTACT_TEXT_FIELDS, ...ASSESSMENT_TEXT_FIELDS].map((f) => f.name))] as readonly LeadField[];
+
+/** The most characters each text field takes (the islands' maxlength attributes). */
+export const MAX_LENGTHS = Object.fromEntries(
+  [...CONTACT_TEXT_FIELDS, ...ASSESSMENT_TEXT_FIELDS].map((f) => [f.name, f.max]),
+) as Readonly<Record<LeadField, number>>;
+
+/** A lead's text, one string per field of either form: '' when not given or not on its form. */
+export type LeadFieldValues = Record<LeadField, string>;
+
+/** The text fields of a submission or a stored lead as strings ('' where absent: a record stored before the field existed). */
+export function leadFieldValues(source: Partial<Record<LeadField, unknown>>): LeadFieldValues {
+  return Object.fromEntries(LEAD_FIELDS.map((name) => {
+    const value = source[name];
+    return [name, typeof value === 'string' ? value : ''];
+  })) as LeadFieldValues;
+}
+
+/** The required human-confirmation checkbox both forms end with. */
+export const HUMAN_CHECK = { name: 'isHuman', label: 'Human confirmation' } as const;
 
 /** Hidden field a person never fills in; a bot that fills it is answered politely and ignored. */
 export const HONEYPOT_FIELD = 'website';
 
-export const LIMITS = { name: 100, email: 254, company: 150, message: 5000 } as const;
-
-/** Key used for a problem with the submission as a whole rather than one field. */
-export const FORM_ERROR_KEY = 'form';
-
-/** First message per field, keyed by field name. */
-export type FieldErrors<F extends string> = Partial<Record<F | typeof FORM_ERROR_KEY, string>>;
-
-export type ValidationResult<T, F extends string> =
-  | { ok: true; data: T }
-  | { ok: false; errors: FieldErrors<F> };
-
-// A line break in a header-bound value (name and organisation go into the subject,
-// the address into Reply-To) is how header injection starts; refuse it outright.
-const SINGLE_LINE = /^[^\r\n\u2028\u2029]*$/;
-
-// 'text@text.text', loosely, but limited to the characters an address may carry in
-// ASCII: SES refuses non-ASCII local parts, and a comma or angle bracket would let one
-// Reply-To value smuggle in a second address.
-const EMAIL_SHAPE = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
-
-// What SES refuses of an address that has the loose shape: a local part over 64 characters or
-// with a dot at either end or two in a row, a domain label beginning or ending with '-'.
-function sesTakes(address: string): boolean {
-  const at = address.lastIndexOf('@');
-  const local = address.slice(0, at);
-  const labels = address.slice(at + 1).split('.');
-  return (
-    local.length <= 64 &&
-    !/^\.|\.\.|\.$/.test(local) &&
-    labels.every((label) => !label.startsWith('-') && !label.endsWith('-'))
-  );
-}
-
-// Half of a surrogate pair (a broken emoji, say) is valid JSON but not valid Unicode: the SDK
-// cannot encode it for SES. U+FFFD keeps the rest of the lead, as a UTF-8 decoder would.
-// (A regex rather than String.prototype.toWellFormed, which older browsers lack.)
-const LONE_SURROGATE = /\p{Cs}/gu;
-const wellFormed = (value: string) => value.replace(LONE_SURROGATE, '\ufffd');
-
-// Characters no one types into a form but that can deceive or damage whoever reads the lead: the
-// C0 and C1 controls (an ESC sequence can erase lines and retitle the owner's terminal, NUL cuts
-// text short in some tools) and the bidirectional controls (U+202E can make a name read
-// backwards in the e-mail). One rule for the browser's check and the handler's: they are removed
-// at validation, so a pasted name keeps everything a person meant (the e-mail address is refused
-// with them instead: see emailAddress). A tab becomes a space; line
-// breaks are left for the field's own rule (refused in one-line fields, kept in the message).
-const HIDDEN_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** A value with the characters above removed and tabs made spaces. */
-export function withoutControls(value: string): string {
-  return value.replace(/\t/g, ' ').replace(HIDDEN_CONTROLS, '');
-}
-
-// In a one-line field (name, organisation) no format character (Unicode Cf) is meant: zero-width
-// spaces and joiners, U+2060, the byte-order mark, soft hyphens and tag characters hide text, or
-// make a name that looks given out of nothing. They are removed too, and a field left empty is
-// empty ('Name is required'). The message keeps them: a joiner holds an emoji sequence together.
-const FORMAT_CHARS = /\p{Cf}/gu;
-const withoutFormatting = (value: string) => value.replace(FORMAT_CHARS, '');
-
-// What is never part of an address someone typed: a control, a format character (zero-width,
-// direction controls, the byte-order mark) or a line or paragraph separator. An address holding
-// one is refused, never cleaned: a cleaned address would be one the visitor never typed, and the
-// owner would reply to it. Checked before the trim, which would quietly take a few of them off the ends.
-const NOT_IN_AN_ADDRESS = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
-
-// In the message, a line break is a line break, whichever the browser sent (a form post sends CRLF).
-const toNewlines = (value: string) => value.replace(/\r\n?|[\u2028\u2029]/g, '\n');
-
-interface TextRule {
-  /** Name used in messages, e.g. 'Name'. */
-  label: string;
-  max: number;
-  singleLine: boolean;
-}
-
-const textOf = (label: string) => z.string({
-  error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`),
-});
-
-function textType({ label, singleLine }: TextRule) {
-  return textOf(label).check(
-    z.overwrite(wellFormed),
-    z.overwrite(withoutControls),
-    z.overwrite(singleLine ? withoutFormatting : toNewlines),
-  );
-}
-
-function textChecks({ label, max, singleLine }: TextRule) {
-  return [
-    z.maxLength(max, `${label} must be ${max} characters or fewer`),
-    ...(singleLine ? [z.regex(SINGLE_LINE, `${label} must not contain line breaks`)] : []),
-  ];
-}
-
-/** A trimmed text field that may not be blank. */
-export function requiredText(rule: TextRule) {
-  return textType(rule).check(
-    z.trim(),
-    z.minLength(1, `${rule.label} is required`),
-    ...textChecks(rule),
-  );
-}
-
-/** A trimmed text field that may be left out or blank. */
-export function optionalText(rule: TextRule) {
-  return z.optional(textType(rule).check(z.trim(), ...textChecks(rule)));
-}
-
-/** The visitor's address: refused when it holds anything but what it looks like, never rewritten (past a trim of spaces). */
-export function emailAddress() {
-  const label = FIELD_LABELS.email;
-  return textOf(label).check(
-    z.refine((value) => !NOT_IN_AN_ADDRESS.test(value), 'Email is invalid'),
-    z.trim(),
-    z.minLength(1, `${label} is required`),
-    z.maxLength(LIMITS.email, `${label} must be ${LIMITS.email} characters or fewer`),
-    z.refine((value) => value === '' || EMAIL_SHAPE.test(value), 'Email is invalid'),
-    z.refine((value) => !EMAIL_SHAPE.test(value) || sesTakes(value), 'Please enter a valid email address'),
-  );
-}
-
-/** The human-confirmation checkbox: only the literal `true` passes. */
-export function humanConfirmation() {
-  return z.literal(true, { error: 'Please confirm you are human' });
-}
-
-export const contactShape = {
-  name: requiredText({ label: FIELD_LABELS.name, max: LIMITS.name, singleLine: true }),
-  email: emailAddress(),
-  company: optionalText({ label: FIELD_LABELS.company, max: LIMITS.company, singleLine: true }),
-  isHuman: humanConfirmation(),
-};
-
-/** Turns zod issues into the first message for each field (nested answers keyed by their own name). */
-export function firstMessages(
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
-): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    const last = issue.path[issue.path.length - 1];
-    const key = typeof last === 'string' ? last : FORM_ERROR_KEY;
-    if (!Object.hasOwn(errors, key)) errors[key] = issue.message;
-  }
-  return errors;
-}
+/** The assessment's hidden field naming the form (forms/assessment.ts's ASSESSMENT_FORM_TYPE). */
+export const FORM_TYPE_FIELD = 'formType';

@@ -1,7 +1,7 @@
-import { ASSESSMENT_FORM_TYPE, ASSESSMENT_QUESTIONS, LIMITS, UNANSWERED } from '../forms/assessment.ts';
-import { FIELD_LABELS, MESSAGE_LABELS } from '../forms/names.ts';
+import { ASSESSMENT_FORM_TYPE, ASSESSMENT_QUESTIONS, UNANSWERED } from '../forms/assessment.ts';
+import { ASSESSMENT_TEXT_FIELDS, FORM_TYPE_FIELD, HUMAN_CHECK, MAX_LENGTHS } from '../forms/fields.ts';
 import { trackFormSubmit } from './shared/analytics.ts';
-import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, SelectField, Spinner, TextArea, TextField } from './shared/form-fields.tsx';
+import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, SelectField, Spinner, TextArea, TextField } from './shared/form-controls.tsx';
 import { useFormFlow, useFormIsland } from './shared/form-island.ts';
 import { assessmentValues, toAssessmentPayload } from './shared/form-payload.ts';
 import { errorSummary, type FieldName } from './shared/form-state.ts';
@@ -17,14 +17,11 @@ export interface AssessmentFormProps {
 /** After a successful assessment (docs/product-rules.md#after-sending), the page moves to / this long after the toast. */
 export const HOME_REDIRECT_MS = 3000;
 
-/** The fields in page order (the six questions first), with the names the error summary uses. */
+/** The fields in page order (the six questions first, then forms/fields.ts's order), with the names the error summary uses. */
 export const ASSESSMENT_FIELDS: readonly FieldName[] = [
   ...ASSESSMENT_QUESTIONS.map((q, i) => ({ name: q.field, label: `Question ${i + 1}` })),
-  { name: 'name', label: FIELD_LABELS.name },
-  { name: 'email', label: FIELD_LABELS.email },
-  { name: 'company', label: FIELD_LABELS.company },
-  { name: 'message', label: MESSAGE_LABELS.assessment },
-  { name: 'isHuman', label: FIELD_LABELS.isHuman },
+  ...ASSESSMENT_TEXT_FIELDS.map(({ name, label }) => ({ name, label })),
+  HUMAN_CHECK,
 ];
 const ORDER = ASSESSMENT_FIELDS.map((f) => f.name);
 
@@ -58,7 +55,7 @@ export default function AssessmentForm({ idPrefix, action, questionsLead, contac
 
   return (
     <form className="form assessment-form" method="post" action={action} noValidate data-form="assessment" aria-busy={submitting || undefined} onSubmit={onSubmit} onChange={onChange}>
-      <input type="hidden" name="formType" value={ASSESSMENT_FORM_TYPE} />
+      <input type="hidden" name={FORM_TYPE_FIELD} value={ASSESSMENT_FORM_TYPE} />
       <section className="form-card" aria-labelledby={`${q}-heading`}>
         <h2 id={`${q}-heading`}>Assessment Questions</h2>
         <p className="form-card__lead">{questionsLead}</p>
@@ -82,11 +79,11 @@ export default function AssessmentForm({ idPrefix, action, questionsLead, contac
         <h2 id={`${c}-heading`}>Your Contact Information</h2>
         <p className="form-card__lead">{contactLead}</p>
         <div className="form__row">
-          <TextField idPrefix={idPrefix} name="name" label="Name" required maxLength={LIMITS.name} autoComplete="name" error={error('name')} />
-          <TextField idPrefix={idPrefix} name="email" label="Email" type="email" required maxLength={LIMITS.email} autoComplete="email" error={error('email')} />
+          <TextField idPrefix={idPrefix} name="name" label="Name" required maxLength={MAX_LENGTHS.name} autoComplete="name" error={error('name')} />
+          <TextField idPrefix={idPrefix} name="email" label="Email" type="email" required maxLength={MAX_LENGTHS.email} autoComplete="email" error={error('email')} />
         </div>
-        <TextField idPrefix={idPrefix} name="company" label="Organisation" maxLength={LIMITS.company} autoComplete="organization" error={error('company')} />
-        <TextArea idPrefix={idPrefix} name="message" label="Comments" maxLength={LIMITS.message} rows={4} error={error('message')} />
+        <TextField idPrefix={idPrefix} name="company" label="Organisation" maxLength={MAX_LENGTHS.company} autoComplete="organization" error={error('company')} />
+        <TextArea idPrefix={idPrefix} name="message" label="Comments" maxLength={MAX_LENGTHS.message} rows={4} error={error('message')} />
         <HumanCheckbox idPrefix={idPrefix} error={error('isHuman')} />
         <Honeypot idPrefix={idPrefix} />
         <ErrorSummary id={`${idPrefix}-summary`} text={errorSummary(ASSESSMENT_FIELDS, state.errors)} />

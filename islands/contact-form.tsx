@@ -1,20 +1,16 @@
-import { LIMITS } from '../forms/contact.ts';
-import { FIELD_LABELS, MESSAGE_LABELS } from '../forms/names.ts';
+import { CONTACT_TEXT_FIELDS, HUMAN_CHECK, MAX_LENGTHS } from '../forms/fields.ts';
 import { trackFormSubmit } from './shared/analytics.ts';
-import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, TextArea, TextField } from './shared/form-fields.tsx';
+import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, TextArea, TextField } from './shared/form-controls.tsx';
 import { useFormFlow, useFormIsland } from './shared/form-island.ts';
 import { contactValues, toContactPayload } from './shared/form-payload.ts';
 import { errorSummary, type FieldName } from './shared/form-state.ts';
 
 export interface ContactFormProps { idPrefix: string; action: string }
 
-/** The fields in page order, with the names the error summary uses for them. */
+/** The fields in page order (forms/fields.ts's order), with the names the error summary uses for them. */
 export const CONTACT_FIELDS: readonly FieldName[] = [
-  { name: 'name', label: FIELD_LABELS.name },
-  { name: 'email', label: FIELD_LABELS.email },
-  { name: 'company', label: FIELD_LABELS.company },
-  { name: 'message', label: MESSAGE_LABELS.contact },
-  { name: 'isHuman', label: FIELD_LABELS.isHuman },
+  ...CONTACT_TEXT_FIELDS.map(({ name, label }) => ({ name, label })),
+  HUMAN_CHECK,
 ];
 const ORDER = CONTACT_FIELDS.map((f) => f.name);
 
@@ -43,10 +39,10 @@ export default function ContactForm({ idPrefix, action }: ContactFormProps) {
   return (
     <form className="form" method="post" action={action} noValidate data-form="contact" aria-labelledby={`${idPrefix}-heading`} aria-busy={state.status === 'submitting' || undefined} onSubmit={onSubmit} onChange={onChange}>
       <RequiredNote />
-      <TextField idPrefix={idPrefix} name="name" label="Name" required maxLength={LIMITS.name} autoComplete="name" error={error('name')} />
-      <TextField idPrefix={idPrefix} name="email" label="Email" type="email" required maxLength={LIMITS.email} autoComplete="email" error={error('email')} />
-      <TextField idPrefix={idPrefix} name="company" label="Organisation" maxLength={LIMITS.company} autoComplete="organization" error={error('company')} />
-      <TextArea idPrefix={idPrefix} name="message" label="How can we help?" required maxLength={LIMITS.message} rows={6} error={error('message')} />
+      <TextField idPrefix={idPrefix} name="name" label="Name" required maxLength={MAX_LENGTHS.name} autoComplete="name" error={error('name')} />
+      <TextField idPrefix={idPrefix} name="email" label="Email" type="email" required maxLength={MAX_LENGTHS.email} autoComplete="email" error={error('email')} />
+      <TextField idPrefix={idPrefix} name="company" label="Organisation" maxLength={MAX_LENGTHS.company} autoComplete="organization" error={error('company')} />
+      <TextArea idPrefix={idPrefix} name="message" label="How can we help?" required maxLength={MAX_LENGTHS.message} rows={6} error={error('message')} />
       <HumanCheckbox idPrefix={idPrefix} error={error('isHuman')} />
       <Honeypot idPrefix={idPrefix} />
       <ErrorSummary id={`${idPrefix}-summary`} text={errorSummary(CONTACT_FIELDS, state.errors)} />

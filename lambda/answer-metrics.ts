@@ -2,7 +2,7 @@
 // what visitors meet (infra/lib/alarms.ts): every form post that came the way a visitor's does,
 // those of them refused with a 4xx (a wrong ALLOWED_ORIGINS or origin secret refuses them all with
 // 403), and honeypot hits, which are answered 200 and dropped.
-import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from './cloudfront-headers.ts';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from './cloudfront-request-headers.ts';
 import { header, type HttpEvent } from './event.ts';
 import { METRICS, type MetricName } from './metrics.ts';
 

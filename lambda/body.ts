@@ -1,7 +1,7 @@
 // Reading the request body: its kind from Content-Type, its bytes (plain or base64) under a
 // size limit, and its fields, with urlencoded form posts reshaped into the JSON payload's shape.
 import { ANSWER_FIELDS } from '../forms/assessment-questions.ts';
-import { HONEYPOT_FIELD } from '../forms/fields.ts';
+import { FORM_TYPE_FIELD, HONEYPOT_FIELD, HUMAN_CHECK, LEAD_FIELDS } from '../forms/fields.ts';
 
 export type BodyKind = 'json' | 'form';
 
@@ -49,7 +49,8 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   }
 }
 
-const SINGLE_FIELDS = ['name', 'email', 'company', 'message', 'formType', HONEYPOT_FIELD] as const;
+/** The fields a plain post keeps as they are: every text field of either form (forms/fields.ts), the form type and the honeypot. */
+const SINGLE_FIELDS = [...LEAD_FIELDS, FORM_TYPE_FIELD, HONEYPOT_FIELD] as const;
 
 // A ticked checkbox posts its value, 'on' unless the markup sets one.
 const TICKED = new Set(['on', 'true']);
@@ -66,9 +67,9 @@ export function formFields(text: string): Record<string, unknown> {
     const value = params.get(name);
     if (value !== null) fields[name] = value;
   }
-  const isHuman = params.get('isHuman');
-  if (isHuman !== null) fields.isHuman = TICKED.has(isHuman.toLowerCase()) ? true : isHuman;
-  if (params.has('formType')) {
+  const isHuman = params.get(HUMAN_CHECK.name);
+  if (isHuman !== null) fields[HUMAN_CHECK.name] = TICKED.has(isHuman.toLowerCase()) ? true : isHuman;
+  if (params.has(FORM_TYPE_FIELD)) {
     const answers: Record<string, string> = {};
     for (const field of ANSWER_FIELDS) {
       const value = params.get(field);

@@ -1,4 +1,4 @@
-import { LIMITS } from './limits/settings.ts';
+import { VOLUME_LIMITS } from './limits/settings.ts';
 import { LIMITS_TABLE_ENV } from './limits/table.ts';
 
 // Handler configuration, read once at cold start. Every problem is reported together so a
@@ -107,7 +107,7 @@ export function readConfig(env: Readonly<Record<string, string | undefined>>): H
 
   const limitsTable = get(LIMITS_TABLE_ENV);
   const rawCap = env.MAILS_PER_HOUR?.trim();
-  const mailsPerHour = rawCap ? Number(rawCap) : LIMITS.mailsPerHour.max;
+  const mailsPerHour = rawCap ? Number(rawCap) : VOLUME_LIMITS.mailsPerHour.max;
   if (!Number.isInteger(mailsPerHour) || mailsPerHour < 1) problems.push(`MAILS_PER_HOUR is not a whole number of e-mails, 1 or more: '${rawCap}'`);
   const sesConfigurationSet = env.SES_CONFIGURATION_SET?.trim() || undefined;
 

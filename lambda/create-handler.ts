@@ -12,7 +12,7 @@ import { emptyAnswer, jsonAnswer, redirectAnswer } from './responses.ts';
 import { mailLead } from './leads/mail-lead.ts';
 import { newLead, submissionKey } from './leads/new-lead.ts';
 import { clientAddress } from './limits/client-address.ts';
-import { ORIGIN_VERIFY_HEADER } from './cloudfront-headers.ts';
+import { ORIGIN_VERIFY_HEADER } from './cloudfront-request-headers.ts';
 import { checkSender, mayMailNow, type VolumeLimits } from './limits/volume.ts';
 import { metricFields, METRICS, type MetricName } from './metrics.ts';
 import { answerMetrics } from './answer-metrics.ts';

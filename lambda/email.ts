@@ -3,7 +3,8 @@
 import type { SendEmailCommandInput } from '@aws-sdk/client-ses';
 import { escapeMarkup as escapeHtml } from '../src/render/escape.ts';
 import { toHeaderText } from './mail-header.ts';
-import { FIELD_LABELS, MESSAGE_LABELS, type FormName } from '../forms/names.ts';
+import type { FormName } from '../forms/names.ts';
+import { TEXT_FIELDS, leadFieldValues, type LeadFieldValues } from '../forms/fields.ts';
 import { ASSESSMENT_QUESTIONS } from '../forms/assessment-questions.ts';
 import type { AssessmentSubmission } from '../forms/assessment.ts';
 import type { ContactSubmission } from '../forms/contact.ts';
@@ -47,34 +48,34 @@ const HEADINGS: Record<FormName, string> = {
 const NOT_GIVEN = 'Not given';
 
 /** What an e-mail shows of a lead: from a fresh submission or from its stored record alike. */
-export interface LeadContent {
+export type LeadContent = LeadFieldValues & {
   form: FormName;
-  name: string;
-  email: string;
-  company: string;
-  message: string;
   /** Assessment only: [question, chosen answer's label] in the questions' order. */
   answers?: readonly (readonly [string, string])[];
-}
+};
 
-/** A submission's content, its answers as the questions' text and the chosen labels. */
+/** A submission's content: its text fields (forms/fields.ts), its answers as the questions' text and the chosen labels. */
 export function contentOf(submission: Submission): LeadContent {
-  const { data } = submission;
-  const base = { form: submission.form, name: data.name, email: data.email, company: data.company ?? '', message: data.message ?? '' };
+  const base = { form: submission.form, ...leadFieldValues(submission.data) };
   if (submission.form !== 'assessment') return base;
   const answers = ASSESSMENT_QUESTIONS.map((q) => [q.question, submission.data.assessmentData[q.field]] as const);
   return { ...base, answers };
 }
 
+/**
+ * The lead's rows: its form's one-line text fields in the form's order, then the assessment's
+ * answers, then the multi-line fields (forms/fields.ts), an optional field left blank as 'Not given'.
+ */
 function rowsFor(content: LeadContent, context: MailContext): Row[] {
-  const rows: Row[] = [
-    { label: FIELD_LABELS.name, value: content.name },
-    { label: FIELD_LABELS.email, value: content.email },
-    { label: FIELD_LABELS.company, value: content.company || NOT_GIVEN },
-  ];
+  const fields = TEXT_FIELDS[content.form];
+  const row = (field: (typeof fields)[number]): Row => ({
+    label: field.label,
+    value: content[field.name as keyof LeadFieldValues] || NOT_GIVEN,
+    ...(field.kind === 'lines' ? { multiline: true } : {}),
+  });
+  const rows: Row[] = fields.filter((f) => f.kind !== 'lines').map(row);
   for (const [question, answer] of content.answers ?? []) rows.push({ label: question, value: answer });
-  // The assessment's comments are optional; the contact form's message is not.
-  rows.push({ label: MESSAGE_LABELS[content.form], value: content.message || NOT_GIVEN, multiline: true });
+  rows.push(...fields.filter((f) => f.kind === 'lines').map(row));
   rows.push({ label: 'Received', value: context.receivedAt.toISOString() });
   rows.push({ label: 'Source', value: context.source });
   return rows;

@@ -11,7 +11,7 @@ import { startLocalStore } from './leads/local-store.ts';
 import { leadStore } from './leads/store.ts';
 import { rewriteIfErased } from './leads/rewrite-local-store.ts';
 import { limitCounter } from './limits/counter.ts';
-import { LIMITS } from './limits/settings.ts';
+import { VOLUME_LIMITS } from './limits/settings.ts';
 import { startLocalSes } from './local-ses.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { nodeListener } from './node-adapter.ts';
@@ -33,7 +33,7 @@ export interface LocalFormBackendOptions {
    * `site serve` answers as the deployed site does; tests that post many forms turn them off.
    */
   limits?: boolean;
-  /** Lead e-mails an hour before the rest wait for the digest (LIMITS.mailsPerHour unless a test says otherwise). */
+  /** Lead e-mails an hour before the rest wait for the digest (VOLUME_LIMITS.mailsPerHour unless a test says otherwise). */
   mailsPerHour?: number;
   /** How often the mailer runs (LOCAL_MAILER_EVERY_MS unless a test says otherwise). */
   mailerEveryMs?: number;
@@ -60,7 +60,7 @@ export async function startLocalFormBackend(options: LocalFormBackendOptions): P
   const sesEndpoint = options.sesEndpoint ?? ses?.endpoint ?? '';
   const region = 'eu-west-2';
   const client = store.client();
-  const mailsPerHour = options.mailsPerHour ?? LIMITS.mailsPerHour.max;
+  const mailsPerHour = options.mailsPerHour ?? VOLUME_LIMITS.mailsPerHour.max;
   const mail = createSesClient({ region, endpoint: sesEndpoint, credentials: LOCAL_CREDENTIALS });
   const leads = leadStore(client, store.table);
   const limits = options.limits === false ? undefined : { counter: limitCounter(client, store.limitsTable), mailsPerHour };

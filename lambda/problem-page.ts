@@ -2,7 +2,8 @@
 // wrong, field by field, and a link back to the form. Every value is escaped.
 import { escapeMarkup as escapeHtml } from '../src/render/escape.ts';
 import { ANSWER_FIELDS, questionFor, type AnswerField } from '../forms/assessment-questions.ts';
-import { FIELD_LABELS, MESSAGE_LABELS, type FormName } from '../forms/names.ts';
+import type { FormName } from '../forms/names.ts';
+import { FORM_TYPE_FIELD, HUMAN_CHECK, TEXT_FIELDS } from '../forms/fields.ts';
 
 export interface Problem {
   label: string;
@@ -17,8 +18,8 @@ export interface ProblemPage {
 }
 
 const LABELS: Record<string, string> = {
-  ...FIELD_LABELS,
-  formType: 'Form type',
+  [HUMAN_CHECK.name]: HUMAN_CHECK.label,
+  [FORM_TYPE_FIELD]: 'Form type',
   assessmentData: 'Assessment answers',
   form: 'Form',
 };
@@ -28,7 +29,8 @@ function isAnswerField(key: string): key is AnswerField {
 }
 
 export function fieldLabel(form: FormName, key: string): string {
-  if (key === 'message') return MESSAGE_LABELS[form];
+  const field = TEXT_FIELDS[form].find((f) => f.name === key);
+  if (field) return field.label;
   if (isAnswerField(key)) return questionFor(key).question;
   return LABELS[key] ?? key;
 }

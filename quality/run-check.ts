@@ -15,7 +15,7 @@ import { axeReport } from './axe.ts';
 import { launchChromium, vp } from './browser.ts';
 import { buildGate } from './build-gate.ts';
 import { BUDGETS_FILE, loadBudgets } from '../src/measure/budgets.ts';
-import { fetchHeaders, headersReport, readHeadersFile } from './headers.ts';
+import { fetchHeaders, headersReport, readHeadersFile } from './response-header-checks.ts';
 import { htmlGate } from './html.ts';
 import { lighthouseReport, runLighthouse } from './lighthouse.ts';
 import { linksGate } from './links.ts';

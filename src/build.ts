@@ -41,7 +41,7 @@ import { drawMissingCards, lookUpCards, type BuiltCards } from './cards/card-cac
 import type { BuildSession } from './build-session.ts';
 import { startThreads } from './build-threads.ts';
 import { pruneStage } from './prune-stage.ts';
-import { plannedRecords } from './search/records.ts';
+import { plannedDocuments as plannedRecords } from './search/documents.ts';
 import { buildSearch, type BuiltSearch } from './search/search-index.ts';
 
 export interface BuildOptions {

@@ -6,7 +6,7 @@ import type { BuiltCards } from './cards/card-cache.ts';
 import { CARDS_FILE } from './cards/plan.ts';
 import { IO_CONCURRENCY, mapLimit, turnTaker } from './concurrency.ts';
 import type { Site } from './content/load.ts';
-import { HEADERS_FILE, headersFile } from './headers.ts';
+import { HEADERS_FILE, headersFile } from './response-headers.ts';
 import type { BuiltImages } from './image-stage.ts';
 import type { SizeFigure } from './measure/summary.ts';
 import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';

@@ -43,6 +43,19 @@ describe('the documents', () => {
     expect(missing).toEqual([]);
   });
 
+  it("lambda/README.md's module table names every module of lambda/, and only modules that exist", () => {
+    const text = readFileSync('lambda/README.md', 'utf8');
+    const table = text.slice(text.indexOf('| Module |'), text.indexOf('\n\n', text.indexOf('| Module |')));
+    const rows = table.split('\n').filter((line) => /^\| `/.test(line));
+    expect(rows.length).toBeGreaterThan(10);
+    const named = rows.flatMap((row) => [...row.split('|')[1]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
+    expect(named.filter((name) => !existsSync(path.join('lambda', name)))).toEqual([]);
+    const modules = readdirSync('lambda', { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f)).map((f) => f.split(path.sep).join('/'));
+    // A module is named in its own row, or (a folder with a row of its own, like limits/) in its folder's row.
+    const inTable = (file: string) => named.includes(file) || rows.some((row) => row.startsWith(`| \`${path.posix.dirname(file)}/\``) && row.includes(`\`${path.posix.basename(file)}\``));
+    expect(modules.filter((file) => !inTable(file))).toEqual([]);
+  });
+
   it.each(DOCS)('%s links only to documents and sections that exist', (doc) => {
     const broken: string[] = [];
     for (const [, target] of readFileSync(doc, 'utf8').matchAll(/\]\(([^)\s]+)\)/g)) {

@@ -4,7 +4,7 @@
 // what `site serve` ran and the tests checked is exactly what is deployed.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseHeadersFile, type HeadersFile } from '../../src/headers.ts';
+import { parseHeadersFile, type HeadersFile } from '../../src/response-headers.ts';
 
 /** CloudFront Functions allow 10 KB of code. */
 import { FUNCTION_SIZE_LIMIT } from '../../src/routing/cloudfront-functions.ts';

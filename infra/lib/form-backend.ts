@@ -31,7 +31,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { SiteSettings } from './settings.ts';
-import { ORIGIN_VERIFY_HEADER } from '../../lambda/cloudfront-headers.ts';
+import { ORIGIN_VERIFY_HEADER } from '../../lambda/cloudfront-request-headers.ts';
 
 /** The origin secret's variable in the Lambda. */
 export const ORIGIN_VERIFY_ENV = 'ORIGIN_VERIFY_SECRET';

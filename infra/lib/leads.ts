@@ -93,7 +93,7 @@ export class Leads extends Construct {
       actions: ['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
       resources: [this.table.tableArn],
     }));
-    // It counts the lead e-mails of each hour too (LIMITS.mailsPerHour).
+    // It counts the lead e-mails of each hour too (VOLUME_LIMITS.mailsPerHour).
     this.mailer.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [this.limits.tableArn] }));
     new Rule(this, 'Schedule', {
       description: 'Runs the leads retry mailer',

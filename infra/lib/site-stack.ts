@@ -29,7 +29,7 @@ import type { Construct } from 'constructs';
 import type { BuildOutputs } from './build-outputs.ts';
 import { defineLeadAlarms } from './alarms.ts';
 import { FormBackend } from './form-backend.ts';
-import { VIEWER_ADDRESS_HEADER } from '../../lambda/cloudfront-headers.ts';
+import { VIEWER_ADDRESS_HEADER } from '../../lambda/cloudfront-request-headers.ts';
 import { Leads } from './leads.ts';
 import { MailEvents } from './mail-events.ts';
 import { headersPolicyParts } from './headers-policy.ts';

@@ -1,5 +1,5 @@
 /**
- * Cookie consent: the stored record, the dialog's state machine, and what a choice tells the tag
+ * Cookie consent: the saved choice, the dialog's state machine, and what a choice tells the tag
  * manager. Pure functions apart from `readConsent`, `storeConsent` and `announceConsent`.
  * The consent facts (the storage key, the default, the signals each choice decides, the events)
  * are written here once: the island uses them, and so does the script in every page's head that
@@ -33,12 +33,12 @@ export const consentField = (category: keyof ConsentChoice) => `${category}_cons
 type Signal = 'granted' | 'denied';
 
 /** What is stored: the choice, when it was made, and the version of the cookie policy it answers. */
-export interface ConsentRecord extends ConsentChoice { necessary: true; timestamp: string; version: number }
+export interface SavedConsent extends ConsentChoice { necessary: true; timestamp: string; version: number }
 
 export type StoredConsent =
   | { status: 'none' }
-  | { status: 'valid'; record: ConsentRecord }
-  | { status: 'outdated'; record: ConsentRecord }
+  | { status: 'valid'; consent: SavedConsent }
+  | { status: 'outdated'; consent: SavedConsent }
   | { status: 'corrupt'; error: string };
 
 export function parseConsent(raw: string | null, version: number): StoredConsent {
@@ -48,14 +48,14 @@ export function parseConsent(raw: string | null, version: number): StoredConsent
   if (!value || typeof value !== 'object') return { status: 'corrupt', error: 'not an object' };
   const v = value as Record<string, unknown>;
   if (typeof v.analytics !== 'boolean' || typeof v.marketing !== 'boolean') return { status: 'corrupt', error: 'analytics and marketing must be true or false' };
-  const record: ConsentRecord = {
+  const consent: SavedConsent = {
     necessary: true, analytics: v.analytics, marketing: v.marketing,
     timestamp: typeof v.timestamp === 'string' ? v.timestamp : '', version: typeof v.version === 'number' ? v.version : 0,
   };
-  return record.version === version ? { status: 'valid', record } : { status: 'outdated', record };
+  return consent.version === version ? { status: 'valid', consent } : { status: 'outdated', consent };
 }
 
-export function makeRecord(choice: ConsentChoice, version: number, now: Date): ConsentRecord {
+export function makeSavedConsent(choice: ConsentChoice, version: number, now: Date): SavedConsent {
   return { necessary: true, analytics: choice.analytics, marketing: choice.marketing, timestamp: now.toISOString(), version };
 }
 
@@ -72,7 +72,7 @@ export type ConsentAction =
   | { type: 'restore'; choice: ConsentChoice };
 
 export function initialConsentState(stored: StoredConsent): ConsentState {
-  const saved = stored.status === 'valid' ? { analytics: stored.record.analytics, marketing: stored.record.marketing } : undefined;
+  const saved = stored.status === 'valid' ? { analytics: stored.consent.analytics, marketing: stored.consent.marketing } : undefined;
   return { banner: !saved, dialog: false, draft: saved ?? { ...NO_CONSENT }, saved };
 }
 
@@ -132,8 +132,8 @@ export function readConsent(storage: Pick<Storage, 'getItem'>, version: number):
   return stored;
 }
 
-export function storeConsent(storage: Pick<Storage, 'setItem'>, record: ConsentRecord): void {
-  try { storage.setItem(CONSENT_KEY, JSON.stringify(record)); } catch { /* private mode: the choice holds for this page only */ }
+export function storeConsent(storage: Pick<Storage, 'setItem'>, consent: SavedConsent): void {
+  try { storage.setItem(CONSENT_KEY, JSON.stringify(consent)); } catch { /* private mode: the choice holds for this page only */ }
 }
 
 /** Every choice goes to the data layer, and to gtag's consent mode when a tag manager is present. */

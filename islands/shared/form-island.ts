@@ -1,5 +1,5 @@
 import { useEffect, useReducer, useRef, type ChangeEvent, type Dispatch, type FormEvent, type RefObject } from 'react';
-import { fieldId, SUBMISSION_ID_FIELD } from './form-fields.tsx';
+import { fieldId, SUBMISSION_ID_FIELD } from './form-controls.tsx';
 import { firstInvalidField, formReducer, initialFormState, type FormAction, type FormState } from './form-state.ts';
 import type { Checked, FormEntries, SendContext } from './form-payload.ts';
 import { sendForm } from './form-send.ts';

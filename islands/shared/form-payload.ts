@@ -6,10 +6,18 @@ import { validateContact } from '../../forms/contact.ts';
 import {
   ANSWER_FIELDS,
   ASSESSMENT_FORM_TYPE,
-  HONEYPOT_FIELD,
   validateAssessment,
   type AnswerField,
 } from '../../forms/assessment.ts';
+import {
+  ASSESSMENT_TEXT_FIELDS,
+  CONTACT_TEXT_FIELDS,
+  HONEYPOT_FIELD,
+  HUMAN_CHECK,
+  type AssessmentTextField,
+  type ContactTextField,
+  type TextFieldDefinition,
+} from '../../forms/fields.ts';
 import type { FieldErrors } from './form-state.ts';
 
 /** The parts of FormData the islands read (FormData itself, or a stand-in in tests). */
@@ -17,33 +25,30 @@ export interface FormEntries {
   get(name: string): unknown;
 }
 
-export interface ContactValues {
-  name: string;
-  email: string;
-  company: string;
-  message: string;
+/** What a visitor entered: each text field of the form (forms/fields.ts), the checkbox and the honeypot. */
+type Entered<F extends string> = Record<F, string> & {
   isHuman: boolean;
   /** The honeypot: empty for people. */
   website: string;
-}
+};
 
-export type AssessmentValues = ContactValues & { answers: Record<AnswerField, string> };
+export type ContactValues = Entered<ContactTextField>;
+export type AssessmentValues = Entered<AssessmentTextField> & { answers: Record<AnswerField, string> };
 
 /** When and from where the form was sent: the caller's clock and origin. */
 export interface SendContext { timestamp: string; source: string }
 
-export interface ContactPayload {
-  name: string;
-  email: string;
-  company: string;
-  message: string;
+/** What is posted: each text field (an optional one left blank as ''), isHuman, the time and origin. */
+type Posted<F extends string> = Record<F, string> & {
   isHuman: true;
   timestamp: string;
   source: string;
   website?: string;
-}
+};
 
-export interface AssessmentPayload extends ContactPayload {
+export type ContactPayload = Posted<ContactTextField>;
+
+export interface AssessmentPayload extends Posted<AssessmentTextField> {
   formType: typeof ASSESSMENT_FORM_TYPE;
   /** The six answers as the labels shown in the dropdowns, not codes. */
   assessmentData: Record<AnswerField, string>;
@@ -56,21 +61,33 @@ const text = (entries: FormEntries, name: string): string => {
   return typeof value === 'string' ? value : '';
 };
 
-export function contactValues(entries: FormEntries): ContactValues {
+function entered<F extends string>(entries: FormEntries, fields: readonly (TextFieldDefinition & { name: F })[]): Entered<F> {
+  const values = Object.fromEntries(fields.map((f) => [f.name, text(entries, f.name)])) as Record<F, string>;
   return {
-    name: text(entries, 'name'),
-    email: text(entries, 'email'),
-    company: text(entries, 'company'),
-    message: text(entries, 'message'),
+    ...values,
     // An unticked checkbox is absent from the form's entries.
-    isHuman: entries.get('isHuman') !== null && entries.get('isHuman') !== undefined,
+    isHuman: entries.get(HUMAN_CHECK.name) !== null && entries.get(HUMAN_CHECK.name) !== undefined,
     website: text(entries, HONEYPOT_FIELD),
   };
 }
 
+/** The text fields alone, as the schema reads them. */
+function textOf<F extends string>(values: Record<F, string>, fields: readonly (TextFieldDefinition & { name: F })[]): Record<F, string> {
+  return Object.fromEntries(fields.map((f) => [f.name, values[f.name]])) as Record<F, string>;
+}
+
+/** The validated text fields, an optional one left out sent as ''. */
+function posted<F extends string>(data: Partial<Record<F, string>>, fields: readonly (TextFieldDefinition & { name: F })[]): Record<F, string> {
+  return Object.fromEntries(fields.map((f) => [f.name, data[f.name] ?? ''])) as Record<F, string>;
+}
+
+export function contactValues(entries: FormEntries): ContactValues {
+  return entered(entries, CONTACT_TEXT_FIELDS);
+}
+
 export function assessmentValues(entries: FormEntries): AssessmentValues {
   const answers = Object.fromEntries(ANSWER_FIELDS.map((f) => [f, text(entries, f)])) as Record<AnswerField, string>;
-  return { ...contactValues(entries), answers };
+  return { ...entered(entries, ASSESSMENT_TEXT_FIELDS), answers };
 }
 
 // A bot that fills the trap with script running is sent on, so the handler can drop it quietly.
@@ -78,31 +95,27 @@ const trap = (website: string) => (website ? { [HONEYPOT_FIELD]: website } : {})
 
 /** The contact form's payload, or the validation message for each field that is wrong. */
 export function toContactPayload(values: ContactValues, context: SendContext): Checked<ContactPayload> {
-  const result = validateContact({ name: values.name, email: values.email, company: values.company, message: values.message, isHuman: values.isHuman });
+  const result = validateContact({ ...textOf(values, CONTACT_TEXT_FIELDS), isHuman: values.isHuman });
   if (!result.ok) return { ok: false, errors: result.errors as FieldErrors };
-  const { name, email, company = '', message } = result.data;
-  return { ok: true, payload: { name, email, company, message, isHuman: true, ...context, ...trap(values.website) } };
+  return { ok: true, payload: { ...posted(result.data, CONTACT_TEXT_FIELDS), isHuman: true, ...context, ...trap(values.website) } };
 }
 
 /** The assessment's payload (answers as labels), or a message for each field that is wrong. */
 export function toAssessmentPayload(values: AssessmentValues, context: SendContext): Checked<AssessmentPayload> {
   const result = validateAssessment({
-    name: values.name,
-    email: values.email,
-    company: values.company,
-    message: values.message,
+    ...textOf(values, ASSESSMENT_TEXT_FIELDS),
     isHuman: values.isHuman,
     formType: ASSESSMENT_FORM_TYPE,
     assessmentData: values.answers,
   });
   if (!result.ok) return { ok: false, errors: result.errors as FieldErrors };
-  const { name, email, company = '', message = '', assessmentData } = result.data;
   return {
     ok: true,
     payload: {
-      name, email, company, message, isHuman: true,
+      ...posted(result.data, ASSESSMENT_TEXT_FIELDS),
+      isHuman: true,
       formType: ASSESSMENT_FORM_TYPE,
-      assessmentData,
+      assessmentData: result.data.assessmentData,
       ...context,
       ...trap(values.website),
     },

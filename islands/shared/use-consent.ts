@@ -1,5 +1,5 @@
 import { useEffect, useReducer, useRef } from 'react';
-import { announceConsent, consentReducer, initialConsentState, makeRecord, readConsent, storeConsent, type ConsentAction } from './consent.ts';
+import { announceConsent, consentReducer, initialConsentState, makeSavedConsent, readConsent, storeConsent, type ConsentAction } from './consent.ts';
 
 /** The consent state machine wired to storage, the data layer and the <html> marker that shows the bar. */
 export function useConsent(version: number) {
@@ -10,7 +10,7 @@ export function useConsent(version: number) {
   useEffect(() => {
     // The first render matches the server's; what is stored is read only once hydrated.
     const stored = readConsent(window.localStorage, version);
-    if (stored.status === 'valid') dispatch({ type: 'restore', choice: { analytics: stored.record.analytics, marketing: stored.record.marketing } });
+    if (stored.status === 'valid') dispatch({ type: 'restore', choice: { analytics: stored.consent.analytics, marketing: stored.consent.marketing } });
   }, [version]);
 
   /** Dispatch, and when the action makes a choice: store it, announce it, hide the bar. */
@@ -18,7 +18,7 @@ export function useConsent(version: number) {
     const next = consentReducer(current.current, action);
     dispatch(action);
     if (next.saved && next.saved !== current.current.saved) {
-      storeConsent(window.localStorage, makeRecord(next.saved, version, new Date()));
+      storeConsent(window.localStorage, makeSavedConsent(next.saved, version, new Date()));
       announceConsent(window as unknown as Parameters<typeof announceConsent>[0], next.saved);
       document.documentElement.removeAttribute('data-consent');
     }

@@ -3,6 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { contentOf, type LeadContent, type Submission } from '../email.ts';
 import { ASSESSMENT_QUESTIONS } from '../../forms/assessment-questions.ts';
+import { leadFieldValues } from '../../forms/fields.ts';
 import { emailKeyOf } from './store.ts';
 import type { LeadRecord } from './record.ts';
 
@@ -70,11 +71,8 @@ export function newLead(submission: Submission, context: NewLeadContext): LeadRe
     submissionId: context.submissionId,
     form: content.form,
     receivedAt: context.receivedAt.toISOString(),
-    name: content.name,
-    email: content.email,
+    ...leadFieldValues(content),
     emailKey: emailKeyOf(content.email),
-    company: content.company,
-    message: content.message,
     ...(content.answers ? { assessment: Object.fromEntries(content.answers) } : {}),
     source: context.source,
     mail: { state: 'pending', attempts: 0, claimedUntil: new Date(context.receivedAt.getTime() + FIRST_SEND_CLAIM_MS).toISOString(), sendId: randomUUID() },
@@ -93,10 +91,7 @@ export function leadContent(record: LeadRecord): LeadContent {
   const answers = record.assessment ? Object.entries(record.assessment).sort(([a], [b]) => rank(a) - rank(b)) : undefined;
   return {
     form: record.form,
-    name: record.name,
-    email: record.email,
-    company: record.company,
-    message: record.message,
+    ...leadFieldValues(record),
     ...(answers ? { answers } : {}),
   };
 }

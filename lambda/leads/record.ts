@@ -2,6 +2,7 @@
 // `site leads` read, and the CDK stack and the local store (dynalite) declare. Stored before it is
 // e-mailed, so a lead outlives any mail outage.
 import type { FormName } from '../../forms/names.ts';
+import type { LeadFieldValues } from '../../forms/fields.ts';
 
 /** The table's partition key: the browser's random UUID, or one the server derives for a plain form post. */
 export const LEAD_KEY = 'submissionId';
@@ -65,19 +66,18 @@ export interface LeadMail {
 
 export type MailDelivery = 'delivered' | 'bounced' | 'complained';
 
-export interface LeadRecord {
+/**
+ * A stored lead. Its text is one attribute per text field of either form (forms/fields.ts: name,
+ * email, company, message, …), each '' when not given or not on its form; a lead stored before a
+ * field existed lacks that attribute, and is read as ''.
+ */
+export type LeadRecord = LeadFieldValues & {
   submissionId: string;
   form: FormName;
   /** ISO time the handler received the post (the browser's clock is not trusted). */
   receivedAt: string;
-  name: string;
-  email: string;
   /** The address in lower case: the email index's key. */
   emailKey: string;
-  /** Empty when not given. */
-  company: string;
-  /** The contact message, or the assessment's optional comments (empty when not given). */
-  message: string;
   /** Assessment only: each question's text → the chosen answer's label, in the questions' order. */
   assessment?: Record<string, string>;
   /** The page or origin the post came from. */
@@ -85,4 +85,4 @@ export interface LeadRecord {
   mail: LeadMail;
   /** TTL, epoch seconds. */
   expiresAt: number;
-}
+};

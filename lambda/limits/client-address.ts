@@ -1,7 +1,7 @@
 // Who is posting, for the per-address limit: the viewer address CloudFront itself writes (a client
 // cannot set it: CloudFront overwrites the header), trusted only on a request that carried the
 // origin secret, i.e. came through CloudFront. Elsewhere (`site serve`, tests) the socket's address.
-import { VIEWER_ADDRESS_HEADER } from '../cloudfront-headers.ts';
+import { VIEWER_ADDRESS_HEADER } from '../cloudfront-request-headers.ts';
 import { header, type HttpEvent } from '../event.ts';
 
 /** What posts are counted against: the address (IPv4) or its /64 (IPv6), and for IPv6 its /48 as well. */

@@ -11,7 +11,7 @@ export interface RateLimit {
   windowMs: number;
 }
 
-export const LIMITS = {
+export const VOLUME_LIMITS = {
   /** Valid posts from one client address (the viewer address CloudFront passes on; an IPv6 address's /64). */
   perAddress: { max: 5, windowMs: 10 * 60 * 1000 },
   /** Valid posts from one IPv6 /48 (one site's allocation): a script rotating through its /64s. An office full of visitors stays well inside it. */

@@ -5,11 +5,11 @@
 import type { Logger } from '../log.ts';
 import type { ClientNetworks } from './client-address.ts';
 import type { LimitCounter } from './counter.ts';
-import { LIMITS } from './settings.ts';
+import { VOLUME_LIMITS } from './settings.ts';
 
 export interface VolumeLimits {
   counter: LimitCounter;
-  /** Lead e-mails an hour before the rest are held for the digest (LIMITS.mailsPerHour by default). */
+  /** Lead e-mails an hour before the rest are held for the digest (VOLUME_LIMITS.mailsPerHour by default). */
   mailsPerHour: number;
 }
 
@@ -26,14 +26,14 @@ export type Verdict =
 
 export async function checkSender(limits: VolumeLimits, sender: Sender, now: Date, log: Logger): Promise<Verdict> {
   try {
-    const byAddress = await limits.counter.take('perAddress', LIMITS.perAddress, sender.address, now, sender.submissionId);
+    const byAddress = await limits.counter.take('perAddress', VOLUME_LIMITS.perAddress, sender.address, now, sender.submissionId);
     if (!byAddress.ok) return { refuse: { limit: 'perAddress', retryAfterSeconds: byAddress.retryAfterSeconds } };
     if (sender.site) {
-      const bySite = await limits.counter.take('perSite', LIMITS.perSite, sender.site, now, sender.submissionId);
+      const bySite = await limits.counter.take('perSite', VOLUME_LIMITS.perSite, sender.site, now, sender.submissionId);
       if (!bySite.ok) return { refuse: { limit: 'perSite', retryAfterSeconds: bySite.retryAfterSeconds } };
     }
     // Anyone can type anyone's address: past this limit the lead is still taken, and mailed in the digest.
-    const byEmail = await limits.counter.take('perEmail', LIMITS.perEmail, sender.emailKey, now, sender.submissionId);
+    const byEmail = await limits.counter.take('perEmail', VOLUME_LIMITS.perEmail, sender.emailKey, now, sender.submissionId);
     return { holdForDigest: !byEmail.ok };
   } catch (error) {
     log({ level: 'error', event: 'limits_error', name: error instanceof Error ? error.name : typeof error });
@@ -44,7 +44,7 @@ export async function checkSender(limits: VolumeLimits, sender: Sender, now: Dat
 /** Takes one of this hour's lead e-mails: false once the hour's cap is reached (the lead waits for the digest). */
 export async function mayMailNow(limits: VolumeLimits, now: Date, log: Logger): Promise<boolean> {
   try {
-    const slot = await limits.counter.take('mailsPerHour', { max: limits.mailsPerHour, windowMs: LIMITS.mailsPerHour.windowMs }, 'all', now);
+    const slot = await limits.counter.take('mailsPerHour', { max: limits.mailsPerHour, windowMs: VOLUME_LIMITS.mailsPerHour.windowMs }, 'all', now);
     return slot.ok;
   } catch (error) {
     log({ level: 'error', event: 'limits_error', name: error instanceof Error ? error.name : typeof error });

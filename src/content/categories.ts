@@ -2,7 +2,7 @@
 import type { ContentError } from './errors.ts';
 import { slugify } from './markdown.ts';
 
-/** What an article naming no category is shown under and listed in (the default category a card shows). */
+/** What an article naming no category is shown under and listed in (the default category a teaser shows). */
 export const DEFAULT_CATEGORIES: readonly string[] = ['Data'];
 
 export function categoriesOf(post: { categories?: string[] }): readonly string[] {
@@ -17,7 +17,7 @@ export function categorySlug(name: string): string {
   let slug = slugs.get(name);
   if (slug === undefined) {
     slug = slugify(name);
-    // A blog has a few dozen categories; each card of each list asks for its own.
+    // A blog has a few dozen categories; each teaser of each list asks for its own.
     if (slugs.size < 10_000) slugs.set(name, slug);
   }
   return slug;

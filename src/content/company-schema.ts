@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { card, image } from './schemas.ts';
+import { titledText, image } from './schemas.ts';
 import { ASSESSMENT_FORMS } from './assessment-forms.ts';
 import { text } from './field-rules.ts';
 
@@ -50,7 +50,7 @@ export const aboutSchema = z.strictObject({
 export const dialogSchema = z.strictObject({
   ...meta,
   hero: z.strictObject({ eyebrow: text, heading: text, text, image }),
-  challenges: z.strictObject({ heading: text, lead: text, items: z.array(card).min(3).max(6) }),
+  challenges: z.strictObject({ heading: text, lead: text, items: z.array(titledText).min(3).max(6) }),
   about: z.strictObject({ heading: text, paragraphs: z.array(text).min(1), points: z.array(text).min(1) }),
   steps: z.strictObject({ heading: text, lead: text, items: named(DIALOG_STEPS, { text }) }),
   aspects: z.strictObject({ heading: text, lead: text, items: named(DIALOG_ASPECTS, { question: text, text }) }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { card, image } from './schemas.ts';
+import { titledText, image } from './schemas.ts';
 import { metaDescription, text } from './field-rules.ts';
 
 const description = metaDescription;
@@ -49,7 +49,7 @@ export const assessmentPageSchema = z.strictObject({
 export const thankYouPageSchema = z.strictObject({
   ...meta,
   hero,
-  next: z.strictObject({ heading: text, steps: z.array(card).min(2).max(4) }),
+  next: z.strictObject({ heading: text, steps: z.array(titledText).min(2).max(4) }),
   links: z.strictObject({ heading: text, text }),
 });
 

@@ -80,7 +80,7 @@ export interface CheckedFront {
   by?: string;
 }
 
-/** Whether a value read back from the build cache has a CheckedFront's shape (markdown entries and YAML records alike). */
+/** Whether a value read back from the build cache has a CheckedFront's shape (markdown entries and YAML files alike). */
 export const isCheckedFront = (c: unknown): c is CheckedFront => {
   const v = c as CheckedFront | null;
   return typeof v === 'object' && v !== null && typeof v.data === 'object' && v.data !== null && Array.isArray(v.links)

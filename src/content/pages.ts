@@ -4,7 +4,7 @@ import { servicesCollections, servicesPages } from './services-schema.ts';
 import { companyPages } from './company-schema.ts';
 import { insightsPages } from './insights-schema.ts';
 
-/** The YAML page files under content/pages/, each with its schema. Adding a page's copy starts here. */
+/** The YAML page files under content/pages/, each with its schema (adding a page: docs/architecture.md#adding-a-page). */
 export const pageSchemas = {
   home: homeSchema,
   ...servicesPages,
@@ -15,8 +15,8 @@ export const pageSchemas = {
 export type PageContent = { [K in keyof typeof pageSchemas]: z.infer<(typeof pageSchemas)[K]> };
 
 /**
- * Folders of YAML files, one record per file, the file name being its slug: content/<name>/<slug>.yaml.
- * Each record may carry `order` (a number) to sort by; otherwise slugs sort alphabetically.
+ * Folders of YAML files, one entry per file, the file name being its slug: content/<name>/<slug>.yaml.
+ * Each entry may carry `order` (a number) to sort by; otherwise slugs sort alphabetically.
  */
 export const collectionSchemas = {
   ...servicesCollections,

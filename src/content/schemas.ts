@@ -21,7 +21,8 @@ const imagePath = z.string().regex(/^\/images\/[\w.-]+\.(svg|png|jpe?g|webp|avif
 const link = z.strictObject({ label: text, href });
 export const image = z.strictObject({ src: imagePath, alt: z.string() });
 export const faq = z.strictObject({ question: text, answer: text });
-export const card = z.strictObject({ title: text, text: text });
+/** A title and its text: an item of a list of points, steps or benefits. */
+export const titledText = z.strictObject({ title: text, text: text });
 
 const formUrlError = 'expected an https:// address, or empty to use /dialog-assessment';
 const formUrl = z.union([z.literal(''), z.url({ protocol: /^https$/, error: formUrlError })], { error: formUrlError }).default('');
@@ -57,7 +58,7 @@ export const homeSchema = z.strictObject({
     heading: text,
     items: z.array(z.strictObject({ quote: text, role: text, company: text })).length(4),
   }),
-  cta: z.strictObject({ heading: text, text: text, assessment: card, talk: card }),
+  cta: z.strictObject({ heading: text, text: text, assessment: titledText, talk: titledText }),
 });
 
 export const postSchema = z.strictObject({

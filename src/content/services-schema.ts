@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { card, faq } from './schemas.ts';
+import { titledText, faq } from './schemas.ts';
 import { metaDescription, slug, text } from './field-rules.ts';
 
 /** Schemas of the services copy: the /services overview and one YAML file per service page. */
@@ -21,7 +21,7 @@ export const serviceSchema = z.strictObject({
   order: z.number().int(),
   /** Short name for cards and the structured data, e.g. 'Data Governance'. */
   name: text,
-  /** One line for the overview card. */
+  /** One line for its teaser on the overview. */
   summary: text,
   metaTitle: text,
   metaDescription,
@@ -39,7 +39,7 @@ export const serviceSchema = z.strictObject({
     heading: text,
     items: z.array(z.strictObject({ label: text, duration: text, text })).min(1),
   }).optional(),
-  benefits: z.strictObject({ heading: text, lead: text.optional(), items: z.array(card).min(3).max(6) }),
+  benefits: z.strictObject({ heading: text, lead: text.optional(), items: z.array(titledText).min(3).max(6) }),
   tools: z.strictObject({
     heading: text,
     lead: text,
@@ -55,7 +55,7 @@ export const serviceSchema = z.strictObject({
   assessment: z.strictObject({
     heading: text,
     text,
-    dimensions: z.array(card).length(6, 'needs the six dimensions')
+    dimensions: z.array(titledText).length(6, 'needs the six dimensions')
       .refine((list) => list.every((d, i) => d.title === DIMENSIONS[i]), `must list the six dimensions in order: ${DIMENSIONS.join(', ')}`),
     note: text,
   }).optional(),

@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { LOCAL_CREDENTIALS, createSesClient } from '../../lambda/ses-client.ts';
 import { resendLeads, UNANSWERED_QUIET_MS } from '../../lambda/leads/resend.ts';
-import { LIMITS } from '../../lambda/limits/settings.ts';
+import { VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
 import { countFromLeads } from './hour-count.ts';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { leadsToCsv } from './csv.ts';
@@ -96,7 +96,7 @@ export function leadsResend(root: string, flags: ResendFlags, io: Io, env: NodeJ
   if (!aws && !sesEndpoint) { io.err('error: locally, pass --ses-endpoint (or SES_ENDPOINT) with the mail server to send through, e.g. the address of the mail viewer `site serve` printed'); return Promise.resolve(1); }
   if (!mailTo || !mailFrom) { io.err('error: pass --mail-to and --mail-from (or SITE_MAIL_TO and SITE_MAIL_FROM), as the stack was deployed with'); return Promise.resolve(1); }
   const limitsTable = flags.limitsTable ?? env.LIMITS_TABLE?.trim();
-  const cap = Number(env.MAILS_PER_HOUR?.trim() || LIMITS.mailsPerHour.max);
+  const cap = Number(env.MAILS_PER_HOUR?.trim() || VOLUME_LIMITS.mailsPerHour.max);
   if (!Number.isInteger(cap) || cap < 1) { io.err(`error: MAILS_PER_HOUR is not a whole number of e-mails, 1 or more: '${env.MAILS_PER_HOUR}'`); return Promise.resolve(1); }
   return withStore(root, { ...flags, ...(limitsTable ? { limitsTable } : {}) }, io, async ({ store, counter }) => {
     const ses = createSesClient({ region: flags.region ?? 'eu-west-2', ...(sesEndpoint ? { endpoint: sesEndpoint, credentials: LOCAL_CREDENTIALS } : {}) });

@@ -7,11 +7,13 @@
 // in front ('=SUM(A1) shows as text). So that this stays reversible, a value that itself begins
 // with a single quote gets one more; reading takes exactly one leading quote off.
 import type { FormName } from '../../forms/names.ts';
+import { LEAD_FIELDS, leadFieldValues } from '../../forms/fields.ts';
 import { emailKeyOf } from '../../lambda/leads/store.ts';
 import type { LeadRecord, MailState } from '../../lambda/leads/record.ts';
 
+/** The export's columns: the lead's own, one per text field of either form (forms/fields.ts), then its mail state. */
 export const CSV_COLUMNS = [
-  'submissionId', 'form', 'receivedAt', 'name', 'email', 'company', 'message', 'assessment', 'source',
+  'submissionId', 'form', 'receivedAt', ...LEAD_FIELDS, 'assessment', 'source',
   'mailState', 'mailAttempts', 'mailMessageId', 'mailLastError', 'mailLastAttemptAt', 'mailUnanswered', 'mailSendId', 'expiresAt',
 ] as const;
 
@@ -30,7 +32,7 @@ const quote = (value: string) => `"${value.replaceAll('"', '""')}"`;
 
 function rowOf(lead: LeadRecord): string[] {
   return [
-    lead.submissionId, lead.form, lead.receivedAt, lead.name, lead.email, lead.company, lead.message,
+    lead.submissionId, lead.form, lead.receivedAt, ...LEAD_FIELDS.map((name) => lead[name] ?? ''),
     lead.assessment ? JSON.stringify(lead.assessment) : '', lead.source,
     lead.mail.state, String(lead.mail.attempts), lead.mail.messageId ?? '', lead.mail.lastError ?? '', lead.mail.lastAttemptAt ?? '',
     lead.mail.unanswered === undefined ? '' : String(lead.mail.unanswered), lead.mail.sendId ?? '',
@@ -88,11 +90,8 @@ export function parseLeadsCsv(text: string): LeadRecord[] {
       submissionId: get('submissionId'),
       form: get('form') as FormName,
       receivedAt: get('receivedAt'),
-      name: get('name'),
-      email: get('email'),
+      ...leadFieldValues(Object.fromEntries(LEAD_FIELDS.map((name) => [name, get(name)]))),
       emailKey: emailKeyOf(get('email')),
-      company: get('company'),
-      message: get('message'),
       ...(assessment ? { assessment: JSON.parse(assessment) as Record<string, string> } : {}),
       source: get('source'),
       mail,

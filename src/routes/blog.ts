@@ -5,7 +5,7 @@ import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.t
 import { londonTimeOf } from '../content/publication.ts';
 import { formatDate } from './date-label.ts';
 import { page, type Route } from './route.ts';
-import type { PostSummary } from '../../templates/components/PostCard.tsx';
+import type { PostSummary } from '../../templates/components/PostTeaser.tsx';
 import type { PreviewMark } from '../../templates/components/PreviewMark.tsx';
 import type { BlogListProps } from '../../templates/pages/blog/BlogList.tsx';
 

@@ -1,6 +1,6 @@
 import type { SiteContent } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
-import type { CaseStudySummary } from '../../templates/components/CaseStudyCard.tsx';
+import type { CaseStudySummary } from '../../templates/components/CaseStudyTeaser.tsx';
 import type { Service } from '../../templates/pages/services/ServicePage.tsx';
 import type { ServiceListing } from '../../templates/pages/services/ServicesOverview.tsx';
 import { caseStudySummary } from './company.ts';

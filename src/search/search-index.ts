@@ -1,5 +1,5 @@
-// The search stage: the site's search records indexed by pagefind's Node API into dist/pagefind/.
-// The index is kept in .site-cache/search/<key>/, the key a hash of the records (an article's body
+// The search stage: the site's search documents indexed by pagefind's Node API into dist/pagefind/.
+// The index is kept in .site-cache/search/<key>/, the key a hash of the documents (an article's body
 // named by its markdown key, as its route names it), so a build whose indexed pages are unchanged
 // reads no body and runs no indexer: its files are linked from the cache like the share cards.
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hashOf } from '../hash.ts';
 import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
-import { finishRecord, type PlannedRecord, type SearchRecord } from './records.ts';
+import { finishDocument, type PlannedDocument, type SearchDocument } from './documents.ts';
 
 /** Where the index is served from; the search page's island imports `${SEARCH_DIR}/pagefind.js`. */
 export const SEARCH_DIR = '/pagefind';
@@ -41,10 +41,10 @@ const KEEP = 3;
 const LISTING = 'files.json';
 const VERSION = 'search-1';
 
-/** The hash of what the index is made from: the records as planned (bodies by key), the lockfile (pagefind's version), this code's version. */
-export async function searchKey(root: string, records: PlannedRecord[]): Promise<string> {
+/** The hash of what the index is made from: the documents as planned (bodies by key), the lockfile (pagefind's version), this code's version. */
+export async function searchKey(root: string, documents: PlannedDocument[]): Promise<string> {
   const lock = await readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from(''));
-  return hashOf(VERSION, lock, JSON.stringify(records));
+  return hashOf(VERSION, lock, JSON.stringify(documents));
 }
 
 const fail = (what: string, errors: string[]) => {
@@ -55,23 +55,23 @@ const fail = (what: string, errors: string[]) => {
 // it is doing: one index at a time (serve may start a save's index while the last one runs).
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Runs pagefind over the records; returns its served files (path under /pagefind → bytes). */
-export function indexRecords(records: SearchRecord[]): Promise<Map<string, Uint8Array>> {
-  const run = queue.then(() => indexOnce(records));
+/** Runs pagefind over the documents; returns its served files (path under /pagefind → bytes). */
+export function indexDocuments(documents: SearchDocument[]): Promise<Map<string, Uint8Array>> {
+  const run = queue.then(() => indexOnce(documents));
   queue = run.catch(() => undefined);
   return run;
 }
 
-async function indexOnce(records: SearchRecord[]): Promise<Map<string, Uint8Array>> {
+async function indexOnce(documents: SearchDocument[]): Promise<Map<string, Uint8Array>> {
   const pagefind = await import('pagefind');
   try {
     const created = await pagefind.createIndex({ forceLanguage: 'en' });
     fail('could not start', created.errors);
     const index = created.index!;
-    // Sent a few at a time: the indexer is another process, and one record per round trip leaves it idle.
-    await mapLimit(records, 16, async (record) => {
-      const added = await index.addCustomRecord(record);
-      fail(`could not index ${record.url}`, added.errors);
+    // Sent a few at a time: the indexer is another process, and one document per round trip leaves it idle.
+    await mapLimit(documents, 16, async (document) => {
+      const added = await index.addCustomRecord(document);
+      fail(`could not index ${document.url}`, added.errors);
     });
     const got = await index.getFiles();
     fail('could not write the index', got.errors);
@@ -109,7 +109,7 @@ async function prune(root: string): Promise<void> {
  * when the index must be made again; `bodiesRead` settles once no more will be read, after which
  * the cache may be saved (and its pack rewritten) while pagefind indexes.
  */
-export function buildSearch(project: string, planned: PlannedRecord[], cacheDir: string, readBody: (key: string) => Promise<string | undefined>): { bodiesRead: Promise<void>; built: Promise<BuiltSearch> } {
+export function buildSearch(project: string, planned: PlannedDocument[], cacheDir: string, readBody: (key: string) => Promise<string | undefined>): { bodiesRead: Promise<void>; built: Promise<BuiltSearch> } {
   const started = performance.now();
   const root = path.join(cacheDir, 'search');
   let bodiesDone!: () => void;
@@ -124,13 +124,13 @@ export function buildSearch(project: string, planned: PlannedRecord[], cacheDir:
       });
       const cached = await cachedIndex(dir);
       if (cached) { bodiesDone(); return link(cached, false); }
-      let records: SearchRecord[];
+      let documents: SearchDocument[];
       try {
-        records = await mapLimit(planned, 16, (record) => finishRecord(record, readBody));
+        documents = await mapLimit(planned, 16, (document) => finishDocument(document, readBody));
       } finally {
         bodiesDone();
       }
-      const files = await indexRecords(records);
+      const files = await indexDocuments(documents);
       // Written beside, then renamed into place with its listing: a build stopped half-way leaves no half index.
       const tmp = `${dir}.${process.pid}.tmp`;
       await rm(tmp, { recursive: true, force: true });
@@ -141,7 +141,7 @@ export function buildSearch(project: string, planned: PlannedRecord[], cacheDir:
         await writeFile(path.join(tmp, file), content);
         bytes += content.byteLength;
       });
-      const listing = { files: [...files.keys()].sort(), pages: records.length, bytes };
+      const listing = { files: [...files.keys()].sort(), pages: documents.length, bytes };
       await writeFile(path.join(tmp, LISTING), JSON.stringify(listing));
       // Another build (a test's, another checkout's serve) may have made the same index meanwhile:
       // its folder is left alone, since that build may be linking its files, and is as good as ours.

@@ -11,7 +11,7 @@ import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts
 import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../measure/summary.ts';
 import { metaDirFor } from '../write.ts';
-import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../headers.ts';
+import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../response-headers.ts';
 import { cacheControl } from '../routing/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
 import { SEARCH_DIR, type BuiltSearch } from '../search/search-index.ts';

@@ -7,7 +7,8 @@ import {
   answerLabel,
   validateAssessment,
 } from '../../forms/assessment.ts';
-import { HONEYPOT_FIELD, LIMITS, validateContact } from '../../forms/contact.ts';
+import { validateContact } from '../../forms/contact.ts';
+import { HONEYPOT_FIELD, MAX_LENGTHS } from '../../forms/fields.ts';
 import { toContactPayload } from '../../islands/shared/form-payload.ts';
 import { validateSubmission } from '../../lambda/submission.ts';
 
@@ -87,10 +88,10 @@ describe('validateContact', () => {
 
   it('states each length limit', () => {
     const result = validateContact({
-      name: 'n'.repeat(LIMITS.name + 1),
-      email: `${'e'.repeat(LIMITS.email)}@b.co`,
-      company: 'c'.repeat(LIMITS.company + 1),
-      message: 'm'.repeat(LIMITS.message + 1),
+      name: 'n'.repeat(MAX_LENGTHS.name + 1),
+      email: `${'e'.repeat(MAX_LENGTHS.email)}@b.co`,
+      company: 'c'.repeat(MAX_LENGTHS.company + 1),
+      message: 'm'.repeat(MAX_LENGTHS.message + 1),
       isHuman: true,
     });
     expect(result).toEqual({

@@ -19,7 +19,7 @@ import { formActionSources } from '../../infra/lib/headers-policy.ts';
 import { LIMITS_TABLE_SCHEMA } from '../../lambda/limits/table.ts';
 import { METRICS } from '../../lambda/metrics.ts';
 import { ConfigError, readConfig } from '../../lambda/config.ts';
-import { parseHeadersFile, SEARCH_PATHS, type HeadersFile } from '../../src/headers.ts';
+import { parseHeadersFile, SEARCH_PATHS, type HeadersFile } from '../../src/response-headers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';

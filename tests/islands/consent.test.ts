@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { announceConsent, consentReducer, initialConsentState, makeRecord, parseConsent, readConsent, type ConsentState } from '../../islands/shared/consent.ts';
+import { announceConsent, consentReducer, initialConsentState, makeSavedConsent, parseConsent, readConsent, type ConsentState } from '../../islands/shared/consent.ts';
 
 const fresh = (): ConsentState => initialConsentState({ status: 'none' });
 
@@ -36,21 +36,21 @@ describe('consentReducer', () => {
   });
 
   it('reopening the preferences starts from the saved choice', () => {
-    const s = initialConsentState({ status: 'valid', record: makeRecord({ analytics: true, marketing: false }, 1, new Date(0)) });
+    const s = initialConsentState({ status: 'valid', consent: makeSavedConsent({ analytics: true, marketing: false }, 1, new Date(0)) });
     expect(s.banner).toBe(false);
     expect(consentReducer(s, { type: 'openPreferences' })).toMatchObject({ dialog: true, draft: { analytics: true, marketing: false } });
   });
 });
 
 describe('stored consent', () => {
-  it('round-trips a record with its time and policy version', () => {
-    const record = makeRecord({ analytics: true, marketing: false }, 3, new Date('2026-01-02T03:04:05Z'));
-    expect(record).toEqual({ necessary: true, analytics: true, marketing: false, timestamp: '2026-01-02T03:04:05.000Z', version: 3 });
-    expect(parseConsent(JSON.stringify(record), 3)).toEqual({ status: 'valid', record });
+  it('round-trips a saved choice with its time and policy version', () => {
+    const consent = makeSavedConsent({ analytics: true, marketing: false }, 3, new Date('2026-01-02T03:04:05Z'));
+    expect(consent).toEqual({ necessary: true, analytics: true, marketing: false, timestamp: '2026-01-02T03:04:05.000Z', version: 3 });
+    expect(parseConsent(JSON.stringify(consent), 3)).toEqual({ status: 'valid', consent });
   });
 
   it('asks again when the cookie policy version has changed', () => {
-    expect(parseConsent(JSON.stringify(makeRecord({ analytics: true, marketing: true }, 1, new Date())), 2).status).toBe('outdated');
+    expect(parseConsent(JSON.stringify(makeSavedConsent({ analytics: true, marketing: true }, 1, new Date())), 2).status).toBe('outdated');
   });
 
   it.each(['{not json', '"yes"', 'null', '{"analytics":"yes","marketing":false}', '[]'])('treats %s as corrupt, logs it and shows the bar', (raw) => {

@@ -7,7 +7,7 @@ import { DIGEST_BOUNDS, DigestPlan } from '../../lambda/leads/digest-plan.ts';
 import { newLead } from '../../lambda/leads/new-lead.ts';
 import { createResendJob } from '../../lambda/leads/resend-job.ts';
 import { validateContact } from '../../forms/contact.ts';
-import { LIMITS } from '../../forms/fields.ts';
+import { MAX_LENGTHS } from '../../forms/fields.ts';
 import { memoryLogger, sesClientFor, storedEmails, testConfig, useLeadBackends } from './support.ts';
 
 const backends = useLeadBackends();
@@ -18,10 +18,10 @@ const fill = (pattern: string, length: number) => pattern.repeat(Math.ceil(lengt
 function maximalLead(i: number) {
   const tag = `L${String(i).padStart(4, '0')}`;
   const checked = validateContact({
-    name: `${tag}${fill('"€<', LIMITS.name - tag.length)}`,
+    name: `${tag}${fill('"€<', MAX_LENGTHS.name - tag.length)}`,
     email: `${fill('a', 60)}@${fill('b', 60)}.${fill('c', 60)}.${fill('d', 60)}.uk`,
-    company: fill('"€<&', LIMITS.company),
-    message: fill('"€<&\'', LIMITS.message),
+    company: fill('"€<&', MAX_LENGTHS.company),
+    message: fill('"€<&\'', MAX_LENGTHS.message),
     isHuman: true,
   });
   if (!checked.ok) throw new Error(JSON.stringify(checked.errors));

@@ -2,7 +2,7 @@
 // secret header may reach the form, so WAF and the CDN cannot be bypassed.
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../../lambda/create-handler.ts';
-import { ORIGIN_VERIFY_HEADER } from '../../lambda/cloudfront-headers.ts';
+import { ORIGIN_VERIFY_HEADER } from '../../lambda/cloudfront-request-headers.ts';
 import { readConfig } from '../../lambda/config.ts';
 import { jsonPost, memoryLogger, sesClientFor, storedEmails, testConfig, useLeadBackends, validContact } from './support.ts';
 

@@ -12,6 +12,7 @@ import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { createSesEventsHandler, deliveryStore, type SesEventOutcome, type SnsEvent } from '../../lambda/leads/ses-events.ts';
 import type { LeadStore } from '../../lambda/leads/store.ts';
 import { METRIC_NAMESPACE, METRICS } from '../../lambda/metrics.ts';
+import { leadFieldValues } from '../../forms/fields.ts';
 import { memoryLogger, startTestStore, type TestStore } from './support.ts';
 
 const SENT_ID = '0102018e9a7b5c3d-4f1e2a3b-6c7d-4e8f-9a0b-1c2d3e4f5a6b-000000';
@@ -22,11 +23,9 @@ function lead(submissionId: string, messageId: string | undefined): LeadRecord {
     submissionId,
     form: 'contact',
     receivedAt: '2026-03-31T12:00:00.000Z',
-    name: 'Morag Campbell',
-    email: 'morag@tayside-example.co.uk',
+    // Every text field of forms/fields.ts, those not given here ''.
+    ...leadFieldValues({ name: 'Morag Campbell', email: 'morag@tayside-example.co.uk', company: 'Tayside Widgets Ltd', message: 'We have five spreadsheets that disagree.' }),
     emailKey: 'morag@tayside-example.co.uk',
-    company: 'Tayside Widgets Ltd',
-    message: 'We have five spreadsheets that disagree.',
     source: 'https://www.example.co.uk',
     mail: messageId
       ? { state: 'sent', attempts: 1, messageId, lastAttemptAt: '2026-03-31T12:00:01.000Z' }

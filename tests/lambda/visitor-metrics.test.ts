@@ -4,11 +4,11 @@
 // dynalite and aws-ses-v2-local with the real AWS SDK clients.
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../../lambda/create-handler.ts';
-import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lambda/cloudfront-headers.ts';
+import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lambda/cloudfront-request-headers.ts';
 import type { HttpEvent } from '../../lambda/event.ts';
 import { ensureLimitsTable } from '../../lambda/leads/local-store.ts';
 import { limitCounter } from '../../lambda/limits/counter.ts';
-import { LIMITS } from '../../lambda/limits/settings.ts';
+import { VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
 import type { LogEntry } from '../../lambda/log.ts';
 import { METRIC_NAMESPACE, METRICS } from '../../lambda/metrics.ts';
 import { jsonPost, memoryLogger, OTHER_ORIGIN, sesClientFor, storedEmails, testConfig, useLeadBackends, validContact } from './support.ts';
@@ -101,7 +101,7 @@ describe('the refused-posts figure', () => {
     expect((await handler(viaCloudFront(jsonPost(validContact({ email: 'not-an-address' }))))).statusCode).toBe(400);
     expect(metricsOn(requestLine(log.entries))).toEqual({ [METRICS.formPosts]: 1, [METRICS.formPostsRefused]: 1 });
 
-    for (let i = 0; i < LIMITS.perAddress.max; i += 1) {
+    for (let i = 0; i < VOLUME_LIMITS.perAddress.max; i += 1) {
       const post = validContact({ submissionId: `a1000d00-0000-4000-8000-${String(i).padStart(12, '0')}`, email: `visitor${i}@example.org` });
       expect((await handler(viaCloudFront(jsonPost(post)))).statusCode).toBe(200);
     }

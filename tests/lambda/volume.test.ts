@@ -5,12 +5,12 @@
 // aws-ses-v2-local servers, through the real AWS SDK clients.
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../../lambda/create-handler.ts';
-import { ORIGIN_VERIFY_HEADER } from '../../lambda/cloudfront-headers.ts';
+import { ORIGIN_VERIFY_HEADER } from '../../lambda/cloudfront-request-headers.ts';
 import type { HttpEvent } from '../../lambda/event.ts';
 import { ensureLimitsTable } from '../../lambda/leads/local-store.ts';
 import { createResendJob } from '../../lambda/leads/resend-job.ts';
 import { limitCounter } from '../../lambda/limits/counter.ts';
-import { LIMITS } from '../../lambda/limits/settings.ts';
+import { VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
 import type { VolumeLimits } from '../../lambda/limits/volume.ts';
 import { METRICS } from '../../lambda/metrics.ts';
 import {
@@ -22,7 +22,7 @@ const SECRET = 'a-secret-only-cloudfront-knows-0123456789';
 
 let tables = 0;
 /** A fresh, empty counters table on the test's dynalite, with an hourly cap of `mailsPerHour`. */
-async function freshLimits(mailsPerHour: number = LIMITS.mailsPerHour.max): Promise<VolumeLimits> {
+async function freshLimits(mailsPerHour: number = VOLUME_LIMITS.mailsPerHour.max): Promise<VolumeLimits> {
   const client = backends.store.local.client();
   const table = `limits-${++tables}`;
   await ensureLimitsTable(client, table);
@@ -53,12 +53,12 @@ describe('a flood from one client address', () => {
       for (const a of answers) { statuses.push(a.statusCode); retryAfter.push(a.headers['retry-after']); }
     }
 
-    expect(statuses.filter((s) => s === 200)).toHaveLength(LIMITS.perAddress.max);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - LIMITS.perAddress.max);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(VOLUME_LIMITS.perAddress.max);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - VOLUME_LIMITS.perAddress.max);
     // The window is 10 minutes from the hour (10:00–10:10); a minute in, 9 minutes are left.
     expect(new Set(retryAfter.filter((_, i) => statuses[i] === 429))).toEqual(new Set(['540']));
-    expect(await backends.leads.all()).toHaveLength(LIMITS.perAddress.max);
-    expect(await storedEmails(backends.ses)).toHaveLength(LIMITS.perAddress.max);
+    expect(await backends.leads.all()).toHaveLength(VOLUME_LIMITS.perAddress.max);
+    expect(await storedEmails(backends.ses)).toHaveLength(VOLUME_LIMITS.perAddress.max);
     // Each refusal is counted for the alarm, and says which limit.
     const refused = log.entries.filter((e) => e.status === 429);
     expect(refused).toHaveLength(25);
@@ -72,7 +72,7 @@ describe('a flood from one client address', () => {
     const now = new Date('2026-11-25T10:00:00Z');
     const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig(), now: () => now, log: memoryLogger() });
     const from = (event: HttpEvent) => ({ ...event, requestContext: { ...event.requestContext, http: { ...event.requestContext?.http, sourceIp: '203.0.113.9' } } });
-    for (let i = 0; i < LIMITS.perAddress.max; i += 1) expect((await handler(from(jsonPost(distinct(i))))).statusCode).toBe(200);
+    for (let i = 0; i < VOLUME_LIMITS.perAddress.max; i += 1) expect((await handler(from(jsonPost(distinct(i))))).statusCode).toBe(200);
 
     const json = await handler(from(jsonPost(distinct(50))));
     expect(json.statusCode).toBe(429);
@@ -82,7 +82,7 @@ describe('a flood from one client address', () => {
     expect(page.headers['retry-after']).toBe('600');
     expect(page.body).toContain('Please go back and try again in 10 minutes');
     expect(page.body).toContain('<a href="/contact">Go back to the form</a>');
-    expect(await backends.leads.all()).toHaveLength(LIMITS.perAddress.max);
+    expect(await backends.leads.all()).toHaveLength(VOLUME_LIMITS.perAddress.max);
   });
 
   it('counts an IPv6 visitor by their /64, and trusts the viewer address only from CloudFront', async () => {
@@ -115,9 +115,9 @@ describe('a flood for one e-mail address', () => {
     expect(statuses).toEqual(Array(8).fill(200));
     const stored = await backends.leads.all();
     expect(stored).toHaveLength(8);
-    expect(stored.filter((l) => l.mail.state === 'sent')).toHaveLength(LIMITS.perEmail.max);
-    expect(stored.filter((l) => l.mail.held)).toHaveLength(8 - LIMITS.perEmail.max);
-    expect(await storedEmails(backends.ses)).toHaveLength(LIMITS.perEmail.max);
+    expect(stored.filter((l) => l.mail.state === 'sent')).toHaveLength(VOLUME_LIMITS.perEmail.max);
+    expect(stored.filter((l) => l.mail.held)).toHaveLength(8 - VOLUME_LIMITS.perEmail.max);
+    expect(await storedEmails(backends.ses)).toHaveLength(VOLUME_LIMITS.perEmail.max);
   });
 });
 
@@ -127,7 +127,7 @@ describe('limits that cannot be aimed at someone else', () => {
     let clock = arrived;
     const limits = await freshLimits();
     const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits, config: testConfig({ originSecret: SECRET }), now: () => clock, log: memoryLogger() });
-    for (let i = 0; i < LIMITS.perEmail.max; i += 1) {
+    for (let i = 0; i < VOLUME_LIMITS.perEmail.max; i += 1) {
       const attack = validContact({ submissionId: `a77ac000-0000-4000-8000-00000000000${i}`, email: 'victim@example.org', name: `Attacker ${i}` });
       expect((await handler(viaCloudFront(jsonPost(attack), `198.51.100.${i}:1000`))).statusCode).toBe(200);
     }
@@ -158,10 +158,10 @@ describe('limits that cannot be aimed at someone else', () => {
     for (let i = 0; i < 8; i += 1) retries.push((await handler(from(retried))).statusCode);
     // Four more submissions fill the address's five slots; the one after is refused.
     const more = [];
-    for (let i = 1; i <= LIMITS.perAddress.max; i += 1) more.push((await handler(from(distinct(700 + i)))).statusCode);
+    for (let i = 1; i <= VOLUME_LIMITS.perAddress.max; i += 1) more.push((await handler(from(distinct(700 + i)))).statusCode);
 
     expect(retries).toEqual(Array(8).fill(200));
-    expect(more).toEqual([...Array(LIMITS.perAddress.max - 1).fill(200), 429]);
+    expect(more).toEqual([...Array(VOLUME_LIMITS.perAddress.max - 1).fill(200), 429]);
     expect((await backends.leads.all()).filter((l) => l.email === 'retry@example.org')).toHaveLength(1);
     expect((await storedEmails(backends.ses)).filter((e) => e.replyTo.includes('retry@example.org'))).toHaveLength(1);
   });
@@ -171,8 +171,8 @@ describe('limits that cannot be aimed at someone else', () => {
     const statuses = [];
     for (let i = 1; i <= 12; i += 1) statuses.push((await handler(viaCloudFront(jsonPost(distinct(800 + i)), `2001:db8:77:${i.toString(16)}::1:443`))).statusCode);
 
-    expect(statuses).toEqual([...Array(LIMITS.perSite.max).fill(200), 429, 429]);
-    expect(await backends.leads.all()).toHaveLength(LIMITS.perSite.max);
+    expect(statuses).toEqual([...Array(VOLUME_LIMITS.perSite.max).fill(200), 429, 429]);
+    expect(await backends.leads.all()).toHaveLength(VOLUME_LIMITS.perSite.max);
     // Another /48 is another site.
     expect((await handler(viaCloudFront(jsonPost(distinct(899)), '2001:db8:78:1::1:443'))).statusCode).toBe(200);
   });

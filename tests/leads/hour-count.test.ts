@@ -2,12 +2,13 @@
 // counted from the leads, so the hourly cap holds there too.
 import { describe, expect, it } from 'vitest';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
-import { LIMITS } from '../../lambda/limits/settings.ts';
+import { VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
 import { countFromLeads } from '../../src/leads/hour-count.ts';
+import { leadFieldValues } from '../../forms/fields.ts';
 
 const lead = (id: string, mail: LeadRecord['mail']): LeadRecord => ({
-  submissionId: id, form: 'contact', receivedAt: '2026-09-01T09:00:00.000Z', name: id, email: `${id}@example.org`, emailKey: `${id}@example.org`,
-  company: '', message: 'Hello', source: 'https://www.example.co.uk/contact', mail, expiresAt: 1_900_000_000,
+  submissionId: id, form: 'contact', receivedAt: '2026-09-01T09:00:00.000Z', ...leadFieldValues({ name: id, email: `${id}@example.org`, message: 'Hello' }),
+  emailKey: `${id}@example.org`, source: 'https://www.example.co.uk/contact', mail, expiresAt: 1_900_000_000,
 });
 
 describe('the hour counted from the leads', () => {
@@ -20,7 +21,7 @@ describe('the hour counted from the leads', () => {
       lead('unsent', { state: 'pending', attempts: 1, lastError: 'throttled', lastAttemptAt: '2026-09-01T10:30:00.000Z' }),
     ];
     const counter = countFromLeads(leads);
-    const cap = { max: 4, windowMs: LIMITS.mailsPerHour.windowMs };
+    const cap = { max: 4, windowMs: VOLUME_LIMITS.mailsPerHour.windowMs };
     const at = new Date('2026-09-01T10:45:00.000Z');
 
     expect(await counter.take('mailsPerHour', cap, 'all', at)).toEqual({ ok: true });

@@ -7,6 +7,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { leadFieldValues } from '../../forms/fields.ts';
 import { createHandler } from '../../lambda/create-handler.ts';
 import { startLocalStore } from '../../lambda/leads/local-store.ts';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
@@ -41,11 +42,14 @@ const AWKWARD: LeadRecord = {
   submissionId: 'awkward-0000-4000-8000-000000000001',
   form: 'contact',
   receivedAt: '2026-04-01T10:00:00.000Z',
-  name: '=HYPERLINK("http://evil.example","click")',
-  email: 'Ailsa@Example.org',
+  // Every text field of forms/fields.ts, those not given here ''.
+  ...leadFieldValues({
+    name: '=HYPERLINK("http://evil.example","click")',
+    email: 'Ailsa@Example.org',
+    company: 'Comma, "Quotes" & Co',
+    message: '-2+3\nsecond line, with a comma\r\nthird "quoted" line\n@home',
+  }),
   emailKey: 'ailsa@example.org',
-  company: 'Comma, "Quotes" & Co',
-  message: '-2+3\nsecond line, with a comma\r\nthird "quoted" line\n@home',
   source: "'+already quoted",
   mail: { state: 'sent', attempts: 3, messageId: 'msg-1', lastAttemptAt: '2026-04-01T10:05:00.000Z' },
   expiresAt: 1_838_000_000,

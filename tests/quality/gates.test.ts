@@ -6,7 +6,7 @@ import { startServer, type RunningServer } from '../../src/serve/server.ts';
 import { axeReport } from '../../quality/axe.ts';
 import { launchChromium } from '../../quality/browser.ts';
 import { parseBudgets, type Budgets } from '../../src/measure/budgets.ts';
-import { fetchHeaders, headersReport, readHeadersFile } from '../../quality/headers.ts';
+import { fetchHeaders, headersReport, readHeadersFile } from '../../quality/response-header-checks.ts';
 import { htmlGate } from '../../quality/html.ts';
 import { linksGate } from '../../quality/links.ts';
 import type { GateReport } from '../../quality/report.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contrastRatio, luminance, parseColor, textOver } from '../../quality/contrast.ts';
-import { headerMismatches, policyProblems } from '../../quality/headers.ts';
+import { headerMismatches, policyProblems } from '../../quality/response-header-checks.ts';
 import { median } from '../../quality/lighthouse.ts';
 import { formatGate, verdict, type GateReport } from '../../quality/report.ts';
 import { targets } from '../../quality/routes.ts';

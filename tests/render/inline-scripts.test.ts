@@ -2,7 +2,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { CONSENT_EVENTS, CONSENT_KEY, NO_CONSENT, announceConsent, consentEvent, defaultSignals, parseConsent } from '../../islands/shared/consent.ts';
 import { inlineScripts } from '../../src/render/inline-scripts.ts';
-import { securityHeaders } from '../../src/headers.ts';
+import { securityHeaders } from '../../src/response-headers.ts';
 import { siteSchema, type SiteSettings } from '../../src/content/schemas.ts';
 
 const base: SiteSettings = siteSchema.parse({
@@ -80,7 +80,7 @@ describe('the head\'s consent script and the cookie island', () => {
     const expected: unknown[] = [['consent', 'default', defaultSignals()], consentEvent(CONSENT_EVENTS.default, NO_CONSENT)];
     if (parsed.status === 'valid') {
       const island: unknown[] = [];
-      announceConsent({ dataLayer: island, gtag: (...args) => island.push(args) }, parsed.record);
+      announceConsent({ dataLayer: island, gtag: (...args) => island.push(args) }, parsed.consent);
       expected.push(island[1], island[0]);
     }
     expect(pushed).toEqual(expected);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build.ts';
-import { parseHeadersFile } from '../../src/headers.ts';
+import { parseHeadersFile } from '../../src/response-headers.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
 
 let project: FixtureProject;

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSearch } from '../../src/search/search-index.ts';
-import type { PlannedRecord } from '../../src/search/records.ts';
+import type { PlannedDocument } from '../../src/search/documents.ts';
 import { isHashedAsset } from '../../src/routing/cache-control.ts';
 
-const record = (n: number, words: string): PlannedRecord => ({
+const document = (n: number, words: string): PlannedDocument => ({
   url: `/blog/a${n}`, content: words, bodyKey: `key-${n}`, language: 'en',
   meta: { title: `Article ${n}`, date: `2025-01-0${n}` }, filters: { category: [n % 2 ? 'Data' : 'Culture'] }, sort: { date: `2025-01-0${n}` },
 });
@@ -16,8 +16,8 @@ beforeAll(async () => { cacheDir = await mkdtemp(path.join(os.tmpdir(), 'site-se
 afterAll(async () => { await rm(cacheDir, { recursive: true, force: true }); });
 
 describe('the search stage', () => {
-  it('indexes once, then reuses the index while the records are unchanged: no body read, no indexer', async () => {
-    const planned = [record(1, 'governance in practice'), record(2, 'culture eats strategy')];
+  it('indexes once, then reuses the index while the documents are unchanged: no body read, no indexer', async () => {
+    const planned = [document(1, 'governance in practice'), document(2, 'culture eats strategy')];
     const reads: string[] = [];
     const readBody = async (key: string) => { reads.push(key); return `<p>body of ${key}</p>`; };
     const first = buildSearch(process.cwd(), planned, cacheDir, readBody);
@@ -40,8 +40,8 @@ describe('the search stage', () => {
     expect(reads).toEqual([]);
     expect(again.files).toEqual(built.files);
 
-    // One record's words changed: indexed afresh.
-    const changed = await buildSearch(process.cwd(), [planned[0]!, record(2, 'culture eats strategy for breakfast')], cacheDir, readBody).built;
+    // One document's words changed: indexed afresh.
+    const changed = await buildSearch(process.cwd(), [planned[0]!, document(2, 'culture eats strategy for breakfast')], cacheDir, readBody).built;
     expect(changed.indexed).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { ScriptIsland } from '../../../src/page-api/island.tsx';
-import type { PostSummary } from '../../components/PostCard.tsx';
-import { PostCard } from '../../components/PostCard.tsx';
+import type { PostSummary } from '../../components/PostTeaser.tsx';
+import { PostTeaser } from '../../components/PostTeaser.tsx';
 import { PageHero } from '../../components/PageHero.tsx';
 import { ArrowLeft } from '../../../islands/shared/icons.tsx';
 import { Pagination } from './Pagination.tsx';
@@ -41,7 +41,7 @@ export function BlogListPage({ hero, feedLink, searchLabel, category, posts, cur
           </h2>
           <ScriptIsland name="post-card-toast" hydrate="interaction">
             <ul className="grid grid--3 post-grid">
-              {posts.map((post) => <li key={post.slug}><PostCard post={post} headingLevel={3} /></li>)}
+              {posts.map((post) => <li key={post.slug}><PostTeaser post={post} headingLevel={3} /></li>)}
             </ul>
           </ScriptIsland>
           <Pagination pages={pages} current={current} />

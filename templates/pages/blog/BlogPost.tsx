@@ -4,7 +4,7 @@ import type { Faq as FaqData } from '../../../src/content/schemas.ts';
 import { useSite } from '../../../src/page-api/site-context.tsx';
 import { Faq } from '../../components/Faq.tsx';
 import { Img } from '../../components/Img.tsx';
-import { PostCard, PostMeta, type PostSummary } from '../../components/PostCard.tsx';
+import { PostTeaser, PostMeta, type PostSummary } from '../../components/PostTeaser.tsx';
 import { Section } from '../../components/Section.tsx';
 import { ArrowLeft, MailIcon } from '../../../islands/shared/icons.tsx';
 import { Toc } from '../../components/Toc.tsx';
@@ -92,7 +92,7 @@ export function BlogPostPage({ post, related }: BlogPostProps) {
         <Section id="continue-reading" heading="Continue Reading" tone="alt">
           <ScriptIsland name="post-card-toast" hydrate="interaction">
             <ul className="grid grid--2 post-grid">
-              {related.map((p) => <li key={p.slug}><PostCard post={p} headingLevel={3} /></li>)}
+              {related.map((p) => <li key={p.slug}><PostTeaser post={p} headingLevel={3} /></li>)}
             </ul>
           </ScriptIsland>
         </Section>

@@ -1,6 +1,6 @@
 import type { CaseStudiesPageContent } from '../../../src/content/company-schema.ts';
-import type { CaseStudySummary } from '../../components/CaseStudyCard.tsx';
-import { CaseStudyGrid } from '../../components/CaseStudyCard.tsx';
+import type { CaseStudySummary } from '../../components/CaseStudyTeaser.tsx';
+import { CaseStudyGrid } from '../../components/CaseStudyTeaser.tsx';
 import { ButtonLink, TalkButton } from '../../components/links.tsx';
 import { Section } from '../../components/Section.tsx';
 import { PageHero } from '../../components/PageHero.tsx';

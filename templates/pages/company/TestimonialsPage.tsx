@@ -1,6 +1,6 @@
 import type { TestimonialsContent } from '../../../src/content/company-schema.ts';
-import type { CaseStudySummary } from '../../components/CaseStudyCard.tsx';
-import { CaseStudyGrid } from '../../components/CaseStudyCard.tsx';
+import type { CaseStudySummary } from '../../components/CaseStudyTeaser.tsx';
+import { CaseStudyGrid } from '../../components/CaseStudyTeaser.tsx';
 import { ButtonLink, TalkButton } from '../../components/links.tsx';
 import { Section } from '../../components/Section.tsx';
 import { Testimonials } from '../../components/Testimonials.tsx';

@@ -1,11 +1,11 @@
 import type { ServiceContent } from '../../../src/content/services-schema.ts';
-import type { CaseStudySummary as Teaser } from '../../components/CaseStudyCard.tsx';
+import type { CaseStudySummary as Teaser } from '../../components/CaseStudyTeaser.tsx';
 import { ContactForm } from '../../components/ContactForm.tsx';
 import { Faq } from '../../components/Faq.tsx';
-import { Approach, AssessmentPromo, Benefits, CaseStudyTeaser, Challenge, ServiceHero, Tools } from './ServiceSections.tsx';
+import { Approach, AssessmentPromo, Benefits, CaseStudySection, Challenge, ServiceHero, Tools } from './ServiceSections.tsx';
 
 /** One service: hero, challenge, the four stages, benefits, tools, a case study, questions, then the form. */
-/** A service as its page and the overview card receive it. */
+/** A service as its page and its teaser on the overview receive it. */
 export type Service = ServiceContent & { slug: string };
 
 export function ServicePage({ service, caseStudy }: { service: Service; caseStudy: Teaser }) {
@@ -16,7 +16,7 @@ export function ServicePage({ service, caseStudy }: { service: Service; caseStud
       <Approach approach={service.approach} timelines={service.timelines} />
       <Benefits benefits={service.benefits} />
       <Tools tools={service.tools} />
-      <CaseStudyTeaser copy={service.caseStudy} study={caseStudy} />
+      <CaseStudySection copy={service.caseStudy} study={caseStudy} />
       <Faq id="faq" heading={service.faq.heading} items={service.faq.items} tone="alt" />
       {service.assessment && <AssessmentPromo assessment={service.assessment} />}
       <ContactForm heading={service.contactHeading} idPrefix="service-contact" lead={service.contactLead} />

@@ -1,5 +1,5 @@
 import type { ServiceContent } from '../../../src/content/services-schema.ts';
-import type { CaseStudySummary as Teaser } from '../../components/CaseStudyCard.tsx';
+import type { CaseStudySummary as Teaser } from '../../components/CaseStudyTeaser.tsx';
 import { Img } from '../../components/Img.tsx';
 import { PageHero } from '../../components/PageHero.tsx';
 import { AssessmentButton, ButtonLink } from '../../components/links.tsx';
@@ -80,7 +80,7 @@ export function Tools({ tools }: { tools: ServiceContent['tools'] }) {
   );
 }
 
-export function CaseStudyTeaser({ copy, study }: { copy: ServiceContent['caseStudy']; study: Teaser }) {
+export function CaseStudySection({ copy, study }: { copy: ServiceContent['caseStudy']; study: Teaser }) {
   return (
     <Section id="case-study" eyebrow="Case study" heading={copy.heading} lead={copy.text}>
       <article className="card case-teaser" aria-labelledby="case-study-title">

@@ -2,10 +2,10 @@ import type { ServicesOverviewContent } from '../../../src/content/services-sche
 import { ButtonLink, AssessmentButton } from '../../components/links.tsx';
 import { PageHero } from '../../components/PageHero.tsx';
 import { Section } from '../../components/Section.tsx';
-import { ServiceCard } from '../../components/ServiceCard.tsx';
+import { ServiceTeaser } from '../../components/ServiceTeaser.tsx';
 import { StageList } from './StageList.tsx';
 
-/** A card on /services. */
+/** A service's teaser on /services. */
 export interface ServiceListing { slug: string; name: string; summary: string }
 
 export function ServicesOverviewPage({ content, services }: { content: ServicesOverviewContent; services: ServiceListing[] }) {
@@ -17,7 +17,7 @@ export function ServicesOverviewPage({ content, services }: { content: ServicesO
 
       <Section id="services-list" heading={list.heading} lead={list.lead}>
         <ul className="grid grid--3 service-cards">
-          {services.map((s) => <ServiceCard key={s.slug} href={`/services/${s.slug}`} name={s.name} summary={s.summary} />)}
+          {services.map((s) => <ServiceTeaser key={s.slug} href={`/services/${s.slug}`} name={s.name} summary={s.summary} />)}
         </ul>
       </Section>
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { headersFile, headersFor, parseHeadersFile, SEARCH_PATHS } from '../../src/headers.ts';
+import { headersFile, headersFor, parseHeadersFile, SEARCH_PATHS } from '../../src/response-headers.ts';
 import { siteSchema } from '../../src/content/schemas.ts';
-import { pathProblems, policyProblems } from '../../quality/headers.ts';
+import { pathProblems, policyProblems } from '../../quality/response-header-checks.ts';
 
 const settings = siteSchema.parse({ name: 'N', description: 'D', url: 'https://www.example.com', email: 'a@example.com', location: 'L', officeHours: 'H', author: { name: 'A', role: 'R', bio: 'B' } });
 

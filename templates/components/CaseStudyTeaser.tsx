@@ -1,6 +1,6 @@
 import { Img } from './Img.tsx';
 
-/** What a case-study card (and a service page's teaser) shows: plain data, the image's alt text already decided. */
+/** What a case-study teaser shows (in a grid, and on a service page): plain data, the image's alt text already decided. */
 export interface CaseStudySummary {
   slug: string;
   href: string;
@@ -10,8 +10,8 @@ export interface CaseStudySummary {
   image?: { src: string; alt: string };
 }
 
-/** A case study as a card: the whole card links to it; the link's text names the client for screen readers. */
-export function CaseStudyCard({ study }: { study: CaseStudySummary }) {
+/** A case study's teaser (styled as a .card): the whole teaser links to it; the link's text names the client for screen readers. */
+export function CaseStudyTeaser({ study }: { study: CaseStudySummary }) {
   return (
     <article className="card card--link case-card">
       {study.image && (
@@ -33,7 +33,7 @@ export function CaseStudyCard({ study }: { study: CaseStudySummary }) {
 export function CaseStudyGrid({ studies }: { studies: CaseStudySummary[] }) {
   return (
     <ul className="grid grid--3 case-grid">
-      {studies.map((study) => <li key={study.slug}><CaseStudyCard study={study} /></li>)}
+      {studies.map((study) => <li key={study.slug}><CaseStudyTeaser study={study} /></li>)}
     </ul>
   );
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../src/headers.ts';
+import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../src/response-headers.ts';
 import { metaDirFor } from '../src/write.ts';
 import type { PageNoise } from './browser.ts';
 import type { GateReport } from './report.ts';

@@ -1,4 +1,4 @@
-// What the search index is fed: one record per page a reader searches for (articles, case studies,
+// What the search index is fed: one document per page a reader searches for (articles, case studies,
 // service pages), made from the content, never from the built page. So the header, the footer, the
 // cookie bar and 'Continue Reading' cannot reach the index: they are not in the content at all.
 import type { Post, Site } from '../content/load.ts';
@@ -7,7 +7,7 @@ import { markedKey } from '../body-marker.ts';
 import { decodeAttribute } from '../links/entities.ts';
 
 /** A page as pagefind's addCustomRecord takes it (see node_modules/pagefind/types/index.d.ts). */
-export interface SearchRecord {
+export interface SearchDocument {
   url: string;
   content: string;
   language: 'en';
@@ -17,11 +17,11 @@ export interface SearchRecord {
 }
 
 /**
- * A record whose article body is still in the build cache: `body` names it by its markdown key,
+ * A document whose article body is still in the build cache: `body` names it by its markdown key,
  * the way an article's route does (body-marker.ts), so that the index's key can be worked out
  * without reading a single body. `content` is the rest of the page's words.
  */
-export interface PlannedRecord extends SearchRecord { body?: string; bodyKey?: string }
+export interface PlannedDocument extends SearchDocument { body?: string; bodyKey?: string }
 
 /** The category filter's value for the pages that are not articles. */
 export const CASE_STUDY_CATEGORY = 'Case studies';
@@ -31,7 +31,7 @@ export const SERVICE_CATEGORY = 'Services';
 // position, its hero button's kind, a slug, image paths and alt text, and the head's own copy.
 const NOT_WORDS = new Set(['order', 'action', 'slug', 'headerImage', 'headerImageAlt', 'image', 'metaTitle', 'metaDescription', 'contactHeading', 'search']);
 
-/** Every string a YAML record shows, in document order, leaving out the fields above. */
+/** Every string a YAML file shows, in document order, leaving out the fields above. */
 function wordsOf(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) for (const item of value) wordsOf(item, out);
@@ -50,11 +50,11 @@ export function textOfHtml(html: string): string {
 
 const joined = (parts: Array<string | undefined>) => parts.filter((p) => p && p.trim()).join(' ').replace(/\s+/g, ' ').trim();
 
-function articleRecord(post: Post): PlannedRecord {
+function articleDocument(post: Post): PlannedDocument {
   const key = markedKey(post.html);
   return {
     url: `/blog/${post.slug}`,
-    // The excerpt and the questions; finishRecord adds the body's words after them.
+    // The excerpt and the questions; finishDocument adds the body's words after them.
     content: joined([post.excerpt, ...post.faq.flatMap((f) => [f.question, f.answer])]),
     ...(key === undefined ? { body: textOfHtml(post.html) } : { bodyKey: key }),
     language: 'en',
@@ -65,11 +65,11 @@ function articleRecord(post: Post): PlannedRecord {
 }
 
 /** The site's searchable pages, in a stable order; a page whose content says `search: false` is left out. */
-export function plannedRecords(site: Site): PlannedRecord[] {
-  const records: PlannedRecord[] = site.posts.filter((post) => post.search !== false).map(articleRecord);
+export function plannedDocuments(site: Site): PlannedDocument[] {
+  const documents: PlannedDocument[] = site.posts.filter((post) => post.search !== false).map(articleDocument);
   for (const study of site.caseStudies) {
     if (study.search === false) continue;
-    records.push({
+    documents.push({
       url: `/case-studies/${study.slug}`,
       content: joined(wordsOf({ ...study, title: undefined, slug: undefined })),
       language: 'en',
@@ -80,7 +80,7 @@ export function plannedRecords(site: Site): PlannedRecord[] {
   }
   for (const service of site.collections.services) {
     if (service.search === false) continue;
-    records.push({
+    documents.push({
       url: `/services/${service.slug}`,
       // Its name and summary are the overview card's words, not this page's.
       content: joined(wordsOf({ ...service, name: undefined, summary: undefined })),
@@ -90,16 +90,16 @@ export function plannedRecords(site: Site): PlannedRecord[] {
       sort: {},
     });
   }
-  return records;
+  return documents;
 }
 
-/** The record pagefind is given: the article's body read back (from the cache, by `readBody`) between its excerpt and its questions. */
-export async function finishRecord(record: PlannedRecord, readBody: (key: string) => Promise<string | undefined>): Promise<SearchRecord> {
-  const { body, bodyKey, content, ...rest } = record;
+/** The document pagefind is given: the article's body read back (from the cache, by `readBody`) between its excerpt and its questions. */
+export async function finishDocument(document: PlannedDocument, readBody: (key: string) => Promise<string | undefined>): Promise<SearchDocument> {
+  const { body, bodyKey, content, ...rest } = document;
   let text = body;
   if (bodyKey !== undefined) {
     const html = await readBody(bodyKey);
-    if (html === undefined) throw new Error(`search index: the body of ${record.url} is missing from the build cache`);
+    if (html === undefined) throw new Error(`search index: the body of ${document.url} is missing from the build cache`);
     text = textOfHtml(html);
   }
   return { ...rest, content: joined([content, text]) };

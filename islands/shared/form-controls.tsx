@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { HONEYPOT_FIELD } from '../../forms/fields.ts';
 
 /**
- * Field markup of the contact and assessment forms, rendered by the form islands on the server
+ * The controls (markup) of the contact and assessment forms, rendered by the form islands on the server
  * and again when they hydrate. Every id derives from the form's idPrefix, so two forms can share a
  * page. Without an error a field renders exactly the static markup (an empty, hidden error slot,
  * no aria-invalid), so hydration matches; with one, the slot shows it and the control points at it.

@@ -5,7 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import AssessmentForm from '../../islands/assessment-form.tsx';
 import ContactForm from '../../islands/contact-form.tsx';
-import { HumanCheckbox, SelectField, TextField } from '../../islands/shared/form-fields.tsx';
+import { HumanCheckbox, SelectField, TextField } from '../../islands/shared/form-controls.tsx';
 
 describe('a field without an error', () => {
   it('has a hidden, empty message slot and no aria-invalid or aria-describedby', () => {

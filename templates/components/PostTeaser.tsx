@@ -9,7 +9,7 @@ export const DEFAULT_READING_TIME = '5 min read';
 export interface CategoryLink { name: string; href: string }
 
 /**
- * What a post card needs: the post without its body, its date as readers see it ('24 September 2025'),
+ * What a post's teaser needs: the post without its body, its date as readers see it ('24 September 2025'),
  * its categories as links (the default where it names none), and in a preview build its mark.
  */
 export type PostSummary = Pick<Post, 'slug' | 'title' | 'excerpt' | 'date' | 'readingTime' | 'image'> & {
@@ -35,10 +35,10 @@ export function PostMeta({ post, className = '' }: { post: PostSummary; classNam
 }
 
 /**
- * A post in a grid: the whole card opens the article (the title link is stretched), and
+ * A post's teaser in a grid (styled as a .card): the whole teaser opens the article (the title link is stretched), and
  * 'Read More' names its article for screen readers. data-post-card is the toast island's hook.
  */
-export function PostCard({ post, headingLevel = 3 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
+export function PostTeaser({ post, headingLevel = 3 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const href = `/blog/${post.slug}`;
   return (
