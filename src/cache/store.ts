@@ -234,6 +234,12 @@ export class CacheStore<T> {
     return this.appending;
   }
 
+  /** Lets the pack go, for a reader that wrote nothing (see `bodyReader` in build-cache.ts). */
+  async close(): Promise<void> {
+    await this.handle?.close();
+    this.handle = undefined;
+  }
+
   /** Writes what this build added; rewrites the file with this build's entries alone when it has grown stale or holds bad lines. */
   async save(): Promise<void> {
     await this.flush();
