@@ -364,11 +364,14 @@ export async function loadArticle(root: string, file: string, site: Pick<Site, '
   const slug = path.basename(file, '.md');
   if (!SLUG_PATTERN.test(slug)) c.errors.push({ file: c.rel(file), path: '', message: 'has a file name that is not a URL slug', hint: 'use lower-case letters, digits and hyphens' });
   if (doc) {
-    // Only a clash with one of its own categories can be new: the others' were checked by the load before.
+    // Only another spelling of one of its own categories can clash anew: the others' were checked by the load before.
     const mine = doc.data.categories ?? [];
-    const slugs = new Set(mine.map(categorySlug));
+    const spelt = new Map(mine.map((name) => [categorySlug(name), name]));
     const uses: CategoryUse[] = [];
-    for (const p of others) if (p.slug !== slug) (p.categories ?? []).forEach((name, i) => { if (slugs.has(categorySlug(name))) uses.push({ name, file: postFile(p.slug), path: `categories[${i}]` }); });
+    for (const p of others) {
+      if (p.slug === slug || !p.categories) continue;
+      p.categories.forEach((name, i) => { const own = spelt.get(categorySlug(name)); if (own !== undefined && own !== name) uses.push({ name, file: postFile(p.slug), path: `categories[${i}]` }); });
+    }
     mine.forEach((name, i) => uses.push({ name, file: c.rel(file), path: `categories[${i}]` }));
     c.errors.push(...categoryClashes(uses));
   }

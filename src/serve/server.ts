@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
-import { buildSite, type BuildResult, type BuildSession } from '../build.ts';
+import type { BuildResult, BuildSession } from '../build.ts';
 import { describeBuildError } from '../build-errors.ts';
 import { formatContentError } from '../content/errors.ts';
 import { resolve, type RoutingTable } from '../routing/resolve.ts';
@@ -18,9 +18,9 @@ import { cacheControl } from '../routing/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
 import { SEARCH_DIR, type BuiltSearch } from '../search/search-index.ts';
 import { watchSources } from './watch-sources.ts';
-import { LiveSite, type MemoryFile } from './live-site.ts';
+import type { LiveSite, MemoryFile } from './live-site.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
-import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
+import type { LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
 
 export interface ServerOptions {
@@ -61,6 +61,9 @@ export interface RunningServer {
 export function serveDir(root: string): string {
   return path.join(path.resolve(root), 'build', 'serve', 'dist');
 }
+
+/** How long after listening serve waits for a first request before it loads its form backend and builds (see `settled`). */
+const STARTUP_GRACE_MS = 250;
 
 /** The path of a same-origin form endpoint; an absolute URL is served elsewhere. */
 function endpointPath(endpoint: string): string | undefined {
@@ -116,6 +119,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const start = Date.now();
     try {
       // A preview: drafts and scheduled articles are built too, each with its banner.
+      // Loaded here, not with the server: it answers from the last build's pages while these load (see `firstBuild`).
+      const [{ buildSite }, { LiveSite }] = await Promise.all([import('../build.ts'), import('./live-site.ts')]);
       result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log });
       table = result.table;
       const before = live;
@@ -257,7 +262,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     res.end('Not found');
   };
 
+  // The form backend and the first build load a great deal of code, synchronously: begun once the
+  // first request is answered, or a moment after listening, so that a page asked for as serve starts
+  // is answered from the last build's pages rather than after them.
+  let answered = () => {};
+  const settled = new Promise<void>((ok) => {
+    const timer = setTimeout(ok, STARTUP_GRACE_MS);
+    answered = () => { clearTimeout(timer); ok(); };
+  });
   const server = http.createServer((req, res) => {
+    res.once('finish', answered);
     handle(req, res).catch((error: unknown) => {
       log(`error answering ${req.url}: ${error instanceof Error ? error.stack : String(error)}`);
       if (!res.headersSent) res.writeHead(500);
@@ -268,8 +282,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   opts.listening?.(`http://${host}:${port}`);
+  if (table) await settled;
   // Same-origin posts only: the browser's Origin is serve's own, under either loopback name.
-  forms = opts.forms
+  const { startLocalFormBackend } = opts.forms ? await import('../../lambda/local-backend.ts') : { startLocalFormBackend: undefined };
+  forms = startLocalFormBackend
     ? await startLocalFormBackend({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`], log: opts.formLog ?? (() => {}), ...opts.formsOptions })
     : undefined;
 
