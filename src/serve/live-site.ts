@@ -33,12 +33,10 @@ export interface Applied { pages: number; rendered: number; waiting: number; sta
 type PageDocument = (route: Route, ctx: Omit<RenderContext, 'url'>, shell: DocumentShell, body?: Uint8Array) => string | undefined;
 type ParseFile = (job: MarkdownJob) => Promise<ParsedMarkdownFile>;
 
-const HTML = 'text/html; charset=utf-8';
-const XML = 'application/xml';
+// As the build's files are sent (sirv's types): the same page answers alike from either.
+const HTML = 'text/html;charset=utf-8';
+const XML = 'text/xml';
 const ARTICLE = /^content\/blog\/([^/]+)\.md$/;
-
-/** How long after the last save the search index is made again: pagefind reads every article, and a save that follows soon would start it once more. */
-const SEARCH_QUIET_MS = 1500;
 
 /**
  * The last build's site, routes and pages, and what saves have changed since, served from memory:
@@ -61,7 +59,8 @@ export class LiveSite {
   private readonly ctx: Omit<RenderContext, 'url'>;
   private readonly bodies: ReturnType<typeof bodyReader>;
   private modules: Promise<{ pageDocument: PageDocument; parse: ParseFile }> | undefined;
-  private searchTimer: NodeJS.Timeout | undefined;
+  /** Whether saves have changed what the search index holds since it was made. */
+  private searchStale = false;
   /** The index being made again, if one is: close waits for it, so that nothing writes into the cache once serve has stopped. */
   private indexing: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -198,7 +197,7 @@ export class LiveSite {
       if (route) { await this.make(file, route); rendered++; }
     }
     lap('render');
-    this.refreshSearch();
+    this.searchStale = true;
     return { pages: changed.length, rendered, waiting: this.waiting.size, stages };
   }
 
@@ -215,26 +214,26 @@ export class LiveSite {
     for (const job of jobs) this.cards.set(job.url, built.then((b) => b.files.get(job.url), () => undefined));
   }
 
-  /** The search index made again once saves have stopped for a while; the last one is served until it is ready. */
-  private refreshSearch(): void {
-    if (!this.site.settings.search) return;
-    clearTimeout(this.searchTimer);
-    this.searchTimer = setTimeout(() => {
-      if (this.closed) return;
-      const reader = this.bodies;
-      const { built } = buildSearch(this.root, plannedRecords(this.site), this.live.cacheDir, async (key) => {
-        const bytes = await (await reader).read(key);
-        return bytes && decodeKeptBody(bytes)?.html;
-      });
-      // Swapped in once made: a search meanwhile is answered from the last index.
-      this.indexing = built.then((made: BuiltSearch) => { if (!this.closed) this.session.search = Promise.resolve(made); }, () => undefined);
-    }, SEARCH_QUIET_MS);
+  /**
+   * A file of the search index asked for: if saves have changed what it holds, it is made again, and
+   * the last index answers until the new one is ready. Made when searched, not at each save: pagefind
+   * reads every article, and a large blog's index took seconds of both cores, which the next save
+   * would wait for.
+   */
+  searchAsked(): void {
+    if (!this.searchStale || this.closed || !this.site.settings.search) return;
+    this.searchStale = false;
+    const reader = this.bodies;
+    const { built } = buildSearch(this.root, plannedRecords(this.site), this.live.cacheDir, async (key) => {
+      const bytes = await (await reader).read(key);
+      return bytes && decodeKeptBody(bytes)?.html;
+    });
+    this.indexing = this.indexing.then(() => built).then((made: BuiltSearch) => { if (!this.closed) this.session.search = Promise.resolve(made); }, () => { this.searchStale = true; });
   }
 
   /** Stops what it has started; the build that replaces it serves from then on. */
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.searchTimer);
     await this.indexing;
     await (await this.bodies.catch(() => undefined))?.close();
   }

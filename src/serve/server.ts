@@ -215,7 +215,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return res.end(LIVE_RELOAD_JS);
     }
     if (forms && url.pathname === formPath) return forms.listener(req, res);
-    if (url.pathname.startsWith(`${SEARCH_DIR}/`) && session.search) return serveSearchFile(res, url.pathname, session.search);
+    if (url.pathname.startsWith(`${SEARCH_DIR}/`) && session.search) {
+      live?.searchAsked();
+      return serveSearchFile(res, url.pathname, session.search);
+    }
     // Nothing to answer from yet (serve's first build): wait for it.
     if (!table && !failure) await firstBuild;
     const card = await cardPreviewLocation(url.pathname, metaDirFor(outDir), live?.cardOf);
