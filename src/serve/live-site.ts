@@ -88,8 +88,8 @@ export class LiveSite {
 
   /** A file made since the build, by its path under the output (`/blog/x.html`), made now if it is waiting; undefined: the build's file stands. */
   async file(file: string): Promise<MemoryFile | undefined> {
-    const route = this.waiting.get(file);
-    if (route) await this.make(file, route);
+    // Again if a save changed the route while it was being made: the page answered is the latest.
+    for (let route = this.waiting.get(file); route; route = this.waiting.get(file)) await this.make(file, route);
     return this.files.get(file);
   }
 
