@@ -3,6 +3,7 @@
 // fallback for anything else (see `LiveSite.apply`).
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { cardsGeneration, type BuildResult, type BuildSession, type LiveBuild } from '../build.ts';
 import { bodyReader } from '../cache/build-cache.ts';
 import { ContentErrors } from '../content/errors.ts';
@@ -36,6 +37,8 @@ type ParseFile = (job: MarkdownJob) => Promise<ParsedMarkdownFile>;
 // As the build's files are sent (sirv's types): the same page answers alike from either.
 const HTML = 'text/html;charset=utf-8';
 const XML = 'text/xml';
+/** How long to wait before reading a saved article again that read as invalid (see `apply`). */
+const REREAD_MS = 25;
 const ARTICLE = /^content\/blog\/([^/]+)\.md$/;
 
 /**
@@ -118,7 +121,10 @@ export class LiveSite {
    * content error, to be reported with every line as a build reports it, or new pages).
    */
   async apply(rels: string[], now: Date): Promise<Applied | undefined> {
-    if (this.closed || !rels.length || !rels.every((rel) => ARTICLE.test(rel.split(path.sep).join('/')))) return undefined;
+    this.reason = '';
+    if (this.closed || !rels.length) return undefined;
+    const other = rels.find((rel) => !ARTICLE.test(rel.split(path.sep).join('/')));
+    if (other) return this.build(`${other} is not an article`);
     const stages: Record<string, number> = {};
     let at = performance.now();
     const lap = (name: string) => { const t = performance.now(); stages[name] = (stages[name] ?? 0) + t - at; at = t; };
@@ -130,19 +136,26 @@ export class LiveSite {
     for (const rel of rels) {
       const slug = ARTICLE.exec(rel.split(path.sep).join('/'))![1]!;
       const index = loaded.posts.findIndex((p) => p.slug === slug);
-      if (index === -1) return undefined;
+      if (index === -1) return this.build(`${rel} is a new article`);
       const before = loaded.posts[index]!;
       let post: Post;
       let digest: string;
+      const read = () => loadArticle(this.live.contentDir, path.join(this.live.contentDir, 'blog', `${slug}.md`), loaded, loaded.posts, (jobs) => Promise.all(jobs.map((job) => parse(parseJob(job)))));
       try {
-        ({ post, digest } = await loadArticle(this.live.contentDir, path.join(this.live.contentDir, 'blog', `${slug}.md`), loaded, loaded.posts, (jobs) => Promise.all(jobs.map((job) => parse(parseJob(job))))));
+        // Once more a moment later: an editor's save is a truncation and a write, and on a busy
+        // machine the first read can fall between the two. An error still there is the author's.
+        ({ post, digest } = await read().catch(async (error: unknown) => {
+          if (!(error instanceof ContentErrors)) throw error;
+          await sleep(REREAD_MS);
+          return read();
+        }));
       } catch (error) {
-        if (error instanceof ContentErrors) return undefined;
+        if (error instanceof ContentErrors) return this.build(`${rel} has ${error.errors.length === 1 ? 'an error' : `${error.errors.length} errors`}`);
         throw error;
       }
       lap('load');
       // A body that shows other images needs their variants made: a build's work.
-      if (!sameValue(before.bodyImages, post.bodyImages)) return undefined;
+      if (!sameValue(before.bodyImages, post.bodyImages)) return this.build(`${rel} shows other images`);
       loaded = { ...loaded, posts: loaded.posts.with(index, post) };
       if (digest === (notedFrontDigest(before) ?? frontDigestOf(before))) {
         // The body alone: the article's own page is the one route that reads it.
@@ -152,7 +165,7 @@ export class LiveSite {
         site = { ...site, posts: site.posts.with(at, shown.preview ? { ...post, preview: shown.preview } : post) };
         const file = `/blog/${slug}.html`;
         const route = this.byFile.get(file);
-        if (!route || route.template !== 'blogPost') return undefined;
+        if (!route || route.template !== 'blogPost') return this.build(`${rel} has no page`);
         changed.push({ ...route, props: { ...route.props, post: { ...route.props.post, html: post.html, toc: post.toc, bodyImages: post.bodyImages } } } as Route);
       } else {
         fronts = true;
@@ -166,7 +179,7 @@ export class LiveSite {
       site = publishedSite(loaded, now, this.live.preview ? 'preview' : 'production').site;
       const planned = planCards(site, routeTable(site), this.live.contentDir, this.live.cardsCode);
       lap('routes');
-      if (JSON.stringify(routingTable(planned.routes)) !== this.table) return undefined;
+      if (JSON.stringify(routingTable(planned.routes)) !== this.table) return this.build(`${rels.join(', ')} changed the site's pages`);
       routes = planned.routes;
       changed.length = 0;
       for (const route of routes) if (!sameValue(this.byFile.get(route.file), route)) changed.push(route);
@@ -199,6 +212,13 @@ export class LiveSite {
     lap('render');
     this.searchStale = true;
     return { pages: changed.length, rendered, waiting: this.waiting.size, stages };
+  }
+
+  /** Why the last save could not be taken without a build. */
+  reason = '';
+  private build(reason: string): undefined {
+    this.reason = reason;
+    return undefined;
   }
 
   /** The cards of changed routes that the cache lacks, drawn by serve's card process; requests for them wait. */

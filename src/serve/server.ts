@@ -155,6 +155,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const start = performance.now();
       try {
         const applied = await live!.apply(rels, opts.now ?? new Date());
+        if (!applied && live!.reason) log(`building the site: ${live!.reason}`);
         if (applied) {
           const stages = Object.entries(applied.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
           return log(`built ${applied.pages} page${applied.pages === 1 ? '' : 's'} in ${Math.round(performance.now() - start)} ms (${applied.rendered} rendered, ${applied.waiting} more when asked for; ${stages} ms)`);
