@@ -103,6 +103,8 @@ try {
   console.log(`save → reload, ${edits} ${title ? 'title' : 'body'} edits of ${article}: median ${median.toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms (min ${sorted[0].toFixed(1)}, max ${sorted.at(-1).toFixed(1)})`);
   const lines = log.split('\n').filter((l) => /^built \d+ pages? in/.test(l));
   if (lines.length) console.log(`serve's last line: ${lines.at(-1)}`);
+  const builds = log.split('\n').filter((l) => l.startsWith('building the site: '));
+  if (builds.length) console.log(`saves that built the site: ${builds.length} (${[...new Set(builds.map((l) => l.slice(19)))].join('; ')})`);
   await reader.cancel().catch(() => {});
 } finally {
   // Gone before its folder goes: serve may still be writing a search index into it.
