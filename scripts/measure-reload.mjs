@@ -105,6 +105,9 @@ try {
   if (lines.length) console.log(`serve's last line: ${lines.at(-1)}`);
   const builds = log.split('\n').filter((l) => l.startsWith('building the site: '));
   if (builds.length) console.log(`saves that built the site: ${builds.length} (${[...new Set(builds.map((l) => l.slice(19)))].join('; ')})`);
+  // serve's peak resident memory (Linux), its worker threads included.
+  const peak = /VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => ''))?.[1];
+  if (peak) console.log(`serve's peak memory: ${Math.round(Number(peak) / 1024)} MiB`);
   await reader.cancel().catch(() => {});
 } finally {
   // Gone before its folder goes: serve may still be writing a search index into it.
