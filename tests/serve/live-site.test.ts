@@ -84,6 +84,22 @@ describe('site serve, an article saved', { timeout: 120_000 }, () => {
     expect((await fetch(`${server.url}/__site/card/blog/what-is-data`, { redirect: 'manual' })).headers.get('location')).toBe(card);
   });
 
+  it("shows the newest article's new title in the 'Continue Reading' of the others", async () => {
+    const newest = 'content/blog/data-transformation-before-ai-adoption.md';
+    const title = 'Data Transformation Before AI, Retitled';
+    const before = lines.length;
+    const reloaded = await nextReload();
+    await editFile(dir, newest, (s) => s.replace(/^title: .*$/m, `title: "${title}"`));
+    await reloaded.done;
+    // Every other article shows it; those a reader opens are made when asked for.
+    expect(since(before)).toMatch(/^built \d+ pages in \d+ ms \(1 rendered, \d+ more when asked for;/m);
+    for (const url of ['/blog/what-is-data', '/blog/your-data-is-fine']) {
+      const neighbour = await page(url);
+      expect({ url, shows: neighbour.text.includes(title) }).toEqual({ url, shows: true });
+    }
+    expect((await page('/blog/data-transformation-before-ai-adoption')).text).toContain(title);
+  });
+
   it('builds when a save is not valid, showing the error in the browser, and takes the fix', async () => {
     let reloaded = await nextReload();
     await editFile(dir, ARTICLE, (s) => s.replace(/^date: .*$/m, 'date: someday'));
