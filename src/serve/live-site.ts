@@ -51,7 +51,7 @@ const ARTICLE = /^content\/blog\/([^/]+)\.md$/;
 export class LiveSite {
   private loaded: Site;
   private site: Site;
-  private table: string;
+  private readonly table: RoutingTable;
   private readonly byFile: Map<string, Route>;
   private readonly files = new Map<string, MemoryFile>();
   private readonly waiting = new Map<string, Route>();
@@ -71,7 +71,7 @@ export class LiveSite {
   constructor(private readonly root: string, result: BuildResult, private readonly live: LiveBuild, private readonly session: BuildSession) {
     this.loaded = live.loaded;
     this.site = result.site;
-    this.table = JSON.stringify(result.table);
+    this.table = result.table;
     this.byFile = new Map(result.routes.map((r) => [r.file, r]));
     this.ctx = { settings: result.site.settings, images: result.site.images, year: live.now.getUTCFullYear() };
     this.bodies = bodyReader(root);
@@ -179,7 +179,7 @@ export class LiveSite {
       site = publishedSite(loaded, now, this.live.preview ? 'preview' : 'production').site;
       const planned = planCards(site, routeTable(site), this.live.contentDir, this.live.cardsCode);
       lap('routes');
-      if (JSON.stringify(routingTable(planned.routes)) !== this.table) return this.build(`${rels.join(', ')} changed the site's pages`);
+      if (!sameValue(routingTable(planned.routes), this.table)) return this.build(`${rels.join(', ')} changed the site's pages`);
       routes = planned.routes;
       changed.length = 0;
       for (const route of routes) if (!sameValue(this.byFile.get(route.file), route)) changed.push(route);
