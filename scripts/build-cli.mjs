@@ -16,7 +16,7 @@ export const STAMP = path.join(CLI_DIR, 'stamp.json');
  * file by file (yaml alone is some sixty CommonJS files) cost more at each start than running them.
  * The rest stays in node_modules: esbuild and satteri (native binaries; remark-parse, the fallback, is
  * loaded by require() only where satteri cannot load), React (the templates' bundle imports it),
- * and what only serve and deploy load (the AWS SDK, chokidar, sirv).
+ * and what only serve and deploy load (the AWS SDK, sirv).
  */
 const INLINE = /^(?:commander|zod|yaml|gray-matter|unified|vfile|remark-html)(?:\/|$)/;
 

@@ -1,9 +1,12 @@
-// Save → reload in `site serve`: starts serve on a scratch copy of the project, edits an article 20
-// times, and times each save (the file written) to the live-reload event reaching a browser's
-// event stream. Prints each time and the median.
-//   node scripts/measure-reload.mjs [--edits 20] [--article content/blog/what-is-data.md]
+// Save → reload in `site serve`: starts serve on a scratch copy of the project (or, with --project,
+// on a project kept by `npm run bench -- N --keep`, in place), edits an article again and again, and
+// times each save (the file written) to the live-reload event reaching a browser's event stream.
+// Prints each time, the median and the 90th percentile, and how long serve took to answer its first
+// request. After each reload the article's page (and with --title, an article list showing it) is
+// fetched and must show the edit.
+//   node scripts/measure-reload.mjs [--edits 20] [--article content/blog/what-is-data.md] [--project DIR] [--title]
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,22 +17,38 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name, fallback) => { const i = process.argv.indexOf(name); return i === -1 ? fallback : process.argv[i + 1]; };
 const edits = Number(arg('--edits', '20'));
 const article = arg('--article', 'content/blog/what-is-data.md');
+const project = arg('--project', undefined);
+const title = process.argv.includes('--title');
+const slug = path.basename(article, '.md');
 
-const dir = await mkdtemp(path.join(os.tmpdir(), 'site-reload-'));
+const dir = project ? path.resolve(project) : await mkdtemp(path.join(os.tmpdir(), 'site-reload-'));
+const file = path.join(dir, article);
+let original;
 let child;
 try {
-  for (const part of ['content', 'templates', 'islands', 'src', 'lambda', 'forms']) await cp(path.join(repo, part), path.join(dir, part), { recursive: true });
-  await symlink(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  await writeFile(path.join(dir, 'package.json'), '{"type":"module"}');
+  if (!project) {
+    for (const part of ['content', 'templates', 'islands', 'src', 'lambda', 'forms']) await cp(path.join(repo, part), path.join(dir, part), { recursive: true });
+    await symlink(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    await writeFile(path.join(dir, 'package.json'), '{"type":"module"}');
+  }
+  original = await readFile(file, 'utf8');
 
+  const started = performance.now();
   child = spawn(process.execPath, [path.join(repo, 'bin/site'), '--root', dir, 'serve', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   // serve's own warnings (the AWS SDK's notice about Node 20, say) only when asked for.
   child.stderr.on('data', (d) => { if (process.env.VERBOSE) process.stderr.write(d); });
-  const url = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => { log += d; if (process.env.VERBOSE) process.stderr.write(d); const m = /serving (http:\/\/\S+)/.exec(log); if (m) resolve(m[1]); });
-    child.on('exit', (code) => reject(new Error(`site serve exited with ${code}:\n${log}`)));
-  });
+  child.stdout.on('data', (d) => { log += d; if (process.env.VERBOSE) process.stderr.write(d); });
+  const exited = new Promise((resolve, reject) => child.on('exit', (code) => reject(new Error(`site serve exited with ${code}:\n${log}`))));
+  exited.catch(() => {});
+  const waitFor = async (pattern) => { for (;;) { const m = pattern.exec(log); if (m) return m; await Promise.race([sleep(5), exited]); } };
+  // The first request, sent as soon as serve says it listens.
+  const url = (await waitFor(/(?:listening on|serving) (http:\/\/[^\s,]+)/))[1];
+  const first = await fetch(`${url}/`);
+  await first.arrayBuffer();
+  const firstMs = performance.now() - started;
+  await waitFor(/^serving http/m);
+  const readyMs = performance.now() - started;
 
   // One event stream, as an open page holds; each 'reload' event resolves the waiting edit.
   const res = await fetch(`${url}/__site/events`);
@@ -39,7 +58,7 @@ try {
   let buffer = '';
   void (async () => {
     for (;;) {
-      const { value, done } = await reader.read();
+      const { value, done } = await reader.read().catch(() => ({ done: true }));
       if (done) return;
       buffer += decoder.decode(value);
       let at;
@@ -51,28 +70,50 @@ try {
     }
   })();
 
-  const file = path.join(dir, article);
-  const original = await readFile(file, 'utf8');
+  // With --title, a list page that shows the article (found in what serve built) must show each new title too.
+  let list;
+  if (title) {
+    const out = path.join(dir, 'build', 'serve', 'dist', 'blog');
+    const candidates = ['../blog.html', ...(await readdir(out, { recursive: true })).filter((f) => /^(page|category)\//.test(f) && f.endsWith('.html'))];
+    for (const f of candidates) {
+      if ((await readFile(path.join(out, f), 'utf8')).includes(`href="/blog/${slug}"`)) { list = `/blog/${f.replace(/^\.\.\/blog/, '').replace(/\.html$/, '')}`.replace(/\/$/, ''); break; }
+    }
+    if (!list) throw new Error(`no article list shows /blog/${slug}`);
+  }
+
   const times = [];
   for (let i = 1; i <= edits; i++) {
     await sleep(300);
     const reloaded = new Promise((resolve) => { waiting = resolve; });
     const start = performance.now();
-    await writeFile(file, `${original}\nEdit number ${i} of the reload measurement.\n`);
-    const end = await reloaded;
+    const mark = title ? `Edit ${i} of the reload measurement` : `Edit number ${i} of the reload measurement.`;
+    await writeFile(file, title ? original.replace(/^title: .*$/m, `title: "${mark}"`) : `${original}\n${mark}\n`);
+    const end = await Promise.race([reloaded, sleep(30_000).then(() => { throw new Error(`edit ${i}: no reload in 30 s:\n${log.slice(-2000)}`); })]);
     times.push(end - start);
-    const page = await (await fetch(`${url}/${article.replace(/^content\//, '').replace(/\.md$/, '')}`)).text();
-    if (!page.includes(`Edit number ${i} of`)) throw new Error(`edit ${i} is not in the page after its reload`);
-    console.log(`edit ${String(i).padStart(2)}: ${(end - start).toFixed(1)} ms`);
+    const page = await (await fetch(`${url}/blog/${slug}`)).text();
+    if (!page.includes(mark)) throw new Error(`edit ${i} is not in the page after its reload`);
+    if (list && !(await (await fetch(`${url}${list}`)).text()).includes(mark)) throw new Error(`edit ${i} is not in ${list} after its reload`);
+    const listMs = performance.now() - start;
+    console.log(`edit ${String(i).padStart(2)}: ${(end - start).toFixed(1)} ms${list ? ` (${list} showing it at ${listMs.toFixed(1)} ms)` : ''}`);
   }
   const sorted = [...times].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-  console.log(`save → reload, median of ${edits} edits of ${article}: ${median.toFixed(1)} ms (min ${sorted[0].toFixed(1)}, max ${sorted.at(-1).toFixed(1)})`);
-  await reader.cancel();
+  console.log(`first request answered ${firstMs.toFixed(0)} ms after start (first build done at ${readyMs.toFixed(0)} ms)`);
+  console.log(`save → reload, ${edits} ${title ? 'title' : 'body'} edits of ${article}: median ${median.toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms (min ${sorted[0].toFixed(1)}, max ${sorted.at(-1).toFixed(1)})`);
+  const lines = log.split('\n').filter((l) => /^built \d+ pages? in/.test(l));
+  if (lines.length) console.log(`serve's last line: ${lines.at(-1)}`);
+  const builds = log.split('\n').filter((l) => l.startsWith('building the site: '));
+  if (builds.length) console.log(`saves that built the site: ${builds.length} (${[...new Set(builds.map((l) => l.slice(19)))].join('; ')})`);
+  // serve's peak resident memory (Linux), its worker threads included.
+  const peak = /VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => ''))?.[1];
+  if (peak) console.log(`serve's peak memory: ${Math.round(Number(peak) / 1024)} MiB`);
+  await reader.cancel().catch(() => {});
 } finally {
   // Gone before its folder goes: serve may still be writing a search index into it.
   const exited = child && child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
   child?.kill('SIGTERM');
   await exited;
-  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+  if (project) { if (original !== undefined) await writeFile(file, original); }
+  else await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 }

@@ -41,7 +41,7 @@ import { drawMissingCards, lookUpCards, type BuiltCards } from './cards/card-cac
 import type { BuildSession } from './build-session.ts';
 import { startThreads } from './build-threads.ts';
 import { pruneStage } from './prune-stage.ts';
-import { plannedDocuments as plannedRecords } from './search/documents.ts';
+import { plannedDocuments } from './search/documents.ts';
 import { buildSearch, type BuiltSearch } from './search/search-index.ts';
 
 export interface BuildOptions {
@@ -83,7 +83,12 @@ export interface BuildResult {
     keyed: number };
   /** Problems a preview lets through that a production build refuses (links to unpublished articles). */
   warnings: ContentError[];
+  /** What `site serve` keeps to answer an article's save without building again (serve/live-site.ts). */
+  live: LiveBuild;
 }
+
+/** The build's inputs as it held them: the content as loaded (before publishing), its code, the documents' shell. */
+export interface LiveBuild { loaded: Site; code: BuildCode; shell: DocumentShell; cardsCode: string; contentDir: string; cacheDir: string; now: Date; preview: boolean }
 
 async function timed<T>(stages: Record<string, number>, name: string, fn: () => Promise<T> | T): Promise<T> {
   const start = performance.now();
@@ -294,6 +299,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     const store = checkedStore(table);
     const assets = await assetsReady;
     const scripts = inlineScripts(site.settings);
+    const documents = documentMaker(site, assets, scripts, opts.extraHead);
     // The cards the cache holds, looked up before the pages render: then the side-by-side below writes
     // them beside the pages, not after.
     const lookup = await time('cards', () => lookUpCards(cardJobs, cacheDir, cardsGeneration(cardsCode)));
@@ -303,13 +309,13 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // the CPU that rendering and search leave), and written with the assets; the search
     // index is made by pagefind, a process of its own, and reused whole when its records are
     // unchanged; the pages are rendered, written and measured by the workers.
-    search = site.settings.search ? buildSearch(root, plannedRecords(site), cacheDir, (key) => cache.body(key)) : undefined;
+    search = site.settings.search ? buildSearch(root, plannedDocuments(site), cacheDir, (key) => cache.body(key)) : undefined;
     const indexed = search && time('search', () => search!.built);
     indexed?.catch(() => { /* awaited below, or by serve */ });
     // serve serves the index from the cache itself, as soon as it is ready; a build writes it into the output.
     if (session) session.search = indexed;
     const [rendered, cards, searched] = await sideBySide<[Awaited<ReturnType<typeof renderStage>> & { images: BuiltImages }, BuiltCards, BuiltSearch | undefined]>([
-      time('render', () => renderStage({ site, routes, sources: siteSource(site, generatorCode(), cardsCode), now, code, cache, workers, writer, documents: documentMaker(site, assets, scripts, opts.extraHead), sizes, markup }))
+      time('render', () => renderStage({ site, routes, sources: siteSource(site, generatorCode(), cardsCode), now, code, cache, workers, writer, documents, sizes, markup }))
         // images: as soon as the pages say which they use, beside the cards and the index still being made.
         .then(async (out) => ({ ...out, images: await time('images', () => imagesStage(site, out.written, run.contentDir, cacheDir)) })),
       time('cards', () => drawMissingCards(lookup, (missing, each) => workers.cards(missing, each)))
@@ -317,7 +323,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
       session || !indexed ? Promise.resolve(undefined)
         : indexed.then(async (built) => { await time('write', () => writeFiles(writer, sizes, [...built.files].map(([file, from]) => ({ file, from })))); return built; }),
     ], threads.stop);
-    made = { code, site, articles, unpublishedLinks, routes, table, store, assets, scripts, pages: rendered.written, documents: rendered.documents, images: rendered.images, cards, searched, cardsCode };
+    made = { loaded, shell: documents.shell, code, site, articles, unpublishedLinks, routes, table, store, assets, scripts, pages: rendered.written, documents: rendered.documents, images: rendered.images, cards, searched, cardsCode };
   } finally {
     // Every body the index needs is read before the cache is saved (a save may rewrite the pack), and
     // a failed build's indexer is let finish: pagefind's service is one per process, and serve builds again.
@@ -349,8 +355,9 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   await time('prune', () => pruneStage(run, images.files, cardsGeneration(made.cardsCode), summary));
   summary.wallMs = performance.now() - run.startedAt;
   await threadsGone;
-  return { site, routes, table, summary, metaDir: metaDirFor(run.outDir), redone: { ...cache.counts, pool: threads.startedOnce, documents: made.documents }, warnings: opts.preview ? made.unpublishedLinks : [] };
+  return { site, routes, table, summary, metaDir: metaDirFor(run.outDir), redone: { ...cache.counts, pool: threads.startedOnce, documents: made.documents }, warnings: opts.preview ? made.unpublishedLinks : [],
+    live: { loaded: made.loaded, code: made.code, shell: made.shell, cardsCode: made.cardsCode, contentDir: run.contentDir, cacheDir, now, preview: opts.preview ?? false } };
 }
 
 /** The cache folder of the cards drawn by one version of the card code (see cards/card-cache.ts). */
-const cardsGeneration = (cardsCode: string) => cardsCode.slice(0, 16);
+export const cardsGeneration = (cardsCode: string) => cardsCode.slice(0, 16);

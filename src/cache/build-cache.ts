@@ -259,3 +259,12 @@ export class BuildCache {
   }
 }
 
+
+/**
+ * The article bodies' pack, opened to read (`site serve` makes a page the last build left standing
+ * and whose article's body is there): a body's bytes by its markdown key, and a way to let the file go.
+ */
+export async function bodyReader(root: string): Promise<{ read: (key: string) => Promise<Uint8Array | undefined>; close: () => Promise<void> }> {
+  const store = await CacheStore.open(root, 'bodies', isBody);
+  return { read: (key) => store.getRaw(key), close: () => store.close() };
+}

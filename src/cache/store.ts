@@ -247,7 +247,7 @@ export class CacheStore<T> {
     await this.writeIndex();
   }
 
-  /** Lets go of the pack's read handle: for a store only read from, which is never saved. Reading after it finds nothing. */
+  /** Lets go of the pack's read handle: for a store only read from, which is never saved (see `bodyReader` in build-cache.ts). Reading after it finds nothing. */
   async close(): Promise<void> {
     await this.appending.catch(() => undefined);
     const handle = this.handle;

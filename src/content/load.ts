@@ -17,7 +17,7 @@ import { newestFirst } from './article-order.ts';
 import { SLUG_PATTERN } from './field-rules.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
 import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
-import { categoryClashes, type CategoryUse } from './categories.ts';
+import { categoryClashes, categorySlug, type CategoryUse } from './categories.ts';
 import type { PreviewStatus } from './publication.ts';
 
 export interface Post extends PostFrontMatter {
@@ -346,4 +346,38 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
 
   if (c.errors.length || !settings) throw new ContentErrors(c.errors);
   return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts, caseStudies, legal: legal as Site['legal'], images, links: c.links, bodyLinks: c.bodyLinks });
+}
+
+/**
+ * One article read again on its own, as a whole load would read it (`site serve`'s save of an
+ * article): the file parsed by `parse`, its front matter checked against the schema, the images it
+ * names against the site's, its file name as a slug and its categories against `others`' (the
+ * site's other articles). Returns the article and the digest of its front matter; throws
+ * ContentErrors as loadSite would (a caller that wants every error, with lines, loads the site).
+ */
+export async function loadArticle(root: string, file: string, site: Pick<Site, 'settings' | 'images'>, others: readonly Post[], parse: ParseMarkdown = parseInline): Promise<{ post: Post; digest: string }> {
+  const { settings, images } = site;
+  const c = new Collector(root);
+  const job = markdownSource(c, file, settings.assessmentForms, images);
+  const parsed = job && (await parse([job]))[0];
+  const doc = parsed && c.markdown(file, parsed, postSchema, images);
+  const slug = path.basename(file, '.md');
+  if (!SLUG_PATTERN.test(slug)) c.errors.push({ file: c.rel(file), path: '', message: 'has a file name that is not a URL slug', hint: 'use lower-case letters, digits and hyphens' });
+  if (doc) {
+    // Only another spelling of one of its own categories can clash anew: the others' were checked by the load before.
+    const mine = doc.data.categories ?? [];
+    const spelt = new Map(mine.map((name) => [categorySlug(name), name]));
+    const uses: CategoryUse[] = [];
+    for (const p of others) {
+      if (p.slug === slug || !p.categories) continue;
+      p.categories.forEach((name, i) => { const own = spelt.get(categorySlug(name)); if (own !== undefined && own !== name) uses.push({ name, file: postFile(p.slug), path: `categories[${i}]` }); });
+    }
+    mine.forEach((name, i) => uses.push({ name, file: c.rel(file), path: `categories[${i}]` }));
+    c.errors.push(...categoryClashes(uses));
+  }
+  if (c.errors.length || !doc) throw new ContentErrors(c.errors);
+  const post: Post = { ...doc.data, slug, html: doc.body.html, toc: doc.body.toc, bodyImages: doc.body.images };
+  const digest = frontDigest(doc.data as object);
+  noteFrontDigest(post, digest);
+  return { post, digest };
 }

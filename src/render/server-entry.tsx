@@ -2,7 +2,8 @@
 import { templates } from '../../templates/pages/index.ts';
 import { Layout } from '../../templates/layout/Layout.tsx';
 import { renderPage } from './page.tsx';
-import { outputPages, type PageResult, type PagesTask } from './page-output.ts';
+import { documentOf, outputPages, type DocumentShell, type PageResult, type PagesTask } from './page-output.ts';
+import { withBody } from './article-body.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import type { ComponentType } from 'react';
@@ -14,4 +15,13 @@ export function render(route: Route, ctx: RenderContext) {
 /** A batch of pages rendered (or taken from the cache), made into documents, written and measured: see page-output.ts. */
 export function makePages(task: PagesTask): PageResult[] {
   return outputPages(task, render);
+}
+
+/**
+ * One page's whole document, made in memory (`site serve` answers from it): its article's body put
+ * back from the cache's bytes where the route holds its marker; undefined if those are missing.
+ */
+export function pageDocument(route: Route, ctx: Omit<RenderContext, 'url'>, shell: DocumentShell, body?: Uint8Array): string | undefined {
+  const whole = withBody(route, body);
+  return whole && documentOf(render(whole, { ...ctx, url: route.url }), shell).html;
 }

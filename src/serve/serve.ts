@@ -6,7 +6,9 @@ import { serveDir, startServer } from './server.ts';
 export async function serve(opts: { root: string; port: number; host: string; now?: Date; log: (s: string) => void; error: (s: string) => void }): Promise<number> {
   let server;
   try {
-    server = await startServer({ ...opts, log: opts.log, forms: true, formsOptions: await localFormsOptions(opts.root), formLog: (entry) => opts.log(`form: ${JSON.stringify(entry)}`) });
+    server = await startServer({ ...opts, log: opts.log, forms: true, formsOptions: await localFormsOptions(opts.root), formLog: (entry) => opts.log(`form: ${JSON.stringify(entry)}`),
+      // Requests are answered from here on: from the last build serve made, if any, while it builds.
+      listening: (url) => opts.log(`listening on ${url}, building…`) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     opts.error(code === 'EADDRINUSE' ? `port ${opts.port} is in use: pass --port with another number` : `could not start: ${String(error)}`);

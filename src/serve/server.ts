@@ -1,9 +1,11 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
-import { buildSite, type BuildResult, type BuildSession } from '../build.ts';
+import type { BuildResult, BuildSession } from '../build.ts';
 import { describeBuildError } from '../build-errors.ts';
 import { formatContentError } from '../content/errors.ts';
 import { resolve, type RoutingTable } from '../routing/resolve.ts';
@@ -16,8 +18,9 @@ import { cacheControl } from '../routing/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
 import { SEARCH_DIR, type BuiltSearch } from '../search/search-index.ts';
 import { watchSources } from './watch-sources.ts';
+import type { LiveSite, MemoryFile } from './live-site.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
-import { startLocalFormBackend, type LocalFormBackend } from '../../lambda/local-backend.ts';
+import type { LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
 
 export interface ServerOptions {
@@ -38,6 +41,8 @@ export interface ServerOptions {
   formLog?: Logger;
   /** A fixed clock for every rebuild (--now); by default each rebuild reads the real time. */
   now?: Date;
+  /** Called once the server listens, before its first build is done (which `startServer` waits for). */
+  listening?: (url: string) => void;
 }
 
 export interface RunningServer {
@@ -56,6 +61,9 @@ export interface RunningServer {
 export function serveDir(root: string): string {
   return path.join(path.resolve(root), 'build', 'serve', 'dist');
 }
+
+/** How long after listening serve waits for a first request before it loads its form backend and builds (see `settled`). */
+const STARTUP_GRACE_MS = 250;
 
 /** The path of a same-origin form endpoint; an absolute URL is served elsewhere. */
 function endpointPath(endpoint: string): string | undefined {
@@ -93,6 +101,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let failure: string[] | undefined;
   let building: Promise<void> | undefined;
   let again = false;
+  // The last build's site and what saves have changed since, served from memory (see live-site.ts).
+  let live: LiveSite | undefined;
+  // Project-relative paths saved since the last pass, and whether a whole build is wanted regardless.
+  const saved = new Set<string>();
+  let wholeBuild = true;
   // The build's security headers, sent exactly as the CDN sends them (each path its own); re-read after each build.
   let headers: HeadersFile = { default: {}, paths: [] };
   const readHeaders = async () => {
@@ -106,8 +119,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const start = Date.now();
     try {
       // A preview: drafts and scheduled articles are built too, each with its banner.
+      // Loaded here, not with the server: it answers from the last build's pages while these load (see `firstBuild`).
+      const [{ buildSite }, { LiveSite }] = await Promise.all([import('../build.ts'), import('./live-site.ts')]);
       result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log });
       table = result.table;
+      const before = live;
+      live = new LiveSite(opts.root, result, result.live, session);
+      live.warm();
+      void before?.close();
       formPath = endpointPath(result.site.settings.formEndpoint) ?? formPath;
       failure = undefined;
       await readHeaders();
@@ -123,26 +142,61 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       log(`build failed; the browser shows why:\n  ${failure.join('\n  ')}`);
     }
   };
-  const rebuild = async () => {
+  /**
+   * The saves since the last pass: applied to the live site when each is an article it can take
+   * (its page made in memory, the rest of what it changed when asked for), else a build.
+   */
+  const pass = async (first: boolean) => {
+    const rels = [...saved];
+    saved.clear();
+    const build = wholeBuild || session.codeChanged || !!failure || !live;
+    wholeBuild = false;
+    if (!build) {
+      const start = performance.now();
+      try {
+        const applied = await live!.apply(rels, opts.now ?? new Date());
+        if (!applied && live!.reason) log(`building the site: ${live!.reason}`);
+        if (applied) {
+          const stages = Object.entries(applied.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
+          return log(`built ${applied.pages} page${applied.pages === 1 ? '' : 's'} in ${Math.round(performance.now() - start)} ms (${applied.rendered} rendered, ${applied.waiting} more when asked for; ${stages} ms)`);
+        }
+      } catch (error) {
+        log(`could not apply ${rels.join(', ')} (${error instanceof Error ? error.message : String(error)}): building the site`);
+      }
+    }
+    await runBuild(first);
+  };
+  /** One pass at a time; saves made meanwhile make another, and open pages reload after the last. */
+  const queue = (first = false) => {
     if (building) { again = true; return building; }
     building = (async () => {
-      do { again = false; await runBuild(); } while (again);
+      do { again = false; await pass(first); first = false; } while (again);
       building = undefined;
       reload.reload();
     })();
     return building;
   };
+  const rebuild = () => { wholeBuild = true; return queue(); };
 
-  if (opts.prebuilt) {
-    table = JSON.parse(await readFile(path.join(metaDirFor(outDir), 'routing.json'), 'utf8')) as RoutingTable;
+  // Served while the first build runs, if serve has built before: the pages reload once it is done.
+  const meta = metaDirFor(outDir);
+  if (opts.prebuilt || existsSync(path.join(meta, 'routing.json'))) {
+    table = JSON.parse(await readFile(path.join(meta, 'routing.json'), 'utf8')) as RoutingTable;
     await readHeaders();
-  } else {
-    await runBuild(true);
   }
+  // Started once the server listens (see below): its synchronous stretches would hold up the listening.
+  let startBuild!: () => void;
+  const firstBuild = new Promise<void>((resolve) => { startBuild = resolve; }).then(() => (opts.prebuilt ? undefined : queue(true)));
 
   const files = sirv(outDir, { dev: true, etag: true, dotfiles: false, setHeaders: (res, pathname) => res.setHeader('cache-control', cacheControlFor(pathname)) });
 
-  const sendFile = async (res: ServerResponse, file: string, status: number) => {
+  const sendMemory = (req: IncomingMessage, res: ServerResponse, file: string, made: MemoryFile, status: number) => {
+    res.writeHead(status, { 'content-type': made.type, 'content-length': made.body.byteLength, 'cache-control': cacheControlFor(file) });
+    res.end(req.method === 'HEAD' ? undefined : made.body);
+  };
+  const sendFile = async (req: IncomingMessage, res: ServerResponse, file: string, status: number) => {
+    const made = await live?.file(file);
+    if (made) { sendMemory(req, res, file, made, status); return true; }
     const body = await readFile(path.join(outDir, file)).catch(() => undefined);
     if (!body) return false;
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': cacheControlFor(file) });
@@ -162,8 +216,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return res.end(LIVE_RELOAD_JS);
     }
     if (forms && url.pathname === formPath) return forms.listener(req, res);
-    if (url.pathname.startsWith(`${SEARCH_DIR}/`) && session.search) return serveSearchFile(res, url.pathname, session.search);
-    const card = await cardPreviewLocation(url.pathname, metaDirFor(outDir));
+    if (url.pathname.startsWith(`${SEARCH_DIR}/`) && session.search) {
+      live?.searchAsked();
+      return serveSearchFile(res, url.pathname, session.search);
+    }
+    // Nothing to answer from yet (serve's first build): wait for it.
+    if (!table && !failure) await firstBuild;
+    const card = await cardPreviewLocation(url.pathname, metaDirFor(outDir), live?.cardOf);
     if (card) {
       res.writeHead(302, { location: card, 'cache-control': 'no-store' });
       return res.end();
@@ -187,18 +246,36 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return res.end();
     }
     if (answer.status !== 200) {
-      if (await sendFile(res, answer.file, answer.status)) return;
+      if (await sendFile(req, res, answer.file, answer.status)) return;
     } else {
+      // What saves changed since the build is answered from memory (a page made when first asked for).
+      const made = await live?.file(answer.file);
+      if (made) return sendMemory(req, res, answer.file, made, 200);
+      const card = live?.card(answer.file);
+      const drawn = card && await card;
+      if (drawn) {
+        res.writeHead(200, { 'content-type': 'image/png', 'cache-control': cacheControlFor(answer.file) });
+        return res.end(req.method === 'HEAD' ? undefined : await readFile(drawn));
+      }
       req.url = answer.file + url.search;
       return files(req, res, async () => {
-        if (!(await sendFile(res, table!.notFound, 404))) { res.writeHead(404); res.end('Not found'); }
+        if (!(await sendFile(req, res, table!.notFound, 404))) { res.writeHead(404); res.end('Not found'); }
       });
     }
     res.writeHead(404);
     res.end('Not found');
   };
 
+  // The form backend and the first build load a great deal of code, synchronously: begun once the
+  // first request is answered, or a moment after listening, so that a page asked for as serve starts
+  // is answered from the last build's pages rather than after them.
+  let answered = () => {};
+  const settled = new Promise<void>((ok) => {
+    const timer = setTimeout(ok, STARTUP_GRACE_MS);
+    answered = () => { clearTimeout(timer); ok(); };
+  });
   const server = http.createServer((req, res) => {
+    res.once('finish', answered);
     handle(req, res).catch((error: unknown) => {
       log(`error answering ${req.url}: ${error instanceof Error ? error.stack : String(error)}`);
       if (!res.headersSent) res.writeHead(500);
@@ -208,8 +285,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await new Promise<void>((ok, fail) => { server.once('error', fail); server.listen(opts.port, opts.host, ok); });
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  opts.listening?.(`http://${host}:${port}`);
+  if (table) await settled;
   // Same-origin posts only: the browser's Origin is serve's own, under either loopback name.
-  forms = opts.forms
+  const { startLocalFormBackend } = opts.forms ? await import('../../lambda/local-backend.ts') : { startLocalFormBackend: undefined };
+  forms = startLocalFormBackend
     ? await startLocalFormBackend({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`], log: opts.formLog ?? (() => {}), ...opts.formsOptions })
     : undefined;
 
@@ -217,11 +297,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const watcher = opts.watch === false ? undefined : watchSources(['content', 'templates', 'islands'].map((d) => path.join(opts.root, d)), (file) => {
     const rel = path.relative(opts.root, file);
     if (!rel.startsWith('content' + path.sep)) session.codeChanged = true;
+    saved.add(rel);
     clearTimeout(timer);
-    // Short: a save is often a few events (write, rename) in a millisecond or two, and a rebuild
+    // Short: a save is often a few events (write, rename) in a millisecond or two, and a pass
     // that starts too early runs once more anyway (see `again`).
-    timer = setTimeout(() => { log(`changed: ${rel}`); void rebuild(); }, 10);
+    timer = setTimeout(() => { log(`changed: ${rel}`); void queue(); }, 10);
   });
+  // The watcher's first scan of the folders beside the first build: a save is seen from the moment this returns.
+  startBuild();
+  await Promise.all([firstBuild, watcher?.ready]);
 
   return {
     url: `http://${host}:${port}`,
@@ -232,6 +316,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await watcher?.close();
       reload.close();
       await forms?.close().catch(() => {});
+      await live?.close();
       await session.cards?.close();
       // Nor does a search index a rebuild started go on writing into the cache once serve has stopped.
       await session.search?.catch(() => undefined);

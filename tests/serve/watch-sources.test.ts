@@ -37,7 +37,7 @@ function watchUntil(file: string, last: string, react: (text: string) => Promise
 }
 
 describe('watchSources', () => {
-  it('reports a save made the instant the last one was reported (inside chokidar\'s 50 ms window)', async () => {
+  it('reports a save made the instant the last one was reported', async () => {
     const file = path.join(dir, 'page.md');
     await writeFile(file, 'initial');
     // Each report is answered by the next save, as an author's format-on-save or a test does; all
