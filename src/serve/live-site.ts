@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cardsGeneration, type BuildResult, type BuildSession, type LiveBuild } from '../build.ts';
+import { cardsGeneration, type BuildResult, type BuildSession, type LiveBuild } from '../pipeline/build.ts';
 import { bodyReader } from '../cache/build-cache.ts';
 import { ContentErrors } from '../content/errors.ts';
 import { frontDigest, notedFrontDigest } from '../content/front-digest.ts';

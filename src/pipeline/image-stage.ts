@@ -4,14 +4,14 @@
 import { access, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { SiteImage } from './content/images.ts';
-import { reason } from './content/images.ts';
-import { ContentErrors, type ContentError } from './content/errors.ts';
-import { encode } from './images/encode.ts';
-import { mapLimit } from './concurrency.ts';
-import { EXTENSION_OF } from './images/formats.ts';
-import { shareFile, type Variant } from './images/plan.ts';
-import { variantsOf, type ImageUse } from './images/picture.ts';
+import type { SiteImage } from '../content/images.ts';
+import { reason } from '../content/images.ts';
+import { ContentErrors, type ContentError } from '../content/errors.ts';
+import { encode } from '../images/encode.ts';
+import { mapLimit } from '../concurrency.ts';
+import { EXTENSION_OF } from '../images/formats.ts';
+import { shareFile, type Variant } from '../images/plan.ts';
+import { variantsOf, type ImageUse } from '../images/picture.ts';
 
 export interface ImageStats {
   /** Raster sources turned into variants, and their bytes. */

@@ -1,10 +1,10 @@
 // What a long-running `site serve` keeps between its builds: its own module, so that the build's
 // stages (write-stage.ts, prune-stage.ts) take its type from here and not from build.ts, which
 // imports them.
-import type { BundleResult } from './bundle/bundle.ts';
-import type { CardProcess } from './cards/card-process.ts';
-import type { BuildCode } from './pool/code.ts';
-import type { BuiltSearch } from './search/search-index.ts';
+import type { BundleResult } from '../bundle/bundle.ts';
+import type { CardProcess } from '../cards/card-process.ts';
+import type { BuildCode } from '../pool/code.ts';
+import type { BuiltSearch } from '../search/search-index.ts';
 
 /**
  * Kept by `site serve` from one build to the next: the bundled code and assets, reused while no

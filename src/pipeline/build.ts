@@ -1,48 +1,48 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadSite, type ParseMarkdown, type Site, type SourceRecord } from './content/load.ts';
-import { publishedSite, type Published } from './content/published.ts';
-import { ContentErrors, type ContentError } from './content/errors.ts';
-import { routes as routeTable, routingTable, type Route } from './routes/table.ts';
-import { siteSource } from './routes/sources.ts';
-import { generatorCode } from './generator-code.ts';
-import type { RenderedPage } from './render/page.tsx';
-import { PageUsesTable, type SharedUses, type StoredPage } from './render/stored-page.ts';
-import { DOCUMENT_CODE } from './render/document.ts';
-import type { DocumentShell } from './render/page-output.ts';
-import { inlineScripts } from './render/inline-scripts.ts';
-import { bundle, type BundleResult } from './bundle/bundle.ts';
-import { DistWriter, metaDirFor } from './write.ts';
-import { closeStaging, openStaging, swapIn, type Staging } from './output/swap.ts';
-import { treeParts } from './output/layout.ts';
-import { writeSeal } from './output/seal.ts';
-import { pathIn } from './output/tree-file.ts';
-import { pageScripts } from './bundle/page-scripts.ts';
-import { measureBuild, type DocumentFigures } from './measure/measure.ts';
-import type { MarkupFigures } from './measure/markup.ts';
-import type { BuildSummary, SizeFigure } from './measure/summary.ts';
-import type { RoutingTable } from './routing/resolve.ts';
-import { checkedStore } from './routing/store-data.ts';
-import { applyOverrides, type SettingsOverrides } from './config.ts';
-import { BudgetError, checkBudgets, loadBudgets, withExactHtml, type Budgets } from './measure/budgets.ts';
-import { bundleBuildCode, type BuildCode } from './pool/code.ts';
-import type { BuildWorkers } from './pool/build-workers.ts';
-import { BuildCache, LostBodiesError, type RouteSource } from './cache/build-cache.ts';
-import { CACHE_DIR } from './cache/store.ts';
-import { hashOf } from './hash.ts';
+import { loadSite, type ParseMarkdown, type Site, type SourceRecord } from '../content/load.ts';
+import { publishedSite, type Published } from '../content/published.ts';
+import { ContentErrors, type ContentError } from '../content/errors.ts';
+import { routes as routeTable, routingTable, type Route } from '../routes/table.ts';
+import { siteSource } from '../routes/sources.ts';
+import { generatorCode } from '../generator-code.ts';
+import type { RenderedPage } from '../render/page.tsx';
+import { PageUsesTable, type SharedUses, type StoredPage } from '../render/stored-page.ts';
+import { DOCUMENT_CODE } from '../render/document.ts';
+import type { DocumentShell } from '../render/page-output.ts';
+import { inlineScripts } from '../render/inline-scripts.ts';
+import { bundle, type BundleResult } from '../bundle/bundle.ts';
+import { DistWriter, metaDirFor } from './dist-writer.ts';
+import { closeStaging, openStaging, swapIn, type Staging } from '../output/swap.ts';
+import { treeParts } from '../output/layout.ts';
+import { writeSeal } from '../output/seal.ts';
+import { pathIn } from '../output/tree-file.ts';
+import { pageScripts } from '../bundle/page-scripts.ts';
+import { measureBuild, type DocumentFigures } from '../measure/measure.ts';
+import type { MarkupFigures } from '../measure/markup.ts';
+import type { BuildSummary, SizeFigure } from '../measure/summary.ts';
+import type { RoutingTable } from '../routing/resolve.ts';
+import { checkedStore } from '../routing/store-data.ts';
+import { applyOverrides, type SettingsOverrides } from '../config.ts';
+import { BudgetError, checkBudgets, loadBudgets, withExactHtml, type Budgets } from '../measure/budgets.ts';
+import { bundleBuildCode, type BuildCode } from '../pool/code.ts';
+import type { BuildWorkers } from '../pool/build-workers.ts';
+import { BuildCache, LostBodiesError, type RouteSource } from '../cache/build-cache.ts';
+import { CACHE_DIR } from '../cache/store.ts';
+import { hashOf } from '../hash.ts';
 import { buildImages, type BuiltImages } from './image-stage.ts';
-import { planCards, type CardJob } from './cards/plan.ts';
+import { planCards, type CardJob } from '../cards/plan.ts';
 import { sideFiles, writeFiles, writeStage } from './write-stage.ts';
-import { sideBySide } from './concurrency.ts';
-import { cardFontsHash } from './cards/fonts.ts';
-import { engineVersions } from './cards/engine.ts';
-import { drawMissingCards, lookUpCards, type BuiltCards } from './cards/card-cache.ts';
-import type { BuildSession } from './build-session.ts';
-import { startThreads } from './build-threads.ts';
+import { sideBySide } from '../concurrency.ts';
+import { cardFontsHash } from '../cards/fonts.ts';
+import { engineVersions } from '../cards/engine.ts';
+import { drawMissingCards, lookUpCards, type BuiltCards } from '../cards/card-cache.ts';
+import type { BuildSession } from './session.ts';
+import { startThreads } from './threads.ts';
 import { pruneStage } from './prune-stage.ts';
-import { plannedDocuments } from './search/documents.ts';
-import { buildSearch, type BuiltSearch } from './search/search-index.ts';
+import { plannedDocuments } from '../search/documents.ts';
+import { buildSearch, type BuiltSearch } from '../search/search-index.ts';
 
 export interface BuildOptions {
   /** The project folder holding content/, templates/ and islands/. */
@@ -70,7 +70,7 @@ export interface BuildOptions {
   warn?: (line: string) => void;
 }
 
-export type { BuildSession } from './build-session.ts';
+export type { BuildSession } from './session.ts';
 
 /** Entries serve keeps in memory before starting afresh: far more than a site's pages and files, far less than a gigabyte. */
 const SESSION_MEMORY_MAX = 20_000;
