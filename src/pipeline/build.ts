@@ -114,7 +114,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // serve serves the index from the cache itself, as soon as it is ready; a build writes it into the output.
     if (session) session.search = indexed;
     const sources = siteSource(site, generatorCode(), cardsCode);
-    const rendering = time('render', () => renderStage({ site, routes, sources, now, code, cache, workers, writer, documents, sizes, markup }))
+    const renderInput = { site, routes, sources, now, code, cache, workers, writer, documents, sizes, markup };
+    const rendering = time('render', () => renderStage(renderInput))
       // images: as soon as the pages say which they use, beside the cards and the index still being made.
       .then(async (out) => ({ ...out, images: await time('images', () => imagesStage(site, out.written, contentDir, cacheDir)) }));
     const drawing = time('cards', () => drawMissingCards(lookup, (missing, each) => workers.cards(missing, each)))
@@ -124,7 +125,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
       return built;
     });
     type Rendered = { written: WrittenPage[]; documents: number; images: BuiltImages };
-    const [rendered, cards, searched] = await sideBySide<[Rendered, BuiltCards, BuiltSearch | undefined]>([rendering, drawing, indexing], threads.stop);
+    const [rendered, cards, searched] = await sideBySide<[Rendered, BuiltCards, BuiltSearch | undefined]>(
+      [rendering, drawing, indexing], threads.stop);
     made = { ...plan, loaded, shell: documents.shell, code, assets, scripts, rendered, cards, searched };
   } finally {
     // Every body the index needs is read before the cache is saved (a save may rewrite the pack), and
@@ -134,8 +136,11 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // Nor does a build that failed early leave esbuild writing its bundles into the cache after it reports.
     await Promise.allSettled([codeReady, assetsReady]);
     // A cache that cannot be written costs the next build time, not this one its pages.
-    await cache.save().catch((error: unknown) => warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`));
-    if (cache.discarded) warn(`warning: ${cache.discarded} unreadable entr${cache.discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
+    await cache.save().catch((error: unknown) => {
+      warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    const { discarded } = cache;
+    if (discarded) warn(`warning: ${discarded} unreadable entr${discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
     threadsGone = threads.stop();
   }
   const { site, routes, table, rendered: { written: pages, images }, cards, searched } = made;
@@ -145,7 +150,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh, store: made.store.entries,
   }));
   if (session) Object.assign(session, { code: made.code, assets: made.assets });
-  const summary = await time('measure', () => measureBuild(pages, markup, made.assets, stages, sizes, made.articles, { site: site.images, built: images }));
+  const imageFigures = { site: site.images, built: images };
+  const summary = await time('measure', () => measureBuild(pages, markup, made.assets, stages, sizes, made.articles, imageFigures));
   summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };
   summary.store = made.store.figures;
   if (searched) summary.search = { pages: searched.pages, bytes: searched.bytes, ms: searched.ms, indexed: searched.indexed };

@@ -110,16 +110,22 @@ export async function renderStage(input: RenderInput): Promise<{ written: Writte
   return { written, documents };
 }
 
-/** Part of `render`: what every page's document is made of besides the page (made in the thread that renders it, see render/page-output.ts). */
+/**
+ * Part of `render`: what every page's document is made of besides the page (made in the thread that
+ * renders it, see render/page-output.ts).
+ */
 export function documentMaker(site: Site, assets: BundleResult, scripts: string[], extraHead: string | undefined): DocumentMaker {
   const feed = site.posts.length ? { href: '/blog/feed.xml', title: `${site.settings.name} Insights` } : undefined;
   const favicon = site.images['/images/favicon.svg'];
   const shell: DocumentShell = {
-    css: assets.css, runtime: assets.runtime, islands: assets.islands, closure: assets.closure, favicon, inlineScripts: scripts, extraHead, feed,
+    css: assets.css, runtime: assets.runtime, islands: assets.islands, closure: assets.closure,
+    favicon, inlineScripts: scripts, extraHead, feed,
   };
   return {
     shell,
     // The functions' own text too: a generator that makes documents differently remakes them all.
-    inputs: JSON.stringify([DOCUMENT_CODE, String(pageScripts), assets.css, assets.runtime, assets.islands, assets.closure, favicon, scripts, extraHead, feed]),
+    inputs: JSON.stringify([
+      DOCUMENT_CODE, String(pageScripts), assets.css, assets.runtime, assets.islands, assets.closure, favicon, scripts, extraHead, feed,
+    ]),
   };
 }
