@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { buildSite } from '../src/build.ts';
+import { buildSite } from '../src/pipeline/build.ts';
 
 /** One production build for every e2e file; each file serves it on its own port. */
 export default async function setup(project: TestProject) {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../src/build.ts';
+import { buildSite } from '../src/pipeline/build.ts';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
 import { photoHeroContent } from '../quality/photo-fixture.ts';
 import { DESKTOP, PHONE, launchBrowser } from './helpers.ts';

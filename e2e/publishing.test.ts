@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { buildSite } from '../src/build.ts';
+import { buildSite } from '../src/pipeline/build.ts';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
 import { addPublishingArticles, CLOCK, fixtureProject, type FixtureProject } from '../tests/support/fixture-project.ts';
 import { axe } from './axe.ts';

@@ -1,4 +1,4 @@
-import { buildSite, type BuildResult } from '../src/build.ts';
+import { buildSite, type BuildResult } from '../src/pipeline/build.ts';
 import type { PageFigures } from '../src/measure/summary.ts';
 import { BudgetError, pageRows, type Budgets } from '../src/measure/budgets.ts';
 import type { GateReport } from './report.ts';

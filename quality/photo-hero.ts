@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { buildSite } from '../src/build.ts';
+import { buildSite } from '../src/pipeline/build.ts';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
 import type { Budgets } from '../src/measure/budgets.ts';
 import { photoHeroContent } from './photo-fixture.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../src/response-headers.ts';
-import { metaDirFor } from '../src/write.ts';
+import { metaDirFor } from '../src/pipeline/dist-writer.ts';
 import type { PageNoise } from './browser.ts';
 import type { GateReport } from './report.ts';
 import type { Target } from './routes.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RoutingTable } from '../src/routing/resolve.ts';
-import { metaDirFor } from '../src/write.ts';
+import { metaDirFor } from '../src/pipeline/dist-writer.ts';
 
 /** One address the browser gates visit, and the status the server should answer it with. */
 export interface Target { url: string; status: number; label: string }

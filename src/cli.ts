@@ -52,7 +52,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .action(async (opts: { out: string; siteUrl?: string; now?: Date; jsonSummary: boolean; search: boolean }) => {
       const now = nowOf(opts.now);
       if (now === 'bad') { code = 2; return; }
-      const { buildCommand } = await import('./cli-build.ts');
+      const { buildCommand } = await import('./pipeline/build-command.ts');
       code = await buildCommand({ root: program.opts().root, out: opts.out, siteUrl: opts.siteUrl, now, clockFrom: opts.now ? '--now' : 'SITE_NOW', jsonSummary: opts.jsonSummary, search: opts.search }, io);
     });
 

@@ -56,6 +56,19 @@ describe('the documents', () => {
     expect(modules.filter((file) => !inTable(file))).toEqual([]);
   });
 
+  it("docs/architecture.md's layout of the code names every folder of src/, every file at its root, and every module of the pipeline", () => {
+    const text = readFileSync('docs/architecture.md', 'utf8');
+    const start = text.indexOf('## Layout of the code');
+    const block = text.slice(text.indexOf('```', start), text.indexOf('```', text.indexOf('```', start) + 3));
+    const named = (word: string) => new RegExp(`(^|[\\s(,:/])${word.replace(/\./g, '\\.')}($|[\\s),;:])`, 'm').test(block);
+    const entries = readdirSync('src', { withFileTypes: true });
+    const folders = entries.filter((e) => e.isDirectory()).map((e) => `${e.name}/`);
+    const rootFiles = entries.filter((e) => e.isFile() && /\.tsx?$/.test(e.name)).map((e) => e.name);
+    const pipeline = readdirSync('src/pipeline').filter((f) => /\.tsx?$/.test(f));
+    expect(folders).toContain('pipeline/');
+    expect([...folders, ...rootFiles, ...pipeline].filter((name) => !named(name))).toEqual([]);
+  });
+
   it.each(DOCS)('%s links only to documents and sections that exist', (doc) => {
     const broken: string[] = [];
     for (const [, target] of readFileSync(doc, 'utf8').matchAll(/\]\(([^)\s]+)\)/g)) {

@@ -71,7 +71,7 @@ const filedChecked = (parsed: ParsedMarkdownFile, checked: CheckedFront): Parsed
  * the survey addresses, the images it names and the markdown code; pages keyed by the route's props
  * (or, where the route's sources are the last build's, by the key it recorded: see RouteSources),
  * the render context and the templates' code (the page's document in the output is its cache: see
- * build.ts). Both keys also hold the lockfile, so that upgrading a package (remark, React)
+ * pipeline/render-stage.ts). Both keys also hold the lockfile, so that upgrading a package (remark, React)
  * invalidates them. An article's body HTML and table of contents (most of its parsed entry) are kept apart,
  * in .site-cache/bodies.pack under the same key, and the parsed article holds a marker naming it
  * (see render/article-body.ts): a rebuild reads and decodes only the small entries, the main thread

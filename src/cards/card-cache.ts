@@ -140,3 +140,5 @@ export async function pruneCardCache(cacheDir: string, generation: string, now =
   return pruned;
 }
 
+/** The cache folder of the cards drawn by one version of the card code (`cardsCode`, hashed from its code, fonts and engine). */
+export const cardsGeneration = (cardsCode: string) => cardsCode.slice(0, 16);

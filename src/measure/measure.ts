@@ -6,7 +6,7 @@ import type { BuildSummary, SizeFigure } from './summary.ts';
 import type { ArticleFigures } from '../content/published.ts';
 import type { SiteImage } from '../content/images.ts';
 import { pageImageFigures } from '../images/figures.ts';
-import type { BuiltImages } from '../image-stage.ts';
+import type { BuiltImages } from '../pipeline/image-stage.ts';
 
 /** What the write stage measured of each page's document as it wrote it (the documents are not kept). */
 export type DocumentFigures = Map<string, ReturnType<typeof markupFigures>>;

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { PageImageFigures } from '../images/figures.ts';
 import { EXACT_GZIP_LEVEL, PAGE_GZIP_LEVEL } from './gzip.ts';
-import type { ImageStats } from '../image-stage.ts';
+import type { ImageStats } from '../pipeline/image-stage.ts';
 import type { Pruned } from '../images/prune.ts';
 import type { ArticleFigures } from '../content/published.ts';
 

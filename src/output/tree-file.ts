@@ -4,7 +4,7 @@ import path from 'node:path';
 
 /**
  * One file of a build's tree, written or carried over from the live tree: the file operations of the
- * DistWriter (write.ts), kept apart so that a worker thread writing the pages it renders does exactly
+ * DistWriter (pipeline/dist-writer.ts), kept apart so that a worker thread writing the pages it renders does exactly
  * what the main thread does. Synchronous throughout: a page is a few kilobytes into the kernel's cache,
  * and through promises (four trips through the thread pool each) the trips cost more than the writing.
  */

@@ -55,5 +55,5 @@ export function documentHtml(page: RenderedPage, assets: PageAssets): { html: st
   return { html: `${open}${page.head}${middle}${page.body}\n</body>\n</html>\n`, cut: [open.length, headEnd, bodyStart, bodyStart + page.body.length] };
 }
 
-/** The text of the code that makes a document: part of the key under which a written page may stand (see build.ts). */
+/** The text of the code that makes a document: part of the key under which a written page may stand (see pipeline/render-stage.ts). */
 export const DOCUMENT_CODE = [documentHtml, preloadTag, attr].map(String).join('\n');

@@ -1,4 +1,4 @@
-import type { DistWriter } from '../write.ts';
+import type { DistWriter } from '../pipeline/dist-writer.ts';
 import type { MarkupFigures } from '../measure/markup.ts';
 import type { DocumentCut } from './document.ts';
 import { islandMap, type IslandList } from './island-list.ts';

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cardsGeneration, type BuildResult, type BuildSession, type LiveBuild } from '../build.ts';
+import type { BuildResult, BuildSession, LiveBuild } from '../pipeline/build.ts';
 import { bodyReader } from '../cache/build-cache.ts';
 import { ContentErrors } from '../content/errors.ts';
 import { frontDigest, notedFrontDigest } from '../content/front-digest.ts';
@@ -14,7 +14,7 @@ import { newestFirst } from '../content/article-order.ts';
 import { publishedSite } from '../content/published.ts';
 import { routes as routeTable, routingTable, type Route } from '../routes/table.ts';
 import { planCards, type CardJob } from '../cards/plan.ts';
-import { drawMissingCards, lookUpCards } from '../cards/card-cache.ts';
+import { cardsGeneration, drawMissingCards, lookUpCards } from '../cards/card-cache.ts';
 import { CardProcess } from '../cards/card-process.ts';
 import { atomFeed, sitemapXml } from '../render/feeds.ts';
 import { routeBodyKey, decodeKeptBody } from '../render/article-body.ts';

@@ -5,14 +5,14 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
-import type { BuildResult, BuildSession } from '../build.ts';
-import { describeBuildError } from '../build-errors.ts';
+import type { BuildResult, BuildSession } from '../pipeline/build.ts';
+import { describeBuildError } from '../pipeline/errors.ts';
 import { formatContentError } from '../content/errors.ts';
 import { resolve, type RoutingTable } from '../routing/resolve.ts';
 import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
 import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../measure/summary.ts';
-import { metaDirFor } from '../write.ts';
+import { metaDirFor } from '../pipeline/dist-writer.ts';
 import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../response-headers.ts';
 import { cacheControl } from '../routing/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
@@ -120,7 +120,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     try {
       // A preview: drafts and scheduled articles are built too, each with its banner.
       // Loaded here, not with the server: it answers from the last build's pages while these load (see `firstBuild`).
-      const [{ buildSite }, { LiveSite }] = await Promise.all([import('../build.ts'), import('./live-site.ts')]);
+      const [{ buildSite }, { LiveSite }] = await Promise.all([import('../pipeline/build.ts'), import('./live-site.ts')]);
       result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log });
       table = result.table;
       const before = live;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundle } from '../../src/bundle/bundle.ts';
 import { IslandRegistryError } from '../../src/bundle/island-registry.ts';
-import { describeBuildError } from '../../src/build-errors.ts';
+import { describeBuildError } from '../../src/pipeline/errors.ts';
 import { scratchProject } from '../scratch-project.ts';
 
 let dir: string;

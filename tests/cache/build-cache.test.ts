@@ -1,7 +1,7 @@
 import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, type BuildSession } from '../../src/build.ts';
+import { buildSite, type BuildSession } from '../../src/pipeline/build.ts';
 import { editFile, filesOf, scratchProject } from '../scratch-project.ts';
 
 const now = new Date('2026-01-15T12:00:00Z');

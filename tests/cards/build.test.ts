@@ -7,7 +7,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, type BuildResult } from '../../src/build.ts';
+import { buildSite, type BuildResult } from '../../src/pipeline/build.ts';
 import { checkLinksCommand } from '../../src/links/command.ts';
 import { startServer } from '../../src/serve/server.ts';
 import { CARD_MAX_BYTES } from '../../src/cards/draw.tsx';

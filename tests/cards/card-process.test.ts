@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../src/build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 import { CardProcess } from '../../src/cards/card-process.ts';
 import { startServer } from '../../src/serve/server.ts';
 import { bundleBuildCode, type BuildCode } from '../../src/pool/code.ts';

@@ -9,7 +9,7 @@ import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 // @ts-expect-error: a plain .mjs script of the bench, without types
 import { writeArticles } from '../../scripts/bench-articles.mjs';
-import { buildSite } from '../../src/build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 import { cloudFrontInvalidator, type Invalidator } from '../../src/deploy/cdn.ts';
 import { deployCommand } from '../../src/deploy/command.ts';
 import { JOURNAL_KEY, UPDATE_LIMITS } from '../../src/deploy/store.ts';

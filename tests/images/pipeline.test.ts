@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, type BuildResult } from '../../src/build.ts';
+import { buildSite, type BuildResult } from '../../src/pipeline/build.ts';
 import { formatSummary } from '../../src/measure/summary.ts';
 import { BudgetError, parseBudgets } from '../../src/measure/budgets.ts';
 import { photoHeroContent } from '../../quality/photo-fixture.ts';

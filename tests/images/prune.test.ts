@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../src/build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 import { formatSummary } from '../../src/measure/summary.ts';
 import { LAST_USED_FILE, pruneImageCache } from '../../src/images/prune.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';

@@ -8,7 +8,7 @@ import { loadImages } from '../../src/content/images.ts';
 import { loadSite } from '../../src/content/load.ts';
 import { ContentErrors, formatContentError, type ContentError } from '../../src/content/errors.ts';
 import { renderMarkdown } from '../../src/content/markdown.ts';
-import { buildImages } from '../../src/image-stage.ts';
+import { buildImages } from '../../src/pipeline/image-stage.ts';
 import { sniff } from '../../src/images/formats.ts';
 import { SiteContext, type RenderContext } from '../../src/page-api/site-context.tsx';
 import { Img } from '../../templates/components/Img.tsx';

@@ -11,7 +11,7 @@ import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildLambda } from '../../lambda/bundle-lambda.ts';
 import { METRIC_NAMESPACE, METRICS } from '../../lambda/metrics.ts';
-import { buildSite } from '../../src/build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 import { HONEYPOT_ALARM_THRESHOLD, REFUSED_POSTS_ALARM } from '../../infra/lib/alarms.ts';
 import { defineApp } from '../../infra/lib/define-app.ts';
 import { EDGE_5XX_ALARM } from '../../infra/lib/edge-alarms.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildSite } from '../../src/build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 import { resolve, type RoutingTable } from '../../src/routing/resolve.ts';
 import { viewerRequestFunction, viewerResponseFunction } from '../../src/routing/cloudfront-functions.ts';
 import { parseStoreDataFile, STORE_DATA_FILE, storeDataFile, storeEntries, storeProblems } from '../../src/routing/store-data.ts';

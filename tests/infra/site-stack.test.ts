@@ -11,7 +11,7 @@ import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildLambda } from '../../lambda/bundle-lambda.ts';
-import { buildSite } from '../../src/build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 import { BuildOutputsError } from '../../infra/lib/build-outputs.ts';
 import { defineApp, type DefinedApp } from '../../infra/lib/define-app.ts';
 import { SettingsError } from '../../infra/lib/settings.ts';

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSite } from '../../src/build.ts';
-import { reportBuildError } from '../../src/cli-build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
+import { reportBuildError } from '../../src/pipeline/build-command.ts';
 import type { PageFigures } from '../../src/measure/summary.ts';
 import { BudgetError, checkBudgets, markupFigures, pageRows, parseBudgets } from '../../src/measure/budgets.ts';
 

@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../src/build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 import { checkBudgets, parseBudgets, withExactHtml, type Budgets } from '../../src/measure/budgets.ts';
 import { exactGzipSize, LEVEL_MARGIN, needsExactGzip, pageGzipSize } from '../../src/measure/gzip.ts';
 import type { PageFigures } from '../../src/measure/summary.ts';

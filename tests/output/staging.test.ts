@@ -9,14 +9,14 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../src/build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 import { BudgetError, loadBudgets } from '../../src/measure/budgets.ts';
 import { ContentErrors } from '../../src/content/errors.ts';
 import { deploy, DeployError } from '../../src/deploy/deploy.ts';
 import { SEAL_FILE } from '../../src/output/seal.ts';
 import { outputLayout } from '../../src/output/layout.ts';
 import { OutputFolderError } from '../../src/output/swap.ts';
-import { describeBuildError } from '../../src/build-errors.ts';
+import { describeBuildError } from '../../src/pipeline/errors.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
 import { startLocalS3, type LocalS3 } from '../deploy/local-s3.ts';
 

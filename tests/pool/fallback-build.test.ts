@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PARSER_ENV } from '../../src/content/markdown-parser.ts';
-import { buildSite } from '../../src/build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 import { filesOf, scratchProject } from '../scratch-project.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../src/build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 import { ContentErrors, formatContentError } from '../../src/content/errors.ts';
 import { filesOf, scratchProject } from '../scratch-project.ts';
 import { WorkerPool } from '../../src/pool/pool.ts';

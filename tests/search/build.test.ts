@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../src/build.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 import { parseHeadersFile } from '../../src/response-headers.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
 

@@ -8,9 +8,9 @@ import { appendFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildSite } from '../src/build.ts';
-import { ContentErrors } from '../src/content/errors.ts';
-import { scratchProject } from './scratch-project.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
+import { ContentErrors } from '../../src/content/errors.ts';
+import { scratchProject } from '../scratch-project.ts';
 
 let dir: string;
 beforeAll(async () => { dir = await scratchProject('site-settled-'); });

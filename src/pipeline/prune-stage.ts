@@ -2,11 +2,11 @@
 // .site-cache/ removed. Last, once every other stage has passed.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { BuildSession } from './build-session.ts';
-import { CACHE_DIR } from './cache/store.ts';
-import { pruneCardCache } from './cards/card-cache.ts';
-import { pruneImageCache } from './images/prune.ts';
-import type { BuildSummary } from './measure/summary.ts';
+import type { BuildSession } from './session.ts';
+import { CACHE_DIR } from '../cache/store.ts';
+import { pruneCardCache } from '../cards/card-cache.ts';
+import { pruneImageCache } from '../images/prune.ts';
+import type { BuildSummary } from '../measure/summary.ts';
 
 /** `prune`, once the build has succeeded: a cache that cannot be pruned costs disk space, not the build. */
 export async function pruneStage(run: { root: string; cacheDir: string; session?: BuildSession; warn: (line: string) => void }, imageFiles: Map<string, string>, cards: string, summary: BuildSummary): Promise<void> {

@@ -6,9 +6,9 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildCommand } from '../src/cli-build.ts';
-import { STORE_LIMITS } from '../src/routing/store-data.ts';
-import { editFile, filesOf, scratchProject } from './scratch-project.ts';
+import { buildCommand } from '../../src/pipeline/build-command.ts';
+import { STORE_LIMITS } from '../../src/routing/store-data.ts';
+import { editFile, filesOf, scratchProject } from '../scratch-project.ts';
 
 let dir: string;
 beforeAll(async () => { dir = await scratchProject('site-store-limit-'); });

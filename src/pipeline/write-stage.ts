@@ -1,20 +1,20 @@
 // The `write` stage's work: files into the staging tree a bounded number at a time, the assets and
 // cards written while pages render, then the rest of dist/ and build/ once they have.
-import type { BuildSession } from './build-session.ts';
-import type { BundleResult } from './bundle/bundle.ts';
-import type { BuiltCards } from './cards/card-cache.ts';
-import { CARDS_FILE } from './cards/plan.ts';
-import { IO_CONCURRENCY, mapLimit, turnTaker } from './concurrency.ts';
-import type { Site } from './content/load.ts';
-import { HEADERS_FILE, headersFile } from './response-headers.ts';
+import type { BuildSession } from './session.ts';
+import type { BundleResult } from '../bundle/bundle.ts';
+import type { BuiltCards } from '../cards/card-cache.ts';
+import { CARDS_FILE } from '../cards/plan.ts';
+import { IO_CONCURRENCY, mapLimit, turnTaker } from '../concurrency.ts';
+import type { Site } from '../content/load.ts';
+import { HEADERS_FILE, headersFile } from '../response-headers.ts';
 import type { BuiltImages } from './image-stage.ts';
-import type { SizeFigure } from './measure/summary.ts';
-import { atomFeed, robotsTxt, sitemapXml } from './render/feeds.ts';
-import { viewerRequestFunction, viewerResponseFunction } from './routing/cloudfront-functions.ts';
-import type { RoutingTable } from './routing/resolve.ts';
-import { STORE_DATA_FILE, storeDataFile, type Entry } from './routing/store-data.ts';
-import type { Route } from './routes/table.ts';
-import { writeMeta, type DistFile, type DistWriter } from './write.ts';
+import type { SizeFigure } from '../measure/summary.ts';
+import { atomFeed, robotsTxt, sitemapXml } from '../render/feeds.ts';
+import { viewerRequestFunction, viewerResponseFunction } from '../routing/cloudfront-functions.ts';
+import type { RoutingTable } from '../routing/resolve.ts';
+import { STORE_DATA_FILE, storeDataFile, type Entry } from '../routing/store-data.ts';
+import type { Route } from '../routes/table.ts';
+import { writeMeta, type DistFile, type DistWriter } from './dist-writer.ts';
 
 /** Files into the staging tree, a bounded number at a time; the raw and gzip size of those measured goes into `sizes`. */
 export async function writeFiles(writer: DistWriter, sizes: Map<string, SizeFigure>, files: DistFile[]): Promise<void> {

@@ -1,10 +1,10 @@
 // What a long-running `site serve` keeps between its builds: its own module, so that the build's
-// stages (write-stage.ts, prune-stage.ts) take its type from here and not from build.ts, which
-// imports them.
-import type { BundleResult } from './bundle/bundle.ts';
-import type { CardProcess } from './cards/card-process.ts';
-import type { BuildCode } from './pool/code.ts';
-import type { BuiltSearch } from './search/search-index.ts';
+// stages (run.ts, write-stage.ts, prune-stage.ts) take its type from here and not from build.ts,
+// which imports them.
+import type { BundleResult } from '../bundle/bundle.ts';
+import type { CardProcess } from '../cards/card-process.ts';
+import type { BuildCode } from '../pool/code.ts';
+import type { BuiltSearch } from '../search/search-index.ts';
 
 /**
  * Kept by `site serve` from one build to the next: the bundled code and assets, reused while no
@@ -15,7 +15,7 @@ export interface BuildSession {
   code?: BuildCode;
   assets?: BundleResult;
   cdn?: { table: string; request: string; response: string };
-  /** Cache entries kept in memory; entries of old keys go when it grows past a bound (see build.ts). */
+  /** Cache entries kept in memory; entries of old keys go when it grows past a bound (see run.ts). */
   memory?: Map<string, unknown>;
   /** The process that draws the share cards (cards/card-process.ts), kept warm from one build to the next; serve closes it. */
   cards?: CardProcess;

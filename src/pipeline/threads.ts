@@ -2,12 +2,12 @@
 // started as early as each can be useful, and stopped together.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { BuildCache } from './cache/build-cache.ts';
-import { CardProcess } from './cards/card-process.ts';
-import { isArticleFile, markdownFileCount, type ParseMarkdown } from './content/load.ts';
-import { parseJob, parseMarkdownFile } from './content/markdown-file.ts';
-import { BuildWorkers } from './pool/build-workers.ts';
-import type { BuildCode } from './pool/code.ts';
+import type { BuildCache } from '../cache/build-cache.ts';
+import { CardProcess } from '../cards/card-process.ts';
+import { isArticleFile, markdownFileCount, type ParseMarkdown } from '../content/load.ts';
+import { parseJob, parseMarkdownFile } from '../content/markdown-file.ts';
+import { BuildWorkers } from '../pool/build-workers.ts';
+import type { BuildCode } from '../pool/code.ts';
 
 /** What of a build's run its threads need: where the project and its cache are, the pool's threshold, serve's session. */
 export interface ThreadsRun {

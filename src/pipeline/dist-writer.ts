@@ -3,13 +3,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import type { SizeFigure } from './measure/summary.ts';
-import { PAGE_GZIP_LEVEL } from './measure/gzip.ts';
-import type { SealedFile } from './output/seal.ts';
-import { listFiles, type ListedFile } from './output/list-tree.ts';
-import { linkNew, pathIn, putContents, sha256OfFile, untouched, type FileRecord, type SiteTrees } from './output/tree-file.ts';
+import type { SizeFigure } from '../measure/summary.ts';
+import { PAGE_GZIP_LEVEL } from '../measure/gzip.ts';
+import type { SealedFile } from '../output/seal.ts';
+import { listFiles, type ListedFile } from '../output/list-tree.ts';
+import { linkNew, pathIn, putContents, sha256OfFile, untouched, type FileRecord, type SiteTrees } from '../output/tree-file.ts';
 
-export { metaDirFor } from './output/layout.ts';
+export { metaDirFor } from '../output/layout.ts';
 
 const gzipAsync = promisify(gzip);
 

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { buildSite } from './build.ts';
-import { formatSummary, summaryJson } from './measure/summary.ts';
-import { londonDateTime } from './content/publication.ts';
-import { overridesFromEnv } from './config.ts';
-import { describeBuildError } from './build-errors.ts';
+import { formatSummary, summaryJson } from '../measure/summary.ts';
+import { londonDateTime } from '../content/publication.ts';
+import { overridesFromEnv } from '../config.ts';
+import { describeBuildError } from './errors.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 

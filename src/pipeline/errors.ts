@@ -1,9 +1,9 @@
-import { ContentErrors, formatContentError } from './content/errors.ts';
-import { SettingsOverrideError } from './config.ts';
-import { BudgetError } from './measure/budgets.ts';
-import { OutputFolderError } from './output/swap.ts';
-import { IslandRegistryError } from './bundle/island-registry.ts';
-import { StoreLimitError } from './routing/store-data.ts';
+import { ContentErrors, formatContentError } from '../content/errors.ts';
+import { SettingsOverrideError } from '../config.ts';
+import { BudgetError } from '../measure/budgets.ts';
+import { OutputFolderError } from '../output/swap.ts';
+import { IslandRegistryError } from '../bundle/island-registry.ts';
+import { StoreLimitError } from '../routing/store-data.ts';
 
 /**
  * What went wrong with a build, as lines for a person: the CLI prints them, `site serve` shows them

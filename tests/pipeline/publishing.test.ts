@@ -5,13 +5,13 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, type BuildResult } from '../src/build.ts';
-import { ContentErrors, formatContentError } from '../src/content/errors.ts';
-import { resolve, type RoutingTable } from '../src/routing/resolve.ts';
-import { checkLinksCommand } from '../src/links/command.ts';
-import { main } from '../src/cli.ts';
-import { formatSummary } from '../src/measure/summary.ts';
-import { addPublishingArticles, CLOCK, fixtureProject, type FixtureProject } from './support/fixture-project.ts';
+import { buildSite, type BuildResult } from '../../src/pipeline/build.ts';
+import { ContentErrors, formatContentError } from '../../src/content/errors.ts';
+import { resolve, type RoutingTable } from '../../src/routing/resolve.ts';
+import { checkLinksCommand } from '../../src/links/command.ts';
+import { main } from '../../src/cli.ts';
+import { formatSummary } from '../../src/measure/summary.ts';
+import { addPublishingArticles, CLOCK, fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
 
 const UNPUBLISHED_IN_JUNE = ['draft-article', 'scheduled-article'];
 const BANNER_TEXTS = ['Draft: not published', 'Scheduled for'];

@@ -1,17 +1,19 @@
 // The `images` stage: the raster variants the pages use, made with src/images/'s plans and encoder,
-// and a source that cannot be decoded reported as a content error. A module of the build beside
-// write-stage.ts and prune-stage.ts, not in src/images/, which src/content/ builds on.
+// and a source that cannot be decoded reported as a content error. A stage of the pipeline, not in
+// src/images/, which src/content/ builds on.
 import { access, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { SiteImage } from './content/images.ts';
-import { reason } from './content/images.ts';
-import { ContentErrors, type ContentError } from './content/errors.ts';
-import { encode } from './images/encode.ts';
-import { mapLimit } from './concurrency.ts';
-import { EXTENSION_OF } from './images/formats.ts';
-import { shareFile, type Variant } from './images/plan.ts';
-import { variantsOf, type ImageUse } from './images/picture.ts';
+import type { Site } from '../content/load.ts';
+import type { SiteImage } from '../content/images.ts';
+import { reason } from '../content/images.ts';
+import { ContentErrors, type ContentError } from '../content/errors.ts';
+import { encode } from '../images/encode.ts';
+import { mapLimit } from '../concurrency.ts';
+import { EXTENSION_OF } from '../images/formats.ts';
+import { shareFile, type Variant } from '../images/plan.ts';
+import { variantsOf, type ImageUse } from '../images/picture.ts';
+import type { WrittenPage } from './render-stage.ts';
 
 export interface ImageStats {
   /** Raster sources turned into variants, and their bytes. */
@@ -53,6 +55,11 @@ function jobsFor(images: Record<string, SiteImage>, uses: ImageUse[]): Job[] {
 }
 
 const exists = (file: string) => access(file).then(() => true, () => false);
+
+/** `images`: the variants of every image the pages use. Pages alike share their images' list (see render/stored-page.ts): each list is read once. */
+export function imagesStage(site: Site, pages: WrittenPage[], contentDir: string, cacheDir: string): Promise<BuiltImages> {
+  return buildImages({ images: site.images, uses: [...new Set(pages.map((p) => p.images))].flat(), contentDir, cacheDir });
+}
 
 /**
  * The image stage: every variant the pages use, from the cache when its key (source content,

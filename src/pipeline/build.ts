@@ -1,0 +1,173 @@
+// The build's entry: `buildSite` runs the stages below, in the order they start; each stage is a
+// module of this folder (docs/architecture.md#the-build-stage-by-stage).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { siteSource } from '../routes/sources.ts';
+import { generatorCode } from '../generator-code.ts';
+import { inlineScripts } from '../render/inline-scripts.ts';
+import { bundle } from '../bundle/bundle.ts';
+import { closeStaging, openStaging, type Staging } from '../output/swap.ts';
+import { treeParts } from '../output/layout.ts';
+import { pathIn } from '../output/tree-file.ts';
+import { measureBuild, type DocumentFigures } from '../measure/measure.ts';
+import type { SizeFigure } from '../measure/summary.ts';
+import { bundleBuildCode } from '../pool/code.ts';
+import { BuildCache, LostBodiesError } from '../cache/build-cache.ts';
+import { CACHE_DIR } from '../cache/store.ts';
+import { sideBySide } from '../concurrency.ts';
+import { cardsGeneration, drawMissingCards, lookUpCards, type BuiltCards } from '../cards/card-cache.ts';
+import { plannedDocuments } from '../search/documents.ts';
+import { buildSearch, type BuiltSearch } from '../search/search-index.ts';
+import { DistWriter, metaDirFor } from './dist-writer.ts';
+import { startRun, timed, type BuildOptions, type BuildResult } from './run.ts';
+import { startThreads } from './threads.ts';
+import { loadStage } from './load-stage.ts';
+import { planStage } from './plan-stage.ts';
+import { documentMaker, renderStage, type WrittenPage } from './render-stage.ts';
+import { imagesStage, type BuiltImages } from './image-stage.ts';
+import { sideFiles, writeFiles, writeStage } from './write-stage.ts';
+import { budgetStage } from './budget-stage.ts';
+import { swapStage } from './swap-stage.ts';
+import { pruneStage } from './prune-stage.ts';
+
+export type { BuildOptions, BuildResult, LiveBuild } from './run.ts';
+export type { BuildSession } from './session.ts';
+
+/**
+ * The build, as the summary times it (docs/architecture.md#the-build-stage-by-stage):
+ *
+ *     code ─┐                                 (esbuild: the build's own code)
+ *     bundle ─┐                               (esbuild: islands and stylesheet; needs no content)
+ *     load ───┴─┴→ publish, routes, cards planned (untimed)
+ *                  ├─ cards ───────────┐      (drawn on the workers, or by a process at nice 19)
+ *                  ├─ search ──────────┤      (pagefind, a process of its own)
+ *                  └─ render → images ─┴→ write → measure → budgets → swap → prune
+ *
+ * A 2-core machine is CPU-bound from start to end, so whatever needs nothing from another stage
+ * runs beside it: bundling beside loading, cards and the search index beside rendering. Every file
+ * goes into a staging tree beside dist/, swapped in only once every stage has passed.
+ */
+export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
+  const staging = await openStaging(opts.outDir, path.resolve(opts.root));
+  try {
+    // Once more if an article's body was lost from the cache: its entries are gone, and it is parsed again.
+    return await buildStages(opts, staging).catch((error: unknown) => {
+      if (error instanceof LostBodiesError) return buildStages(opts, staging);
+      throw error;
+    });
+  } finally {
+    await closeStaging(staging);
+  }
+}
+
+async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildResult> {
+  const run = startRun(opts);
+  const { stages, session, now, root, contentDir, cacheDir, warn } = run;
+  const preview = opts.preview ?? false;
+  const time = <T>(name: string, fn: () => Promise<T> | T) => timed(stages, name, fn);
+
+  // code, bundle: started at once, needing no content (esbuild twice: the build's own code, then the
+  // site's islands and stylesheet), and the workers with them on a large first build.
+  const codeReady = time('code', async () => (!run.fresh && session?.code ? session.code : bundleBuildCode(root)))
+    .catch((error: unknown) => error as Error);
+  const assetsReady = !run.fresh && session?.assets
+    ? Promise.resolve(session.assets)
+    : time('bundle', () => bundle({ root, outDir: run.outDir, cacheDir: path.join(root, CACHE_DIR) }));
+  assetsReady.catch(() => { /* awaited, and reported, before rendering */ });
+  const writer = new DistWriter(treeParts(staging.next), staging.live === undefined ? undefined : treeParts(staging.live));
+  // The last build's records read, and the staging tree listed (in a thread of its own on a large site) while the content loads.
+  writer.begin();
+  const cache = await BuildCache.open(root, session?.memory);
+  const threads = startThreads({ root, contentDir, cacheDir, poolThreshold: opts.poolThreshold, session }, cache, codeReady);
+  const sizes = new Map<string, SizeFigure>();
+  const markup: DocumentFigures = new Map();
+
+  let search: ReturnType<typeof buildSearch> | undefined;
+  let made;
+  let threadsGone: Promise<void> | undefined;
+  try {
+    // load: the content, validated, each markdown file parsed on the workers once the code is there.
+    const loaded = await time('load', () => loadStage(contentDir, opts.overrides, threads.parse, cache.sources));
+    const code = await codeReady;
+    // Until the templates bundle again, every build must try again.
+    if (code instanceof Error) { if (session) session.codeChanged = true; throw code; }
+    const workers = await threads.forCode(code);
+    // Untimed: published, routes, cards named, routing table.
+    const plan = planStage(loaded, code, { now, preview, contentDir });
+    const { site, routes, cardsCode } = plan;
+    const assets = await assetsReady;
+    const scripts = inlineScripts(site.settings);
+    const documents = documentMaker(site, assets, scripts, opts.extraHead);
+    // The cards the cache holds, looked up before the pages render: then the side-by-side below writes
+    // them beside the pages, not after.
+    const lookup = await time('cards', () => lookUpCards(plan.cardJobs, cacheDir, cardsGeneration(cardsCode)));
+
+    // cards, search, render: side by side, since a 2-core machine is CPU-bound throughout. The cards
+    // are drawn on the workers on a large site, else by the card process at the lowest priority (on
+    // the CPU that rendering and search leave), and written with the assets; the search
+    // index is made by pagefind, a process of its own, and reused whole when its records are
+    // unchanged; the pages are rendered, written and measured by the workers.
+    search = site.settings.search ? buildSearch(root, plannedDocuments(site), cacheDir, (key) => cache.body(key)) : undefined;
+    const indexed = search && time('search', () => search!.built);
+    indexed?.catch(() => { /* awaited below, or by serve */ });
+    // serve serves the index from the cache itself, as soon as it is ready; a build writes it into the output.
+    if (session) session.search = indexed;
+    const sources = siteSource(site, generatorCode(), cardsCode);
+    const renderInput = { site, routes, sources, now, code, cache, workers, writer, documents, sizes, markup };
+    const rendering = time('render', () => renderStage(renderInput))
+      // images: as soon as the pages say which they use, beside the cards and the index still being made.
+      .then(async (out) => ({ ...out, images: await time('images', () => imagesStage(site, out.written, contentDir, cacheDir)) }));
+    const drawing = time('cards', () => drawMissingCards(lookup, (missing, each) => workers.cards(missing, each)))
+      .then(async (built) => { await time('write', () => writeFiles(writer, sizes, sideFiles(assets, built))); return built; });
+    const indexing = session || !indexed ? Promise.resolve(undefined) : indexed.then(async (built) => {
+      await time('write', () => writeFiles(writer, sizes, [...built.files].map(([file, from]) => ({ file, from }))));
+      return built;
+    });
+    type Rendered = { written: WrittenPage[]; documents: number; images: BuiltImages };
+    const [rendered, cards, searched] = await sideBySide<[Rendered, BuiltCards, BuiltSearch | undefined]>(
+      [rendering, drawing, indexing], threads.stop);
+    made = { ...plan, loaded, shell: documents.shell, code, assets, scripts, rendered, cards, searched };
+  } finally {
+    // Every body the index needs is read before the cache is saved (a save may rewrite the pack), and
+    // a failed build's indexer is let finish: pagefind's service is one per process, and serve builds again.
+    await search?.bodiesRead;
+    if (!session) await search?.built.catch(() => undefined);
+    // Nor does a build that failed early leave esbuild writing its bundles into the cache after it reports.
+    await Promise.allSettled([codeReady, assetsReady]);
+    // A cache that cannot be written costs the next build time, not this one its pages.
+    await cache.save().catch((error: unknown) => {
+      warn(`warning: ${CACHE_DIR}/ not saved: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    const { discarded } = cache;
+    if (discarded) warn(`warning: ${discarded} unreadable entr${discarded === 1 ? 'y' : 'ies'} in ${CACHE_DIR}/ discarded and rebuilt`);
+    threadsGone = threads.stop();
+  }
+  const { site, routes, table, rendered: { written: pages, images }, cards, searched } = made;
+
+  // Then one after another: write → measure → budgets → swap → prune.
+  await time('write', () => writeStage(root, treeParts(staging.next).meta, {
+    writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh, store: made.store.entries,
+  }));
+  if (session) Object.assign(session, { code: made.code, assets: made.assets });
+  const imageFigures = { site: site.images, built: images };
+  const summary = await time('measure', () => measureBuild(pages, markup, made.assets, stages, sizes, made.articles, imageFigures));
+  summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };
+  summary.store = made.store.figures;
+  if (searched) summary.search = { pages: searched.pages, bytes: searched.bytes, ms: searched.ms, indexed: searched.indexed };
+  // A page's document, as written into the staging tree: what the budgets gzip again at level 9 near a limit.
+  const fileOf = new Map(pages.map((p) => [p.route.url, p.route.file]));
+  const readPage = (url: string) => readFile(pathIn(writer.outDir, fileOf.get(url)!));
+  await budgetStage(root, opts.budgets, summary, readPage, { pages: writer.outDir, outDir: run.outDir });
+  await time('swap', () => swapStage(staging, writer, { preview, clock: opts.now }));
+  await time('prune', () => pruneStage(run, images.files, cardsGeneration(made.cardsCode), summary));
+  summary.wallMs = performance.now() - run.startedAt;
+  await threadsGone;
+
+  return {
+    site, routes, table, summary, metaDir: metaDirFor(run.outDir),
+    redone: { ...cache.counts, pool: threads.startedOnce, documents: made.rendered.documents },
+    warnings: preview ? made.unpublishedLinks : [],
+    live: { loaded: made.loaded, code: made.code, shell: made.shell, cardsCode: made.cardsCode, contentDir, cacheDir, now, preview },
+  };
+}

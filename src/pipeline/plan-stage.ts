@@ -1,0 +1,45 @@
+// After `load`, untimed: the site as published at the build's clock, its routes, each page's share
+// card named (before any page renders, since the head links to it), and the routing table.
+import type { Site } from '../content/load.ts';
+import { publishedSite, type Published } from '../content/published.ts';
+import { ContentErrors } from '../content/errors.ts';
+import { routes as routeTable, routingTable, type Route } from '../routes/table.ts';
+import type { RoutingTable } from '../routing/resolve.ts';
+import { checkedStore } from '../routing/store-data.ts';
+import { planCards, type CardJob } from '../cards/plan.ts';
+import { cardFontsHash } from '../cards/fonts.ts';
+import { engineVersions } from '../cards/engine.ts';
+import type { BuildCode } from '../pool/code.ts';
+import { hashOf } from '../hash.ts';
+
+/**
+ * The site as published at the build's clock, the one place articles are left out (drafts,
+ * scheduled, expired), so no later stage can forget to; a preview keeps drafts and scheduled ones, marked.
+ * A link from live content to an article left out stops a production build.
+ */
+export function publishStage(site: Site, now: Date, preview: boolean): Published {
+  const published = publishedSite(site, now, preview ? 'preview' : 'production');
+  if (published.unpublishedLinks.length && !preview) throw new ContentErrors(published.unpublishedLinks);
+  return published;
+}
+
+export interface Plan extends Published {
+  /** The hash of the card code, its fonts and engine: the cards' cache folder and part of every page's key. */
+  cardsCode: string;
+  routes: Route[];
+  cardJobs: CardJob[];
+  table: RoutingTable;
+  /** The routing table's entries for the CloudFront KeyValueStore, with their figures. */
+  store: ReturnType<typeof checkedStore>;
+}
+
+/** The published site, its routes with their cards named, and the routing table, checked against the store's limits. */
+export function planStage(loaded: Site, code: BuildCode, run: { now: Date; preview: boolean; contentDir: string }): Plan {
+  const published = publishStage(loaded, run.now, run.preview);
+  const cardsCode = hashOf(code.cardsHash, cardFontsHash(), engineVersions());
+  const { routes, jobs: cardJobs } = planCards(published.site, routeTable(published.site), run.contentDir, cardsCode);
+  const table = routingTable(routes);
+  // Before any page renders: a table the CloudFront KeyValueStore would refuse stops the build (StoreLimitError).
+  const store = checkedStore(table);
+  return { ...published, cardsCode, routes, cardJobs, table, store };
+}
