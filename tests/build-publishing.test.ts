@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildResult } from '../src/build.ts';
 import { ContentErrors, formatContentError } from '../src/content/errors.ts';
-import { resolve, type RoutingTable } from '../src/routing/resolve.ts';
+import { resolve, type RoutingTable } from '../src/url-resolution/resolve.ts';
 import { checkLinksCommand } from '../src/links/command.ts';
 import { main } from '../src/cli.ts';
 import { formatSummary } from '../src/measure/summary.ts';

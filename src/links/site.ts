@@ -2,7 +2,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SEAL_FILE } from '../output/seal.ts';
-import { pageFile, type RoutingTable } from '../routing/resolve.ts';
+import { pageFile, type RoutingTable } from '../url-resolution/resolve.ts';
 import { safeDecode } from './target.ts';
 
 export interface BuiltSite {

@@ -11,11 +11,11 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildSite } from '../../src/build.ts';
-import { resolve, type RoutingTable } from '../../src/routing/resolve.ts';
-import { viewerRequestFunction, viewerResponseFunction } from '../../src/routing/cloudfront-functions.ts';
-import { parseStoreDataFile, STORE_DATA_FILE, storeDataFile, storeEntries, storeProblems } from '../../src/routing/store-data.ts';
+import { resolve, type RoutingTable } from '../../src/url-resolution/resolve.ts';
+import { viewerRequestFunction, viewerResponseFunction } from '../../src/url-resolution/cloudfront-functions.ts';
+import { parseStoreDataFile, STORE_DATA_FILE, storeDataFile, storeEntries, storeProblems } from '../../src/url-resolution/store-data.ts';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
-import { loadFunction, standInStore, type CfRequest, type CfResponse, type Handler, type StandInStore, type Value } from '../routing/cloudfront-runtime.ts';
+import { loadFunction, standInStore, type CfRequest, type CfResponse, type Handler, type StandInStore, type Value } from '../url-resolution/cloudfront-runtime.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SIZE_LIMIT = 10 * 1024;
@@ -163,7 +163,7 @@ describe('the functions route as site serve does', () => {
     }
   });
 
-  test('the viewer-request answers are src/routing/resolve.ts resolve() answers, query string kept on redirects', async () => {
+  test('the viewer-request answers are src/url-resolution/resolve.ts resolve() answers, query string kept on redirects', async () => {
     for (const url of TABLE_OF_URLS) {
       const q = url.indexOf('?');
       const pathname = q === -1 ? url : url.slice(0, q);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RoutingTable } from '../../src/routing/resolve.ts';
+import type { RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { checkSite } from '../../src/links/check.ts';
 import { extractPage } from '../../src/links/extract.ts';
 import { groupLayoutProblems, inLayout } from '../../src/links/group.ts';

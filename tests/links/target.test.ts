@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RoutingTable } from '../../src/routing/resolve.ts';
+import type { RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { resolveStaticTarget, resolveTarget } from '../../src/links/target.ts';
 
 const table: RoutingTable = {

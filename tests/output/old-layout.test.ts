@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build.ts';
 import type { RecordFile } from '../../src/write.ts';
 import { outputLayout, treeParts, TREES } from '../../src/output/layout.ts';
-import { pageFile, type RoutingTable } from '../../src/routing/resolve.ts';
+import { pageFile, type RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
 
 let project: FixtureProject;

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { pageFile } from '../../src/routing/resolve.ts';
+import { pageFile } from '../../src/url-resolution/resolve.ts';
 
 /**
  * A small built site, broken on purpose one way per page, with the routing table and the headers

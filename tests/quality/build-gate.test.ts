@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildGate } from '../../quality/build-gate.ts';
-import { readRoutingTable } from '../../quality/routes.ts';
+import { readRoutingTable } from '../../quality/gate-urls.ts';
 import { loadBudgets } from '../../src/measure/budgets.ts';
 
 describe('the budgets gate', () => {

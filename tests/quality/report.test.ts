@@ -3,7 +3,7 @@ import { contrastRatio, luminance, parseColor, textOver } from '../../quality/co
 import { headerMismatches, policyProblems } from '../../quality/response-header-checks.ts';
 import { median } from '../../quality/lighthouse.ts';
 import { formatGate, verdict, type GateReport } from '../../quality/report.ts';
-import { targets } from '../../quality/routes.ts';
+import { targets } from '../../quality/gate-urls.ts';
 import { STRICT_HEADERS } from './broken-site.ts';
 
 const gate = (name: string, failures: string[] = []): GateReport => ({ gate: name, columns: ['page', 'figure'], rows: [['/', '1']], failures, warnings: [], summary: `${name}: done` });

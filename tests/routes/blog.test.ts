@@ -5,7 +5,8 @@ import { assessmentPageSchema, blogPageSchema, contactPageSchema, thankYouPageSc
 import { blogRoutes } from '../../src/routes/blog.ts';
 import { formRoutes } from '../../src/routes/forms.ts';
 import { legalRoutes } from '../../src/routes/legal.ts';
-import { routes, routingTable } from '../../src/routes/table.ts';
+import { routes } from '../../src/routes/table.ts';
+import { routingTable } from '../../src/routes/routing-table.ts';
 import type { Route } from '../../src/routes/route.ts';
 import { publishedSite } from '../../src/content/published.ts';
 import { sitemapXml } from '../../src/render/feeds.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RoutingTable } from '../../src/routing/resolve.ts';
-import { RULES_KEY } from '../../src/routing/rule.ts';
-import { checkedStore, parseStoreDataFile, STORE_LIMITS, StoreLimitError, storeDataFile, storeEntries, storeProblems, storeSize } from '../../src/routing/store-data.ts';
+import type { RoutingTable } from '../../src/url-resolution/resolve.ts';
+import { RULES_KEY } from '../../src/url-resolution/rule.ts';
+import { checkedStore, parseStoreDataFile, STORE_LIMITS, StoreLimitError, storeDataFile, storeEntries, storeProblems, storeSize } from '../../src/url-resolution/store-data.ts';
 
 const table = (over: Partial<RoutingTable> = {}): RoutingTable => ({
   pages: ['/', '/about', '/blog', '/blog/what-is-data'],

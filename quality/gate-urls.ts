@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RoutingTable } from '../src/routing/resolve.ts';
+import type { RoutingTable } from '../src/url-resolution/resolve.ts';
 import { metaDirFor } from '../src/write.ts';
 
 /** One address the browser gates visit, and the status the server should answer it with. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolve, type RoutingTable } from '../../src/routing/resolve.ts';
+import { resolve, type RoutingTable } from '../../src/url-resolution/resolve.ts';
 
 const table: RoutingTable = {
   pages: ['/', '/about', '/blog', '/blog/page/2', '/blog/what-is-data', '/case-studies/dc-thomson', '/services/data-visualisation'],
