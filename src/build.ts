@@ -6,7 +6,7 @@ import { publishedSite, type Published } from './content/published.ts';
 import { ContentErrors, type ContentError } from './content/errors.ts';
 import { routes as routeTable, type Route } from './routes/table.ts';
 import { routingTable } from './routes/routing-table.ts';
-import { siteSource } from './routes/sources.ts';
+import { siteInputsHash } from './routes/route-inputs.ts';
 import { generatorCode } from './generator-code.ts';
 import type { RenderedPage } from './render/page.tsx';
 import { PageUsesTable, type SharedUses, type StoredPage } from './render/stored-page.ts';
@@ -29,7 +29,7 @@ import { applyOverrides, type SettingsOverrides } from './config.ts';
 import { BudgetError, checkBudgets, loadBudgets, withExactHtml, type Budgets } from './measure/budgets.ts';
 import { bundleBuildCode, type BuildCode } from './pool/code.ts';
 import type { BuildWorkers } from './pool/build-workers.ts';
-import { BuildCache, LostBodiesError, type RouteSource } from './cache/build-cache.ts';
+import { BuildCache, LostBodiesError, type RouteInputs } from './cache/build-cache.ts';
 import { CACHE_DIR } from './cache/store.ts';
 import { hashOf } from './hash.ts';
 import { buildImages, type BuiltImages } from './image-stage.ts';
@@ -80,7 +80,7 @@ export interface BuildResult {
   site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string;
   /** Markdown files parsed and pages rendered by this build; the rest came from the cache. */
   redone: { parsed: number; rendered: number; pool: boolean; documents: number;
-    /** Routes whose key was worked out from their props, not found by their sources (see RouteSources). */
+    /** Routes whose key was worked out from their props, not found by their inputs (see RouteInputsLookup). */
     keyed: number };
   /** Problems a preview lets through that a production build refuses (links to unpublished articles). */
   warnings: ContentError[];
@@ -125,10 +125,10 @@ interface DocumentMaker { shell: DocumentShell; inputs: string }
  * holds a page's markup. Returns the pages, without their markup, in the routes' order.
  */
 async function renderStage(input: {
-  site: Site; routes: Route[]; sources: string; now: Date; code: BuildCode; cache: BuildCache; workers: BuildWorkers;
+  site: Site; routes: Route[]; siteInputs: string; now: Date; code: BuildCode; cache: BuildCache; workers: BuildWorkers;
   writer: DistWriter; documents: DocumentMaker; sizes: Map<string, SizeFigure>; markup: DocumentFigures;
 }): Promise<{ written: WrittenPage[]; documents: number }> {
-  const { site, routes, sources, now, code, cache, workers, writer, documents: maker, sizes, markup } = input;
+  const { site, routes, siteInputs, now, code, cache, workers, writer, documents: maker, sizes, markup } = input;
   const ctx = { settings: site.settings, images: site.images, year: now.getUTCFullYear() };
   const order = new Map(routes.map((route, i) => [route, i]));
   const written = new Array<WrittenPage>(routes.length);
@@ -144,14 +144,14 @@ async function renderStage(input: {
   const lastAbout = (route: Route) => writer.lastAbout(route.file) as StoredPage | undefined;
   // The site and shell each kept once in the record file, every page naming them by their index there.
   const shellIndex = writer.share(shell);
-  const refs = (source: RouteSource) => ({ site: writer.share(source.site), ...(source.body === undefined ? {} : { body: source.body }), shell: shellIndex });
-  const last = (route: Route, source: RouteSource) => {
+  const refs = (inputs: RouteInputs) => ({ site: writer.share(inputs.site), ...(inputs.body === undefined ? {} : { body: inputs.body }), shell: shellIndex });
+  const last = (route: Route, inputs: RouteInputs) => {
     const about = lastAbout(route);
-    return about && about.body === source.body && writer.lastShared(about.site) === source.site ? writer.lastKey(route.file) : undefined;
+    return about && about.body === inputs.body && writer.lastShared(about.site) === inputs.site ? writer.lastKey(route.file) : undefined;
   };
   const keepPage = (route: Route, shared: SharedUses, size: SizeFigure) =>
     keep({ route, islands: shared.islands, images: shared.uses.images, preload: shared.uses.preload }, size, shared.uses.markup);
-  await cache.render(routes, ctx, code.renderHash, { site: sources, last }, async (route, key, source) => {
+  await cache.render(routes, ctx, code.renderHash, { site: siteInputs, last }, async (route, key, source) => {
     // The document on disk was made from this very page and shell, and nobody has touched it: it stands.
     const about = lastAbout(route);
     if (!about || writer.lastShared(about.shell) !== shell) return false;
@@ -168,7 +168,7 @@ async function renderStage(input: {
     if ('lostBody' in out) return;
     documents++;
     const shared = table.made({ islands: out.islands, images: out.images, ...(out.preload ? { preload: out.preload } : {}), markup: out.markup });
-    writer.record(job.route.file, { ...out.record, key: job.key(), about: table.stored(shared, { cut: out.cut, ...refs(job.source) }) });
+    writer.record(job.route.file, { ...out.record, key: job.key(), about: table.stored(shared, { cut: out.cut, ...refs(job.inputs) }) });
     keepPage(job.route, shared, { raw: out.record.size, gzip: out.record.gzip });
   }));
   return { written, documents };
@@ -316,7 +316,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // serve serves the index from the cache itself, as soon as it is ready; a build writes it into the output.
     if (session) session.search = indexed;
     const [rendered, cards, searched] = await sideBySide<[Awaited<ReturnType<typeof renderStage>> & { images: BuiltImages }, BuiltCards, BuiltSearch | undefined]>([
-      time('render', () => renderStage({ site, routes, sources: siteSource(site, generatorCode(), cardsCode), now, code, cache, workers, writer, documents, sizes, markup }))
+      time('render', () => renderStage({ site, routes, siteInputs: siteInputsHash(site, generatorCode(), cardsCode), now, code, cache, workers, writer, documents, sizes, markup }))
         // images: as soon as the pages say which they use, beside the cards and the index still being made.
         .then(async (out) => ({ ...out, images: await time('images', () => imagesStage(site, out.written, run.contentDir, cacheDir)) })),
       time('cards', () => drawMissingCards(lookup, (missing, each) => workers.cards(missing, each)))

@@ -17,7 +17,7 @@ export interface PageUses { islands: IslandList; images: RenderedPage['images'];
  * What the record of a written page keeps besides its key (the route's: see cache/build-cache.ts), so
  * that a later build can leave it standing without reading it; or, when only the shell changed, cut
  * its head and body out of it (`cut`, valid while the route's key is the record's) rather than render
- * it again. `site` and `body` name what the route was made from (RouteSource): while they are the
+ * it again. `site` and `body` name what the route was made from (RouteInputs): while they are the
  * same, the record's key is the route's. `shell` names what the document was made of besides the
  * page. `uses`, `site` and `shell` are indexes among the record file's shared texts: every page of a
  * build has the same site and shell.

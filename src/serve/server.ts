@@ -17,7 +17,7 @@ import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '..
 import { cacheControl } from '../url-resolution/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
 import { SEARCH_DIR, type BuiltSearch } from '../search/search-index.ts';
-import { watchSources } from './watch-sources.ts';
+import { watchFolders } from './watch-folders.ts';
 import type { LiveSite, MemoryFile } from './live-site.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import type { LocalFormBackend } from '../../lambda/local-backend.ts';
@@ -294,7 +294,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     : undefined;
 
   let timer: NodeJS.Timeout | undefined;
-  const watcher = opts.watch === false ? undefined : watchSources(['content', 'templates', 'islands'].map((d) => path.join(opts.root, d)), (file) => {
+  const watcher = opts.watch === false ? undefined : watchFolders(['content', 'templates', 'islands'].map((d) => path.join(opts.root, d)), (file) => {
     const rel = path.relative(opts.root, file);
     if (!rel.startsWith('content' + path.sep)) session.codeChanged = true;
     saved.add(rel);
