@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadSite, type ParseMarkdown, type Site, type SourceRecord } from './content/load.ts';
+import { loadSite, type ParseMarkdown, type Site, type KnownSources } from './content/load.ts';
 import { publishedSite, type Published } from './content/published.ts';
 import { ContentErrors, type ContentError } from './content/errors.ts';
 import { routes as routeTable, type Route } from './routes/table.ts';
@@ -97,8 +97,8 @@ async function timed<T>(stages: Record<string, number>, name: string, fn: () => 
 }
 
 /** `load`: the content, validated, with the flags' and environment's settings applied. */
-async function loadStage(contentDir: string, overrides: SettingsOverrides | undefined, parse: ParseMarkdown, record: SourceRecord): Promise<Site> {
-  const loaded = await loadSite(contentDir, parse, record);
+async function loadStage(contentDir: string, overrides: SettingsOverrides | undefined, parse: ParseMarkdown, sources: KnownSources): Promise<Site> {
+  const loaded = await loadSite(contentDir, parse, sources);
   return overrides ? { ...loaded, settings: applyOverrides(loaded.settings, overrides) } : loaded;
 }
 
@@ -142,7 +142,7 @@ async function renderStage(input: {
   let documents = 0;
   const table = new PageUsesTable(writer);
   const lastAbout = (route: Route) => writer.lastAbout(route.file) as StoredPage | undefined;
-  // The site and shell each kept once in the record file, every page naming them by their index there.
+  // The site and shell each kept once in the file list, every page naming them by their index there.
   const shellIndex = writer.share(shell);
   const refs = (inputs: RouteInputs) => ({ site: writer.share(inputs.site), ...(inputs.body === undefined ? {} : { body: inputs.body }), shell: shellIndex });
   const last = (route: Route, inputs: RouteInputs) => {
@@ -155,12 +155,12 @@ async function renderStage(input: {
     // The document on disk was made from this very page and shell, and nobody has touched it: it stands.
     const about = lastAbout(route);
     if (!about || writer.lastShared(about.shell) !== shell) return false;
-    const record = await writer.keep(route.file, key);
-    const shared = record && table.last(about);
-    if (!record || !shared) return false;
-    // Recorded again: its uses, site and shell at their places in this build's record file (its key may have been worked out from its props this time).
-    writer.record(route.file, { ...record, about: table.stored(shared, { cut: about.cut, ...refs(source) }) });
-    keepPage(route, shared, { raw: record.size, gzip: record.gzip! });
+    const kept = await writer.keep(route.file, key);
+    const shared = kept && table.last(about);
+    if (!kept || !shared) return false;
+    // Listed again: its uses, site and shell at their places in this build's file list (its key may have been worked out from its props this time).
+    writer.add(route.file, { ...kept, about: table.stored(shared, { cut: about.cut, ...refs(source) }) });
+    keepPage(route, shared, { raw: kept.size, gzip: kept.gzip! });
     return true;
   }, (jobs, read, settle) => workers.pages(jobs.map((job) => ({ ...job, before: writer.before(job.route.file), ...table.previousPage(lastAbout(job.route), writer.lastKey(job.route.file), job.key) })), { ctx, shell: maker.shell, trees: writer.siteTrees }, read, async (job, out) => {
     await settle(job, out);
@@ -168,8 +168,8 @@ async function renderStage(input: {
     if ('lostBody' in out) return;
     documents++;
     const shared = table.made({ islands: out.islands, images: out.images, ...(out.preload ? { preload: out.preload } : {}), markup: out.markup });
-    writer.record(job.route.file, { ...out.record, key: job.key(), about: table.stored(shared, { cut: out.cut, ...refs(job.inputs) }) });
-    keepPage(job.route, shared, { raw: out.record.size, gzip: out.record.gzip });
+    writer.add(job.route.file, { ...out.entry, key: job.key(), about: table.stored(shared, { cut: out.cut, ...refs(job.inputs) }) });
+    keepPage(job.route, shared, { raw: out.entry.size, gzip: out.entry.gzip });
   }));
   return { written, documents };
 }
@@ -273,7 +273,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const assetsReady = !run.fresh && session?.assets ? Promise.resolve(session.assets) : time('bundle', () => bundle({ root, outDir: run.outDir, cacheDir: path.join(root, CACHE_DIR) }));
   assetsReady.catch(() => { /* awaited, and reported, before rendering */ });
   const writer = new DistWriter(treeParts(staging.next), staging.live === undefined ? undefined : treeParts(staging.live));
-  // The last build's records read, and the staging tree listed (in a thread of its own on a large site) while the content loads.
+  // The last build's file list read, and the staging tree listed (in a thread of its own on a large site) while the content loads.
   writer.begin();
   const cache = await BuildCache.open(root, session?.memory);
   const threads = startThreads({ root, contentDir: run.contentDir, cacheDir, poolThreshold: opts.poolThreshold, session }, cache, codeReady);

@@ -98,10 +98,10 @@ class Collector {
   links: SourceLink[] = [];
   bodyLinks: BodyLinks[] = [];
   /**
-   * `record`: the build cache's record (see `loadSite`); `imagesSet`: the set of images it is kept
+   * `sources`: what the build cache knows of the content (see `loadSite`); `imagesSet`: the set of images it is kept
    * against, a hash of their paths.
    */
-  constructor(readonly root: string, readonly record?: SourceRecord, readonly imagesSet = '') {
+  constructor(readonly root: string, readonly sources?: KnownSources, readonly imagesSet = '') {
     this.within = root + path.sep;
   }
 
@@ -164,20 +164,20 @@ class Collector {
     return this.links.slice(count).map(({ file: _file, ...link }) => link);
   }
 
-  /** A YAML file checked by `schema`, unless the build cache's record holds it checked, from these very bytes and images; a valid one is recorded. */
+  /** A YAML file checked by `schema`, unless the build cache holds it checked, from these very bytes and images; a valid one is kept there. */
   async yaml<S extends z.ZodType>(file: string, schema: S, images: Record<string, SiteImage>) {
     const bytes = this.readBytes(file);
     if (bytes === undefined) return undefined;
     const rel = this.rel(file);
-    const key = this.record && hashOf(rel, this.imagesSet, bytes);
-    const checked = key === undefined ? undefined : this.record!.checkedYaml(key);
+    const key = this.sources && hashOf(rel, this.imagesSet, bytes);
+    const checked = key === undefined ? undefined : this.sources!.checkedYaml(key);
     if (checked) {
       for (const link of checked.links) this.links.push({ file: rel, ...link });
       return checked.data as z.infer<S>;
     }
     const [errorsBefore, linksBefore] = [this.errors.length, this.links.length];
     const data = this.validate(schema, parseYaml(bytes.toString('utf8'), rel), rel, images);
-    if (key !== undefined && data !== undefined && this.errors.length === errorsBefore) this.record!.keepYaml(key, { data: data as object, links: this.linksSince(linksBefore) });
+    if (key !== undefined && data !== undefined && this.errors.length === errorsBefore) this.sources!.keepYaml(key, { data: data as object, links: this.linksSince(linksBefore) });
     return data;
   }
 
@@ -236,11 +236,11 @@ const parseInline: ParseMarkdown = (jobs) => Promise.all(jobs.map((job) => parse
 export interface KnownSource { digest: string; imagesSet: string; images: string[] }
 
 /**
- * The build cache's record of the content it read: of each markdown file, by the file's stat, what
+ * What the build cache knows of the content the last load read: of each markdown file, by the file's stat, what
  * its key needs, so that a file unchanged since need not be read; of each YAML file, by its key (its
  * path, bytes and the set of images), its data as a load of this generator found it valid.
  */
-export interface SourceRecord {
+export interface KnownSources {
   known(file: string, stat: Stats): KnownSource | undefined;
   note(file: string, stat: Stats, known: KnownSource, readAt?: number): void;
   checkedYaml(key: string): CheckedFront | undefined;
@@ -248,32 +248,32 @@ export interface SourceRecord {
 }
 
 /**
- * A markdown file to parse, read, or known unchanged by the collector's record (its key then needs
- * only what the record keeps, while the site's images are the same set); undefined if it cannot be read.
+ * A markdown file to parse, read, or known unchanged by what the collector's sources hold (its key then needs
+ * only what they keep, while the site's images are the same set); undefined if it cannot be read.
  */
 function markdownSource(c: Collector, file: string, forms: SiteSettings['assessmentForms'] | undefined, images: Record<string, SiteImage>): LoadedMarkdown | undefined {
-  const { record, imagesSet } = c;
+  const { sources, imagesSet } = c;
   const rel = c.rel(file);
   const read = () => readFileSync(file);
-  const stat = record && statSync(file, { throwIfNoEntry: false });
-  const known = stat && record.known(file, stat);
+  const stat = sources && statSync(file, { throwIfNoEntry: false });
+  const known = stat && sources.known(file, stat);
   if (known && known.imagesSet === imagesSet) return { rel, forms, digest: known.digest, images: Object.fromEntries(known.images.map((name) => [name, images[name]!])), read };
   const readAt = Date.now();
   const source = c.readBytes(file);
   if (source === undefined) return undefined;
   const digest = digestOf(source);
   const named = imagesNamedIn(source, images);
-  if (stat) record!.note(file, stat, { digest, imagesSet, images: Object.keys(named) }, readAt);
+  if (stat) sources!.note(file, stat, { digest, imagesSet, images: Object.keys(named) }, readAt);
   return { source, rel, forms, digest, images: named, read };
 }
 
 /**
  * Load content/ into a Site, or throw ContentErrors naming every bad file, field and line at once.
- * `record`: the build cache's record of the content the last load read (see SourceRecord).
+ * `sources`: what the build cache knows of the content the last load read (see KnownSources).
  */
-export async function loadSite(root: string, parse: ParseMarkdown = parseInline, record?: SourceRecord): Promise<Site> {
+export async function loadSite(root: string, parse: ParseMarkdown = parseInline, sources?: KnownSources): Promise<Site> {
   const { images, errors: imageErrors } = await loadImages(root);
-  const c = new Collector(root, record, record ? hashOf(...Object.keys(images)) : '');
+  const c = new Collector(root, sources, sources ? hashOf(...Object.keys(images)) : '');
   c.errors.push(...imageErrors);
   const settings = await c.yaml(path.join(root, 'site.yaml'), siteSchema, images);
 
@@ -297,12 +297,12 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
 
   const collections: Record<string, Array<{ slug: string; order?: number }>> = {};
   for (const [name, schema] of Object.entries(collectionSchemas) as Array<[string, z.ZodType]>) {
-    const records: Array<{ slug: string; order?: number }> = [];
+    const items: Array<{ slug: string; order?: number }> = [];
     for (const file of await c.list(name, '.yaml')) {
       const data = await c.yaml(file, schema, images);
-      if (data) records.push({ ...(data as object), slug: path.basename(file, '.yaml') });
+      if (data) items.push({ ...(data as object), slug: path.basename(file, '.yaml') });
     }
-    collections[name] = records.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
+    collections[name] = items.sort((a, b) => (a.order ?? 100) - (b.order ?? 100) || a.slug.localeCompare(b.slug));
   }
 
   c.errors.push(...unread);

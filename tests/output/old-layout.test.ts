@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, readlink, rename, writeFile } from 'node:fs/p
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/build.ts';
-import type { RecordFile } from '../../src/write.ts';
+import type { WrittenFiles } from '../../src/write.ts';
 import { outputLayout, treeParts, TREES } from '../../src/output/layout.ts';
 import { pageFile, type RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
@@ -30,17 +30,17 @@ async function tree(dir: string): Promise<{ files: string[]; folders: string[] }
 /** The page files of the old layout, for the pages other than the home page: 'about/index.html'. */
 const oldFile = (url: string) => `${url.slice(1)}/index.html`;
 
-/** A tree as the last build of the old layout left it: each page file moved to its folder, its record with it (in the record file of that version: the records alone). */
-async function toOldLayout(parts: { site: string; records: string }) {
-  const records = (JSON.parse(await readFile(parts.records, 'utf8')) as RecordFile).files as Record<string, unknown>;
+/** A tree as the last build of the old layout left it: each page file moved to its folder, its entry with it (in the file list of that version: the entries alone). */
+async function toOldLayout(parts: { site: string; fileList: string }) {
+  const entries = (JSON.parse(await readFile(parts.fileList, 'utf8')) as WrittenFiles).files as Record<string, unknown>;
   for (const url of table.pages.filter((u) => u !== '/')) {
     const from = pageFile(url);
     await mkdir(path.dirname(path.join(parts.site, oldFile(url))), { recursive: true });
     await rename(path.join(parts.site, from), path.join(parts.site, oldFile(url)));
-    records[`/${oldFile(url)}`] = records[from];
-    delete records[from];
+    entries[`/${oldFile(url)}`] = entries[from];
+    delete entries[from];
   }
-  await writeFile(parts.records, JSON.stringify(records));
+  await writeFile(parts.fileList, JSON.stringify(entries));
 }
 
 beforeAll(async () => {
@@ -78,9 +78,9 @@ describe('the first builds after the change of page layout', () => {
       // Only folders that still hold a file: no about/, no blog/page/2/.
       expect(folders.filter((d) => !files.some((f) => f.startsWith(`${d}/`))), parts.site).toEqual([]);
       expect(existsSync(path.join(parts.site, 'about'))).toBe(false);
-      // What the tree records is what it holds.
-      const records = Object.keys((JSON.parse(await readFile(parts.records, 'utf8')) as RecordFile).files).map((f) => f.slice(1)).sort();
-      expect(files.filter((f) => f !== '.site-build.json')).toEqual(records);
+      // What the tree lists is what it holds.
+      const listed = Object.keys((JSON.parse(await readFile(parts.fileList, 'utf8')) as WrittenFiles).files).map((f) => f.slice(1)).sort();
+      expect(files.filter((f) => f !== '.site-build.json')).toEqual(listed);
     }
     // dist/ shows one of them, and a page is what it was: only its file's name has changed.
     expect(TREES.map((t) => t as string)).toContain(path.basename(await readlink(outputLayout(out).current)));
