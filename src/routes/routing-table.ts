@@ -3,7 +3,7 @@ import type { Route } from './route.ts';
 /** The routing table the build makes from the routes: what `resolve` and the store's entries are made of. */
 export interface RoutingTable {
   /** Every page URL that has a file, without trailing slash ('/' for home). */
-  pages: string[];
+  pageUrls: string[];
   /** Exact-path redirects. */
   redirects: Record<string, { to: string; status: 301 | 302 }>;
   /** Unknown paths under a prefix: redirected, or answered with a page and status. */
@@ -19,7 +19,7 @@ export const REDIRECTS: RoutingTable['redirects'] = {
 
 export function routingTable(all: Route[]): RoutingTable {
   return {
-    pages: all.filter((r) => r.status === 200).map((r) => r.url),
+    pageUrls: all.filter((r) => r.status === 200).map((r) => r.url),
     redirects: REDIRECTS,
     fallbacks: [
       { prefix: '/blog/', redirect: '/blog', status: 302 },

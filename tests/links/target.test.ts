@@ -3,7 +3,7 @@ import type { RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { resolveStaticTarget, resolveTarget } from '../../src/links/target.ts';
 
 const table: RoutingTable = {
-  pages: ['/', '/about', '/blog', '/services/data-visualisation', '/caf%C3%A9'],
+  pageUrls: ['/', '/about', '/blog', '/services/data-visualisation', '/caf%C3%A9'],
   redirects: {
     '/services/analytics-and-reporting': { to: '/services/data-visualisation', status: 301 },
     '/old': { to: '/older', status: 301 },

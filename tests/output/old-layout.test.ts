@@ -36,7 +36,7 @@ const oldFile = (url: string) => `${url.slice(1)}/index.html`;
  */
 async function toOldLayout(parts: { site: string; fileList: string }) {
   const entries = (JSON.parse(await readFile(parts.fileList, 'utf8')) as WrittenFiles).files as Record<string, unknown>;
-  for (const url of table.pages.filter((u) => u !== '/')) {
+  for (const url of table.pageUrls.filter((u) => u !== '/')) {
     const from = pageFile(url);
     await mkdir(path.dirname(path.join(parts.site, oldFile(url))), { recursive: true });
     await rename(path.join(parts.site, from), path.join(parts.site, oldFile(url)));
@@ -62,7 +62,7 @@ afterAll(async () => {
 
 describe('the first builds after the change of page layout', () => {
   it('leave both trees in the new layout alone: every page as <url>.html, no old page file, no folder left empty', async () => {
-    const inner = table.pages.filter((u) => u !== '/');
+    const inner = table.pageUrls.filter((u) => u !== '/');
     expect(inner.length).toBeGreaterThan(20);
     const before = await tree(out);
     expect(before.files).toContain('about/index.html');

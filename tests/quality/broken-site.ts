@@ -108,7 +108,7 @@ export async function writeBrokenSite(): Promise<string> {
   await write('assets/big.js', `/* ${randomBytes(40_000).toString('base64')} */\ndocument.documentElement.dataset.big = "ran";\n`);
   const build = path.join(root, 'build');
   await mkdir(build, { recursive: true });
-  await writeFile(path.join(build, 'routing.json'), JSON.stringify({ pages: ['/', ...Object.keys(BROKEN_PAGES)], redirects: {}, fallbacks: [], notFound: '/404.html' }));
+  await writeFile(path.join(build, 'routing.json'), JSON.stringify({ pageUrls: ['/', ...Object.keys(BROKEN_PAGES)], redirects: {}, fallbacks: [], notFound: '/404.html' }));
   await writeFile(path.join(build, 'headers.json'), JSON.stringify(STRICT_HEADERS));
   return dist;
 }

@@ -21,7 +21,7 @@ describe('the budgets gate', () => {
       expect(existsSync(outDir)).toBe(false);
       expect(dir).not.toBe(outDir);
       expect(await readFile(path.join(dir, 'index.html'), 'utf8')).toContain('<html');
-      expect((await readRoutingTable(dir)).pages).toContain('/about');
+      expect((await readRoutingTable(dir)).pageUrls).toContain('/about');
     } finally {
       await rm(work, { recursive: true, force: true });
     }

@@ -47,7 +47,7 @@ describe('contrast arithmetic', () => {
 
 describe('what the browser gates visit', () => {
   it('every page, the 404 page, and each fallback that answers a page of its own', () => {
-    const list = targets({ pages: ['/', '/blog', '/blog/page/2'], redirects: {}, fallbacks: [{ prefix: '/blog/', redirect: '/blog', status: 302 }, { prefix: '/case-studies/', file: '/case-studies/404.html', status: 404 }], notFound: '/404.html' });
+    const list = targets({ pageUrls: ['/', '/blog', '/blog/page/2'], redirects: {}, fallbacks: [{ prefix: '/blog/', redirect: '/blog', status: 302 }, { prefix: '/case-studies/', file: '/case-studies/404.html', status: 404 }], notFound: '/404.html' });
     expect(list.map((t) => [t.url, t.status])).toEqual([['/', 200], ['/blog', 200], ['/blog/page/2', 200], ['/quality-gate-no-such-page', 404], ['/case-studies/quality-gate-no-such-page', 404]]);
   });
 
