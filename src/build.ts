@@ -308,7 +308,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // cards, search, render: side by side, since a 2-core machine is CPU-bound throughout. The cards
     // are drawn on the workers on a large site, else by the card process at the lowest priority (on
     // the CPU that rendering and search leave), and written with the assets; the search
-    // index is made by pagefind, a process of its own, and reused whole when its records are
+    // index is made by pagefind, a process of its own, and reused whole when its documents are
     // unchanged; the pages are rendered, written and measured by the workers.
     search = site.settings.search ? buildSearch(root, plannedDocuments(site), cacheDir, (key) => cache.body(key)) : undefined;
     const indexed = search && time('search', () => search!.built);
