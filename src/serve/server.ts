@@ -319,7 +319,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // Served while the first build runs, if serve has built before: the pages reload once it is done.
   const meta = metaDirFor(state.outDir);
   if (opts.prebuilt || existsSync(path.join(meta, 'routing.json'))) {
-    state.table = JSON.parse(await readFile(path.join(meta, 'routing.json'), 'utf8')) as RoutingTable;
+    const previous = JSON.parse(await readFile(path.join(meta, 'routing.json'), 'utf8')) as Partial<RoutingTable>;
+    // A table of an older format (its page URLs under `pages`) is not answered from: the first build writes a new one.
+    if (Array.isArray(previous.pageUrls)) state.table = previous as RoutingTable;
     await readHeaders(state);
   }
   // Started once the server listens (see below): its synchronous stretches would hold up the listening.
