@@ -4,7 +4,7 @@ import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '..
 import { metaDirFor } from '../src/pipeline/dist-writer.ts';
 import type { PageNoise } from './browser.ts';
 import type { GateReport } from './report.ts';
-import type { Target } from './routes.ts';
+import type { Target } from './gate-urls.ts';
 
 export async function readHeadersFile(distDir: string): Promise<HeadersFile> {
   return parseHeadersFile(await readFile(path.join(metaDirFor(distDir), HEADERS_FILE), 'utf8'));

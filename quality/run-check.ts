@@ -22,7 +22,7 @@ import { linksGate } from './links.ts';
 import { OPEN_STATES } from './open-states.ts';
 import { servePhotoHero } from './photo-hero.ts';
 import { crashed, formatGate, verdict, type GateReport } from './report.ts';
-import { readRoutingTable, targets } from './routes.ts';
+import { readRoutingTable, targets } from './gate-urls.ts';
 import { runtimeReport } from './runtime.ts';
 import { sweep } from './sweep.ts';
 import { vnuGate } from './vnu.ts';

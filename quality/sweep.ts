@@ -5,7 +5,7 @@ import { listen, newContext, pool, VIEWPORTS, type Viewport } from './browser.ts
 import { pixelContrast, undecidedNodes } from './contrast.ts';
 import type { OpenState } from './open-states.ts';
 import type { PageView } from './page-view.ts';
-import type { Target } from './routes.ts';
+import type { Target } from './gate-urls.ts';
 import { imageSlots } from './runtime.ts';
 
 interface Job { label: string; url: string; status: number; viewport: Viewport; firstVisit: boolean; state?: OpenState }

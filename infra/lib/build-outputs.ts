@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseHeadersFile, type HeadersFile } from '../../src/response-headers.ts';
 
 /** CloudFront Functions allow 10 KB of code. */
-import { FUNCTION_SIZE_LIMIT } from '../../src/routing/cloudfront-functions.ts';
+import { FUNCTION_SIZE_LIMIT } from '../../src/url-resolution/cloudfront-functions.ts';
 
 export interface BuildOutputs {
   viewerRequestPath: string;

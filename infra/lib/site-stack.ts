@@ -60,12 +60,12 @@ export class SiteStack extends Stack {
 
     // The routing entries (a key per page and redirect), out of the functions' code so that
     // publishing needs no stack update. Created empty: until `site deploy` fills it the functions
-    // answer every page by its file's name (src/routing/cloudfront-functions.ts), so a first
+    // answer every page by its file's name (src/url-resolution/cloudfront-functions.ts), so a first
     // deployment has no window of 404s. Not seeded through ImportSource, which CloudFormation
     // cannot update: each build's entries would make a new source and a failed stack update.
     const routes = new KeyValueStore(this, 'Routes', { comment: 'Routing entries of the site: site deploy keeps them in step with the build' });
     const viewerRequest = new CloudFrontFunction(this, 'ViewerRequest', {
-      comment: 'Pretty URLs, redirects and not-found routing: src/routing/rule.ts over the Routes store',
+      comment: 'Pretty URLs, redirects and not-found routing: src/url-resolution/rule.ts over the Routes store',
       code: FunctionCode.fromFile({ filePath: build.viewerRequestPath }),
       runtime: FunctionRuntime.JS_2_0,
       keyValueStore: routes,

@@ -31,24 +31,24 @@ const isBody = (v: unknown): v is KeptBody => keptBody(v) !== undefined;
  * a JSON text of the whole route, and a first build asks for it only once the page is made, while
  * the main thread waits for the workers anyway.
  */
-export type KeyedPageJob = PageJob & { key: () => string; source: RouteSource };
+export type KeyedPageJob = PageJob & { key: () => string; inputs: RouteInputs };
 
 /**
  * What a route was made from: `site`, everything routes are made from but the article bodies (the
- * site source of routes/sources.ts, with the render context, the templates' code and the lockfile),
+ * site's inputs hash of routes/route-inputs.ts, with the render context, the templates' code and the lockfile),
  * the same for every route of a build; `body`, for an article's page, the key of its body. Routes are
  * a pure function of the two, so while both are the last build's, the route at a file is the last
  * build's route there (its URL included). Compared as they are: hashing them for fifteen thousand
  * routes cost a rebuild 20 ms.
  */
-export interface RouteSource { site: string; body?: string }
+export interface RouteInputs { site: string; body?: string }
 
 /**
  * Where a route's key may be found without writing out its props: `site` names everything routes
- * are made from but the article bodies (see routes/sources.ts), and `last` gives the key the last
- * build recorded for a route made from the same sources, if it did.
+ * are made from but the article bodies (see routes/route-inputs.ts), and `last` gives the key the last
+ * build recorded for a route made from the same inputs, if it did.
  */
-export interface RouteSources { site: string; last: (route: Route, source: RouteSource) => string | undefined }
+export interface RouteInputsLookup { site: string; last: (route: Route, source: RouteInputs) => string | undefined }
 
 /** A markdown entry's checked front matter names the generator that checked it. */
 const isChecked = (c: CheckedFront | undefined) => c === undefined || (isCheckedFront(c) && typeof c.by === 'string');
@@ -69,7 +69,7 @@ const filedChecked = (parsed: ParsedMarkdownFile, checked: CheckedFront): Parsed
 /**
  * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's bytes (their SHA-256), its path,
  * the survey addresses, the images it names and the markdown code; pages keyed by the route's props
- * (or, where the route's sources are the last build's, by the key it recorded: see RouteSources),
+ * (or, where the route's inputs are the last build's, by the key it recorded: see RouteInputsLookup),
  * the render context and the templates' code (the page's document in the output is its cache: see
  * pipeline/render-stage.ts). Both keys also hold the lockfile, so that upgrading a package (remark, React)
  * invalidates them. An article's body HTML and table of contents (most of its parsed entry) are kept apart,
@@ -214,16 +214,16 @@ export class BuildCache {
    * is cut out of the document the last build wrote: see render/page-output.ts).
    * Throws LostBodiesError, once every page is made, if a body turned out unreadable.
    */
-  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string, sources: RouteSources,
-    stand: (route: Route, key: () => string, source: RouteSource) => Promise<boolean>,
+  async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string, known: RouteInputsLookup,
+    stand: (route: Route, key: () => string, inputs: RouteInputs) => Promise<boolean>,
     make: (jobs: KeyedPageJob[], read: (job: KeyedPageJob) => Promise<PageReads>, settle: (job: KeyedPageJob, output: PageResult) => Promise<void>) => Promise<void>): Promise<void> {
     const shared = hashOf(this.lockHash, codeHash, JSON.stringify(ctx));
     const jobs = new Array<KeyedPageJob | undefined>(routes.length);
-    const site = hashOf(shared, sources.site);
+    const site = hashOf(shared, known.site);
     // Made from the same site, and for an article's page the same body: the last build's key. Else
     // the route written out (an article's route holds the marker of its body, not the body: short).
-    const keyOf = (route: Route, source: RouteSource) => {
-      const last = sources.last(route, source);
+    const keyOf = (route: Route, inputs: RouteInputs) => {
+      const last = known.last(route, inputs);
       if (last !== undefined) return last;
       this.counts.keyed++;
       return hashOf(shared, JSON.stringify(route));
@@ -231,10 +231,10 @@ export class BuildCache {
     await mapLimit(routes, IO_CONCURRENCY, async (route, i) => {
       let key: string | undefined;
       const body = routeBodyKey(route);
-      const source: RouteSource = body === undefined ? { site } : { site, body };
-      const job: KeyedPageJob = { route, source, key: () => (key ??= keyOf(route, source)) };
+      const inputs: RouteInputs = body === undefined ? { site } : { site, body };
+      const job: KeyedPageJob = { route, inputs, key: () => (key ??= keyOf(route, inputs)) };
       // Its output stands as the last build left it: nothing to read.
-      if (!await stand(route, job.key, source)) jobs[i] = job;
+      if (!await stand(route, job.key, inputs)) jobs[i] = job;
     });
     const todo = jobs.filter((j) => j !== undefined);
     if (!todo.length) return;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { readFileSync, type Stats } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { CACHE_DIR, CACHE_FORMAT } from './store.ts';
-import type { KnownSource, SourceRecord } from '../content/load.ts';
+import type { KnownSource, KnownSources } from '../content/load.ts';
 import { isCheckedFront, type CheckedFront } from '../content/markdown-file.ts';
 import { generatorCode } from '../generator-code.ts';
 
@@ -28,10 +28,10 @@ const FILE = 'sources.json';
  * main thread) to find their keys. As git's index does, a file is taken as unchanged only while its
  * inode, size, modification and change time are all the last build's, and only if it had not been
  * modified for two seconds when it was read, so that a write in the same tick of the file system's
- * clock cannot go unseen. Anything else is read: a missing or unreadable record costs time, never a
+ * clock cannot go unseen. Anything else is read: a missing or unreadable index costs time, never a
  * stale page.
  */
-export class SourceIndex implements SourceRecord {
+export class SourceIndex implements KnownSources {
   private readonly file: string;
   private last = new Map<string, Entry>();
   private readonly now = new Map<string, Entry>();

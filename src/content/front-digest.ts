@@ -1,8 +1,8 @@
 import { hashOf } from '../hash.ts';
 
 /**
- * The digest of a markdown file's front matter as the schema returned it: what the routes' site
- * source (routes/sources.ts) takes of an article whose body the build cache keeps apart, in place of
+ * The digest of a markdown file's front matter as the schema returned it: what the site's inputs
+ * hash (routes/route-inputs.ts) takes of an article whose body the build cache keeps apart, in place of
  * its whole front matter written out (ten thousand of them cost every rebuild 50 ms). The build cache
  * keeps it with the checked front matter; a load notes it on the article it makes from that.
  */

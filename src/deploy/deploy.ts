@@ -20,8 +20,8 @@ import { carriesDevMarkup } from '../serve/live-reload.ts';
 import { sealProblem } from '../output/seal.ts';
 import { planDeploy, type DeployPlan } from './plan.ts';
 import { JOURNAL_KEY, journalValue, planStore, readJournal, type RoutingStore } from './store.ts';
-import { PAGE, pageFile } from '../routing/rule.ts';
-import { parseStoreDataFile, STORE_DATA_FILE, type Entry } from '../routing/store-data.ts';
+import { PAGE, pageFile } from '../url-resolution/rule.ts';
+import { parseStoreDataFile, STORE_DATA_FILE, type Entry } from '../url-resolution/store-data.ts';
 
 export interface DeployOptions {
   dir: string;

@@ -4,7 +4,7 @@
 // (about/index.html, deleted by the first deploy of the new one) invalidates its URL and file
 // alike. New hashed assets were never cached; old ones are unreferenced once their pages are
 // invalidated, so neither needs a path.
-import { isHashedAsset } from '../routing/cache-control.ts';
+import { isHashedAsset } from '../url-resolution/cache-control.ts';
 
 /** Past this many paths one wildcard is cheaper (each path counts against the monthly quota). */
 export const MAX_INVALIDATION_PATHS = 50;

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cacheControl } from '../routing/cache-control.ts';
+import { cacheControl } from '../url-resolution/cache-control.ts';
 import { contentType } from './content-type.ts';
 
 export interface LocalFile {

@@ -1,7 +1,7 @@
 // What a deploy will do, decided from the files and the bucket listing alone (no I/O), so the
 // dry run prints exactly what the real run then does.
 import type { LocalFile } from './local-files.ts';
-import { isHashedAsset } from '../routing/cache-control.ts';
+import { isHashedAsset } from '../url-resolution/cache-control.ts';
 
 export interface RemoteObject {
   key: string;

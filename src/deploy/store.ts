@@ -10,7 +10,7 @@ import {
   UpdateKeysCommand,
   type CloudFrontKeyValueStoreClient,
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
-import type { Entry } from '../routing/store-data.ts';
+import type { Entry } from '../url-resolution/store-data.ts';
 
 /** UpdateKeys takes at most 50 keys (puts and deletes together) and 3 MB in one call. */
 export const UPDATE_LIMITS = { keys: 50, bytes: 3 * 1024 * 1024 } as const;

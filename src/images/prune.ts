@@ -16,7 +16,7 @@ export interface Pruned { files: number; bytes: number }
  * Bounds `.site-cache/images/`, which otherwise only grows (every edit of a photo adds variants):
  * records that `used` (the variant files of a build that has just succeeded) were used now, and
  * deletes the variants that no build has used for UNUSED_DAYS (a variant no build ever recorded
- * counts from when it was made). The record is shared by every build of the project, so a preview's
+ * counts from when it was made). The list of last uses is shared by every build of the project, so a preview's
  * drafts keep their images while `site serve` uses them.
  */
 export async function pruneImageCache(dir: string, used: ReadonlySet<string>, now = Date.now()): Promise<Pruned> {

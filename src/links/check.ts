@@ -4,7 +4,7 @@
  * no trailing slash, no javascript:); without one (any other static folder), links resolve as a
  * plain static host serves them and only what is broken is reported.
  */
-import type { RoutingTable } from '../routing/resolve.ts';
+import type { RoutingTable } from '../url-resolution/resolve.ts';
 import type { ExtractedLink, PageScan } from './extract.ts';
 import { resolveStaticTarget, resolveTarget, type Target } from './target.ts';
 import type { DuplicateId, ExternalLink, Findings, Page, Problem, ProblemKind } from './types.ts';

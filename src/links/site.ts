@@ -2,7 +2,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SEAL_FILE } from '../output/seal.ts';
-import { pageFile, type RoutingTable } from '../routing/resolve.ts';
+import { pageFile, type RoutingTable } from '../url-resolution/resolve.ts';
 import { safeDecode } from './target.ts';
 
 export interface BuiltSite {
@@ -33,11 +33,11 @@ export async function readBuiltSite(dir: string): Promise<BuiltSite> {
 }
 
 /**
- * The URL each page file of our build answers, by the table's pages: '/about.html' → '/about',
+ * The URL each page file of our build answers, by the table's page URLs: '/about.html' → '/about',
  * '/index.html' → '/'. Any other file answers at its own name: '/404.html' stays.
  */
 export function pageUrlOf(table: RoutingTable): (file: string) => string {
-  const pageFiles = new Set(table.pages.map((url) => safeDecode(pageFile(url))));
+  const pageFiles = new Set(table.pageUrls.map((url) => safeDecode(pageFile(url))));
   return (file) => (file === '/index.html' ? '/' : pageFiles.has(file) ? file.slice(0, -'.html'.length) : file);
 }
 
@@ -55,7 +55,7 @@ export function routingTablePath(dir: string): string {
 function isRoutingTable(value: unknown): value is RoutingTable {
   if (typeof value !== 'object' || value === null) return false;
   const t = value as Record<string, unknown>;
-  return Array.isArray(t.pages) && t.pages.every((p) => typeof p === 'string')
+  return Array.isArray(t.pageUrls) && t.pageUrls.every((p) => typeof p === 'string')
     && typeof t.redirects === 'object' && t.redirects !== null && !Array.isArray(t.redirects)
     && Array.isArray(t.fallbacks) && typeof t.notFound === 'string';
 }
@@ -79,6 +79,6 @@ export async function loadRoutingTable(dir: string): Promise<TableSource> {
   } catch (e) {
     return { error: `${file} is not valid JSON: ${(e as Error).message}` };
   }
-  if (!isRoutingTable(value)) return { error: `${file} is not a routing table (expected pages, redirects, fallbacks, notFound)` };
+  if (!isRoutingTable(value)) return { error: `${file} is not a routing table (expected pageUrls, redirects, fallbacks, notFound)` };
   return { table: value, from: file };
 }

@@ -2,7 +2,7 @@
  * What the server answers for an internal path: for our own build, the same `resolve` that
  * `site serve` and the CDN run; for any other folder, what a plain static host serves.
  */
-import { resolve, type RoutingTable } from '../routing/resolve.ts';
+import { resolve, type RoutingTable } from '../url-resolution/resolve.ts';
 import type { ProblemKind } from './types.ts';
 
 export const MAX_REDIRECTS = 5;

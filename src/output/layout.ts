@@ -7,7 +7,7 @@ import path from 'node:path';
  *     dist                 → .dist.builds/current/site                  (made once)
  *     build/routing.json   → ../.dist.builds/current/build/routing.json (made once; headers.json, cloudfront/ alike)
  *     .dist.builds/current → a or b                                     (the one link a build flips)
- *     .dist.builds/a/      site/ (the public files), build/ (routing table, headers, CDN functions), records.json
+ *     .dist.builds/a/      site/ (the public files), build/ (routing table, headers, CDN functions), written-files.json
  *
  * A build fills the other tree and, once every stage has passed, points `current` at it with one
  * rename: dist/ and the files of build/ a deploy reads change together, and at no moment is either
@@ -45,5 +45,10 @@ export function outputLayout(outDir: string): OutputLayout {
  */
 export function treeParts(tree: string) {
   const site = path.join(tree, 'site');
-  return { site, meta: metaDirFor(site), records: path.join(tree, 'records.json') };
+  return { site, meta: metaDirFor(site), fileList: path.join(tree, 'written-files.json') };
+}
+
+/** Where builds before the list's rename kept it (`records.json`): read once if the list is missing, then removed. */
+export function formerFileList(fileList: string): string {
+  return path.join(path.dirname(fileList), 'records.json');
 }

@@ -13,14 +13,14 @@ import path from 'node:path';
  * What a build wrote to one file: its hash, the size and time the file then had, and its inode (the
  * tree's file, or the live one it links to: the same inode); its gzip size, once measured.
  */
-export interface FileRecord {
+export interface FileEntry {
   hash: string; size: number; mtimeMs: number; ino?: number; gzip?: number;
-  /** The zlib level `gzip` was taken at: a page's is level 1, an asset's level 9 (absent: 9, as records were before levels were kept). */
+  /** The zlib level `gzip` was taken at: a page's is level 1, an asset's level 9 (absent: 9, as entries were before levels were kept). */
   gzipLevel?: number;
 }
 
-/** The record's gzip size and its level, for a record of the same bytes. */
-const gzipOf = (r: FileRecord) => (r.gzip === undefined ? {} : { gzip: r.gzip, ...(r.gzipLevel === undefined ? {} : { gzipLevel: r.gzipLevel }) });
+/** The entry's gzip size and its level, for an entry of the same bytes. */
+const gzipOf = (r: FileEntry) => (r.gzip === undefined ? {} : { gzip: r.gzip, ...(r.gzipLevel === undefined ? {} : { gzipLevel: r.gzipLevel }) });
 
 /** What decides that a file is one a build wrote: its inode, size and time. */
 export type FileStat = Pick<Stats, 'ino' | 'size' | 'mtimeMs'>;
@@ -58,7 +58,7 @@ export function sha256OfFile(file: string): string {
 }
 
 /** The live file, if it is still what the last build wrote (same size and time): its stat. */
-function liveUntouched(trees: SiteTrees, file: string, before: FileRecord): Stats | undefined {
+function liveUntouched(trees: SiteTrees, file: string, before: FileEntry): Stats | undefined {
   if (!trees.live) return undefined;
   // A stat answered from the kernel's cache: synchronously it costs microseconds.
   const now = statSync(pathIn(trees.live, file), { throwIfNoEntry: false });
@@ -66,10 +66,10 @@ function liveUntouched(trees: SiteTrees, file: string, before: FileRecord): Stat
 }
 
 /**
- * The text of the live tree's `file`, if it holds exactly the bytes the last build recorded there
+ * The text of the live tree's `file`, if it holds exactly the bytes the last build listed there
  * (`before`: their hash); undefined if it is missing, or was changed or replaced since.
  */
-export function lastWritten(trees: SiteTrees, file: string, before: FileRecord): string | undefined {
+export function lastWritten(trees: SiteTrees, file: string, before: FileEntry): string | undefined {
   if (!trees.live) return undefined;
   let bytes: Buffer;
   try { bytes = readFileSync(pathIn(trees.live, file)); } catch { return undefined; }
@@ -84,10 +84,10 @@ function clearFor(target: string, here: Stats | undefined, made: Set<string>): v
 }
 
 /** The staging tree's `file` made the live tree's (same inode), unless it already is. */
-function carry<R extends FileRecord>(trees: SiteTrees, file: string, live: Stats, record: R, made: Set<string>): R {
+function carry<R extends FileEntry>(trees: SiteTrees, file: string, live: Stats, entry: R, made: Set<string>): R {
   const target = pathIn(trees.stage, file);
   const here = statSync(target, { throwIfNoEntry: false });
-  const linked = { ...record, ino: live.ino };
+  const linked = { ...entry, ino: live.ino };
   if (here && here.ino === live.ino && here.dev === live.dev) return linked;
   clearFor(target, here, made);
   const from = pathIn(trees.live!, file);
@@ -95,23 +95,23 @@ function carry<R extends FileRecord>(trees: SiteTrees, file: string, live: Stats
     linkSync(from, target);
     return linked;
   } catch {
-    // A file system without hard links: a copy, recorded with its own time and inode.
+    // A file system without hard links: a copy, listed with its own time and inode.
     copyFileSync(from, target);
     const copy = statSync(target);
-    return { ...record, mtimeMs: copy.mtimeMs, ino: copy.ino };
+    return { ...entry, mtimeMs: copy.mtimeMs, ino: copy.ino };
   }
 }
 
 /**
- * The last build's file as it left it (`before`, its record), if it still stands: carried into the
+ * The last build's file as it left it (`before`, its entry), if it still stands: carried into the
  * staging tree, or already there. In a steady state the staging tree holds the very inode the last
- * build recorded (the two trees share every unchanged file), and one stat of it decides: same inode,
+ * build listed (the two trees share every unchanged file), and one stat of it decides: same inode,
  * size and time is the same file, untouched (an edit in place would have changed its time, in both
  * trees at once; a file replaced in the live tree leaves this one as the build wrote it). Otherwise
  * the live file is looked at and linked in (`liveUntouched`, `carry`). Undefined when it must be made again.
  * `listed`: the staging file's stat as the build found it (null: it was not there), instead of a stat now.
  */
-export function untouched<R extends FileRecord>(trees: SiteTrees, file: string, before: R, made: Set<string>, listed?: FileStat | null): R | undefined {
+export function untouched<R extends FileEntry>(trees: SiteTrees, file: string, before: R, made: Set<string>, listed?: FileStat | null): R | undefined {
   if (before.ino !== undefined) {
     const here = listed === undefined ? statSync(pathIn(trees.stage, file), { throwIfNoEntry: false }) : listed;
     if (here && here.ino === before.ino && here.size === before.size && here.mtimeMs === before.mtimeMs) return before;
@@ -152,7 +152,7 @@ export function linkNew(trees: SiteTrees, file: string, from: string, made: Set<
  * these very bytes there and nobody has touched it since, else written afresh. The gzip size is the
  * last build's while the bytes are the same; else left for the caller to measure.
  */
-export function putContents(trees: SiteTrees, file: string, contents: Uint8Array, before: FileRecord | undefined, made: Set<string>): FileRecord {
+export function putContents(trees: SiteTrees, file: string, contents: Uint8Array, before: FileEntry | undefined, made: Set<string>): FileEntry {
   const hash = sha256(contents);
   const kept = before?.hash === hash ? untouched(trees, file, before, made) : undefined;
   if (kept) return { hash, size: kept.size, mtimeMs: kept.mtimeMs, ...(kept.ino === undefined ? {} : { ino: kept.ino }), ...gzipOf(kept) };

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { siteSource } from '../routes/sources.ts';
+import { siteInputsHash } from '../routes/route-inputs.ts';
 import { generatorCode } from '../generator-code.ts';
 import { inlineScripts } from '../render/inline-scripts.ts';
 import { bundle } from '../bundle/bundle.ts';
@@ -76,7 +76,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     : time('bundle', () => bundle({ root, outDir: run.outDir, cacheDir: path.join(root, CACHE_DIR) }));
   assetsReady.catch(() => { /* awaited, and reported, before rendering */ });
   const writer = new DistWriter(treeParts(staging.next), staging.live === undefined ? undefined : treeParts(staging.live));
-  // The last build's records read, and the staging tree listed (in a thread of its own on a large site) while the content loads.
+  // The last build's file list read, and the staging tree listed (in a thread of its own on a large site) while the content loads.
   writer.begin();
   const cache = await BuildCache.open(root, session?.memory);
   const threads = startThreads({ root, contentDir, cacheDir, poolThreshold: opts.poolThreshold, session }, cache, codeReady);
@@ -106,15 +106,15 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // cards, search, render: side by side, since a 2-core machine is CPU-bound throughout. The cards
     // are drawn on the workers on a large site, else by the card process at the lowest priority (on
     // the CPU that rendering and search leave), and written with the assets; the search
-    // index is made by pagefind, a process of its own, and reused whole when its records are
+    // index is made by pagefind, a process of its own, and reused whole when its documents are
     // unchanged; the pages are rendered, written and measured by the workers.
     search = site.settings.search ? buildSearch(root, plannedDocuments(site), cacheDir, (key) => cache.body(key)) : undefined;
     const indexed = search && time('search', () => search!.built);
     indexed?.catch(() => { /* awaited below, or by serve */ });
     // serve serves the index from the cache itself, as soon as it is ready; a build writes it into the output.
     if (session) session.search = indexed;
-    const sources = siteSource(site, generatorCode(), cardsCode);
-    const renderInput = { site, routes, sources, now, code, cache, workers, writer, documents, sizes, markup };
+    const siteInputs = siteInputsHash(site, generatorCode(), cardsCode);
+    const renderInput = { site, routes, siteInputs, now, code, cache, workers, writer, documents, sizes, markup };
     const rendering = time('render', () => renderStage(renderInput))
       // images: as soon as the pages say which they use, beside the cards and the index still being made.
       .then(async (out) => ({ ...out, images: await time('images', () => imagesStage(site, out.written, contentDir, cacheDir)) }));

@@ -7,13 +7,14 @@ import type { SizeFigure } from '../measure/summary.ts';
 import { PAGE_GZIP_LEVEL } from '../measure/gzip.ts';
 import type { SealedFile } from '../output/seal.ts';
 import { listFiles, type ListedFile } from '../output/list-tree.ts';
-import { linkNew, pathIn, putContents, sha256OfFile, untouched, type FileRecord, type SiteTrees } from '../output/tree-file.ts';
+import { formerFileList } from '../output/layout.ts';
+import { linkNew, pathIn, putContents, sha256OfFile, untouched, type FileEntry, type SiteTrees } from '../output/tree-file.ts';
 
 export { metaDirFor } from '../output/layout.ts';
 
 const gzipAsync = promisify(gzip);
 
-/** How a copied file's record names the SHA-256 of its bytes, where its caller knew it (a share card). */
+/** How a copied file's entry names the SHA-256 of its bytes, where its caller knew it (a share card). */
 const SHA256 = 'sha256:';
 
 /** Bytes → their gzip size at level 9. The bytes may be handed to another thread: the caller does not read them after. */
@@ -27,19 +28,19 @@ export const gzipHere: GzipSize = async (data) => (await gzipAsync(data, { level
  * for a copied file, the SHA-256 of its bytes too (its `hash` names the source); for a page, also its
  * route's key, and what the build read from it and made it of besides (see render/stored-page.ts).
  */
-type Manifest = Record<string, DistRecord>;
-export interface DistRecord extends FileRecord { sha256?: string; key?: string; about?: unknown }
+type FileMap = Record<string, WrittenFile>;
+export interface WrittenFile extends FileEntry { sha256?: string; key?: string; about?: unknown }
 /**
- * The record file: each file's record, and the texts many records hold alike, each kept once (see
- * `share`). A file of the older shape (the records alone) is read as having no shared texts.
+ * The file list: each file's entry, and the texts many entries hold alike, each kept once (see
+ * `share`). A file of the older shape (the entries alone) is read as having no shared texts.
  */
-export interface RecordFile { files: Manifest; shared: string[] }
+export interface WrittenFiles { files: FileMap; shared: string[] }
 
-function readRecordFile(text: string | undefined): RecordFile {
+function readWrittenFiles(text: string | undefined): WrittenFiles {
   try {
-    const parsed = text ? JSON.parse(text) as Partial<RecordFile> : {};
+    const parsed = text ? JSON.parse(text) as Partial<WrittenFiles> : {};
     if (parsed.files && typeof parsed.files === 'object' && Array.isArray(parsed.shared)) return { files: parsed.files, shared: parsed.shared };
-    return { files: parsed as Manifest, shared: [] };
+    return { files: parsed as FileMap, shared: [] };
   } catch {
     return { files: {}, shared: [] };
   }
@@ -48,12 +49,12 @@ function readRecordFile(text: string | undefined): RecordFile {
 /**
  * One file of the build: contents to write, or a file to copy (with the SHA-256 of its bytes when the
  * caller knows it, else it is read to hash it); `measure` asks for its raw and gzip
- * size; `key` and `about` are kept with its record (see `keep`).
+ * size; `key` and `about` are kept with its entry (see `keep`).
  */
 export type DistFile = { file: string; measure?: boolean; key?: string; about?: unknown } & ({ contents: string | Uint8Array } | { from: string; sha256?: string });
 
-/** A tree's public files and the record of what its build wrote there. */
-export interface TreeFiles { site: string; records: string }
+/** A tree's public files and the list of what its build wrote there. */
+export interface TreeFiles { site: string; fileList: string }
 
 /**
  * The build's files are written by this module alone, into a staging tree (see output/swap.ts) that
@@ -64,8 +65,8 @@ export interface TreeFiles { site: string; records: string }
  * the live one: a file to write is unlinked first. Files the build does not make are deleted.
  */
 export class DistWriter {
-  private previous: Manifest = {};
-  private next: Manifest = {};
+  private previous: FileMap = {};
+  private next: FileMap = {};
   private previousShared: string[] = [];
   private nextShared: string[] = [];
   private sharedAt = new Map<string, number>();
@@ -80,15 +81,16 @@ export class DistWriter {
   get outDir(): string { return this.stage.site; }
 
   /**
-   * Reads the last complete build's records and starts listing the staging tree. Synchronous, and
+   * Reads the last complete build's entries and starts listing the staging tree. Synchronous, and
    * called as the build starts: the listing then runs (in a thread of its own when the tree is large)
    * while the content loads, whose work yields to the event loop too seldom for an awaited read of
-   * the records to come back in time.
+   * the entries to come back in time.
    */
   begin(): void {
     let text: string | undefined;
-    try { text = this.live && readFileSync(this.live.records, 'utf8'); } catch { text = undefined; }
-    ({ files: this.previous, shared: this.previousShared } = readRecordFile(text));
+    try { text = this.live && readFileSync(this.live.fileList, 'utf8'); } catch { text = undefined; }
+    try { text ??= this.live && readFileSync(formerFileList(this.live.fileList), 'utf8'); } catch { text = undefined; }
+    ({ files: this.previous, shared: this.previousShared } = readWrittenFiles(text));
     mkdirSync(this.stage.site, { recursive: true });
     // What the build finds there and does not write is deleted at the end, and nothing else can have come in between.
     this.found = listFiles(this.stage.site, Object.keys(this.previous).length).then((files) => new Map(files.map((f) => [f.file, f])));
@@ -96,8 +98,8 @@ export class DistWriter {
 
   private get trees(): SiteTrees { return { stage: this.stage.site, live: this.live?.site }; }
 
-  /** The last complete build's record of `file`: handed to a worker that writes the file itself. */
-  before(file: string): FileRecord | undefined {
+  /** The last complete build's entry of `file`: handed to a worker that writes the file itself. */
+  before(file: string): FileEntry | undefined {
     const b = this.previous[file];
     return b && { hash: b.hash, size: b.size, mtimeMs: b.mtimeMs, ...(b.ino === undefined ? {} : { ino: b.ino }), ...(b.gzip === undefined ? {} : { gzip: b.gzip, ...(b.gzipLevel === undefined ? {} : { gzipLevel: b.gzipLevel }) }) };
   }
@@ -105,19 +107,19 @@ export class DistWriter {
   /** The two trees' public folders, for a worker that writes pages into the staging one. */
   get siteTrees(): SiteTrees { return this.trees; }
 
-  /** The key of what the last complete build made `file` from, as it recorded it (see `keep`). */
+  /** The key of what the last complete build made `file` from, as it listed it (see `keep`). */
   lastKey(file: string): string | undefined {
     return this.previous[file]?.key;
   }
 
-  /** What the last complete build kept with its record of `file` (see `keep`). */
+  /** What the last complete build kept with its entry of `file` (see `keep`). */
   lastAbout(file: string): unknown {
     return this.previous[file]?.about;
   }
 
   /**
-   * `text` kept once in this build's record file, however many records hold it (the islands and
-   * images that a template's pages share): its index there, for a record's `about` to name.
+   * `text` kept once in this build's file list, however many entries hold it (the islands and
+   * images that a template's pages share): its index there, for an entry's `about` to name.
    */
   share(text: string): number {
     let at = this.sharedAt.get(text);
@@ -130,18 +132,18 @@ export class DistWriter {
     return typeof index === 'number' ? this.previousShared[index] : undefined;
   }
 
-  /** A file written into the staging tree by another thread (see render/page-output.ts), recorded as this writer's own. */
-  record(file: string, record: DistRecord): void {
+  /** A file written into the staging tree by another thread (see render/page-output.ts), listed as this writer's own. */
+  add(file: string, written: WrittenFile): void {
     pathIn(this.stage.site, file);
-    this.next[file] = record;
+    this.next[file] = written;
   }
 
   /**
-   * The record of `file` (a page) if the last build wrote it from inputs of this `key` and nobody has
+   * The entry of `file` (a page) if the last build wrote it from inputs of this `key` and nobody has
    * touched it since (same size and time): the file stands as it is, and the caller need not make it
-   * again. A record whose gzip figure was taken at another level than a page's now is not kept.
+   * again. An entry whose gzip figure was taken at another level than a page's now is not kept.
    */
-  async keep(file: string, key: string | (() => string)): Promise<DistRecord | undefined> {
+  async keep(file: string, key: string | (() => string)): Promise<WrittenFile | undefined> {
     const before = this.previous[file];
     // The key last: working it out may cost more than everything else here.
     if (!before?.key || before.gzip === undefined || before.gzipLevel !== PAGE_GZIP_LEVEL || before.key !== (typeof key === 'string' ? key : key())) return undefined;
@@ -158,11 +160,11 @@ export class DistWriter {
    */
   async write(entry: DistFile): Promise<SizeFigure | undefined> {
     const before = this.previous[entry.file];
-    let record: DistRecord;
+    let listed: WrittenFile;
     let contents: Uint8Array | undefined;
     if ('contents' in entry) {
       contents = typeof entry.contents === 'string' ? Buffer.from(entry.contents) : entry.contents;
-      record = putContents(this.trees, entry.file, contents, before, this.made);
+      listed = putContents(this.trees, entry.file, contents, before, this.made);
     } else {
       // A copied file is known by the SHA-256 of its bytes where the caller knows it (a share card,
       // named by it in a cache that never writes through a file), else by its source's path, size and
@@ -171,26 +173,26 @@ export class DistWriter {
       // as listed when the build began, as for a page (see `keep`).
       const hash = entry.sha256 !== undefined ? `${SHA256}${entry.sha256}` : copyHash(entry.from);
       const kept = before?.hash === hash ? untouched(this.trees, entry.file, before, this.made, (await this.found).get(entry.file)?.stat ?? null) : undefined;
-      if (kept) record = kept;
+      if (kept) listed = kept;
       else {
         const written = linkNew(this.trees, entry.file, entry.from, this.made);
-        // Read for its SHA-256 alone (the completion manifest's), which the record keeps while the source stays the same.
+        // Read for its SHA-256 alone (the completion manifest's), which the entry keeps while the source stays the same.
         // A hash that is the SHA-256 already (a card's) is not kept twice: see `files`.
-        record = { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, gzip: before?.hash === hash ? before.gzip : undefined, ...(entry.sha256 !== undefined ? {} : { sha256: sha256OfFile(entry.from) }) };
+        listed = { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, gzip: before?.hash === hash ? before.gzip : undefined, ...(entry.sha256 !== undefined ? {} : { sha256: sha256OfFile(entry.from) }) };
       }
     }
-    // An asset's gzip figure is level 9's (a record without a level is one).
-    if (entry.measure && (record.gzip === undefined || (record.gzipLevel ?? 9) !== 9)) {
+    // An asset's gzip figure is level 9's (an entry without a level is one).
+    if (entry.measure && (listed.gzip === undefined || (listed.gzipLevel ?? 9) !== 9)) {
       // Measured last: the bytes may go to another thread, after which they are not read here.
-      record = { ...record, gzip: await this.gzipSize(contents ?? await readFile(pathIn(this.stage.site, entry.file))) };
+      listed = { ...listed, gzip: await this.gzipSize(contents ?? await readFile(pathIn(this.stage.site, entry.file))) };
     }
-    if (entry.key !== undefined) record = { ...record, key: entry.key, about: entry.about };
-    this.next[entry.file] = record;
-    return entry.measure ? { raw: record.size, gzip: record.gzip! } : undefined;
+    if (entry.key !== undefined) listed = { ...listed, key: entry.key, about: entry.about };
+    this.next[entry.file] = listed;
+    return entry.measure ? { raw: listed.size, gzip: listed.gzip! } : undefined;
   }
 
   /**
-   * Deletes what this build did not write (and folders left empty), and records what it did, for the
+   * Deletes what this build did not write (and folders left empty), and lists what it did, for the
    * build after the next swap.
    */
   async finish() {
@@ -207,8 +209,9 @@ export class DistWriter {
       // rmdir refuses a folder that still holds anything: the walk up stops there.
       while (dir.startsWith(root + path.sep) && tryRmdir(dir)) dir = path.dirname(dir);
     }
-    const records: RecordFile = { files: this.next, shared: this.nextShared };
-    await writeFile(this.stage.records, JSON.stringify(records));
+    const list: WrittenFiles = { files: this.next, shared: this.nextShared };
+    await writeFile(this.stage.fileList, JSON.stringify(list));
+    rmSync(formerFileList(this.stage.fileList), { force: true });
   }
 
   /** Every file this build wrote or kept, with its size and the SHA-256 of its bytes: for the completion manifest. */
@@ -217,7 +220,7 @@ export class DistWriter {
   }
 }
 
-/** A recorded file as the listing names it: '/blog/a.html' (mostly as recorded already: no split then). */
+/** A listed file as the listing names it: '/blog/a.html' (mostly as listed already: no split then). */
 const listedAs = (file: string) => (/^(?:\/[^/]+)+$/.test(file) ? file : `/${file.split('/').filter(Boolean).join('/')}`);
 
 function copyHash(from: string): string {

@@ -3,7 +3,7 @@ import { SettingsOverrideError } from '../config.ts';
 import { BudgetError } from '../measure/budgets.ts';
 import { OutputFolderError } from '../output/swap.ts';
 import { IslandRegistryError } from '../bundle/island-registry.ts';
-import { StoreLimitError } from '../routing/store-data.ts';
+import { StoreLimitError } from '../url-resolution/store-data.ts';
 
 /**
  * What went wrong with a build, as lines for a person: the CLI prints them, `site serve` shows them

@@ -1,9 +1,9 @@
 // The `load` stage: the content as read and validated.
-import { loadSite, type ParseMarkdown, type Site, type SourceRecord } from '../content/load.ts';
+import { loadSite, type ParseMarkdown, type Site, type KnownSources } from '../content/load.ts';
 import { applyOverrides, type SettingsOverrides } from '../config.ts';
 
 /** `load`: the content, validated, with the flags' and environment's settings applied. */
-export async function loadStage(contentDir: string, overrides: SettingsOverrides | undefined, parse: ParseMarkdown, record: SourceRecord): Promise<Site> {
-  const loaded = await loadSite(contentDir, parse, record);
+export async function loadStage(contentDir: string, overrides: SettingsOverrides | undefined, parse: ParseMarkdown, sources: KnownSources): Promise<Site> {
+  const loaded = await loadSite(contentDir, parse, sources);
   return overrides ? { ...loaded, settings: applyOverrides(loaded.settings, overrides) } : loaded;
 }

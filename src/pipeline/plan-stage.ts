@@ -3,9 +3,10 @@
 import type { Site } from '../content/load.ts';
 import { publishedSite, type Published } from '../content/published.ts';
 import { ContentErrors } from '../content/errors.ts';
-import { routes as routeTable, routingTable, type Route } from '../routes/table.ts';
-import type { RoutingTable } from '../routing/resolve.ts';
-import { checkedStore } from '../routing/store-data.ts';
+import { routes as routeTable, type Route } from '../routes/table.ts';
+import { routingTable } from '../routes/routing-table.ts';
+import type { RoutingTable } from '../url-resolution/resolve.ts';
+import { checkedStore } from '../url-resolution/store-data.ts';
 import { planCards, type CardJob } from '../cards/plan.ts';
 import { cardFontsHash } from '../cards/fonts.ts';
 import { engineVersions } from '../cards/engine.ts';

@@ -17,7 +17,7 @@ export async function pruneStage(run: { root: string; cacheDir: string; session?
     if (summary.cards && prunedCards) summary.cards.pruned = prunedCards;
   }
   if (run.session) run.session.pruned = true;
-  // Where older versions kept one record per output folder, each folder ever built (a test's, say) adding one: the records now live in the folder's trees.
+  // Where older versions kept one file list per output folder, each folder ever built (a test's, say) adding one: the lists now live in the folder's trees.
   await rm(path.join(run.root, CACHE_DIR, 'dist'), { recursive: true, force: true }).catch(unpruned);
   // Where older versions kept a second copy of every rendered page: the documents in the output are that copy now.
   await Promise.all(['pages.pack', 'pages.pack.index'].map((name) => rm(path.join(run.root, CACHE_DIR, name), { force: true }))).catch(unpruned);

@@ -13,7 +13,7 @@ import type { MarkupFigures } from '../measure/markup.ts';
 import type { SizeFigure } from '../measure/summary.ts';
 import type { BuildCode } from '../pool/code.ts';
 import type { BuildWorkers } from '../pool/build-workers.ts';
-import type { BuildCache, KeyedPageJob, PageReads, RouteSource } from '../cache/build-cache.ts';
+import type { BuildCache, KeyedPageJob, PageReads, RouteInputs } from '../cache/build-cache.ts';
 import { hashOf } from '../hash.ts';
 import type { DistWriter } from './dist-writer.ts';
 
@@ -23,7 +23,7 @@ export type WrittenPage = Omit<RenderedPage, 'head' | 'body'>;
 export interface DocumentMaker { shell: DocumentShell; inputs: string }
 
 export interface RenderInput {
-  site: Site; routes: Route[]; sources: string; now: Date; code: BuildCode; cache: BuildCache; workers: BuildWorkers;
+  site: Site; routes: Route[]; siteInputs: string; now: Date; code: BuildCode; cache: BuildCache; workers: BuildWorkers;
   writer: DistWriter; documents: DocumentMaker; sizes: Map<string, SizeFigure>; markup: DocumentFigures;
 }
 
@@ -34,7 +34,7 @@ export interface RenderInput {
  * holds a page's markup. Returns the pages, without their markup, in the routes' order.
  */
 export async function renderStage(input: RenderInput): Promise<{ written: WrittenPage[]; documents: number }> {
-  const { site, routes, sources, now, code, cache, workers, writer, documents: maker, sizes, markup } = input;
+  const { site, routes, siteInputs, now, code, cache, workers, writer, documents: maker, sizes, markup } = input;
   const ctx = { settings: site.settings, images: site.images, year: now.getUTCFullYear() };
   const order = new Map(routes.map((route, i) => [route, i]));
   const written = new Array<WrittenPage>(routes.length);
@@ -42,21 +42,21 @@ export async function renderStage(input: RenderInput): Promise<{ written: Writte
   const table = new PageUsesTable(writer);
   // What a document is made of besides its page: a change here remakes every document.
   const shell = hashOf(maker.inputs);
-  // The site and shell each kept once in the record file, every page naming them by their index there.
+  // The site and shell each kept once in the file list, every page naming them by their index there.
   const shellIndex = writer.share(shell);
 
-  /** What the last build recorded about the page at this route's file. */
+  /** What the last build listed about the page at this route's file. */
   const lastAbout = (route: Route) => writer.lastAbout(route.file) as StoredPage | undefined;
-  /** A page's site, article body and shell, as its record names them. */
-  const refs = (source: RouteSource) => ({
-    site: writer.share(source.site),
-    ...(source.body === undefined ? {} : { body: source.body }),
+  /** A page's site, article body and shell, as its entry in the file list names them. */
+  const refs = (inputs: RouteInputs) => ({
+    site: writer.share(inputs.site),
+    ...(inputs.body === undefined ? {} : { body: inputs.body }),
     shell: shellIndex,
   });
   /** The last build's key for this route, if it was made from the same site and (for an article) the same body. */
-  const lastKey = (route: Route, source: RouteSource) => {
+  const lastKey = (route: Route, inputs: RouteInputs) => {
     const about = lastAbout(route);
-    const same = about && about.body === source.body && writer.lastShared(about.site) === source.site;
+    const same = about && about.body === inputs.body && writer.lastShared(about.site) === inputs.site;
     return same ? writer.lastKey(route.file) : undefined;
   };
   /** A page written (or left standing): its size and figures for the summary, its uses for the images stage. */
@@ -68,17 +68,17 @@ export async function renderStage(input: RenderInput): Promise<{ written: Writte
   };
 
   /** The document on disk was made from this very page and shell, and nobody has touched it: it stands. */
-  const stands = async (route: Route, key: () => string, source: RouteSource): Promise<boolean> => {
+  const stands = async (route: Route, key: () => string, inputs: RouteInputs): Promise<boolean> => {
     const about = lastAbout(route);
     if (!about || writer.lastShared(about.shell) !== shell) return false;
-    const record = await writer.keep(route.file, key);
-    const shared = record && table.last(about);
-    if (!record || !shared) return false;
-    // Recorded again: its uses, site and shell at their places in this build's record file (its key may
+    const kept = await writer.keep(route.file, key);
+    const shared = kept && table.last(about);
+    if (!kept || !shared) return false;
+    // Listed again: its uses, site and shell at their places in this build's file list (its key may
     // have been worked out from its props this time).
-    const stored = table.stored(shared, { cut: about.cut, ...refs(source) });
-    writer.record(route.file, { ...record, about: stored });
-    keepPage(route, shared, { raw: record.size, gzip: record.gzip! });
+    const stored = table.stored(shared, { cut: about.cut, ...refs(inputs) });
+    writer.add(route.file, { ...kept, about: stored });
+    keepPage(route, shared, { raw: kept.size, gzip: kept.gzip! });
     return true;
   };
 
@@ -100,13 +100,13 @@ export async function renderStage(input: RenderInput): Promise<{ written: Writte
       const uses = { islands: out.islands, images: out.images, ...(out.preload ? { preload: out.preload } : {}), markup: out.markup };
       const shared = table.made(uses);
       const key = job.key();
-      writer.record(job.route.file, { ...out.record, key, about: table.stored(shared, { cut: out.cut, ...refs(job.source) }) });
-      keepPage(job.route, shared, { raw: out.record.size, gzip: out.record.gzip });
+      writer.add(job.route.file, { ...out.entry, key, about: table.stored(shared, { cut: out.cut, ...refs(job.inputs) }) });
+      keepPage(job.route, shared, { raw: out.entry.size, gzip: out.entry.gzip });
     };
     return workers.pages(withLast, { ctx, shell: maker.shell, trees: writer.siteTrees }, read, made);
   };
 
-  await cache.render(routes, ctx, code.renderHash, { site: sources, last: lastKey }, stands, make);
+  await cache.render(routes, ctx, code.renderHash, { site: siteInputs, last: lastKey }, stands, make);
   return { written, documents };
 }
 

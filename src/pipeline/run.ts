@@ -8,7 +8,7 @@ import type { ContentError } from '../content/errors.ts';
 import type { Route } from '../routes/table.ts';
 import type { DocumentShell } from '../render/page-output.ts';
 import type { BuildSummary } from '../measure/summary.ts';
-import type { RoutingTable } from '../routing/resolve.ts';
+import type { RoutingTable } from '../url-resolution/resolve.ts';
 import type { SettingsOverrides } from '../config.ts';
 import type { Budgets } from '../measure/budgets.ts';
 import type { BuildCode } from '../pool/code.ts';

@@ -10,9 +10,9 @@ import { HEADERS_FILE, headersFile } from '../response-headers.ts';
 import type { BuiltImages } from './image-stage.ts';
 import type { SizeFigure } from '../measure/summary.ts';
 import { atomFeed, robotsTxt, sitemapXml } from '../render/feeds.ts';
-import { viewerRequestFunction, viewerResponseFunction } from '../routing/cloudfront-functions.ts';
-import type { RoutingTable } from '../routing/resolve.ts';
-import { STORE_DATA_FILE, storeDataFile, type Entry } from '../routing/store-data.ts';
+import { viewerRequestFunction, viewerResponseFunction } from '../url-resolution/cloudfront-functions.ts';
+import type { RoutingTable } from '../url-resolution/resolve.ts';
+import { STORE_DATA_FILE, storeDataFile, type Entry } from '../url-resolution/store-data.ts';
 import type { Route } from '../routes/table.ts';
 import { writeMeta, type DistFile, type DistWriter } from './dist-writer.ts';
 

@@ -2,7 +2,7 @@ import type { Route } from '../routes/table.ts';
 import type { Site } from '../content/load.ts';
 
 import { escapeMarkup as xml } from './escape.ts';
-import { absoluteUrl } from '../routing/absolute-url.ts';
+import { absoluteUrl } from '../url-resolution/absolute-url.ts';
 
 const absolute = (site: Site, path: string) => absoluteUrl(site.settings.url, path);
 

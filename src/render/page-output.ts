@@ -9,7 +9,7 @@ import { pageScripts } from '../bundle/page-scripts.ts';
 import { markupFigures, type MarkupFigures } from '../measure/markup.ts';
 import { PAGE_GZIP_LEVEL, pageGzipSize } from '../measure/gzip.ts';
 import { islandList, islandMap, type IslandList } from './island-list.ts';
-import { lastWritten, putContents, type FileRecord, type SiteTrees } from '../output/tree-file.ts';
+import { lastWritten, putContents, type FileEntry, type SiteTrees } from '../output/tree-file.ts';
 import { withBody } from './article-body.ts';
 
 /** What every document is made of besides its page: plain data, the same for every page of a build. */
@@ -33,17 +33,17 @@ export interface PreviousPage { cut: DocumentCut; islands: IslandList; images: I
  * `before` is what the last build wrote at its file; `body`, the cached body of the article whose
  * route holds its marker (see article-body.ts).
  */
-export interface PageJob { route: Route; before?: FileRecord; previous?: PreviousPage; body?: Uint8Array }
+export interface PageJob { route: Route; before?: FileEntry; previous?: PreviousPage; body?: Uint8Array }
 
 export interface PagesTask { jobs: PageJob[]; ctx: Omit<RenderContext, 'url'>; shell: DocumentShell; trees: SiteTrees }
 
 /**
- * What the main thread needs of a page once it is written: the file's record (hash, sizes, time),
+ * What the main thread needs of a page once it is written: the file's entry (hash, sizes, time),
  * the figures the budgets read from its markup, its islands and images, where its head and body lie
  * in the document (`cut`), and whether it was rendered afresh.
  */
 export interface PageOutput {
-  record: FileRecord & { gzip: number; gzipLevel: number };
+  entry: FileEntry & { gzip: number; gzipLevel: number };
   markup: MarkupFigures;
   islands: IslandList;
   images: ImageUse[];
@@ -70,7 +70,7 @@ export function documentOf(page: RenderedPage, shell: DocumentShell): { html: st
 const isCut = (cut: DocumentCut, length: number) => cut.length === 4 && cut.every(Number.isInteger) && cut[0] >= 0 && cut[0] <= cut[1] && cut[1] <= cut[2] && cut[2] <= cut[3] && cut[3] <= length;
 
 /** The page the last build wrote at `before`, cut out of its document, if the file still holds exactly that document. */
-function pageWritten(trees: SiteTrees, route: Route, before: FileRecord, previous: PreviousPage): RenderedPage | undefined {
+function pageWritten(trees: SiteTrees, route: Route, before: FileEntry, previous: PreviousPage): RenderedPage | undefined {
   const html = lastWritten(trees, route.file, before);
   const { cut } = previous;
   if (html === undefined || !isCut(cut, html.length)) return undefined;
@@ -91,11 +91,11 @@ export function outputPages(task: PagesTask, render: (route: Route, ctx: RenderC
     const page = written ?? render(whole, { ...task.ctx, url: route.url });
     const { html, cut } = documentOf(page, task.shell);
     const bytes = Buffer.from(html);
-    const record = putContents(task.trees, route.file, bytes, before, made);
+    const entry = putContents(task.trees, route.file, bytes, before, made);
     // The last build's figure while the bytes are the same and it was taken at this level.
-    const gzip = record.gzip !== undefined && record.gzipLevel === PAGE_GZIP_LEVEL ? record.gzip : pageGzipSize(bytes);
+    const gzip = entry.gzip !== undefined && entry.gzipLevel === PAGE_GZIP_LEVEL ? entry.gzip : pageGzipSize(bytes);
     return {
-      record: { ...record, gzip, gzipLevel: PAGE_GZIP_LEVEL }, markup: markupFigures(html), islands: islandList(page.islands), images: page.images,
+      entry: { ...entry, gzip, gzipLevel: PAGE_GZIP_LEVEL }, markup: markupFigures(html), islands: islandList(page.islands), images: page.images,
       ...(page.preload ? { preload: page.preload } : {}), cut, rendered: !written,
     };
   });

@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 import type { Route } from '../routes/table.ts';
 import type { PageMeta } from './meta.ts';
 import { structuredData } from './structured-data.ts';
-import { absoluteUrl } from '../routing/absolute-url.ts';
+import { absoluteUrl } from '../url-resolution/absolute-url.ts';
 import { SiteContext, type RenderContext } from '../page-api/site-context.tsx';
 import { IslandCollector, IslandCollectorContext, type HydrateStrategy } from '../page-api/island.tsx';
 import { ImageCollector, ImageCollectorContext } from '../page-api/images.ts';

@@ -1,6 +1,6 @@
 import type { Faq, SiteSettings } from '../content/schemas.ts';
 import type { SiteImage } from '../content/images.ts';
-import { absoluteUrl } from '../routing/absolute-url.ts';
+import { absoluteUrl } from '../url-resolution/absolute-url.ts';
 import type { PageMeta } from './meta.ts';
 
 /** schema.org FAQPage from question-and-answer pairs. */

@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import type { PageMeta } from '../render/meta.ts';
-import { pageFile } from '../routing/resolve.ts';
+import { pageFile } from '../url-resolution/resolve.ts';
 import type { templates } from '../../templates/pages/index.ts';
 
 type Templates = typeof templates;

@@ -1,5 +1,4 @@
 import type { SiteContent } from '../content/load.ts';
-import type { RoutingTable } from '../routing/resolve.ts';
 import { errorPage, page, type Route } from './route.ts';
 import { servicesRoutes } from './services.ts';
 import { companyRoutes } from './company.ts';
@@ -23,21 +22,4 @@ export function routes(site: SiteContent): Route[] {
     ...legalRoutes(site),
     errorPage('/404', '/404.html', 'notFound', {}, { title: 'Page not found', description: "The page you're looking for doesn't exist or has been moved." }),
   ];
-}
-
-/** Exact-path redirects; the CDN and `site serve` apply them alike. */
-export const REDIRECTS: RoutingTable['redirects'] = {
-  '/services/analytics-and-reporting': { to: '/services/data-visualisation', status: 301 },
-};
-
-export function routingTable(all: Route[]): RoutingTable {
-  return {
-    pages: all.filter((r) => r.status === 200).map((r) => r.url),
-    redirects: REDIRECTS,
-    fallbacks: [
-      { prefix: '/blog/', redirect: '/blog', status: 302 },
-      ...(all.some((r) => r.file === '/case-studies/404.html') ? [{ prefix: '/case-studies/', file: '/case-studies/404.html', status: 404 }] : []),
-    ],
-    notFound: '/404.html',
-  };
 }

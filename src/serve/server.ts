@@ -8,16 +8,16 @@ import sirv from 'sirv';
 import type { BuildResult, BuildSession } from '../pipeline/build.ts';
 import { describeBuildError } from '../pipeline/errors.ts';
 import { formatContentError } from '../content/errors.ts';
-import { resolve, type RoutingTable } from '../routing/resolve.ts';
+import { resolve, type RoutingTable } from '../url-resolution/resolve.ts';
 import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
 import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../measure/summary.ts';
 import { metaDirFor } from '../pipeline/dist-writer.ts';
 import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../response-headers.ts';
-import { cacheControl } from '../routing/cache-control.ts';
+import { cacheControl } from '../url-resolution/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
 import { SEARCH_DIR, type BuiltSearch } from '../search/search-index.ts';
-import { watchSources } from './watch-sources.ts';
+import { watchFolders } from './watch-folders.ts';
 import type { LiveSite, MemoryFile } from './live-site.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import type { LocalFormBackend } from '../../lambda/local-backend.ts';
@@ -89,140 +89,142 @@ async function serveSearchFile(res: ServerResponse, pathname: string, ready: Pro
   res.end(body);
 }
 
-export async function startServer(opts: ServerOptions): Promise<RunningServer> {
-  const log = opts.log ?? (() => {});
-  const outDir = path.resolve(opts.outDir ?? serveDir(opts.root));
-  const reload = new ReloadChannel();
-  let table: RoutingTable | undefined;
-  let formPath = DEFAULT_FORM_ENDPOINT;
-  let result: BuildResult | undefined;
-  // Declared before the handler that reads it; it starts once the port is known, after listen.
-  let forms: LocalFormBackend | undefined;
-  let failure: string[] | undefined;
+/** What the server answers from: set by each build, changed by each save. */
+interface ServeState {
+  readonly opts: ServerOptions;
+  readonly log: (line: string) => void;
+  readonly outDir: string;
+  readonly reload: ReloadChannel;
+  /** The bundled code and assets, reused from build to build until a template or island changes. */
+  readonly session: BuildSession;
+  table?: RoutingTable;
+  formPath: string;
+  /** Started once the port is known, after listen. */
+  forms?: LocalFormBackend;
+  failure?: string[];
+  /** The last build's site and what saves have changed since, served from memory (see live-site.ts). */
+  live?: LiveSite;
+  /** Project-relative paths saved since the last pass, and whether a whole build is wanted regardless. */
+  saved: Set<string>;
+  wholeBuild: boolean;
+  /** The build's security headers, sent exactly as the CDN sends them (each path its own); re-read after each build. */
+  headers: HeadersFile;
+}
+
+async function readHeaders(state: ServeState): Promise<void> {
+  state.headers = parseHeadersFile(await readFile(path.join(metaDirFor(state.outDir), HEADERS_FILE), 'utf8').catch(() => '{}'));
+}
+
+/** A whole build. The first reports with the full summary (as `site build` does), rebuilds with one line. */
+async function runBuild(state: ServeState, first = false): Promise<void> {
+  const { opts, log, session } = state;
+  const start = Date.now();
+  try {
+    // A preview: drafts and scheduled articles are built too, each with its banner.
+    // Loaded here, not with the server: it answers from the last build's pages while these load (see `firstBuild`).
+    const [{ buildSite }, { LiveSite }] = await Promise.all([import('../pipeline/build.ts'), import('./live-site.ts')]);
+    const result: BuildResult = await buildSite({ root: opts.root, outDir: state.outDir, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log });
+    state.table = result.table;
+    const before = state.live;
+    state.live = new LiveSite(opts.root, result, result.live, session);
+    state.live.warm();
+    void before?.close();
+    state.formPath = endpointPath(result.site.settings.formEndpoint) ?? state.formPath;
+    state.failure = undefined;
+    await readHeaders(state);
+    const stages = Object.entries(result.summary.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
+    log(first ? formatSummary(result.summary) : `built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged; ${stages} ms)`);
+    for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);
+    // The index is made after the reload: said only when it fails, or once it is first ready.
+    session.search?.then((built) => {
+      if (first && built) log(`  search index: ${built.pages} pages, ${built.indexed ? 'indexed' : 'reused from the cache'} in ${Math.round(built.ms)} ms`);
+    }, (error: unknown) => log(`search index failed (the search page says so): ${error instanceof Error ? error.message : String(error)}`));
+  } catch (error) {
+    state.failure = describeBuildError(error);
+    log(`build failed; the browser shows why:\n  ${state.failure.join('\n  ')}`);
+  }
+}
+
+/**
+ * The saves since the last pass: applied to the live site when each is an article it can take
+ * (its page made in memory, the rest of what it changed when asked for), else a build.
+ */
+async function pass(state: ServeState, first: boolean): Promise<void> {
+  const { log, live } = state;
+  const rels = [...state.saved];
+  state.saved.clear();
+  const build = state.wholeBuild || state.session.codeChanged || !!state.failure || !live;
+  state.wholeBuild = false;
+  if (!build) {
+    const start = performance.now();
+    try {
+      const applied = await live!.apply(rels, state.opts.now ?? new Date());
+      if (!applied && live!.reason) log(`building the site: ${live!.reason}`);
+      if (applied) {
+        const stages = Object.entries(applied.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
+        return log(`built ${applied.pages} page${applied.pages === 1 ? '' : 's'} in ${Math.round(performance.now() - start)} ms (${applied.rendered} rendered, ${applied.waiting} more when asked for; ${stages} ms)`);
+      }
+    } catch (error) {
+      log(`could not apply ${rels.join(', ')} (${error instanceof Error ? error.message : String(error)}): building the site`);
+    }
+  }
+  await runBuild(state, first);
+}
+
+/** One pass at a time; saves made meanwhile make another, and open pages reload after the last. */
+function passQueue(state: ServeState): (first?: boolean) => Promise<void> {
   let building: Promise<void> | undefined;
   let again = false;
-  // The last build's site and what saves have changed since, served from memory (see live-site.ts).
-  let live: LiveSite | undefined;
-  // Project-relative paths saved since the last pass, and whether a whole build is wanted regardless.
-  const saved = new Set<string>();
-  let wholeBuild = true;
-  // The build's security headers, sent exactly as the CDN sends them (each path its own); re-read after each build.
-  let headers: HeadersFile = { default: {}, paths: [] };
-  const readHeaders = async () => {
-    headers = parseHeadersFile(await readFile(path.join(metaDirFor(outDir), HEADERS_FILE), 'utf8').catch(() => '{}'));
-  };
-
-  // The bundled code and assets, reused from build to build until a template or island changes.
-  const session: BuildSession = { codeChanged: false };
-  // The first build reports with the full summary (as `site build` does), rebuilds with one line.
-  const runBuild = async (first = false) => {
-    const start = Date.now();
-    try {
-      // A preview: drafts and scheduled articles are built too, each with its banner.
-      // Loaded here, not with the server: it answers from the last build's pages while these load (see `firstBuild`).
-      const [{ buildSite }, { LiveSite }] = await Promise.all([import('../pipeline/build.ts'), import('./live-site.ts')]);
-      result = await buildSite({ root: opts.root, outDir, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log });
-      table = result.table;
-      const before = live;
-      live = new LiveSite(opts.root, result, result.live, session);
-      live.warm();
-      void before?.close();
-      formPath = endpointPath(result.site.settings.formEndpoint) ?? formPath;
-      failure = undefined;
-      await readHeaders();
-      const stages = Object.entries(result.summary.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
-      log(first ? formatSummary(result.summary) : `built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged; ${stages} ms)`);
-      for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);
-      // The index is made after the reload: said only when it fails, or once it is first ready.
-      session.search?.then((built) => {
-        if (first && built) log(`  search index: ${built.pages} pages, ${built.indexed ? 'indexed' : 'reused from the cache'} in ${Math.round(built.ms)} ms`);
-      }, (error: unknown) => log(`search index failed (the search page says so): ${error instanceof Error ? error.message : String(error)}`));
-    } catch (error) {
-      failure = describeBuildError(error);
-      log(`build failed; the browser shows why:\n  ${failure.join('\n  ')}`);
-    }
-  };
-  /**
-   * The saves since the last pass: applied to the live site when each is an article it can take
-   * (its page made in memory, the rest of what it changed when asked for), else a build.
-   */
-  const pass = async (first: boolean) => {
-    const rels = [...saved];
-    saved.clear();
-    const build = wholeBuild || session.codeChanged || !!failure || !live;
-    wholeBuild = false;
-    if (!build) {
-      const start = performance.now();
-      try {
-        const applied = await live!.apply(rels, opts.now ?? new Date());
-        if (!applied && live!.reason) log(`building the site: ${live!.reason}`);
-        if (applied) {
-          const stages = Object.entries(applied.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
-          return log(`built ${applied.pages} page${applied.pages === 1 ? '' : 's'} in ${Math.round(performance.now() - start)} ms (${applied.rendered} rendered, ${applied.waiting} more when asked for; ${stages} ms)`);
-        }
-      } catch (error) {
-        log(`could not apply ${rels.join(', ')} (${error instanceof Error ? error.message : String(error)}): building the site`);
-      }
-    }
-    await runBuild(first);
-  };
-  /** One pass at a time; saves made meanwhile make another, and open pages reload after the last. */
-  const queue = (first = false) => {
+  return (first = false) => {
     if (building) { again = true; return building; }
     building = (async () => {
-      do { again = false; await pass(first); first = false; } while (again);
+      do { again = false; await pass(state, first); first = false; } while (again);
       building = undefined;
-      reload.reload();
+      state.reload.reload();
     })();
     return building;
   };
-  const rebuild = () => { wholeBuild = true; return queue(); };
+}
 
-  // Served while the first build runs, if serve has built before: the pages reload once it is done.
-  const meta = metaDirFor(outDir);
-  if (opts.prebuilt || existsSync(path.join(meta, 'routing.json'))) {
-    table = JSON.parse(await readFile(path.join(meta, 'routing.json'), 'utf8')) as RoutingTable;
-    await readHeaders();
-  }
-  // Started once the server listens (see below): its synchronous stretches would hold up the listening.
-  let startBuild!: () => void;
-  const firstBuild = new Promise<void>((resolve) => { startBuild = resolve; }).then(() => (opts.prebuilt ? undefined : queue(true)));
+function sendMemory(req: IncomingMessage, res: ServerResponse, file: string, made: MemoryFile, status: number): void {
+  res.writeHead(status, { 'content-type': made.type, 'content-length': made.body.byteLength, 'cache-control': cacheControlFor(file) });
+  res.end(req.method === 'HEAD' ? undefined : made.body);
+}
 
-  const files = sirv(outDir, { dev: true, etag: true, dotfiles: false, setHeaders: (res, pathname) => res.setHeader('cache-control', cacheControlFor(pathname)) });
+/** A page's file with `status`, from memory or from the build's folder; false if there is none. */
+async function sendFile(state: ServeState, req: IncomingMessage, res: ServerResponse, file: string, status: number): Promise<boolean> {
+  const made = await state.live?.file(file);
+  if (made) { sendMemory(req, res, file, made, status); return true; }
+  const body = await readFile(path.join(state.outDir, file)).catch(() => undefined);
+  if (!body) return false;
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': cacheControlFor(file) });
+  res.end(body);
+  return true;
+}
 
-  const sendMemory = (req: IncomingMessage, res: ServerResponse, file: string, made: MemoryFile, status: number) => {
-    res.writeHead(status, { 'content-type': made.type, 'content-length': made.body.byteLength, 'cache-control': cacheControlFor(file) });
-    res.end(req.method === 'HEAD' ? undefined : made.body);
-  };
-  const sendFile = async (req: IncomingMessage, res: ServerResponse, file: string, status: number) => {
-    const made = await live?.file(file);
-    if (made) { sendMemory(req, res, file, made, status); return true; }
-    const body = await readFile(path.join(outDir, file)).catch(() => undefined);
-    if (!body) return false;
-    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': cacheControlFor(file) });
-    res.end(body);
-    return true;
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+/** Answers one request: serve's own paths, the form, the search index, then the site as the CDN routes it. */
+function requestHandler(state: ServeState, firstBuild: Promise<void>) {
+  const files = sirv(state.outDir, { dev: true, etag: true, dotfiles: false, setHeaders: (res, pathname) => res.setHeader('cache-control', cacheControlFor(pathname)) });
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const { session } = state;
     // Split by hand: new URL('//evil.example/', base) would read the path as a host.
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
     const url = { pathname: q === -1 ? raw : raw.slice(0, q), search: q === -1 ? '' : raw.slice(q) };
-    for (const [k, v] of Object.entries(headersFor(headers, url.pathname))) res.setHeader(k, v);
-    if (url.pathname === '/__site/events') return reload.connect(res);
+    for (const [k, v] of Object.entries(headersFor(state.headers, url.pathname))) res.setHeader(k, v);
+    if (url.pathname === '/__site/events') return state.reload.connect(res);
     if (url.pathname === '/__site/live-reload.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
       return res.end(LIVE_RELOAD_JS);
     }
-    if (forms && url.pathname === formPath) return forms.listener(req, res);
+    if (state.forms && url.pathname === state.formPath) return state.forms.listener(req, res);
     if (url.pathname.startsWith(`${SEARCH_DIR}/`) && session.search) {
-      live?.searchAsked();
+      state.live?.searchAsked();
       return serveSearchFile(res, url.pathname, session.search);
     }
     // Nothing to answer from yet (serve's first build): wait for it.
-    if (!table && !failure) await firstBuild;
-    const card = await cardPreviewLocation(url.pathname, metaDirFor(outDir), live?.cardOf);
+    if (!state.table && !state.failure) await firstBuild;
+    const card = await cardPreviewLocation(url.pathname, metaDirFor(state.outDir), state.live?.cardOf);
     if (card) {
       res.writeHead(302, { location: card, 'cache-control': 'no-store' });
       return res.end();
@@ -231,6 +233,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       res.writeHead(405, { allow: 'GET, HEAD' });
       return res.end();
     }
+    const { table, failure } = state;
     if (failure || !table) {
       res.removeHeader('content-security-policy');
       res.writeHead(500, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
@@ -246,12 +249,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return res.end();
     }
     if (answer.status !== 200) {
-      if (await sendFile(req, res, answer.file, answer.status)) return;
+      if (await sendFile(state, req, res, answer.file, answer.status)) return;
     } else {
       // What saves changed since the build is answered from memory (a page made when first asked for).
-      const made = await live?.file(answer.file);
+      const made = await state.live?.file(answer.file);
       if (made) return sendMemory(req, res, answer.file, made, 200);
-      const card = live?.card(answer.file);
+      const card = state.live?.card(answer.file);
       const drawn = card && await card;
       if (drawn) {
         res.writeHead(200, { 'content-type': 'image/png', 'cache-control': cacheControlFor(answer.file) });
@@ -259,25 +262,78 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
       req.url = answer.file + url.search;
       return files(req, res, async () => {
-        if (!(await sendFile(req, res, table!.notFound, 404))) { res.writeHead(404); res.end('Not found'); }
+        if (!(await sendFile(state, req, res, state.table!.notFound, 404))) { res.writeHead(404); res.end('Not found'); }
       });
     }
     res.writeHead(404);
     res.end('Not found');
   };
+}
 
-  // The form backend and the first build load a great deal of code, synchronously: begun once the
-  // first request is answered, or a moment after listening, so that a page asked for as serve starts
-  // is answered from the last build's pages rather than after them.
+/**
+ * The form backend and the first build load a great deal of code, synchronously: begun once the
+ * first request is answered (`answered`), or a moment after listening, so that a page asked for as
+ * serve starts is answered from the last build's pages rather than after them.
+ */
+function startupGrace(): { settled: Promise<void>; answered: () => void } {
   let answered = () => {};
   const settled = new Promise<void>((ok) => {
     const timer = setTimeout(ok, STARTUP_GRACE_MS);
     answered = () => { clearTimeout(timer); ok(); };
   });
+  return { settled, answered: () => answered() };
+}
+
+/** The local form backend, when asked for. Same-origin posts only: the browser's Origin is serve's own, under either loopback name. */
+async function startForms(opts: ServerOptions, host: string, port: number): Promise<LocalFormBackend | undefined> {
+  if (!opts.forms) return undefined;
+  const { startLocalFormBackend } = await import('../../lambda/local-backend.ts');
+  return startLocalFormBackend({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`], log: opts.formLog ?? (() => {}), ...opts.formsOptions });
+}
+
+/** Watches content/, templates/ and islands/: each save noted, and a pass queued a moment after the last of its events. */
+function watchSaves(state: ServeState, queue: () => Promise<void>): { ready: Promise<void>; close(): Promise<void> } | undefined {
+  const { opts, log, session } = state;
+  if (opts.watch === false) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const watcher = watchFolders(['content', 'templates', 'islands'].map((d) => path.join(opts.root, d)), (file) => {
+    const rel = path.relative(opts.root, file);
+    if (!rel.startsWith('content' + path.sep)) session.codeChanged = true;
+    state.saved.add(rel);
+    clearTimeout(timer);
+    // Short: a save is often a few events (write, rename) in a millisecond or two, and a pass
+    // that starts too early runs once more anyway (see `again` in passQueue).
+    timer = setTimeout(() => { log(`changed: ${rel}`); void queue(); }, 10);
+  });
+  return { ready: watcher.ready, close: async () => { clearTimeout(timer); await watcher.close(); } };
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const state: ServeState = {
+    opts, log: opts.log ?? (() => {}), outDir: path.resolve(opts.outDir ?? serveDir(opts.root)), reload: new ReloadChannel(), session: { codeChanged: false },
+    formPath: DEFAULT_FORM_ENDPOINT, saved: new Set(), wholeBuild: true, headers: { default: {}, paths: [] },
+  };
+  const queue = passQueue(state);
+  const rebuild = () => { state.wholeBuild = true; return queue(); };
+
+  // Served while the first build runs, if serve has built before: the pages reload once it is done.
+  const meta = metaDirFor(state.outDir);
+  if (opts.prebuilt || existsSync(path.join(meta, 'routing.json'))) {
+    const previous = JSON.parse(await readFile(path.join(meta, 'routing.json'), 'utf8')) as Partial<RoutingTable>;
+    // A table of an older format (its page URLs under `pages`) is not answered from: the first build writes a new one.
+    if (Array.isArray(previous.pageUrls)) state.table = previous as RoutingTable;
+    await readHeaders(state);
+  }
+  // Started once the server listens (see below): its synchronous stretches would hold up the listening.
+  let startBuild!: () => void;
+  const firstBuild = new Promise<void>((resolve) => { startBuild = resolve; }).then(() => (opts.prebuilt ? undefined : queue(true)));
+
+  const handle = requestHandler(state, firstBuild);
+  const { settled, answered } = startupGrace();
   const server = http.createServer((req, res) => {
     res.once('finish', answered);
     handle(req, res).catch((error: unknown) => {
-      log(`error answering ${req.url}: ${error instanceof Error ? error.stack : String(error)}`);
+      state.log(`error answering ${req.url}: ${error instanceof Error ? error.stack : String(error)}`);
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
@@ -286,40 +342,26 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   opts.listening?.(`http://${host}:${port}`);
-  if (table) await settled;
-  // Same-origin posts only: the browser's Origin is serve's own, under either loopback name.
-  const { startLocalFormBackend } = opts.forms ? await import('../../lambda/local-backend.ts') : { startLocalFormBackend: undefined };
-  forms = startLocalFormBackend
-    ? await startLocalFormBackend({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`], log: opts.formLog ?? (() => {}), ...opts.formsOptions })
-    : undefined;
+  if (state.table) await settled;
+  state.forms = await startForms(opts, host, port);
 
-  let timer: NodeJS.Timeout | undefined;
-  const watcher = opts.watch === false ? undefined : watchSources(['content', 'templates', 'islands'].map((d) => path.join(opts.root, d)), (file) => {
-    const rel = path.relative(opts.root, file);
-    if (!rel.startsWith('content' + path.sep)) session.codeChanged = true;
-    saved.add(rel);
-    clearTimeout(timer);
-    // Short: a save is often a few events (write, rename) in a millisecond or two, and a pass
-    // that starts too early runs once more anyway (see `again`).
-    timer = setTimeout(() => { log(`changed: ${rel}`); void queue(); }, 10);
-  });
+  const watcher = watchSaves(state, queue);
   // The watcher's first scan of the folders beside the first build: a save is seen from the moment this returns.
   startBuild();
   await Promise.all([firstBuild, watcher?.ready]);
 
   return {
     url: `http://${host}:${port}`,
-    forms,
+    forms: state.forms,
     rebuild,
     async close() {
-      clearTimeout(timer);
       await watcher?.close();
-      reload.close();
-      await forms?.close().catch(() => {});
-      await live?.close();
-      await session.cards?.close();
+      state.reload.close();
+      await state.forms?.close().catch(() => {});
+      await state.live?.close();
+      await state.session.cards?.close();
       // Nor does a search index a rebuild started go on writing into the cache once serve has stopped.
-      await session.search?.catch(() => undefined);
+      await state.session.search?.catch(() => undefined);
       server.closeAllConnections();
       await new Promise<void>((ok) => server.close(() => ok()));
     },

@@ -7,7 +7,7 @@ import { sourceLinks } from '../../src/content/load.ts';
 import { editFile, scratchProject } from '../scratch-project.ts';
 import { cachedLoad } from './cached-load.ts';
 import { notedFrontDigest } from '../../src/content/front-digest.ts';
-import { siteSource } from '../../src/routes/sources.ts';
+import { siteInputsHash } from '../../src/routes/route-inputs.ts';
 
 let dir: string;
 beforeAll(async () => { dir = await scratchProject('site-checked-'); });
@@ -32,18 +32,18 @@ describe("the build cache's checked front matter", () => {
     expect(sourceLinks(second.site).filter((l) => l.path === 'body').length).toBeGreaterThan(5);
   });
 
-  it("gives the routes' site source the digest of each article's front matter, the one worked out from the article itself", async () => {
+  it("gives the site's inputs hash the digest of each article's front matter, the one worked out from the article itself", async () => {
     await load();
     const { site } = await load();
     // Each article comes with the digest its checked front matter was filed with...
     expect(site.posts.every((post) => notedFrontDigest(post) !== undefined)).toBe(true);
-    // ...which is what the site source would work out from copies of the articles, which carry none.
+    // ...which is what the site's inputs hash would work out from copies of the articles, which carry none.
     const copies = { ...site, posts: site.posts.map((post) => ({ ...post })) };
     expect(copies.posts.some((post) => notedFrontDigest(post) !== undefined)).toBe(false);
-    expect(siteSource(site, 'code')).toBe(siteSource(copies, 'code'));
+    expect(siteInputsHash(site, 'code')).toBe(siteInputsHash(copies, 'code'));
     // And another front matter is another source, noted or not.
     const retitled = { ...site, posts: site.posts.map((post, i) => (i === 0 ? { ...post, title: 'Another title' } : post)) };
-    expect(siteSource(retitled, 'code')).not.toBe(siteSource(site, 'code'));
+    expect(siteInputsHash(retitled, 'code')).not.toBe(siteInputsHash(site, 'code'));
   });
 
   it('checks an edited article again, and reports its error with file, field and line', async () => {

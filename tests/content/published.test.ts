@@ -3,8 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSite, type Post, type Site } from '../../src/content/load.ts';
 import { linkedPostSlug, publishedSite } from '../../src/content/published.ts';
 import { formatContentError } from '../../src/content/errors.ts';
-import { routes, routingTable } from '../../src/routes/table.ts';
-import { resolve } from '../../src/routing/resolve.ts';
+import { routes } from '../../src/routes/table.ts';
+import { routingTable } from '../../src/routes/routing-table.ts';
+import { resolve } from '../../src/url-resolution/resolve.ts';
 import { formatArticles } from '../../src/measure/summary.ts';
 import { summary } from '../../src/routes/blog.ts';
 

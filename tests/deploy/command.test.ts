@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { cloudFrontInvalidator } from '../../src/deploy/cdn.ts';
 import { deployCommand, resolveDeploySettings, type DeployFlags } from '../../src/deploy/command.ts';
-import { STORE_DATA_FILE, storeDataFile } from '../../src/routing/store-data.ts';
+import { STORE_DATA_FILE, storeDataFile } from '../../src/url-resolution/store-data.ts';
 import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
 import { KVS_ARN, startLocalKvs, type LocalKvs } from './local-kvs.ts';
 import { sealFolder } from './seal-folder.ts';

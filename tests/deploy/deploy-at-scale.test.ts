@@ -14,8 +14,8 @@ import { cloudFrontInvalidator, type Invalidator } from '../../src/deploy/cdn.ts
 import { deployCommand } from '../../src/deploy/command.ts';
 import { JOURNAL_KEY, UPDATE_LIMITS } from '../../src/deploy/store.ts';
 import { readLocalFiles } from '../../src/deploy/local-files.ts';
-import { pageFile } from '../../src/routing/rule.ts';
-import { parseStoreDataFile, STORE_DATA_FILE, type Entry } from '../../src/routing/store-data.ts';
+import { pageFile } from '../../src/url-resolution/rule.ts';
+import { parseStoreDataFile, STORE_DATA_FILE, type Entry } from '../../src/url-resolution/store-data.ts';
 import { scratchProject } from '../scratch-project.ts';
 import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
 import { KVS_ARN, startLocalKvs, type LocalKvs } from './local-kvs.ts';

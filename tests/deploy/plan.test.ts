@@ -3,7 +3,7 @@
 import { HeadObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, test } from 'vitest';
 import { listRemote } from '../../src/deploy/bucket.ts';
-import { cacheControl, IMMUTABLE, REVALIDATE } from '../../src/routing/cache-control.ts';
+import { cacheControl, IMMUTABLE, REVALIDATE } from '../../src/url-resolution/cache-control.ts';
 import { contentType } from '../../src/deploy/content-type.ts';
 import { invalidationPaths, MAX_INVALIDATION_PATHS } from '../../src/deploy/invalidation.ts';
 import type { LocalFile } from '../../src/deploy/local-files.ts';

@@ -11,11 +11,11 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildSite } from '../../src/pipeline/build.ts';
-import { resolve, type RoutingTable } from '../../src/routing/resolve.ts';
-import { viewerRequestFunction, viewerResponseFunction } from '../../src/routing/cloudfront-functions.ts';
-import { parseStoreDataFile, STORE_DATA_FILE, storeDataFile, storeEntries, storeProblems } from '../../src/routing/store-data.ts';
+import { resolve, type RoutingTable } from '../../src/url-resolution/resolve.ts';
+import { viewerRequestFunction, viewerResponseFunction } from '../../src/url-resolution/cloudfront-functions.ts';
+import { parseStoreDataFile, STORE_DATA_FILE, storeDataFile, storeEntries, storeProblems } from '../../src/url-resolution/store-data.ts';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
-import { loadFunction, standInStore, type CfRequest, type CfResponse, type Handler, type StandInStore, type Value } from '../routing/cloudfront-runtime.ts';
+import { loadFunction, standInStore, type CfRequest, type CfResponse, type Handler, type StandInStore, type Value } from '../url-resolution/cloudfront-runtime.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SIZE_LIMIT = 10 * 1024;
@@ -120,7 +120,7 @@ describe('the emitted functions fit CloudFront Functions (JavaScript runtime 2.0
 
   test('no page is in the functions: the store holds them, one entry each, and the functions name none', () => {
     expect(Object.fromEntries(store.entries)).toEqual(Object.fromEntries(storeEntries(table).map((e) => [e.key, e.value])));
-    const article = table.pages.find((p) => p.startsWith('/blog/') && !p.startsWith('/blog/page/'))!;
+    const article = table.pageUrls.find((p) => p.startsWith('/blog/') && !p.startsWith('/blog/page/'))!;
     for (const code of [source.request, source.response]) {
       expect(code).not.toContain(article);
       expect(code).not.toContain('/about');
@@ -154,8 +154,8 @@ const TABLE_OF_URLS = [
 
 describe('the functions route as site serve does', () => {
   test('every URL in the table gets the same status, redirect and page from the CDN as from site serve', async () => {
-    const inner = table.pages.filter((p) => p !== '/');
-    const urls = [...TABLE_OF_URLS, ...table.pages, ...inner.map((p) => `${p}/`), ...inner.map((p) => `${p}.html`), ...inner.map((p) => `${p}/index.html`)];
+    const inner = table.pageUrls.filter((p) => p !== '/');
+    const urls = [...TABLE_OF_URLS, ...table.pageUrls, ...inner.map((p) => `${p}/`), ...inner.map((p) => `${p}.html`), ...inner.map((p) => `${p}/index.html`)];
     const digest = (a: Answer) => ({ ...a, body: a.body === undefined ? undefined : createHash('sha256').update(a.body).digest('hex').slice(0, 12) });
     for (const url of urls) {
       const [fromCdn, fromServe] = await Promise.all([cdn(url), served(url)]);
@@ -163,7 +163,7 @@ describe('the functions route as site serve does', () => {
     }
   });
 
-  test('the viewer-request answers are src/routing/resolve.ts resolve() answers, query string kept on redirects', async () => {
+  test('the viewer-request answers are src/url-resolution/resolve.ts resolve() answers, query string kept on redirects', async () => {
     for (const url of TABLE_OF_URLS) {
       const q = url.indexOf('?');
       const pathname = q === -1 ? url : url.slice(0, q);
@@ -200,7 +200,7 @@ describe('the functions route as site serve does', () => {
     for (const [url, file] of pages) {
       expect({ url, ...(await cdn(url)) }).toEqual({ url, status: 200, body: await readFile(path.join(dist, file), 'utf8') });
     }
-    const article = table.pages.find((p) => p.startsWith('/blog/') && !p.startsWith('/blog/page/'))!;
+    const article = table.pageUrls.find((p) => p.startsWith('/blog/') && !p.startsWith('/blog/page/'))!;
     expect((await cdn(article)).body).toBe(await readFile(path.join(dist, `${article.slice(1)}.html`), 'utf8'));
     expect(await cdn('/about.html')).toEqual({ status: 301, location: '/about' });
     expect(await cdn(`${article}.html?utm_source=x`)).toEqual({ status: 301, location: `${article}?utm_source=x` });
@@ -236,7 +236,7 @@ describe('the functions route as site serve does', () => {
     const empty = standInStore();
     const request = loadFunction(source.request, 'viewer-request.js', empty);
     const response = loadFunction(source.response, 'viewer-response.js', empty);
-    for (const url of table.pages) {
+    for (const url of table.pageUrls) {
       const out = (await request({ request: { method: 'GET', uri: url, querystring: {}, headers: {}, cookies: {} } })) as CfRequest;
       expect({ url, uri: out.uri, marked: out.headers['x-site-status'] }).toEqual({ url, uri: url === '/' ? '/index.html' : `${url}.html`, marked: undefined });
       expect(existsSync(path.join(dist, decodeURIComponent(out.uri)))).toBe(true);
@@ -260,7 +260,7 @@ describe('at 10,000 articles the functions still answer as site serve does', () 
   test('every page, its trailing-slash, file-name and old-layout forms, unknown articles and case studies, redirects and assets', async () => {
     const articles = Array.from({ length: 10_000 }, (_, i) => `/blog/a-practical-guide-to-data-quality-${String(i + 1).padStart(5, '0')}`);
     const lists = Array.from({ length: Math.ceil(10_000 / 6) - 1 }, (_, i) => `/blog/page/${i + 2}`);
-    const big: RoutingTable = { ...table, pages: [...new Set([...table.pages, ...articles, ...lists])] };
+    const big: RoutingTable = { ...table, pageUrls: [...new Set([...table.pageUrls, ...articles, ...lists])] };
     expect(storeProblems(big)).toEqual([]);
     const entries = parseStoreDataFile(storeDataFile(storeEntries(big)))!;
     const bigStore = standInStore(entries.map((e) => [e.key, e.value]));
@@ -270,10 +270,10 @@ describe('at 10,000 articles the functions still answer as site serve does', () 
     const request = loadFunction(code.request, 'viewer-request.js', bigStore);
     const response = loadFunction(code.response, 'viewer-response.js', bigStore);
 
-    const inner = big.pages.filter((p) => p !== '/');
+    const inner = big.pageUrls.filter((p) => p !== '/');
     const urls = [
       ...TABLE_OF_URLS.filter((u) => !u.includes('?')),
-      ...big.pages, ...inner.map((p) => `${p}/`), ...inner.map((p) => `${p}//`), ...inner.map((p) => `${p}.html`), ...inner.map((p) => `${p}/index.html`),
+      ...big.pageUrls, ...inner.map((p) => `${p}/`), ...inner.map((p) => `${p}//`), ...inner.map((p) => `${p}.html`), ...inner.map((p) => `${p}/index.html`),
       ...articles.slice(0, 500).map((p) => `${p}-gone`), ...articles.slice(0, 500).map((p) => `${p}-gone/`),
       ...Array.from({ length: 200 }, (_, i) => `/case-studies/no-such-client-${i}`), '/case-studies/404.html', '/404.html',
       ...Object.keys(big.redirects), ...Object.keys(big.redirects).map((p) => `${p}/`),

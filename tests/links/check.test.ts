@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { RoutingTable } from '../../src/routing/resolve.ts';
+import type { RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { checkSite } from '../../src/links/check.ts';
 import { extractPage } from '../../src/links/extract.ts';
 import { groupLayoutProblems, inLayout } from '../../src/links/group.ts';
 import { buildReport, formatText } from '../../src/links/report.ts';
 import type { Page } from '../../src/links/types.ts';
 
-const table: RoutingTable = { pages: ['/', '/about', '/blog'], redirects: {}, fallbacks: [], notFound: '/404.html' };
+const table: RoutingTable = { pageUrls: ['/', '/about', '/blog'], redirects: {}, fallbacks: [], notFound: '/404.html' };
 const files = new Set(['/index.html', '/about.html', '/blog.html', '/404.html', '/assets/site.css']);
 
 function page(url: string, body: string, canonical = true): Page {

@@ -172,7 +172,7 @@ describe('site check-links exit codes', () => {
     const site = path.join(tmp, 'clean');
     await cp(path.join(fixtures, 'clean'), path.join(site, 'dist'), { recursive: true });
     await mkdir(path.join(site, 'build'));
-    await writeFile(path.join(site, 'build', 'routing.json'), JSON.stringify({ pages: ['/', '/about', '/blog'], redirects: {}, fallbacks: [], notFound: '/404.html' }));
+    await writeFile(path.join(site, 'build', 'routing.json'), JSON.stringify({ pageUrls: ['/', '/about', '/blog'], redirects: {}, fallbacks: [], notFound: '/404.html' }));
     const built = await run(path.join(site, 'dist'));
     expect(built.lines).toEqual(['checked 4 pages, 40 internal links, 0 external links (not fetched); 0 broken']);
     expect(built.code).toBe(0);
@@ -203,7 +203,7 @@ describe('site check-links exit codes', () => {
     const site = path.join(tmp, 'bad-routing');
     await cp(path.join(fixtures, 'clean'), path.join(site, 'dist'), { recursive: true });
     await mkdir(path.join(site, 'build'));
-    await writeFile(path.join(site, 'build', 'routing.json'), '{"pages": "/"}');
+    await writeFile(path.join(site, 'build', 'routing.json'), '{"pageUrls": "/"}');
     const { code, errors } = await run(path.join(site, 'dist'));
     expect(code).toBe(2);
     expect(errors[0]).toMatch(/routing\.json is not a routing table/);

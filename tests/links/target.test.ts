@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RoutingTable } from '../../src/routing/resolve.ts';
+import type { RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { resolveStaticTarget, resolveTarget } from '../../src/links/target.ts';
 
 const table: RoutingTable = {
-  pages: ['/', '/about', '/blog', '/services/data-visualisation', '/caf%C3%A9'],
+  pageUrls: ['/', '/about', '/blog', '/services/data-visualisation', '/caf%C3%A9'],
   redirects: {
     '/services/analytics-and-reporting': { to: '/services/data-visualisation', status: 301 },
     '/old': { to: '/older', status: 301 },

@@ -4,13 +4,13 @@
  * holding the new layout alone: no old page files, no folders they leave empty.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, readlink, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/pipeline/build.ts';
-import type { RecordFile } from '../../src/pipeline/dist-writer.ts';
-import { outputLayout, treeParts, TREES } from '../../src/output/layout.ts';
-import { pageFile, type RoutingTable } from '../../src/routing/resolve.ts';
+import type { WrittenFiles } from '../../src/pipeline/dist-writer.ts';
+import { formerFileList, outputLayout, treeParts, TREES } from '../../src/output/layout.ts';
+import { pageFile, type RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
 
 let project: FixtureProject;
@@ -30,17 +30,21 @@ async function tree(dir: string): Promise<{ files: string[]; folders: string[] }
 /** The page files of the old layout, for the pages other than the home page: 'about/index.html'. */
 const oldFile = (url: string) => `${url.slice(1)}/index.html`;
 
-/** A tree as the last build of the old layout left it: each page file moved to its folder, its record with it (in the record file of that version: the records alone). */
-async function toOldLayout(parts: { site: string; records: string }) {
-  const records = (JSON.parse(await readFile(parts.records, 'utf8')) as RecordFile).files as Record<string, unknown>;
-  for (const url of table.pages.filter((u) => u !== '/')) {
+/**
+ * A tree as the last build of the old layout left it: each page file moved to its folder, its entry
+ * with it, in the file list of that version (the entries alone, in `records.json`).
+ */
+async function toOldLayout(parts: { site: string; fileList: string }) {
+  const entries = (JSON.parse(await readFile(parts.fileList, 'utf8')) as WrittenFiles).files as Record<string, unknown>;
+  for (const url of table.pageUrls.filter((u) => u !== '/')) {
     const from = pageFile(url);
     await mkdir(path.dirname(path.join(parts.site, oldFile(url))), { recursive: true });
     await rename(path.join(parts.site, from), path.join(parts.site, oldFile(url)));
-    records[`/${oldFile(url)}`] = records[from];
-    delete records[from];
+    entries[`/${oldFile(url)}`] = entries[from];
+    delete entries[from];
   }
-  await writeFile(parts.records, JSON.stringify(records));
+  await writeFile(formerFileList(parts.fileList), JSON.stringify(entries));
+  await rm(parts.fileList);
 }
 
 beforeAll(async () => {
@@ -58,7 +62,7 @@ afterAll(async () => {
 
 describe('the first builds after the change of page layout', () => {
   it('leave both trees in the new layout alone: every page as <url>.html, no old page file, no folder left empty', async () => {
-    const inner = table.pages.filter((u) => u !== '/');
+    const inner = table.pageUrls.filter((u) => u !== '/');
     expect(inner.length).toBeGreaterThan(20);
     const before = await tree(out);
     expect(before.files).toContain('about/index.html');
@@ -66,7 +70,13 @@ describe('the first builds after the change of page layout', () => {
     const aboutBefore = await readFile(path.join(out, 'about/index.html'), 'utf8');
 
     // Each build brings the tree dist/ does not show up to date, then shows it.
-    for (let i = 0; i < TREES.length; i++) await build();
+    const assets = before.files.filter((f) => f.startsWith('assets/'));
+    expect(assets.length).toBeGreaterThan(0);
+    await build();
+    // The first read the last build's list from its former name: every unchanged file is shared by the two trees, not written again.
+    const [a, b] = trees();
+    for (const f of assets) expect((await stat(path.join(a!.site, f))).ino, f).toBe((await stat(path.join(b!.site, f))).ino);
+    for (let i = 1; i < TREES.length; i++) await build();
 
     for (const parts of trees()) {
       const { files, folders } = await tree(parts.site);
@@ -78,9 +88,10 @@ describe('the first builds after the change of page layout', () => {
       // Only folders that still hold a file: no about/, no blog/page/2/.
       expect(folders.filter((d) => !files.some((f) => f.startsWith(`${d}/`))), parts.site).toEqual([]);
       expect(existsSync(path.join(parts.site, 'about'))).toBe(false);
-      // What the tree records is what it holds.
-      const records = Object.keys((JSON.parse(await readFile(parts.records, 'utf8')) as RecordFile).files).map((f) => f.slice(1)).sort();
-      expect(files.filter((f) => f !== '.site-build.json')).toEqual(records);
+      // What the tree lists is what it holds, in its list of the new name alone.
+      expect(existsSync(formerFileList(parts.fileList))).toBe(false);
+      const listed = Object.keys((JSON.parse(await readFile(parts.fileList, 'utf8')) as WrittenFiles).files).map((f) => f.slice(1)).sort();
+      expect(files.filter((f) => f !== '.site-build.json')).toEqual(listed);
     }
     // dist/ shows one of them, and a page is what it was: only its file's name has changed.
     expect(TREES.map((t) => t as string)).toContain(path.basename(await readlink(outputLayout(out).current)));

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildResult } from '../../src/pipeline/build.ts';
 import { ContentErrors, formatContentError } from '../../src/content/errors.ts';
-import { resolve, type RoutingTable } from '../../src/routing/resolve.ts';
+import { resolve, type RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { checkLinksCommand } from '../../src/links/command.ts';
 import { main } from '../../src/cli.ts';
 import { formatSummary } from '../../src/measure/summary.ts';
@@ -99,7 +99,7 @@ describe('a production build at a fixed clock', () => {
     expect(cardSlugs(await read(out, 'blog.html'))[0]).toBe('scheduled-article');
     // Continue Reading on the newest real article now offers it.
     expect(await read(out, 'blog/strategy-note-3.html')).toContain('href="/blog/scheduled-article"');
-    expect((await table(out)).pages).toContain('/blog/scheduled-article');
+    expect((await table(out)).pageUrls).toContain('/blog/scheduled-article');
     expect(resolve('/blog/expiring-article', await table(out))).toEqual({ kind: 'redirect', location: '/blog', status: 302 });
   });
 
@@ -139,12 +139,12 @@ describe('category pages in a build', () => {
   });
 
   it('exist only while a category has a live article', async () => {
-    const june = (await table(built.june.out)).pages;
-    const december = (await table(built.december.out)).pages;
+    const june = (await table(built.june.out)).pageUrls;
+    const december = (await table(built.december.out)).pageUrls;
     expect(june).toContain('/blog/category/seasonal-offers');
     expect(december).not.toContain('/blog/category/seasonal-offers');
     expect(june).not.toContain('/blog/category/unreleased-topic');
-    expect(built.preview.result.table.pages).toContain('/blog/category/unreleased-topic');
+    expect(built.preview.result.table.pageUrls).toContain('/blog/category/unreleased-topic');
   });
 });
 

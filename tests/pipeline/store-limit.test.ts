@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildCommand } from '../../src/pipeline/build-command.ts';
-import { STORE_LIMITS } from '../../src/routing/store-data.ts';
+import { STORE_LIMITS } from '../../src/url-resolution/store-data.ts';
 import { editFile, filesOf, scratchProject } from '../scratch-project.ts';
 
 let dir: string;

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { pageFile } from '../../src/routing/resolve.ts';
+import { pageFile } from '../../src/url-resolution/resolve.ts';
 
 /**
  * A small built site, broken on purpose one way per page, with the routing table and the headers
@@ -108,7 +108,7 @@ export async function writeBrokenSite(): Promise<string> {
   await write('assets/big.js', `/* ${randomBytes(40_000).toString('base64')} */\ndocument.documentElement.dataset.big = "ran";\n`);
   const build = path.join(root, 'build');
   await mkdir(build, { recursive: true });
-  await writeFile(path.join(build, 'routing.json'), JSON.stringify({ pages: ['/', ...Object.keys(BROKEN_PAGES)], redirects: {}, fallbacks: [], notFound: '/404.html' }));
+  await writeFile(path.join(build, 'routing.json'), JSON.stringify({ pageUrls: ['/', ...Object.keys(BROKEN_PAGES)], redirects: {}, fallbacks: [], notFound: '/404.html' }));
   await writeFile(path.join(build, 'headers.json'), JSON.stringify(STRICT_HEADERS));
   return dist;
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildGate } from '../../quality/build-gate.ts';
-import { readRoutingTable } from '../../quality/routes.ts';
+import { readRoutingTable } from '../../quality/gate-urls.ts';
 import { loadBudgets } from '../../src/measure/budgets.ts';
 
 describe('the budgets gate', () => {
@@ -21,7 +21,7 @@ describe('the budgets gate', () => {
       expect(existsSync(outDir)).toBe(false);
       expect(dir).not.toBe(outDir);
       expect(await readFile(path.join(dir, 'index.html'), 'utf8')).toContain('<html');
-      expect((await readRoutingTable(dir)).pages).toContain('/about');
+      expect((await readRoutingTable(dir)).pageUrls).toContain('/about');
     } finally {
       await rm(work, { recursive: true, force: true });
     }

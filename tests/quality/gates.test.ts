@@ -10,7 +10,7 @@ import { fetchHeaders, headersReport, readHeadersFile } from '../../quality/resp
 import { htmlGate } from '../../quality/html.ts';
 import { linksGate } from '../../quality/links.ts';
 import type { GateReport } from '../../quality/report.ts';
-import { readRoutingTable, targets } from '../../quality/routes.ts';
+import { readRoutingTable, targets } from '../../quality/gate-urls.ts';
 import { runtimeReport } from '../../quality/runtime.ts';
 import type { PageView } from '../../quality/page-view.ts';
 import { sweep } from '../../quality/sweep.ts';

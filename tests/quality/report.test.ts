@@ -3,7 +3,7 @@ import { contrastRatio, luminance, parseColor, textOver } from '../../quality/co
 import { headerMismatches, policyProblems } from '../../quality/response-header-checks.ts';
 import { median } from '../../quality/lighthouse.ts';
 import { formatGate, verdict, type GateReport } from '../../quality/report.ts';
-import { targets } from '../../quality/routes.ts';
+import { targets } from '../../quality/gate-urls.ts';
 import { STRICT_HEADERS } from './broken-site.ts';
 
 const gate = (name: string, failures: string[] = []): GateReport => ({ gate: name, columns: ['page', 'figure'], rows: [['/', '1']], failures, warnings: [], summary: `${name}: done` });
@@ -47,7 +47,7 @@ describe('contrast arithmetic', () => {
 
 describe('what the browser gates visit', () => {
   it('every page, the 404 page, and each fallback that answers a page of its own', () => {
-    const list = targets({ pages: ['/', '/blog', '/blog/page/2'], redirects: {}, fallbacks: [{ prefix: '/blog/', redirect: '/blog', status: 302 }, { prefix: '/case-studies/', file: '/case-studies/404.html', status: 404 }], notFound: '/404.html' });
+    const list = targets({ pageUrls: ['/', '/blog', '/blog/page/2'], redirects: {}, fallbacks: [{ prefix: '/blog/', redirect: '/blog', status: 302 }, { prefix: '/case-studies/', file: '/case-studies/404.html', status: 404 }], notFound: '/404.html' });
     expect(list.map((t) => [t.url, t.status])).toEqual([['/', 200], ['/blog', 200], ['/blog/page/2', 200], ['/quality-gate-no-such-page', 404], ['/case-studies/quality-gate-no-such-page', 404]]);
   });
 

@@ -63,14 +63,14 @@ function runHeadScript(script: string, stored: string | null) {
 describe('the head\'s consent script and the cookie island', () => {
   const version = 3;
   const script = inlineScripts({ ...base, cookiePolicyVersion: version })[0]!;
-  const record = (over: object) => JSON.stringify({ necessary: true, analytics: true, marketing: false, timestamp: '2026-01-01T00:00:00.000Z', version, ...over });
+  const storedChoice = (over: object) => JSON.stringify({ necessary: true, analytics: true, marketing: false, timestamp: '2026-01-01T00:00:00.000Z', version, ...over });
 
   it.each([
     ['nothing stored', null],
-    ['a choice for this policy', record({})],
-    ['every cookie allowed', record({ analytics: true, marketing: true })],
-    ['only the necessary', record({ analytics: false, marketing: false })],
-    ['a choice for an older policy', record({ version: version - 1 })],
+    ['a choice for this policy', storedChoice({})],
+    ['every cookie allowed', storedChoice({ analytics: true, marketing: true })],
+    ['only the necessary', storedChoice({ analytics: false, marketing: false })],
+    ['a choice for an older policy', storedChoice({ version: version - 1 })],
     ['not JSON', '{nope'],
     ['the wrong shape', JSON.stringify({ analytics: 'yes', marketing: false, version })],
     ['null', 'null'],

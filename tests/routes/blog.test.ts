@@ -5,7 +5,8 @@ import { assessmentPageSchema, blogPageSchema, contactPageSchema, thankYouPageSc
 import { blogRoutes } from '../../src/routes/blog.ts';
 import { formRoutes } from '../../src/routes/forms.ts';
 import { legalRoutes } from '../../src/routes/legal.ts';
-import { routes, routingTable } from '../../src/routes/table.ts';
+import { routes } from '../../src/routes/table.ts';
+import { routingTable } from '../../src/routes/routing-table.ts';
 import type { Route } from '../../src/routes/route.ts';
 import { publishedSite } from '../../src/content/published.ts';
 import { sitemapXml } from '../../src/render/feeds.ts';
@@ -44,8 +45,8 @@ describe('insights routes', () => {
     const urls = all.map((r) => r.url);
     expect(urls).not.toContain('/blog/page/1');
     const table = routingTable(routes(site));
-    for (const url of ['/blog', '/blog/page/2']) expect(table.pages).toContain(url);
-    expect(table.pages).not.toContain('/blog/page/1');
+    for (const url of ['/blog', '/blog/page/2']) expect(table.pageUrls).toContain(url);
+    expect(table.pageUrls).not.toContain('/blog/page/1');
   });
 
   it('lists posts newest first, six a page, each post once, with every page number', () => {
@@ -198,7 +199,7 @@ describe('category pages', () => {
     const table = routingTable(routes(site));
     const sitemap = sitemapXml(site, routes(site));
     for (const r of categoryPages(all)) {
-      expect(table.pages).toContain(r.url);
+      expect(table.pageUrls).toContain(r.url);
       expect(sitemap).toContain(`<loc>https://www.example.com${r.url}</loc>`);
     }
   });

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSite, type Post, type Site } from '../../src/content/load.ts';
 import { newestFirst } from '../../src/content/article-order.ts';
-import { routes, routingTable } from '../../src/routes/table.ts';
+import { routes } from '../../src/routes/table.ts';
+import { routingTable } from '../../src/routes/routing-table.ts';
 import { atomFeed, sitemapXml } from '../../src/render/feeds.ts';
 
 /**

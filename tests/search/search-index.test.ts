@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSearch } from '../../src/search/search-index.ts';
 import type { PlannedDocument } from '../../src/search/documents.ts';
-import { isHashedAsset } from '../../src/routing/cache-control.ts';
+import { isHashedAsset } from '../../src/url-resolution/cache-control.ts';
 
 const document = (n: number, words: string): PlannedDocument => ({
   url: `/blog/a${n}`, content: words, bodyKey: `key-${n}`, language: 'en',

@@ -1,4 +1,4 @@
-import { absoluteUrl } from '../../../src/routing/absolute-url.ts';
+import { absoluteUrl } from '../../../src/url-resolution/absolute-url.ts';
 
 /** Addresses that share the article by e-mail, LinkedIn and X. */
 export interface ShareLinks { email: string; linkedin: string; x: string }

@@ -6,7 +6,7 @@
  * states them, and refuses an output that could not be deployed.
  */
 import { PAGE, RULES_KEY, redirectValue, type Rules } from './rule.ts';
-import type { RoutingTable } from './routing-table.ts';
+import type { RoutingTable } from '../routes/routing-table.ts';
 
 /** The service's limits: a key of at most 512 bytes, a value of at most 1 KB, and 5 MB in all (keys and values). */
 export const STORE_LIMITS = { keyBytes: 512, valueBytes: 1024, totalBytes: 5 * 1024 * 1024 } as const;
@@ -23,7 +23,7 @@ export function rulesOf(table: RoutingTable): Rules {
 /** The entries, sorted by key: the rules, each page, each redirect. */
 export function storeEntries(table: RoutingTable): Entry[] {
   const entries = new Map<string, string>([[RULES_KEY, JSON.stringify(rulesOf(table))]]);
-  for (const page of table.pages) entries.set(page, PAGE);
+  for (const page of table.pageUrls) entries.set(page, PAGE);
   // A path both a page and a redirect is refused by storeProblems; the redirect is what resolve answered before.
   for (const [from, r] of Object.entries(table.redirects)) entries.set(from, redirectValue(r.to, r.status));
   return [...entries].map(([key, value]) => ({ key, value })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -41,7 +41,7 @@ export function storeSize(entries: readonly Entry[]): number {
 /** One line per problem that would stop the store taking these entries, naming the page or redirect. */
 export function storeProblems(table: RoutingTable, entries: readonly Entry[] = storeEntries(table)): string[] {
   const problems: string[] = [];
-  const pages = new Set(table.pages);
+  const pages = new Set(table.pageUrls);
   for (const from of Object.keys(table.redirects)) {
     if (pages.has(from)) problems.push(`${from}: is both a page and a redirect (to ${table.redirects[from]!.to}); remove the redirect or the page`);
   }
@@ -52,7 +52,7 @@ export function storeProblems(table: RoutingTable, entries: readonly Entry[] = s
   }
   const size = storeSize(entries);
   if (size > STORE_LIMITS.totalBytes) {
-    problems.push(`the routing entries of ${table.pages.length} pages and ${Object.keys(table.redirects).length} redirects come to ${size} bytes, and a CloudFront KeyValueStore holds at most ${STORE_LIMITS.totalBytes}`);
+    problems.push(`the routing entries of ${table.pageUrls.length} pages and ${Object.keys(table.redirects).length} redirects come to ${size} bytes, and a CloudFront KeyValueStore holds at most ${STORE_LIMITS.totalBytes}`);
   }
   return problems;
 }

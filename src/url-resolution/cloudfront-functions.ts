@@ -1,4 +1,4 @@
-// The two CloudFront Functions (JavaScript runtime 2.0): src/routing/rule.ts bundled with a small
+// The two CloudFront Functions (JavaScript runtime 2.0): src/url-resolution/rule.ts bundled with a small
 // handler that reads the routing entries from the CloudFront KeyValueStore associated with the
 // function. No page is in their code: it is the same, byte for byte, whatever the site holds, and
 // a new page needs a new entry in the store (`site deploy`), never a new function.
@@ -22,7 +22,7 @@ export const KVS_IMPORT = "import cf from 'cloudfront';";
 async function prelude(root: string): Promise<string> {
   const result = await build({
     absWorkingDir: root,
-    entryPoints: [path.join(root, 'src/routing/rule.ts')],
+    entryPoints: [path.join(root, 'src/url-resolution/rule.ts')],
     bundle: true, write: false, format: 'iife', globalName: 'routing', target: 'es2019', minify: true, logLevel: 'silent',
     // Not the project's tsconfig.json (whose "strict" would add a directive): the same bytes for every project.
     tsconfigRaw: {},

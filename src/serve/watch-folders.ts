@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-export interface SourceWatcher {
+export interface FolderWatcher {
   /** Resolves once every folder is watched: saves from then on are reported. */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -23,7 +23,7 @@ const editorFile = (name: string) => name.startsWith('.') || name.endsWith('~');
  * stats, some 0.2 s of the thread that answers the save; it also dropped a file's second change
  * within 50 ms, which the server then had to look for itself.
  */
-export function watchSources(dirs: string[], onChange: (file: string) => void): SourceWatcher {
+export function watchFolders(dirs: string[], onChange: (file: string) => void): FolderWatcher {
   const watchers = new Map<string, FSWatcher>();
   let closed = false;
 

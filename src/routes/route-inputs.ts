@@ -8,10 +8,10 @@ import { frontDigest, notedFrontDigest } from '../content/front-digest.ts';
  * (SiteContent: every file's data, articles without the bodies kept in the build cache) and the code
  * that turns it into routes (`code`: the generator's own, the share cards' plan). A route's props are
  * a pure function of these and, for an article's page alone, of that article's body, which its
- * marker names (see body-marker.ts); tests/routes/route-sources.test.ts holds the routes to that.
+ * marker names (see body-marker.ts); tests/routes/route-inputs.test.ts holds the routes to that.
  * With it a rebuild knows, without writing out a route's props, that they are the last build's.
  */
-export function siteSource(site: SiteContent, ...code: string[]): string {
+export function siteInputsHash(site: SiteContent, ...code: string[]): string {
   const { settings, pages, collections, posts, caseStudies, legal, images } = site;
   return hashOf(...code, JSON.stringify({ settings, pages, collections, posts: posts.map(withoutBody), caseStudies, legal, images }));
 }

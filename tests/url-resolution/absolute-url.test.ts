@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl } from '../../src/routing/absolute-url.ts';
+import { absoluteUrl } from '../../src/url-resolution/absolute-url.ts';
 
 describe('absoluteUrl', () => {
   it('puts a site path under the site URL without a trailing slash, as every internal link is written', () => {

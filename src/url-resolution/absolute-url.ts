@@ -31,7 +31,7 @@ function originOf(siteUrl: string): string | null {
  * A site path as an absolute address under the site's URL, without the trailing slash our URLs never
  * carry. A large blog asks for tens of thousands (structured data, share links, the sitemap): a plain
  * path under an origin is joined as text, which is what the parser would make of it
- * (tests/routing/absolute-url.test.ts holds the two together); anything else goes through the parser.
+ * (tests/url-resolution/absolute-url.test.ts holds the two together); anything else goes through the parser.
  */
 export function absoluteUrl(siteUrl: string, path: string): string {
   const origin = PLAIN_PATH.test(path) ? originOf(siteUrl) : null;

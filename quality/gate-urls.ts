@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RoutingTable } from '../src/routing/resolve.ts';
+import type { RoutingTable } from '../src/url-resolution/resolve.ts';
 import { metaDirFor } from '../src/pipeline/dist-writer.ts';
 
 /** One address the browser gates visit, and the status the server should answer it with. */
@@ -15,7 +15,7 @@ const MISSING = 'quality-gate-no-such-page';
  */
 export function targets(table: RoutingTable): Target[] {
   return [
-    ...table.pages.map((url) => ({ url, status: 200, label: url })),
+    ...table.pageUrls.map((url) => ({ url, status: 200, label: url })),
     { url: `/${MISSING}`, status: 404, label: `404 (${table.notFound})` },
     ...table.fallbacks.filter((f) => f.file).map((f) => ({ url: `${f.prefix}${MISSING}`, status: f.status, label: `${f.status} (${f.file})` })),
   ];

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolve, type RoutingTable } from '../../src/routing/resolve.ts';
+import { resolve, type RoutingTable } from '../../src/url-resolution/resolve.ts';
 
 const table: RoutingTable = {
-  pages: ['/', '/about', '/blog', '/blog/page/2', '/blog/what-is-data', '/case-studies/dc-thomson', '/services/data-visualisation'],
+  pageUrls: ['/', '/about', '/blog', '/blog/page/2', '/blog/what-is-data', '/case-studies/dc-thomson', '/services/data-visualisation'],
   redirects: { '/services/analytics-and-reporting': { to: '/services/data-visualisation', status: 301 } },
   fallbacks: [
     { prefix: '/blog/', redirect: '/blog', status: 302 },

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { RoutingTable } from '../../src/routing/resolve.ts';
-import { RULES_KEY } from '../../src/routing/rule.ts';
-import { checkedStore, parseStoreDataFile, STORE_LIMITS, StoreLimitError, storeDataFile, storeEntries, storeProblems, storeSize } from '../../src/routing/store-data.ts';
+import type { RoutingTable } from '../../src/url-resolution/resolve.ts';
+import { RULES_KEY } from '../../src/url-resolution/rule.ts';
+import { checkedStore, parseStoreDataFile, STORE_LIMITS, StoreLimitError, storeDataFile, storeEntries, storeProblems, storeSize } from '../../src/url-resolution/store-data.ts';
 
 const table = (over: Partial<RoutingTable> = {}): RoutingTable => ({
-  pages: ['/', '/about', '/blog', '/blog/what-is-data'],
+  pageUrls: ['/', '/about', '/blog', '/blog/what-is-data'],
   redirects: { '/services/analytics-and-reporting': { to: '/services/data-visualisation', status: 301 } },
   fallbacks: [{ prefix: '/blog/', redirect: '/blog', status: 302 }],
   notFound: '/404.html',
@@ -41,7 +41,7 @@ describe('the store\'s limits, checked at build time', () => {
   it('names each page whose key, and each redirect whose value, is over the limit', () => {
     const long = `/blog/${'a'.repeat(STORE_LIMITS.keyBytes)}`;
     const far = `/${'b'.repeat(STORE_LIMITS.valueBytes)}`;
-    const problems = storeProblems(table({ pages: ['/', long], redirects: { '/old': { to: far, status: 301 } } }));
+    const problems = storeProblems(table({ pageUrls: ['/', long], redirects: { '/old': { to: far, status: 301 } } }));
     expect(problems).toEqual([
       `${long.slice(0, 80)}…: its URL is ${long.length} bytes, and the CloudFront KeyValueStore takes keys of at most 512; give it a shorter slug`,
       `/old: its routing entry is ${far.length + 4} bytes, and the CloudFront KeyValueStore takes values of at most 1024; shorten the redirect's target`,
@@ -49,15 +49,15 @@ describe('the store\'s limits, checked at build time', () => {
   });
 
   it('takes a key of exactly 512 bytes', () => {
-    expect(storeProblems(table({ pages: ['/', `/${'a'.repeat(511)}`] }))).toEqual([]);
+    expect(storeProblems(table({ pageUrls: ['/', `/${'a'.repeat(511)}`] }))).toEqual([]);
   });
 
   it('refuses more than 5 MB in all, and a path both a page and a redirect', () => {
     const pages = ['/about', ...Array.from({ length: 20_000 }, (_, i) => `/blog/${String(i).padStart(5, '0')}-${'x'.repeat(250)}`)];
-    const problems = storeProblems(table({ pages, redirects: { '/about': { to: '/', status: 301 } } }));
+    const problems = storeProblems(table({ pageUrls: pages, redirects: { '/about': { to: '/', status: 301 } } }));
     expect(problems[0]).toBe('/about: is both a page and a redirect (to /); remove the redirect or the page');
     expect(problems[1]).toMatch(/^the routing entries of 20001 pages and 1 redirects come to \d+ bytes, and a CloudFront KeyValueStore holds at most 5242880$/);
-    expect(() => checkedStore(table({ pages }))).toThrow(StoreLimitError);
+    expect(() => checkedStore(table({ pageUrls: pages }))).toThrow(StoreLimitError);
   });
 
   it('gives the figures of a store within its limits', () => {

@@ -3,10 +3,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { watchSources, type SourceWatcher } from '../../src/serve/watch-sources.ts';
+import { watchFolders, type FolderWatcher } from '../../src/serve/watch-folders.ts';
 
 let dir: string;
-let watcher: SourceWatcher | undefined;
+let watcher: FolderWatcher | undefined;
 
 beforeEach(async () => { dir = await mkdtemp(path.join(os.tmpdir(), 'site-watch-')); });
 afterEach(async () => {
@@ -24,7 +24,7 @@ function watchUntil(file: string, last: string, react: (text: string) => Promise
   const seen: string[] = [];
   return new Promise<string[]>((resolve, reject) => {
     const deadline = setTimeout(() => reject(new Error(`the save of ${JSON.stringify(last)} was never reported; reads after each report: ${JSON.stringify(seen)}`)), 15_000);
-    watcher = watchSources([dir], (changed) => {
+    watcher = watchFolders([dir], (changed) => {
       if (changed !== file) return;
       void readFile(file, 'utf8').then(async (text) => {
         seen.push(text);
@@ -36,7 +36,7 @@ function watchUntil(file: string, last: string, react: (text: string) => Promise
   });
 }
 
-describe('watchSources', () => {
+describe('watchFolders', () => {
   it('reports a save made the instant the last one was reported', async () => {
     const file = path.join(dir, 'page.md');
     await writeFile(file, 'initial');
@@ -60,7 +60,7 @@ describe('watchSources', () => {
 
   it('reports added and removed files', async () => {
     const reports: string[] = [];
-    watcher = watchSources([dir], (file) => reports.push(`${path.basename(file)} ${existsSync(file) ? 'there' : 'gone'}`));
+    watcher = watchFolders([dir], (file) => reports.push(`${path.basename(file)} ${existsSync(file) ? 'there' : 'gone'}`));
     await watcher.ready;
     const file = path.join(dir, 'new.md');
     await writeFile(file, 'x');

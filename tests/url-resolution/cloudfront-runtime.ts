@@ -4,7 +4,7 @@
 // language. The function is the build's file as it is, but for its first line, the module import,
 // which a classic script cannot parse: that line must be exactly the import the runtime documents.
 import vm from 'node:vm';
-import { KVS_IMPORT } from '../../src/routing/cloudfront-functions.ts';
+import { KVS_IMPORT } from '../../src/url-resolution/cloudfront-functions.ts';
 
 export interface Value { value: string; multiValue?: Array<{ value: string }> }
 export interface CfRequest { method?: string; uri: string; querystring?: Record<string, Value>; headers: Record<string, Value>; cookies?: Record<string, Value> }

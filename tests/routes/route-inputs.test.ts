@@ -5,10 +5,10 @@ import { publishedSite } from '../../src/content/published.ts';
 import { bodyMarker } from '../../src/body-marker.ts';
 import { routeBodyKey } from '../../src/render/article-body.ts';
 import { routes } from '../../src/routes/table.ts';
-import { siteSource } from '../../src/routes/sources.ts';
+import { siteInputsHash } from '../../src/routes/route-inputs.ts';
 
-// A rebuild takes a route's key from the last build while the route's sources are unchanged: the
-// site but the article bodies (siteSource), and for an article's page that article's body. That is
+// A rebuild takes a route's key from the last build while the route's inputs are unchanged: the
+// site but the article bodies (siteInputsHash), and for an article's page that article's body. That is
 // exact only if no route reads another article's body, or anything of its own body but through the
 // marker's key. These tests hold every route of the real site to it.
 
@@ -33,14 +33,14 @@ function withBodies(from: Site, tag: string, only?: string): Site {
 
 const byUrl = (site: Site) => new Map(routes(site).map((r) => [r.url, JSON.stringify(r)]));
 
-describe("a route's sources", () => {
-  it("another body for one article changes that article's page alone, and not the site source", () => {
+describe("a route's inputs", () => {
+  it("another body for one article changes that article's page alone, and not the site's inputs hash", () => {
     const a = withBodies(site, 'a');
     const before = byUrl(a);
     expect(site.posts.length).toBeGreaterThan(3);
     for (const post of site.posts) {
       const b = withBodies(site, 'b', post.slug);
-      expect(siteSource(b, 'code')).toBe(siteSource(a, 'code'));
+      expect(siteInputsHash(b, 'code')).toBe(siteInputsHash(a, 'code'));
       const after = byUrl(b);
       expect([...after.keys()]).toEqual([...before.keys()]);
       expect([...after.keys()].filter((url) => after.get(url) !== before.get(url))).toEqual([`/blog/${post.slug}`]);
@@ -58,16 +58,16 @@ describe("a route's sources", () => {
 
   it('changes with anything else an article, a page or the settings hold, and with the code', () => {
     const base = withBodies(site, 'a');
-    const source = siteSource(base, 'code');
+    const source = siteInputsHash(base, 'code');
     const retitled = { ...base, posts: base.posts.map((p, i) => (i === 0 ? { ...p, title: `${p.title}, again` } : p)) };
-    expect(siteSource(retitled, 'code')).not.toBe(source);
-    expect(siteSource({ ...base, settings: { ...base.settings, name: 'Another Name' } }, 'code')).not.toBe(source);
-    expect(siteSource({ ...base, pages: { ...base.pages, home: { ...base.pages.home, title: 'Another title' } } }, 'code')).not.toBe(source);
-    expect(siteSource(base, 'other code')).not.toBe(source);
+    expect(siteInputsHash(retitled, 'code')).not.toBe(source);
+    expect(siteInputsHash({ ...base, settings: { ...base.settings, name: 'Another Name' } }, 'code')).not.toBe(source);
+    expect(siteInputsHash({ ...base, pages: { ...base.pages, home: { ...base.pages.home, title: 'Another title' } } }, 'code')).not.toBe(source);
+    expect(siteInputsHash(base, 'other code')).not.toBe(source);
   });
 
   it('takes in an article body that is no marker (a site loaded without the build cache) whole', () => {
     const inline = { ...site, posts: site.posts.map((p, i) => (i === 0 ? { ...p, html: `${p.html}<p>More.</p>` } : p)) };
-    expect(siteSource(inline, 'code')).not.toBe(siteSource(site, 'code'));
+    expect(siteInputsHash(inline, 'code')).not.toBe(siteInputsHash(site, 'code'));
   });
 });
