@@ -60,18 +60,18 @@ export type SesEventOutcome =
 export function deliveryStore(client: DynamoDBClient, table: string): DeliveryStore {
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
-  /** The leads of one send, found by a filtered Scan as the message id is. */
-  async function findBySendId(sendId: string): Promise<string[]> {
+  /** The leads whose mail attribute `field` holds `value`, found by a filtered Scan (a report is rare; the table is small). */
+  async function findByMail(field: 'sendId' | 'messageId', value: string): Promise<string[]> {
     const ids: string[] = [];
     let start: Record<string, unknown> | undefined;
     do {
       const page = await doc.send(new ScanCommand({
         TableName: table,
         ConsistentRead: true,
-        FilterExpression: '#mail.#sendId = :sendId',
+        FilterExpression: '#mail.#field = :value',
         ProjectionExpression: '#key',
-        ExpressionAttributeNames: { '#mail': 'mail', '#sendId': 'sendId', '#key': KEY },
-        ExpressionAttributeValues: { ':sendId': sendId },
+        ExpressionAttributeNames: { '#mail': 'mail', '#field': field, '#key': KEY },
+        ExpressionAttributeValues: { ':value': value },
         ...(start ? { ExclusiveStartKey: start } : {}),
       }));
       for (const item of page.Items ?? []) ids.push(String(item[KEY]));
@@ -103,34 +103,17 @@ export function deliveryStore(client: DynamoDBClient, table: string): DeliverySt
 
   return {
     async confirmSent(sendId, messageId, at) {
-      const ids = await findBySendId(sendId);
+      const ids = await findByMail('sendId', sendId);
       return updateEach(ids, sendId, ' AND #mail.#state = :pending',
         `SET #mail.#state = :sent, #mail.messageId = :messageId, #mail.confirmedAt = :at${ids.length > 1 ? ', #mail.inDigest = :true' : ''} REMOVE #mail.lastError, #mail.claimedUntil, #mail.held`,
         { ':pending': 'pending', ':sent': 'sent', ':messageId': messageId, ':at': at, ...(ids.length > 1 ? { ':true': true } : {}) });
     },
     async markRejected(sendId, at) {
-      return updateEach(await findBySendId(sendId), sendId, '',
+      return updateEach(await findByMail('sendId', sendId), sendId, '',
         'SET #mail.#state = :pending, #mail.lastError = :rejected, #mail.lastAttemptAt = :at REMOVE #mail.messageId, #mail.inDigest',
         { ':pending': 'pending', ':rejected': 'rejected', ':at': at });
     },
-    async findByMessageId(messageId) {
-      const ids: string[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(new ScanCommand({
-          TableName: table,
-          ConsistentRead: true,
-          FilterExpression: '#mail.#messageId = :id',
-          ProjectionExpression: '#key',
-          ExpressionAttributeNames: { '#mail': 'mail', '#messageId': 'messageId', '#key': KEY },
-          ExpressionAttributeValues: { ':id': messageId },
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }));
-        for (const item of page.Items ?? []) ids.push(String(item[KEY]));
-        start = page.LastEvaluatedKey;
-      } while (start);
-      return ids.sort();
-    },
+    findByMessageId: (messageId) => findByMail('messageId', messageId),
     async mark(submissionId, messageId, mark) {
       // A delivery report never hides a bounce or complaint that arrived first (SNS does not keep order).
       const keepWorse = mark.delivery === 'delivered' ? ' AND (attribute_not_exists(#mail.#delivery) OR #mail.#delivery = :delivery)' : '';
