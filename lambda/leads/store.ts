@@ -85,6 +85,18 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
     }
   }
 
+  /** One unconditional change to a stored lead's mail state (the lead must exist). */
+  async function updateLead(submissionId: string, update: string, values: Record<string, unknown>): Promise<void> {
+    await doc.send(new UpdateCommand({
+      TableName: table,
+      Key: { [LEAD_KEY]: submissionId },
+      ConditionExpression: 'attribute_exists(#key)',
+      UpdateExpression: update,
+      ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail' },
+      ExpressionAttributeValues: values,
+    }));
+  }
+
   return {
     table,
     async putNew(record) {
@@ -104,31 +116,13 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
     markSent: (submissionId, messageId, at, inDigest = false) => recordAttempt(submissionId, at,
       `SET #mail.#state = :sent, #mail.messageId = :id${inDigest ? ', #mail.inDigest = :true' : ''}`, 'REMOVE #mail.lastError, #mail.claimedUntil, #mail.held',
       { ':sent': 'sent', ':id': messageId, ...(inDigest ? { ':true': true } : {}) }, { '#state': 'state' }),
-    async markHeld(submissionId) {
-      await doc.send(new UpdateCommand({
-        TableName: table,
-        Key: { [LEAD_KEY]: submissionId },
-        ConditionExpression: 'attribute_exists(#key)',
-        UpdateExpression: 'SET #mail.held = :true REMOVE #mail.claimedUntil',
-        ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail' },
-        ExpressionAttributeValues: { ':true': true },
-      }));
-    },
+    markHeld: (submissionId) => updateLead(submissionId, 'SET #mail.held = :true REMOVE #mail.claimedUntil', { ':true': true }),
     markFailed: (submissionId, kind, at) => recordAttempt(submissionId, at,
       'SET #mail.lastError = :kind', 'REMOVE #mail.claimedUntil', { ':kind': kind }),
     markUnanswered: (submissionId, at) => recordAttempt(submissionId, at,
       'SET #mail.lastError = :kind, #mail.unanswered = if_not_exists(#mail.unanswered, :zero) + :one', 'REMOVE #mail.claimedUntil',
       { ':kind': 'unanswered', ':zero': 0 }, {}, true),
-    async markSending(submissionId, sendId) {
-      await doc.send(new UpdateCommand({
-        TableName: table,
-        Key: { [LEAD_KEY]: submissionId },
-        ConditionExpression: 'attribute_exists(#key)',
-        UpdateExpression: 'SET #mail.sendId = :sendId',
-        ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail' },
-        ExpressionAttributeValues: { ':sendId': sendId },
-      }));
-    },
+    markSending: (submissionId, sendId) => updateLead(submissionId, 'SET #mail.sendId = :sendId', { ':sendId': sendId }),
     async claim(submissionId, now, until, sendId) {
       try {
         await doc.send(new UpdateCommand({
