@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploy } from '../src/deploy/deploy.ts';
-import { serveDir, startServer, type RunningServer } from '../src/serve/server.ts';
+import { startServer, type RunningServer } from '../src/serve/server.ts';
+import { DEPLOY_DIR, serveFamilyOf, serveOutDirOf } from '../src/output/layout.ts';
 
 /** `site serve` on a scratch copy of the project, so the test can edit content and templates. */
 let dir: string;
@@ -13,8 +14,8 @@ let server: RunningServer;
 const PRODUCTION: Record<string, string> = {
   'dist/index.html': '<!doctype html><title>Production home</title>\n',
   'dist/404.html': '<!doctype html><title>Production not found</title>\n',
-  'build/routing.json': '{"production":true}\n',
-  'build/headers.json': '{"x-production":"yes"}\n',
+  [path.join(DEPLOY_DIR, 'routing.json')]: '{"production":true}\n',
+  [path.join(DEPLOY_DIR, 'headers.json')]: '{"x-production":"yes"}\n',
 };
 
 /** Every file under `folder`, relative to the project, skipping `skip`. */
@@ -206,16 +207,17 @@ describe('site serve', { timeout: 120_000 }, () => {
     expect((await fetch(`${server.url}/`)).status).toBe(200);
   });
 
-  it('builds into a folder of its own: dist/ and build/ keep the production build, and site deploy refuses what serve built', async () => {
+  it('builds into a folder of its own: dist/ and .site/deploy/ keep the production build, and site deploy refuses what serve built', async () => {
     // Several builds have run by now (start, content and template edits).
-    expect(serveDir(dir)).toBe(path.join(dir, 'build', 'serve', 'dist'));
+    expect(serveOutDirOf(dir)).toBe(path.join(dir, '.site', 'serve', 'site'));
+    expect((await readdir(serveFamilyOf(dir))).sort()).toEqual(['builds', 'deploy', 'site']);
     expect(await filesUnder('dist')).toEqual(['dist/404.html', 'dist/index.html']);
-    expect(await filesUnder('build', 'build/serve/')).toEqual(['build/headers.json', 'build/routing.json']);
+    expect(await filesUnder(DEPLOY_DIR)).toEqual([path.join(DEPLOY_DIR, 'headers.json'), path.join(DEPLOY_DIR, 'routing.json')]);
     for (const [file, text] of Object.entries(PRODUCTION)) expect(await readFile(path.join(dir, file), 'utf8'), file).toBe(text);
     // What serve serves is in its folder, and carries the live-reload script.
-    expect(await readFile(path.join(serveDir(dir), 'about.html'), 'utf8')).toContain('/__site/live-reload.js');
+    expect(await readFile(path.join(serveOutDirOf(dir), 'about.html'), 'utf8')).toContain('/__site/live-reload.js');
     const untouched = { send: () => Promise.reject(new Error('the bucket was asked')) } as unknown as S3Client;
-    await expect(deploy({ dir: serveDir(dir), bucket: 'site', s3: untouched, dryRun: true }))
+    await expect(deploy({ dir: serveOutDirOf(dir), bucket: 'site', s3: untouched, dryRun: true }))
       .rejects.toThrow(/carry the development markup of `site serve` \(its live-reload script\): deploy the output of `site build` instead$/);
   });
 });

@@ -1,5 +1,5 @@
 // Packages the handler for AWS Lambda (nodejs22.x): one minified ES module and a zip of it,
-// in build/lambda/, never in dist/. Run with `npx tsx lambda/bundle-lambda.ts`; Lambda's handler
+// in .site/deploy/lambda/ (see src/output/layout.ts), never in dist/. Run with `npx tsx lambda/bundle-lambda.ts`; Lambda's handler
 // setting is then `index.handler`.
 //
 // The AWS SDK is bundled rather than taken from the runtime. The runtime's copy is whatever
@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { createZip } from './zip.ts';
+import { lambdaDirOf } from '../src/output/layout.ts';
 
 export interface LambdaBuild {
   bundlePath: string;
@@ -27,7 +28,7 @@ const REQUIRE_SHIM =
 export async function buildLambda(
   options: { outDir?: string; entry?: string } = {},
 ): Promise<LambdaBuild> {
-  const outDir = resolve(options.outDir ?? 'build/lambda');
+  const outDir = resolve(options.outDir ?? lambdaDirOf(resolve(import.meta.dirname, '..')));
   const entry = resolve(options.entry ?? join(import.meta.dirname, 'handler.ts'));
   await mkdir(outDir, { recursive: true });
   const bundlePath = join(outDir, 'index.mjs');

@@ -23,7 +23,7 @@ export interface LocalFormBackendOptions {
   mailTo?: string;
   mailFrom?: string;
   log?: Logger;
-  /** Where the leads table keeps its data (`.site-data/leads` for `site serve`); in memory when unset. */
+  /** Where the leads table keeps its data (`.site/data/leads` for `site serve`); in memory when unset. */
   dataDir?: string;
   /** An SES-compatible endpoint to send through instead of starting one (SES_ENDPOINT). */
   sesEndpoint?: string;

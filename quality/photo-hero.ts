@@ -6,7 +6,7 @@ import { photoHeroContent } from './photo-fixture.ts';
 
 /**
  * The site with the fixture phone photo as the home hero, built into `work` (held to the same
- * budgets; its variants cached in .site-cache like any build's) and served on a free port: the
+ * budgets; its variants cached in .site/cache like any build's) and served on a free port: the
  * home page as an author's 4 MB photo makes it, for Lighthouse.
  */
 export async function servePhotoHero(opts: { root: string; work: string; budgets: Budgets }): Promise<RunningServer> {

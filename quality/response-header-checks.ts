@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../src/response-headers.ts';
-import { metaDirFor } from '../src/pipeline/dist-writer.ts';
+import { deployDirFor } from '../src/output/layout.ts';
 import type { PageNoise } from './browser.ts';
 import type { GateReport } from './report.ts';
 import type { Target } from './gate-urls.ts';
 
 export async function readHeadersFile(distDir: string): Promise<HeadersFile> {
-  return parseHeadersFile(await readFile(path.join(metaDirFor(distDir), HEADERS_FILE), 'utf8'));
+  return parseHeadersFile(await readFile(path.join(deployDirFor(distDir), HEADERS_FILE), 'utf8'));
 }
 
 /**
@@ -65,7 +65,7 @@ export async function fetchHeaders(origin: string, targets: Target[], extra: str
 
 export interface NoiseByPage { label: string; viewport: number; noise: PageNoise }
 
-/** Strict headers: serve sends exactly build/headers.json everywhere (each path its own), the policy is strict, and no page breaks it or logs an error. */
+/** Strict headers: serve sends exactly .site/deploy/headers.json everywhere (each path its own), the policy is strict, and no page breaks it or logs an error. */
 export function headersReport(opts: { expected: HeadersFile; answers: Map<string, Headers>; noise: NoiseByPage[]; labels: Map<string, string> }): GateReport {
   const failures: string[] = [...policyProblems(opts.expected.default), ...pathProblems(opts.expected)].map((p) => `${HEADERS_FILE}: ${p}`);
   const rows: string[][] = [['(limit)', 'all', '0', '0']];

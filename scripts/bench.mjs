@@ -16,7 +16,7 @@ const USAGE = [
   '  N               extra articles to write (ignored with --from)',
   '  --from          convert the markdown files of DIR instead (front matter as the benchmark kit’s article generator writes it)',
   '  --keep          leave the temporary project for a look',
-  '  --cards-cached  build once first, untimed, then remove everything it made but the share cards (.site-cache/cards/):',
+  '  --cards-cached  build once first, untimed, then remove everything it made but the share cards (.site/cache/cards/):',
   '                  the timed build is clean but draws no card, as on any build after the first',
   '  --again DIR     time one more such build in DIR, a copy kept by --cards-cached --keep (for the benchmark kit’s pair.sh)',
 ].join('\n');
@@ -85,13 +85,16 @@ function run(args, cwd) {
 }
 
 /**
- * Everything a build made, gone (output trees, build/, the build cache), but the share cards it drew:
+ * Everything a build made, gone (dist and .site/: the output trees, the deploy folder, the build cache), but the share cards it drew:
  * the next build is a clean one that finds every card in the cache, as a build does once the site has
  * been built before. Cards are the one thing Eleventy does not make at all.
  */
 async function cleanBuiltKeepingCards(root) {
-  for (const part of ['dist', 'build', '.dist.builds']) await rm(path.join(root, part), { recursive: true, force: true });
-  const cache = path.join(root, '.site-cache');
+  // The names src/output/layout.ts gives (this script runs without compiling TypeScript).
+  const family = path.join(root, '.site');
+  await rm(path.join(root, 'dist'), { recursive: true, force: true });
+  for (const part of await readdir(family).catch(() => [])) if (part !== 'cache') await rm(path.join(family, part), { recursive: true, force: true });
+  const cache = path.join(family, 'cache');
   for (const name of await readdir(cache).catch(() => [])) if (name !== 'cards') await rm(path.join(cache, name), { recursive: true, force: true });
 }
 
@@ -107,8 +110,8 @@ async function main() {
     // The project, with its code linked and its content copied, so the articles can be added; the
     // build's outputs are left behind, so the build is a clean one.
     for (const part of readdirSync(PACKAGE_DIR)) {
-      // `.dist.builds/`: the output trees `dist` links into (a linked one would be written through).
-      if (!['content', 'dist', 'build', '.dist.builds', '.site-cache', '.git'].includes(part)) await symlink(path.join(PACKAGE_DIR, part), path.join(root, part));
+      // Not dist and the dot folders (.git, and .site/, where the tools write: a linked one would be written through).
+      if (!['content', 'dist'].includes(part) && !part.startsWith('.')) await symlink(path.join(PACKAGE_DIR, part), path.join(root, part));
     }
     await cp(path.join(PACKAGE_DIR, 'content'), path.join(root, 'content'), { recursive: true });
     const blog = path.join(root, 'content', 'blog');

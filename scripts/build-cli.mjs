@@ -1,15 +1,24 @@
-// Compiles the CLI (src/cli.ts and what it imports) to plain JavaScript in build/cli/, so that
+// Compiles the CLI (src/cli.ts and what it imports) to plain JavaScript in .site/cli/, so that
 // `site` starts without compiling TypeScript. `npm ci` runs it (the `prepare` script); bin/site runs
 // it again whenever a source it was built from has changed since. Dependencies stay in
 // node_modules; the templates are not part of it (each `site build` bundles them afresh).
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
-export const CLI_DIR = path.join(PACKAGE_DIR, 'build', 'cli');
+/**
+ * .site/cli/: src/output/layout.ts names every folder the tools write (cliDirOf), but this script
+ * runs before anything is compiled, so it keeps its own copy of the name (tests/cli-launcher.test.ts
+ * checks that the two agree).
+ */
+export const CLI_DIR = path.join(PACKAGE_DIR, '.site', 'cli');
+/** Where versions before .site/ compiled it: removed once the CLI is compiled into CLI_DIR. */
+const OLD_CLI_DIR = path.join(PACKAGE_DIR, 'build', 'cli');
+/** How messages name CLI_DIR. */
+export const CLI_DIR_SHOWN = path.relative(PACKAGE_DIR, CLI_DIR);
 export const STAMP = path.join(CLI_DIR, 'stamp.json');
 /**
  * Pure-JavaScript dependencies of the build, compiled into the CLI: loading them from node_modules
@@ -24,13 +33,13 @@ const INLINE = /^(?:commander|zod|yaml|gray-matter|unified|vfile|remark-html)(?:
 const ORPHAN_AGE_MS = 10 * 60_000;
 
 /**
- * Why build/cli must be compiled again before it runs, or undefined when it is current: it is
+ * Why the CLI must be compiled again before it runs, or undefined when it is current: it is
  * missing, or a source it was built from has another modification time than when it was compiled
  * (a stat of each, about a millisecond).
  */
 export function staleReason() {
   let stamp;
-  try { stamp = JSON.parse(readFileSync(STAMP, 'utf8')); } catch { return 'build/cli is missing'; }
+  try { stamp = JSON.parse(readFileSync(STAMP, 'utf8')); } catch { return `${CLI_DIR_SHOWN} is missing`; }
   for (const [file, compiled] of Object.entries(stamp.inputs)) {
     let mtime;
     try { mtime = statSync(path.join(PACKAGE_DIR, file)).mtimeMs; } catch { return `${file} is gone`; }
@@ -39,7 +48,7 @@ export function staleReason() {
   return undefined;
 }
 
-/** Builds build/cli/cli.js and its chunks; returns the stamp that staleReason() checks. */
+/** Builds .site/cli/cli.js and its chunks; returns the stamp that staleReason() checks. */
 export async function buildCli() {
   const { build } = await import('esbuild');
   const startedAt = Date.now();
@@ -92,6 +101,9 @@ export async function buildCli() {
     const age = Date.now() - (await stat(file).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
     if (age > ORPHAN_AGE_MS) await rm(file, { force: true });
   }
+  // The older version's copy, and build/ with it once nothing else is in it (src/output/old-folders.ts moves the rest).
+  await rm(OLD_CLI_DIR, { recursive: true, force: true });
+  await rmdir(path.dirname(OLD_CLI_DIR)).catch(() => {});
   return stamp;
 }
 

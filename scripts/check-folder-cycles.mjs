@@ -13,16 +13,15 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** Skipped wherever they are. */
-const SKIP = new Set(['node_modules', '.git', 'cdk.out']);
+/** Skipped wherever they are (.site/: what the tools write, beside the project's dist or a test's output folder). */
+const SKIP = new Set(['node_modules', '.git', 'cdk.out', '.site']);
 /** Skipped at the top only: the tests, the site's words, and what the tools write (src/content is code). */
-const SKIP_AT_TOP = new Set(['dist', 'build', 'tests', 'e2e', 'content', '.site-cache', '.site-data', 'test-results', 'fixtures']);
+const SKIP_AT_TOP = new Set(['dist', 'tests', 'e2e', 'content', 'test-results', 'fixtures']);
 const SOURCE = /\.(ts|tsx|mts|js|mjs)$/;
 
 function sourceFiles(root, dir = root, out = []) {
   for (const name of readdirSync(dir)) {
-    // `.dist.builds/` and the like: the trees a build writes beside its output folder.
-    if (SKIP.has(name) || (dir === root && SKIP_AT_TOP.has(name)) || /^\..+\.builds$/.test(name)) continue;
+    if (SKIP.has(name) || (dir === root && SKIP_AT_TOP.has(name))) continue;
     const file = path.join(dir, name);
     if (statSync(file).isDirectory()) sourceFiles(root, file, out);
     else if (SOURCE.test(name) && !/\.(test|spec)\./.test(name)) out.push(file);

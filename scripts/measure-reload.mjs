@@ -73,7 +73,8 @@ try {
   // With --title, a list page that shows the article (found in what serve built) must show each new title too.
   let list;
   if (title) {
-    const out = path.join(dir, 'build', 'serve', 'dist', 'blog');
+    // What serve built: serveOutDirOf in src/output/layout.ts (this script runs without compiling TypeScript).
+    const out = path.join(dir, '.site', 'serve', 'site', 'blog');
     const candidates = ['../blog.html', ...(await readdir(out, { recursive: true })).filter((f) => /^(page|category)\//.test(f) && f.endsWith('.html'))];
     for (const f of candidates) {
       if ((await readFile(path.join(out, f), 'utf8')).includes(`href="/blog/${slug}"`)) { list = `/blog/${f.replace(/^\.\.\/blog/, '').replace(/\.html$/, '')}`.replace(/\/$/, ''); break; }

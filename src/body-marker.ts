@@ -1,7 +1,7 @@
 import type { TocEntry } from './content/markdown-state.ts';
 
 /**
- * An article's body HTML lives in the build cache (.site-cache/bodies.pack), not in the main
+ * An article's body HTML lives in the build cache (.site/cache/bodies.pack), not in the main
  * thread's memory: the parsed article, and so its route's props, hold this marker instead, naming
  * the markdown key the body was made from. A page's key is worked out from the route with the marker
  * in it, which names the body as surely as the HTML would (the parse is a pure function of what the

@@ -7,7 +7,7 @@ let known: string | undefined;
 
 /**
  * A hash of the generator's own code: what turns content into routes, which no bundle of the
- * project's templates covers. Run compiled (build/cli), it is the hash scripts/build-cli.mjs wrote
+ * project's templates covers. Run compiled (.site/cli), it is the hash scripts/build-cli.mjs wrote
  * into the stamp beside the chunks; run from src/ (the tests), or beside a stamp without one, it is
  * the hash of every code file in the folder it runs from.
  */

@@ -6,7 +6,7 @@ export const HEADERS_FILE = 'headers.json';
 export type HeaderSet = Record<string, string>;
 
 /**
- * build/headers.json: the headers of every answer (`default`), and the few paths that need
+ * .site/deploy/headers.json: the headers of every answer (`default`), and the few paths that need
  * something more (`paths`, first match wins), each with its own full set. The patterns are
  * CloudFront's cache-behaviour path patterns (`*` any characters, `?` one), so the CDN gives each
  * its own behaviour and response-headers policy, and `site serve` matches them the same way.
@@ -30,7 +30,7 @@ export function headersFor(file: HeadersFile, pathname: string): HeaderSet {
   return file.paths.find((entry) => entry.patterns.some((p) => pattern(p).test(pathname)))?.headers ?? file.default;
 }
 
-/** build/headers.json as read; a file of an older build (one flat set of headers) is taken as the default for every path. */
+/** .site/deploy/headers.json as read; a file of an older build (one flat set of headers) is taken as the default for every path. */
 export function parseHeadersFile(text: string): HeadersFile {
   const value = JSON.parse(text) as Partial<HeadersFile> | HeaderSet;
   if (value && typeof value.default === 'object' && Array.isArray(value.paths)) return value as HeadersFile;

@@ -1,11 +1,23 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliDirOf } from '../src/output/layout.ts';
 
-/** bin/site on a scratch copy of the package, so that the test can edit src/ and delete build/cli. */
+// @ts-expect-error: a plain .mjs script with no type declarations
+import { CLI_DIR, PACKAGE_DIR } from '../scripts/build-cli.mjs';
+
+/** The compiled CLI's folder, relative to the package. */
+const CLI = path.relative('/package', cliDirOf('/package'));
+
+it("bin/site's copy of the compiled CLI's folder (it runs before anything is compiled) is the one src/output/layout.ts names", () => {
+  expect(CLI_DIR).toBe(cliDirOf(PACKAGE_DIR as string));
+});
+
+/** bin/site on a scratch copy of the package, so that the test can edit src/ and delete the compiled CLI. */
 let dir: string;
 
 beforeAll(async () => {
@@ -27,9 +39,13 @@ async function site(...args: string[]): Promise<{ code: number; stdout: string; 
 
 describe('bin/site', () => {
   it('compiles the CLI when it is missing, then starts from the compiled JavaScript', async () => {
+    // Where an older version compiled it, alone in build/: removed, and build/ with it.
+    await mkdir(path.join(dir, 'build', 'cli'), { recursive: true });
+    await writeFile(path.join(dir, 'build', 'cli', 'cli.js'), 'throw new Error("the old CLI ran");\n');
     const first = await site('--help');
     expect(first.code).toBe(0);
-    expect(first.stderr).toBe('site: compiling the CLI from src/ into build/cli (build/cli is missing)\n');
+    expect(first.stderr).toBe(`site: compiling the CLI from src/ into ${CLI} (${CLI} is missing)\n`);
+    expect(existsSync(path.join(dir, 'build'))).toBe(false);
     expect(first.stdout).toContain('Usage: site [options] [command]');
     const again = await site('--help');
     expect(again).toEqual({ code: 0, stdout: first.stdout, stderr: '' });
@@ -37,7 +53,7 @@ describe('bin/site', () => {
 
   it('loads commander and little else before a command runs', async () => {
     // The entry and the chunks it imports statically, which Node loads for `site --help`.
-    const cli = path.join(dir, 'build', 'cli');
+    const cli = path.join(dir, CLI);
     const loaded = new Map<string, string>();
     const visit = async (file: string) => {
       if (loaded.has(file)) return;
@@ -55,13 +71,13 @@ describe('bin/site', () => {
   });
 
   it('never runs stale code: a changed source is compiled again before the command runs', async () => {
-    const stampCode = async () => (JSON.parse(await readFile(path.join(dir, 'build', 'cli', 'stamp.json'), 'utf8')) as { code: string }).code;
+    const stampCode = async () => (JSON.parse(await readFile(path.join(dir, CLI, 'stamp.json'), 'utf8')) as { code: string }).code;
     const before = await stampCode();
     expect(before).toMatch(/^[0-9a-f]{64}$/);
     const cli = path.join(dir, 'src', 'cli.ts');
     await writeFile(cli, (await readFile(cli, 'utf8')).replace("'Build, serve and check the static site'", "'Build, serve and check the static site, freshly edited'"));
     const edited = await site('--help');
-    expect(edited.stderr).toBe('site: compiling the CLI from src/ into build/cli (src/cli.ts changed)\n');
+    expect(edited.stderr).toBe(`site: compiling the CLI from src/ into ${CLI} (src/cli.ts changed)\n`);
     expect(edited.stdout).toContain('freshly edited');
     // The stamp names the code compiled: a build made by other code works out every route's key afresh (src/generator-code.ts).
     expect(await stampCode()).not.toBe(before);
@@ -72,7 +88,7 @@ describe('bin/site', () => {
     await writeFile(config, `${await readFile(config, 'utf8')}\nexport const broken = ;\n`);
     const result = await site('--help');
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^site: compiling the CLI from src\/ into build\/cli \(src\/config\.ts changed\)\nsite: cannot compile src\/: .*\n.*src\/config\.ts:\d+:\d+/s);
+    expect(result.stderr).toMatch(/^site: compiling the CLI from src\/ into \.site\/cli \(src\/config\.ts changed\)\nsite: cannot compile src\/: .*\n.*src\/config\.ts:\d+:\d+/s);
   }, 60_000);
 });
 

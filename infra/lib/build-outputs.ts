@@ -1,6 +1,6 @@
 // What the infrastructure takes from the build: the CloudFront Functions and the security headers
-// that `site build` writes to build/, and the Lambda bundle that lambda/bundle-lambda.ts writes to
-// build/lambda/. Reading them here, rather than regenerating them, keeps one source for each:
+// that `site build` writes to .site/deploy/, and the Lambda bundle that lambda/bundle-lambda.ts writes to
+// .site/deploy/lambda/. Reading them here, rather than regenerating them, keeps one source for each:
 // what `site serve` ran and the tests checked is exactly what is deployed.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -25,10 +25,10 @@ export class BuildOutputsError extends Error {
   }
 }
 
-export function readBuildOutputs(buildDir: string): BuildOutputs {
+export function readBuildOutputs(deployDir: string): BuildOutputs {
   const problems: string[] = [];
   const file = (relative: string, how: string): string => {
-    const full = path.join(buildDir, relative);
+    const full = path.join(deployDir, relative);
     if (!existsSync(full)) problems.push(`${full} does not exist: run ${how} first`);
     return full;
   };
@@ -36,7 +36,7 @@ export function readBuildOutputs(buildDir: string): BuildOutputs {
   const viewerRequestPath = file('cloudfront/viewer-request.js', siteBuild);
   const viewerResponsePath = file('cloudfront/viewer-response.js', siteBuild);
   const headersPath = file('headers.json', siteBuild);
-  const lambdaDir = path.join(buildDir, 'lambda');
+  const lambdaDir = path.join(deployDir, 'lambda');
   file('lambda/index.mjs', '`npm run build:lambda`');
 
   for (const fn of [viewerRequestPath, viewerResponsePath]) {

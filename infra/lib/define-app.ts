@@ -6,12 +6,13 @@ import { Function as CloudFrontFunction } from 'aws-cdk-lib/aws-cloudfront';
 import { readBuildOutputs } from './build-outputs.ts';
 import { readSettings, type SiteSettings } from './settings.ts';
 import { readLeadRetentionMonthsSync } from '../../src/leads/settings.ts';
+import { DEPLOY_DIR } from '../../src/output/layout.ts';
 import { EdgeAlarmsStack } from './edge-alarms.ts';
 import { SiteStack } from './site-stack.ts';
 import { WafStack } from './waf-stack.ts';
 
-/** The repository's build/ folder, where `site build` and lambda/bundle-lambda.ts write. */
-export const DEFAULT_BUILD_DIR = path.resolve(import.meta.dirname, '../../build');
+/** The repository's deploy folder (.site/deploy/), where `site build` and lambda/bundle-lambda.ts write. */
+export const DEFAULT_DEPLOY_DIR = path.join(path.resolve(import.meta.dirname, '../..'), DEPLOY_DIR);
 
 export interface DefinedApp {
   site: SiteStack;
@@ -22,8 +23,8 @@ export interface DefinedApp {
 
 export function defineApp(app: App, env: Readonly<Record<string, string | undefined>>): DefinedApp {
   const settings = readSettings((key) => app.node.tryGetContext(key), env, { leadRetentionMonths: readLeadRetentionMonthsSync(path.resolve(import.meta.dirname, '../..')) });
-  const buildDir = path.resolve(String(app.node.tryGetContext('buildDir') ?? env.SITE_BUILD_DIR ?? DEFAULT_BUILD_DIR));
-  const build = readBuildOutputs(buildDir);
+  const deployDir = path.resolve(String(app.node.tryGetContext('deployDir') ?? env.SITE_DEPLOY_DIR ?? DEFAULT_DEPLOY_DIR));
+  const build = readBuildOutputs(deployDir);
 
   const site = new SiteStack(app, 'Site', {
     env: { account: settings.account, region: settings.region },

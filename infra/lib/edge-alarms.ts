@@ -84,7 +84,7 @@ export class EdgeAlarmsStack extends Stack {
       const named = { FunctionName: fn.name };
       alarm(`${fn.id}FunctionErrorsAlarm`,
         `The CloudFront Function ${fn.name} of ${domainName} failed requests in the last 5 minutes (an exception, an invalid result or its compute limit): each one was answered with a 503 instead of a page. `
-          + `The function is built by \`site build\` (build/cloudfront/) and deployed with the Site stack; see its Monitoring tab in the CloudFront console (Functions, ${fn.name}), and deploy the last good build with \`cdk deploy Site\` if a new one broke it.`,
+          + `The function is built by \`site build\` (.site/deploy/cloudfront/) and deployed with the Site stack; see its Monitoring tab in the CloudFront console (Functions, ${fn.name}), and deploy the last good build with \`cdk deploy Site\` if a new one broke it.`,
         new MathExpression({
           expression: 'FILL(executionErrors, 0) + FILL(validationErrors, 0) + FILL(throttles, 0)',
           usingMetrics: {

@@ -1,4 +1,4 @@
-// build/headers.json → the CloudFront response-headers policy. CloudFront models the well-known
+// .site/deploy/headers.json → the CloudFront response-headers policy. CloudFront models the well-known
 // security headers as typed fields and everything else as custom headers; this maps each header
 // the build wrote to one of the two, and refuses a value CloudFront could not send verbatim, so
 // the CDN's headers are exactly the ones `site serve` sends.

@@ -87,7 +87,7 @@ export class SiteStack extends Stack {
         removeHeaders: ['x-amz-meta-sha256'],
       });
     };
-    const headersPolicy = policyOf('SecurityHeaders', 'The security headers of build/headers.json, as site serve sends them', build.headers.default);
+    const headersPolicy = policyOf('SecurityHeaders', 'The security headers of .site/deploy/headers.json, as site serve sends them', build.headers.default);
 
     // HTML is sent to browsers with max-age=0 (always revalidated); the edge may keep it a day
     // because `site deploy` invalidates every path it changes. Hashed assets keep their year.
@@ -137,7 +137,7 @@ export class SiteStack extends Stack {
     // bucket, routing and caching, with their own response-headers policy. The cache key holds no
     // query string, so /search?q=… is one cached page, as it is one file.
     const ownHeaders = Object.fromEntries(build.headers.paths.flatMap((entry, i) => {
-      const policy = policyOf(`PathHeaders${i + 1}`, `build/headers.json for ${entry.patterns.join(' ')}: ${entry.why}`.slice(0, 128), entry.headers);
+      const policy = policyOf(`PathHeaders${i + 1}`, `.site/deploy/headers.json for ${entry.patterns.join(' ')}: ${entry.why}`.slice(0, 128), entry.headers);
       return entry.patterns.map((pattern) => [pattern, { ...siteBehavior, responseHeadersPolicy: policy }]);
     }));
 

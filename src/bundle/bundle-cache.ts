@@ -5,7 +5,7 @@ import path from 'node:path';
 import { version as esbuildVersion, type Metafile } from 'esbuild';
 
 /**
- * What an esbuild run made, kept in the build cache's folder (.site-cache/) as bundle-<name>.json with every file it read and the
+ * What an esbuild run made, kept in the build cache's folder (.site/cache/) as bundle-<name>.json with every file it read and the
  * SHA-256 of each. While its settings are the same and every one of those files hashes the same, the
  * next build takes the result instead of running esbuild again: a rebuild of a large blog otherwise
  * waited on the islands' bundle, whose plugin calls queue behind the main thread's work (1.5 s of

@@ -67,13 +67,13 @@ const filedChecked = (parsed: ParsedMarkdownFile, checked: CheckedFront): Parsed
 };
 
 /**
- * The build's incremental cache in .site-cache/: parsed markdown keyed by the file's bytes (their SHA-256), its path,
+ * The build's incremental cache in .site/cache/: parsed markdown keyed by the file's bytes (their SHA-256), its path,
  * the survey addresses, the images it names and the markdown code; pages keyed by the route's props
  * (or, where the route's inputs are the last build's, by the key it recorded: see RouteInputsLookup),
  * the render context and the templates' code (the page's document in the output is its cache: see
  * pipeline/render-stage.ts). Both keys also hold the lockfile, so that upgrading a package (remark, React)
  * invalidates them. An article's body HTML and table of contents (most of its parsed entry) are kept apart,
- * in .site-cache/bodies.pack under the same key, and the parsed article holds a marker naming it
+ * in .site/cache/bodies.pack under the same key, and the parsed article holds a marker naming it
  * (see render/article-body.ts): a rebuild reads and decodes only the small entries, the main thread
  * never holds every body, and a body is read only for a page that is made again.
  */

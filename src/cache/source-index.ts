@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { readFileSync, type Stats } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { CACHE_DIR, CACHE_FORMAT } from './store.ts';
+import { CACHE_FORMAT } from './store.ts';
+import { CACHE_DIR } from '../output/layout.ts';
 import type { KnownSource, KnownSources } from '../content/load.ts';
 import { isCheckedFront, type CheckedFront } from '../content/markdown-file.ts';
 import { generatorCode } from '../generator-code.ts';
@@ -16,7 +17,7 @@ const SETTLED_MS = 2_000;
 const FILE = 'sources.json';
 
 /**
- * What the last build read of the content (.site-cache/sources.json).
+ * What the last build read of the content (.site/cache/sources.json).
  *
  * Of each YAML file, its data as the schema returned it, by the file's path, bytes and the site's
  * set of images, while the generator is the same (its code holds the schemas and the YAML parser):

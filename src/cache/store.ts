@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { readSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { CACHE_DIR } from '../output/layout.ts';
 
-/** The git-ignored folder of everything a build may reuse: parsed markdown, article bodies, bundled code, images and cards. */
-export const CACHE_DIR = '.site-cache';
 /** Raised when the shape of a cache entry changes, so that entries of an older shape are never read. */
 export const CACHE_FORMAT = 6;
 
@@ -19,7 +18,7 @@ const FLUSH_BYTES = 4 << 20;
 const COMPACT_SLACK = 256;
 
 /**
- * One kind of cached result in one file, .site-cache/<kind>.pack: a header line naming the kind and
+ * One kind of cached result in one file, .site/cache/<kind>.pack: a header line naming the kind and
  * the format, then a line per entry, `<key>\t<JSON>\n`, the newest line of a key winning. Opening reads
  * the keys and where each line lies, not the values; a value is read when asked for. New entries are
  * appended a few megabytes at a time; once old lines outnumber the entries this build used, the file

@@ -23,7 +23,7 @@ export interface CardLookup { dir: string; files: Map<string, string>; digests: 
 type Draw = (missing: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>) => Promise<void>;
 
 /**
- * The cards stage: each card from .site-cache/cards/<generation>/<key>.<sha256>.png when there, else
+ * The cards stage: each card from .site/cache/cards/<generation>/<key>.<sha256>.png when there, else
  * drawn by `draw` and stored there. The key is a hash of everything drawn, so a build with nothing
  * changed draws none. `generation` names the code that draws them (the card template, its fonts and
  * the engine): each change of it starts a folder, and the cards of the folders no build has used for
@@ -114,7 +114,7 @@ async function adoptFlatCards(cards: string, dir: string, wanted: Set<string>): 
 const EARLIER = 'earlier';
 
 /**
- * Bounds .site-cache/cards/, which otherwise grows by a card for every page at each change of the
+ * Bounds .site/cache/cards/, which otherwise grows by a card for every page at each change of the
  * card template: deletes each folder of cards that no build has used for UNUSED_DAYS (by its time,
  * which each build that uses it sets), as the image cache does, `generation` aside.
  */

@@ -7,7 +7,7 @@ import { hashOf } from '../hash.ts';
 export const CARD_SIZE = { width: 1200, height: 630 } as const;
 /** Where cards are served: a folder of their own, so that deploy can leave old ones in place (see README). */
 export const CARD_DIR = '/og/';
-/** The file the build writes beside the routing table (build/): each page's URL → its share card's URL. */
+/** The file the build writes beside the routing table (.site/deploy/): each page's URL → its share card's URL. */
 export const CARDS_FILE = 'cards.json';
 
 /** One card to draw: what is on it, and the file it goes to. Plain data, so a worker can draw it. */

@@ -18,6 +18,7 @@ import { invalidationPaths } from './invalidation.ts';
 import { readLocalFiles, type LocalFile } from './local-files.ts';
 import { carriesDevMarkup } from '../serve/live-reload.ts';
 import { sealProblem } from '../output/seal.ts';
+import { deployDirFor } from '../output/layout.ts';
 import { planDeploy, type DeployPlan } from './plan.ts';
 import { JOURNAL_KEY, journalValue, planStore, readJournal, type RoutingStore } from './store.ts';
 import { PAGE, pageFile } from '../url-resolution/rule.ts';
@@ -36,7 +37,7 @@ export interface DeployOptions {
   keepStale?: boolean;
   s3: S3Client;
   cdn?: Invalidator;
-  /** The distribution's KeyValueStore, brought into step with the routing entries the build wrote beside `dir` (build/). */
+  /** The distribution's KeyValueStore, brought into step with the routing entries the build wrote beside `dir` (.site/deploy/). */
   store?: RoutingStore;
   concurrency?: number;
   /** Called once the plan is known, before anything is changed. */
@@ -84,9 +85,9 @@ async function devPages(files: readonly LocalFile[]): Promise<string[]> {
   return found;
 }
 
-/** The routing entries `site build` wrote beside `dir` (its build/ folder), each page's file checked to be in the build. */
+/** The routing entries `site build` wrote beside `dir` (its .site/deploy/ folder), each page's file checked to be in the build. */
 async function routingEntries(dir: string, files: readonly LocalFile[]): Promise<Entry[]> {
-  const file = path.join(path.dirname(dir), 'build', STORE_DATA_FILE);
+  const file = path.join(deployDirFor(dir), STORE_DATA_FILE);
   let text: string;
   try {
     text = await readFile(file, 'utf8');

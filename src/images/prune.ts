@@ -13,7 +13,7 @@ export const LAST_USED_FILE = 'last-used.json';
 export interface Pruned { files: number; bytes: number }
 
 /**
- * Bounds `.site-cache/images/`, which otherwise only grows (every edit of a photo adds variants):
+ * Bounds `.site/cache/images/`, which otherwise only grows (every edit of a photo adds variants):
  * records that `used` (the variant files of a build that has just succeeded) were used now, and
  * deletes the variants that no build has used for UNUSED_DAYS (a variant no build ever recorded
  * counts from when it was made). The list of last uses is shared by every build of the project, so a preview's

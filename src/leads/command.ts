@@ -9,6 +9,7 @@ import { leadsToCsv } from './csv.ts';
 import { markErased, rewriteLocalStore } from '../../lambda/leads/rewrite-local-store.ts';
 import { printableJson, printableLine, printableText } from './printable.ts';
 import { openLeadStore, StoreFlagsError, type OpenedStore, type StoreFlags } from './open-store.ts';
+import { DATA_DIR } from '../output/layout.ts';
 
 export interface Io { out: (s: string) => void; err: (s: string) => void }
 
@@ -134,7 +135,7 @@ export async function leadsErase(root: string, flags: StoreFlags & { email: stri
   if (code === 0 && erased > 0 && local) {
     if (local.heldByServe) {
       await markErased(local.dataDir);
-      io.out('site serve holds the local store: it removes the erased records from .site-data when it stops (or starts next)');
+      io.out(`site serve holds the local store: it removes the erased records from ${DATA_DIR}/ when it stops (or starts next)`);
     } else {
       await rewriteLocalStore(local.dataDir);
     }

@@ -1,5 +1,5 @@
 // Which leads table `site leads` works on: the one a running `site serve` holds open (found through
-// .site-data/leads.endpoint), else the local one under .site-data/leads (dynalite started in this
+// .site/data/leads.endpoint), else the local one under .site/data/leads (dynalite started in this
 // process); another endpoint with --endpoint; or the real table in AWS (--table and --region, with
 // the usual AWS credentials).
 import { readFile, rm } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import { leadStore, type LeadStore } from '../../lambda/leads/store.ts';
 import { LOCAL_LEADS_TABLE, LOCAL_LIMITS_TABLE } from '../../lambda/leads/local-store.ts';
 import { limitCounter, type LimitCounter } from '../../lambda/limits/counter.ts';
 import { localLeadsDir, servedEndpointFile } from './serve-forms.ts';
+import { adoptProjectFolders } from '../output/old-folders.ts';
 
 /** The endpoint of a `site serve` running on this project's store, if one answers; a stale file is removed. */
 async function servedEndpoint(root: string): Promise<string | undefined> {
@@ -59,6 +60,8 @@ export async function openLeadStore(root: string, flags: StoreFlags): Promise<Op
     const client = new DynamoDBClient({ region: flags.region });
     return { store: leadStore(client, flags.table), ...(flags.limitsTable ? { counter: limitCounter(client, flags.limitsTable) } : {}), where: `table ${flags.table} in ${flags.region}`, close: async () => client.destroy() };
   }
+  // The local leads of an older version (.site-data/) moved into .site/data/ first.
+  await adoptProjectFolders(root, (line) => process.stderr.write(line + '\n'));
   const served = await servedEndpoint(root);
   if (served) {
     const client = localClient(served);

@@ -2,9 +2,10 @@
 // when a leads command runs (see src/cli.ts: `site --help` stays light).
 import { Command, InvalidArgumentError } from 'commander';
 import type { Io } from './command.ts';
+import { DATA_DIR } from '../output/layout.ts';
 
 const storeOptions = (command: Command) => command
-  .option('--table <name>', 'a leads table in AWS (with --region); default: the local store under .site-data/leads')
+  .option('--table <name>', `a leads table in AWS (with --region); default: the local store under ${DATA_DIR}/leads`)
   .option('--region <region>', 'the AWS region of --table')
   .option('--endpoint <url>', "a DynamoDB-compatible endpoint (default: a running site serve's, else the local store)");
 

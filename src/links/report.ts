@@ -1,4 +1,6 @@
 /** Findings → the lines a person reads, or the one JSON object CI reads. */
+import path from 'node:path';
+import { DEPLOY_DIR } from '../output/layout.ts';
 import { groupDuplicateIds, groupLayoutProblems } from './group.ts';
 import type { DuplicateId, ExternalResult, Findings, GroupedProblem, Problem } from './types.ts';
 
@@ -61,7 +63,7 @@ export function formatText(report: Report, fetched: boolean): string[] {
     `checked ${plural(report.pages, 'page')}, ${plural(report.internal, 'internal link')}, ` +
       `${plural(report.external.length, 'external link')} (${externalNote}); ${broken} broken` +
       (dupCount ? `, ${plural(dupCount, 'duplicate id')}` : '') +
-      (report.staticHost ? ' (no build/routing.json: resolved as a plain static host)' : ''),
+      (report.staticHost ? ` (no ${path.join(DEPLOY_DIR, 'routing.json')}: resolved as a plain static host)` : ''),
   );
   return lines;
 }

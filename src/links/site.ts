@@ -1,6 +1,7 @@
 /** Reading a built site: its files, its HTML pages and the routing table the build wrote beside it. */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { DEPLOY_DIR, deployDirFor } from '../output/layout.ts';
 import { SEAL_FILE } from '../output/seal.ts';
 import { pageFile, type RoutingTable } from '../url-resolution/resolve.ts';
 import { safeDecode } from './target.ts';
@@ -47,9 +48,9 @@ export function staticUrlOf(file: string): string {
   return url.endsWith('/index.html') ? url.slice(0, -'index.html'.length) : url;
 }
 
-/** Where the build writes the routing table for a dist dir: `<parent>/build/routing.json`. */
+/** Where the build writes the routing table for a dist dir: `<parent>/.site/deploy/routing.json`. */
 export function routingTablePath(dir: string): string {
-  return path.join(path.dirname(path.resolve(dir)), 'build', 'routing.json');
+  return path.join(deployDirFor(dir), 'routing.json');
 }
 
 function isRoutingTable(value: unknown): value is RoutingTable {
@@ -63,14 +64,14 @@ function isRoutingTable(value: unknown): value is RoutingTable {
 /** The build's table; `table` undefined for a folder our build did not write (a plain static site). */
 export type TableSource = { table: RoutingTable | undefined; from: string } | { error: string };
 
-/** The build's routing table, or none when the folder has no build/routing.json beside it. */
+/** The build's routing table, or none when the folder has no .site/deploy/routing.json beside it. */
 export async function loadRoutingTable(dir: string): Promise<TableSource> {
   const file = routingTablePath(dir);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { table: undefined, from: 'a plain static host (no build/routing.json)' };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { table: undefined, from: `a plain static host (no ${path.join(DEPLOY_DIR, 'routing.json')})` };
     return { error: `cannot read ${file}: ${(e as Error).message}` };
   }
   let value: unknown;

@@ -57,7 +57,7 @@ export interface ExternalResult {
 }
 
 export interface Findings {
-  /** Checked as a plain static host serves the folder (no build/routing.json), without our URL conventions. */
+  /** Checked as a plain static host serves the folder (no .site/deploy/routing.json beside it), without our URL conventions. */
   staticHost: boolean;
   pages: number;
   /** Internal link occurrences checked (every href/src/srcset candidate into the site). */

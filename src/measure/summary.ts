@@ -88,9 +88,9 @@ export function formatSummary(s: BuildSummary): string {
   if (s.cards) lines.push(`  share cards: ${s.cards.drawn + s.cards.reused}: ${s.cards.drawn} drawn (${mb(s.cards.bytes)}), ${s.cards.reused} reused from the cache`);
   if (s.search) lines.push(`  search index: ${s.search.pages} page${s.search.pages === 1 ? '' : 's'}, ${mb(s.search.bytes)}, ${s.search.indexed ? 'indexed' : 'unchanged, reused from the cache'} in ${Math.round(s.search.ms)} ms`);
   if (s.store) lines.push(`  routing store: ${s.store.keys} entries, ${kb(s.store.bytes)} of the CloudFront KeyValueStore's ${mb(s.store.limit)} (${(100 * s.store.bytes / s.store.limit).toFixed(1)}%), ${mb(s.store.limit - s.store.bytes)} to spare`);
-  if (i.pruned?.files) lines.push(`  image cache: ${i.pruned.files} variant${i.pruned.files === 1 ? '' : 's'} (${mb(i.pruned.bytes)}) no build had used for 30 days deleted from .site-cache/images/`);
+  if (i.pruned?.files) lines.push(`  image cache: ${i.pruned.files} variant${i.pruned.files === 1 ? '' : 's'} (${mb(i.pruned.bytes)}) no build had used for 30 days deleted from .site/cache/images/`);
   const c = s.cards?.pruned;
-  if (c?.files) lines.push(`  card cache: ${c.files} card${c.files === 1 ? '' : 's'} (${mb(c.bytes)}) no build had used for 30 days deleted from .site-cache/cards/`);
+  if (c?.files) lines.push(`  card cache: ${c.files} card${c.files === 1 ? '' : 's'} (${mb(c.bytes)}) no build had used for 30 days deleted from .site/cache/cards/`);
   if (s.budgetsChecked) lines.push(`  budgets.json: every page within budget (largest per page, gzip: JS ${kb(Math.max(...s.perPage.map((p) => p.jsAll)))}, CSS ${kb(Math.max(...s.perPage.map((p) => p.css)))}, HTML ${kb(Math.max(...s.perPage.map((p) => p.html)))} at level ${PAGE_GZIP_LEVEL}, each page within at level ${EXACT_GZIP_LEVEL})`);
   // Code and bundle run beside load, so the stages add up to more than the build took: the total is the build's own clock.
   lines.push(`  time: ${Object.entries(s.stages).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')}, total ${Math.round(s.wallMs ?? Object.values(s.stages).reduce((a, b) => a + b, 0))} ms`);

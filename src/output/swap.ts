@@ -1,6 +1,7 @@
 import { lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { META_ENTRIES, TREES, metaDirFor, outputLayout, treeParts, type OutputLayout } from './layout.ts';
+import { DEPLOY_ENTRIES, TREES, outputLayout, treeParts, type OutputLayout } from './layout.ts';
+import { adoptOutputFolders, adoptProjectFolders, type Warn } from './old-folders.ts';
 import { SEAL_FILE } from './seal.ts';
 
 /** The tree a build writes into, and the one it may take unchanged files from (the last complete build). */
@@ -14,22 +15,32 @@ export interface Staging {
 
 /**
  * Picks the tree to build into: the one dist/ does not show. Its completion manifest goes first, so
- * that whatever happens after, nothing takes the tree for a complete build.
+ * that whatever happens after, nothing takes the tree for a complete build. The folders of an older
+ * version are brought into the family first (see old-folders.ts). `family`: where the trees and the
+ * deploy folder go, by default the `.site/` beside the output folder (see layout.ts).
  */
-export async function openStaging(outDir: string, root: string): Promise<Staging> {
-  const layout = outputLayout(outDir);
+export async function openStaging(outDir: string, root: string, opts: { family?: string; warn?: Warn } = {}): Promise<Staging> {
+  const layout = outputLayout(outDir, opts.family);
+  const warn = opts.warn ?? ((line: string) => process.stderr.write(line + '\n'));
   await refuseForeignFolder(layout.outDir, root);
-  await mkdir(layout.treesDir, { recursive: true });
+  await adoptProjectFolders(root, warn);
+  const moved = await adoptOutputFolders(layout, warn);
+  await mkdir(layout.buildsDir, { recursive: true });
   await lock(layout);
   const current = await readlink(layout.current).catch(() => undefined);
   const live = TREES.find((t) => t === current);
-  const next = path.join(layout.treesDir, TREES.find((t) => t !== live)!);
+  // The trees of an older version, moved in: the output folder shows them again at once.
+  if (moved && live && await readlink(layout.outDir).catch(() => undefined) !== undefined) await relink(layout.outDir, siteLink(layout));
+  const next = path.join(layout.buildsDir, TREES.find((t) => t !== live)!);
   const parts = treeParts(next);
   await rm(path.join(parts.site, SEAL_FILE), { force: true });
   await mkdir(parts.site, { recursive: true });
-  await mkdir(parts.meta, { recursive: true });
-  return { layout, live: live && path.join(layout.treesDir, live), next };
+  await mkdir(parts.deploy, { recursive: true });
+  return { layout, live: live && path.join(layout.buildsDir, live), next };
 }
+
+/** What the output folder's link holds: the current tree's site/, relative to the folder it is in. */
+const siteLink = (layout: OutputLayout) => path.relative(path.dirname(layout.outDir), path.join(layout.current, 'site'));
 
 /**
  * The output folder cannot be used: another build is writing it (two at once would each seal what
@@ -48,7 +59,7 @@ const alive = (pid: number) => {
  * build killed or failed) or by this one (`site serve`'s builds follow each other) is taken over.
  */
 async function lock(layout: OutputLayout): Promise<void> {
-  const file = path.join(layout.treesDir, 'lock');
+  const file = path.join(layout.buildsDir, 'lock');
   try {
     await writeFile(file, String(process.pid), { flag: 'wx' });
   } catch (error) {
@@ -101,18 +112,18 @@ async function ensureLink(link: string, target: string): Promise<void> {
 
 /**
  * Makes the staged tree the current one: one rename of the `current` link switches dist/ and the
- * files of build/ together. An interruption before it leaves the last build in place; after it, the
+ * files of deploy/ together. An interruption before it leaves the last build in place; after it, the
  * new one. The tree dist/ showed until now becomes the next build's staging tree.
  */
 export async function swapIn(staging: Staging): Promise<void> {
   const { layout } = staging;
   await relink(layout.current, path.basename(staging.next));
-  const current = (...parts: string[]) => path.join(layout.current, ...parts);
-  await ensureLink(layout.outDir, path.relative(path.dirname(layout.outDir), current('site')));
-  for (const entry of META_ENTRIES) await ensureLink(path.join(layout.metaDir, entry), path.relative(layout.metaDir, path.join(metaDirFor(current('site')), entry)));
+  await ensureLink(layout.outDir, siteLink(layout));
+  const deploy = treeParts(layout.current).deploy;
+  for (const entry of DEPLOY_ENTRIES) await ensureLink(path.join(layout.deployDir, entry), path.relative(layout.deployDir, path.join(deploy, entry)));
 }
 
 /** Lets another build have the trees, whether this one swapped its tree in or failed. */
 export async function closeStaging(staging: Staging): Promise<void> {
-  await rm(path.join(staging.layout.treesDir, 'lock'), { force: true });
+  await rm(path.join(staging.layout.buildsDir, 'lock'), { force: true });
 }

@@ -8,18 +8,17 @@ import { generatorCode } from '../generator-code.ts';
 import { inlineScripts } from '../render/inline-scripts.ts';
 import { bundle } from '../bundle/bundle.ts';
 import { closeStaging, openStaging, type Staging } from '../output/swap.ts';
-import { treeParts } from '../output/layout.ts';
 import { pathIn } from '../output/tree-file.ts';
 import { measureBuild, type DocumentFigures } from '../measure/measure.ts';
 import type { SizeFigure } from '../measure/summary.ts';
 import { bundleBuildCode } from '../pool/code.ts';
 import { BuildCache, LostBodiesError } from '../cache/build-cache.ts';
-import { CACHE_DIR } from '../cache/store.ts';
+import { CACHE_DIR, treeParts } from '../output/layout.ts';
 import { sideBySide } from '../concurrency.ts';
 import { cardsGeneration, drawMissingCards, lookUpCards, type BuiltCards } from '../cards/card-cache.ts';
 import { plannedDocuments } from '../search/documents.ts';
 import { buildSearch, type BuiltSearch } from '../search/search-index.ts';
-import { DistWriter, metaDirFor } from './dist-writer.ts';
+import { DistWriter } from './dist-writer.ts';
 import { startRun, timed, type BuildOptions, type BuildResult } from './run.ts';
 import { startThreads } from './threads.ts';
 import { loadStage } from './load-stage.ts';
@@ -46,10 +45,10 @@ export type { BuildSession } from './session.ts';
  *
  * A 2-core machine is CPU-bound from start to end, so whatever needs nothing from another stage
  * runs beside it: bundling beside loading, cards and the search index beside rendering. Every file
- * goes into a staging tree beside dist/, swapped in only once every stage has passed.
+ * goes into a staging tree in .site/builds/, swapped in only once every stage has passed.
  */
 export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
-  const staging = await openStaging(opts.outDir, path.resolve(opts.root));
+  const staging = await openStaging(opts.outDir, path.resolve(opts.root), { family: opts.family, warn: opts.warn });
   try {
     // Once more if an article's body was lost from the cache: its entries are gone, and it is parsed again.
     return await buildStages(opts, staging).catch((error: unknown) => {
@@ -146,7 +145,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const { site, routes, table, rendered: { written: pages, images }, cards, searched } = made;
 
   // Then one after another: write → measure → budgets → swap → prune.
-  await time('write', () => writeStage(root, treeParts(staging.next).meta, {
+  await time('write', () => writeStage(root, treeParts(staging.next).deploy, {
     writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh, store: made.store.entries,
   }));
   if (session) Object.assign(session, { code: made.code, assets: made.assets });
@@ -165,7 +164,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   await threadsGone;
 
   return {
-    site, routes, table, summary, metaDir: metaDirFor(run.outDir),
+    site, routes, table, summary, metaDir: staging.layout.deployDir,
     redone: { ...cache.counts, pool: threads.startedOnce, documents: made.rendered.documents },
     warnings: preview ? made.unpublishedLinks : [],
     live: { loaded: made.loaded, code: made.code, shell: made.shell, cardsCode: made.cardsCode, contentDir, cacheDir, now, preview },

@@ -10,8 +10,6 @@ import { listFiles, type ListedFile } from '../output/list-tree.ts';
 import { formerFileList } from '../output/layout.ts';
 import { linkNew, pathIn, putContents, sha256OfFile, untouched, type FileEntry, type SiteTrees } from '../output/tree-file.ts';
 
-export { metaDirFor } from '../output/layout.ts';
-
 const gzipAsync = promisify(gzip);
 
 /** How a copied file's entry names the SHA-256 of its bytes, where its caller knew it (a share card). */
@@ -232,7 +230,7 @@ function tryRmdir(dir: string): boolean {
   try { rmdirSync(dir); return true; } catch { return false; }
 }
 
-/** The routing table, CDN functions and headers, into the staging tree's meta/ (build/ links to the current tree's). */
+/** The routing table, CDN functions and headers, into the staging tree's deploy/ (.site/deploy/ links to the current tree's). */
 export async function writeMeta(metaDir: string, files: Record<string, string>) {
   await mkdir(metaDir, { recursive: true });
   for (const [name, contents] of Object.entries(files)) {

@@ -1,9 +1,9 @@
 // The `prune` stage: the caches kept to what the build just used, and what older versions left in
-// .site-cache/ removed. Last, once every other stage has passed.
+// .site/cache/ removed. Last, once every other stage has passed.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildSession } from './session.ts';
-import { CACHE_DIR } from '../cache/store.ts';
+import { CACHE_DIR } from '../output/layout.ts';
 import { pruneCardCache } from '../cards/card-cache.ts';
 import { pruneImageCache } from '../images/prune.ts';
 import type { BuildSummary } from '../measure/summary.ts';

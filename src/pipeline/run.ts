@@ -12,7 +12,7 @@ import type { RoutingTable } from '../url-resolution/resolve.ts';
 import type { SettingsOverrides } from '../config.ts';
 import type { Budgets } from '../measure/budgets.ts';
 import type { BuildCode } from '../pool/code.ts';
-import { CACHE_DIR } from '../cache/store.ts';
+import { CACHE_DIR } from '../output/layout.ts';
 import type { BuildSession } from './session.ts';
 
 export interface BuildOptions {
@@ -20,9 +20,11 @@ export interface BuildOptions {
   root: string;
   /** The content folder, if not root/content (a test's copy, say). */
   contentDir?: string;
-  /** Where image variants (images/) and share cards (cards/) are cached; by default the build cache, root/.site-cache, git-ignored. */
+  /** Where image variants (images/) and share cards (cards/) are cached; by default the build cache, root/.site/cache, git-ignored. */
   cacheDir?: string;
   outDir: string;
+  /** Where the output trees and the deploy folder go; by default the .site/ beside outDir (see output/layout.ts). */
+  family?: string;
   /** Settings that win over content/site.yaml (from flags and the environment). */
   overrides?: SettingsOverrides;
   /** The build's clock, passed in so every stage below is repeatable; it decides which articles are published. */

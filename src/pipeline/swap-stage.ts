@@ -5,7 +5,7 @@ import type { DistWriter } from './dist-writer.ts';
 
 /**
  * `swap`: the completion manifest, written last into the staging tree, then the swap that makes
- * it dist/ (and its routing table, headers and CDN functions those of build/) in one step.
+ * it dist/ (and its routing table, headers and CDN functions those of .site/deploy/) in one step.
  */
 export async function swapStage(staging: Staging, writer: DistWriter, about: { preview: boolean; clock?: Date }): Promise<void> {
   await writeSeal(writer.outDir, writer.files(), about);

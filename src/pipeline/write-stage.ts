@@ -1,5 +1,5 @@
 // The `write` stage's work: files into the staging tree a bounded number at a time, the assets and
-// cards written while pages render, then the rest of dist/ and build/ once they have.
+// cards written while pages render, then the rest of dist/ and deploy/ once they have.
 import type { BuildSession } from './session.ts';
 import type { BundleResult } from '../bundle/bundle.ts';
 import type { BuiltCards } from '../cards/card-cache.ts';
@@ -40,7 +40,7 @@ export function sideFiles(assets: BundleResult, cards: BuiltCards): DistFile[] {
 
 /**
  * `write`, its second part: the rest of dist/ (images, sitemap, robots, feed; unchanged files left alone, stale ones
- * deleted), then build/ (routing table, the store's entries, CDN functions, headers). The raw and gzip size of each asset
+ * deleted), then deploy/ (routing table, the store's entries, CDN functions, headers). The raw and gzip size of each asset
  * goes into `sizes`, for the summary.
  */
 export async function writeStage(root: string, metaDir: string, input: {

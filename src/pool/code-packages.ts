@@ -21,7 +21,7 @@ const ALIAS = { 'unist-util-visit': 'src/content/unist-visit.ts' };
  * and the bundle, which the workers wait for, waited for it.
  */
 function external(): string[] {
-  // The generator's package.json: two folders up from src/pool/ and from build/cli/ alike.
+  // The generator's package.json: two folders up from src/pool/ and from .site/cli/ alike.
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as Record<string, Record<string, string> | undefined>;
   const names = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((name) => !INLINE.includes(name) && !(name in ALIAS));
   return names.flatMap((name) => [name, `${name}/*`]).sort();

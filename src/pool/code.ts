@@ -5,7 +5,7 @@ import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { cachedBundle } from '../bundle/bundle-cache.ts';
-import { CACHE_DIR } from '../cache/store.ts';
+import { CACHE_DIR } from '../output/layout.ts';
 import { markdownParser } from '../content/markdown-parser.ts';
 import { codePackageOptions } from './code-packages.ts';
 
@@ -30,7 +30,7 @@ const sha = (data: string | Uint8Array) => createHash('sha256').update(data).dig
 const KEEP_MS = 10 * 60_000;
 
 /**
- * Bundles the four entries with esbuild into .site-cache/code-<hash>/, named by content, so a
+ * Bundles the four entries with esbuild into .site/cache/code-<hash>/, named by content, so a
  * long-running `site serve` renders with the templates as they are on disk now and an unchanged
  * build reuses the modules it already imported. Packages stay external and shared, but for the
  * markdown processor's (see code-packages.ts).

@@ -1,5 +1,5 @@
 // The search stage: the site's search documents indexed by pagefind's Node API into dist/pagefind/.
-// The index is kept in .site-cache/search/<key>/, the key a hash of the documents (an article's body
+// The index is kept in .site/cache/search/<key>/, the key a hash of the documents (an article's body
 // named by its markdown key, as its route names it), so a build whose indexed pages are unchanged
 // reads no body and runs no indexer: its files are linked from the cache like the share cards.
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';

@@ -10,12 +10,12 @@ export const CARD_PREVIEW_PREFIX = '/__site/card';
  * no page. Read afresh each time: a rebuild may have renamed the card; `since`, the cards saves have
  * changed since (serve/live-site.ts).
  */
-export async function cardPreviewLocation(pathname: string, metaDir: string, since?: ReadonlyMap<string, string>): Promise<string | undefined> {
+export async function cardPreviewLocation(pathname: string, deployDir: string, since?: ReadonlyMap<string, string>): Promise<string | undefined> {
   if (pathname !== CARD_PREVIEW_PREFIX && !pathname.startsWith(`${CARD_PREVIEW_PREFIX}/`)) return undefined;
   const page = pathname.slice(CARD_PREVIEW_PREFIX.length).replace(/\/+$/, '') || '/';
   // A card a save has changed since the build wrote the file.
   const changed = since?.get(decodeURIComponent(page));
   if (changed) return changed;
-  const cards = JSON.parse(await readFile(path.join(metaDir, CARDS_FILE), 'utf8').catch(() => '{}')) as Record<string, string>;
+  const cards = JSON.parse(await readFile(path.join(deployDir, CARDS_FILE), 'utf8').catch(() => '{}')) as Record<string, string>;
   return cards[decodeURIComponent(page)];
 }

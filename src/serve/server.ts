@@ -12,7 +12,7 @@ import { resolve, type RoutingTable } from '../url-resolution/resolve.ts';
 import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
 import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../measure/summary.ts';
-import { metaDirFor } from '../pipeline/dist-writer.ts';
+import { outputLayout, serveFamilyOf, serveOutDirOf, type OutputLayout } from '../output/layout.ts';
 import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../response-headers.ts';
 import { cacheControl } from '../url-resolution/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
@@ -53,15 +53,6 @@ export interface RunningServer {
   rebuild(): Promise<void>;
 }
 
-/**
- * Where `site serve` builds: a folder of its own, with its routing table and headers beside it in
- * build/serve/build/, so that its pages (which load the live-reload script) never reach dist/,
- * and a production build in dist/ and build/ is left as it was.
- */
-export function serveDir(root: string): string {
-  return path.join(path.resolve(root), 'build', 'serve', 'dist');
-}
-
 /** How long after listening serve waits for a first request before it loads its form backend and builds (see `settled`). */
 const STARTUP_GRACE_MS = 250;
 
@@ -94,6 +85,11 @@ interface ServeState {
   readonly opts: ServerOptions;
   readonly log: (line: string) => void;
   readonly outDir: string;
+  /**
+   * Where it builds: by default a family of its own, .site/serve/ (see output/layout.ts), so that its
+   * pages (which load the live-reload script) never reach dist/, and a production build is left as it was.
+   */
+  readonly layout: OutputLayout;
   readonly reload: ReloadChannel;
   /** The bundled code and assets, reused from build to build until a template or island changes. */
   readonly session: BuildSession;
@@ -112,7 +108,7 @@ interface ServeState {
 }
 
 async function readHeaders(state: ServeState): Promise<void> {
-  state.headers = parseHeadersFile(await readFile(path.join(metaDirFor(state.outDir), HEADERS_FILE), 'utf8').catch(() => '{}'));
+  state.headers = parseHeadersFile(await readFile(path.join(state.layout.deployDir, HEADERS_FILE), 'utf8').catch(() => '{}'));
 }
 
 /** A whole build. The first reports with the full summary (as `site build` does), rebuilds with one line. */
@@ -123,7 +119,7 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
     // A preview: drafts and scheduled articles are built too, each with its banner.
     // Loaded here, not with the server: it answers from the last build's pages while these load (see `firstBuild`).
     const [{ buildSite }, { LiveSite }] = await Promise.all([import('../pipeline/build.ts'), import('./live-site.ts')]);
-    const result: BuildResult = await buildSite({ root: opts.root, outDir: state.outDir, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log });
+    const result: BuildResult = await buildSite({ root: opts.root, outDir: state.outDir, family: state.layout.family, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log });
     state.table = result.table;
     const before = state.live;
     state.live = new LiveSite(opts.root, result, result.live, session);
@@ -224,7 +220,7 @@ function requestHandler(state: ServeState, firstBuild: Promise<void>) {
     }
     // Nothing to answer from yet (serve's first build): wait for it.
     if (!state.table && !state.failure) await firstBuild;
-    const card = await cardPreviewLocation(url.pathname, metaDirFor(state.outDir), state.live?.cardOf);
+    const card = await cardPreviewLocation(url.pathname, state.layout.deployDir, state.live?.cardOf);
     if (card) {
       res.writeHead(302, { location: card, 'cache-control': 'no-store' });
       return res.end();
@@ -309,15 +305,16 @@ function watchSaves(state: ServeState, queue: () => Promise<void>): { ready: Pro
 }
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const layout = opts.outDir ? outputLayout(opts.outDir) : outputLayout(serveOutDirOf(opts.root), serveFamilyOf(opts.root));
   const state: ServeState = {
-    opts, log: opts.log ?? (() => {}), outDir: path.resolve(opts.outDir ?? serveDir(opts.root)), reload: new ReloadChannel(), session: { codeChanged: false },
+    opts, log: opts.log ?? (() => {}), outDir: layout.outDir, layout, reload: new ReloadChannel(), session: { codeChanged: false },
     formPath: DEFAULT_FORM_ENDPOINT, saved: new Set(), wholeBuild: true, headers: { default: {}, paths: [] },
   };
   const queue = passQueue(state);
   const rebuild = () => { state.wholeBuild = true; return queue(); };
 
   // Served while the first build runs, if serve has built before: the pages reload once it is done.
-  const meta = metaDirFor(state.outDir);
+  const meta = state.layout.deployDir;
   if (opts.prebuilt || existsSync(path.join(meta, 'routing.json'))) {
     const previous = JSON.parse(await readFile(path.join(meta, 'routing.json'), 'utf8')) as Partial<RoutingTable>;
     // A table of an older format (its page URLs under `pages`) is not answered from: the first build writes a new one.

@@ -11,7 +11,7 @@ import type { RoutingTable } from '../routes/routing-table.ts';
 /** The service's limits: a key of at most 512 bytes, a value of at most 1 KB, and 5 MB in all (keys and values). */
 export const STORE_LIMITS = { keyBytes: 512, valueBytes: 1024, totalBytes: 5 * 1024 * 1024 } as const;
 
-/** Where the build writes the entries (in build/), in the service's import format: `{"data":[{"key","value"},…]}`. */
+/** Where the build writes the entries (in .site/deploy/), in the service's import format: `{"data":[{"key","value"},…]}`. */
 export const STORE_DATA_FILE = 'cloudfront/key-value-store.json';
 
 export interface Entry { key: string; value: string }

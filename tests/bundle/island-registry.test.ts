@@ -7,12 +7,13 @@ import { bundle } from '../../src/bundle/bundle.ts';
 import { IslandRegistryError } from '../../src/bundle/island-registry.ts';
 import { describeBuildError } from '../../src/pipeline/errors.ts';
 import { scratchProject } from '../scratch-project.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 let dir: string;
 beforeEach(async () => { dir = await scratchProject('site-islands-'); });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const bundled = () => bundle({ root: dir, outDir: path.join(dir, 'dist'), cacheDir: path.join(dir, '.site-cache') });
+const bundled = () => bundle({ root: dir, outDir: path.join(dir, 'dist'), cacheDir: path.join(dir, CACHE_DIR) });
 const failure = async () => {
   const error = await bundled().then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(IslandRegistryError);

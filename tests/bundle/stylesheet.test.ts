@@ -5,12 +5,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundle } from '../../src/bundle/bundle.ts';
 import { scratchProject } from '../scratch-project.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 let dir: string;
 beforeEach(async () => { dir = await scratchProject('site-stylesheet-'); });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const bundled = () => bundle({ root: dir, outDir: path.join(dir, 'dist'), cacheDir: path.join(dir, '.site-cache') });
+const bundled = () => bundle({ root: dir, outDir: path.join(dir, 'dist'), cacheDir: path.join(dir, CACHE_DIR) });
 
 describe("the site's stylesheet", () => {
   const expectStylesheet = async () => {

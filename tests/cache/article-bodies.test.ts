@@ -3,9 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/pipeline/build.ts';
 import { editFile, filesOf, scratchProject } from '../scratch-project.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 /**
- * Article bodies are kept in .site-cache/bodies.pack, apart from the parsed entries, and the parsed
+ * Article bodies are kept in .site/cache/bodies.pack, apart from the parsed entries, and the parsed
  * article carries a marker in their place until its page is rendered (see src/render/article-body.ts).
  */
 const now = new Date('2026-01-15T12:00:00Z');
@@ -17,7 +18,7 @@ const build = (outDir: string, opts: { warn?: (line: string) => void; poolThresh
 beforeAll(async () => { dir = await scratchProject('site-bodies-'); });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
-const pack = (kind: string) => path.join(dir, '.site-cache', `${kind}.pack`);
+const pack = (kind: string) => path.join(dir, CACHE_DIR, `${kind}.pack`);
 const packLines = async (kind: string) => (await readFile(pack(kind), 'utf8')).split('\n').filter(Boolean);
 const dropIndexes = () => Promise.all(['bodies', 'markdown'].map((kind) => rm(`${pack(kind)}.index`, { force: true })));
 
@@ -74,7 +75,7 @@ describe('article bodies in the build cache', () => {
   }, 180_000);
 
   it('builds the right pages from a damaged bodies pack, and discards what was damaged', async () => {
-    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
     await build('clean');
     const expected = await filesOf(path.join(dir, 'clean'));
     const [header, ...bodies] = await packLines('bodies');
@@ -94,7 +95,7 @@ describe('article bodies in the build cache', () => {
     // The cut-short body is found missing while parsing (its line and its parsed entry: 2), and the article
     // parsed again at once; the garbled two only when their pages render (2 entries each), and the build
     // runs once more, which parses those two again and renders every page (none was left complete to cut up).
-    expect(warnings).toEqual(['warning: 6 unreadable entries in .site-cache/ discarded and rebuilt']);
+    expect(warnings).toEqual(['warning: 6 unreadable entries in .site/cache/ discarded and rebuilt']);
     expect(result.redone).toMatchObject({ parsed: 2, rendered: result.routes.length });
 
     // The damage is gone: the next build parses nothing and warns of nothing, and makes the same pages.
@@ -114,7 +115,7 @@ describe('article bodies in the build cache', () => {
     const warnings: string[] = [];
     const result = await build('dist', { warn: (line) => warnings.push(line) });
     expect(result.redone.parsed).toBe(1);
-    expect(warnings).toEqual(['warning: 1 unreadable entry in .site-cache/ discarded and rebuilt']);
+    expect(warnings).toEqual(['warning: 1 unreadable entry in .site/cache/ discarded and rebuilt']);
     expectNoMarker(await htmlOf('dist'));
     expect((await packLines('bodies')).length).toBe(bodies.length + 1);
   }, 180_000);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildSession } from '../../src/pipeline/build.ts';
 import { editFile, filesOf, scratchProject } from '../scratch-project.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 const now = new Date('2026-01-15T12:00:00Z');
 let dir: string;
@@ -11,16 +12,16 @@ const build = (outDir: string, warn: (line: string) => void = () => {}) => build
 beforeAll(async () => { dir = await scratchProject('site-cache-'); });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
-/** The lines of .site-cache/<kind>.pack: its header, then `<key>\t<JSON>` per entry. */
+/** The lines of .site/cache/<kind>.pack: its header, then `<key>\t<JSON>` per entry. */
 async function packLines(kind: string): Promise<{ file: string; header: string; entries: Array<[string, string]> }> {
-  const file = path.join(dir, '.site-cache', `${kind}.pack`);
+  const file = path.join(dir, CACHE_DIR, `${kind}.pack`);
   const [header, ...rest] = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
   return { file, header: header!, entries: rest.map((line) => [line.slice(0, line.indexOf('\t')), line.slice(line.indexOf('\t') + 1)]) };
 }
 const writePack = (pack: { file: string; header: string; entries: Array<[string, string]> }, tail = '') =>
   writeFile(pack.file, `${[pack.header, ...pack.entries.map(([k, v]) => `${k}\t${v}`)].join('\n')}\n${tail}`);
 
-describe('the build cache (.site-cache/)', () => {
+describe('the build cache (.site/cache/)', () => {
   it('parses again only the article that changed, and renders again only the pages it appears on', async () => {
     const cold = await build('dist');
     expect(cold.redone.parsed).toBe(cold.site.posts.length + 2);
@@ -58,7 +59,7 @@ describe('the build cache (.site-cache/)', () => {
   }, 120_000);
 
   it('discards a corrupt cache with a one-line warning and builds the same site as a clean build', async () => {
-    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
     await build('clean');
     const expected = await filesOf(path.join(dir, 'clean'));
 
@@ -73,7 +74,7 @@ describe('the build cache (.site-cache/)', () => {
     // Into a new folder, so that no page can stand as the last build wrote it, nor be cut out of its document.
     const warnings: string[] = [];
     const result = await build('rebuilt', (line) => warnings.push(line));
-    expect(warnings).toEqual(['warning: 4 unreadable entries in .site-cache/ discarded and rebuilt']);
+    expect(warnings).toEqual(['warning: 4 unreadable entries in .site/cache/ discarded and rebuilt']);
     expect(result.redone).toMatchObject({ parsed: 3, rendered: result.routes.length });
     expect(await filesOf(path.join(dir, 'rebuilt'))).toEqual(expected);
 
@@ -83,13 +84,13 @@ describe('the build cache (.site-cache/)', () => {
     expect(again).toEqual([]);
   }, 120_000);
 
-  it('removes the copy of every rendered page that older versions kept (.site-cache/pages.pack)', async () => {
+  it('removes the copy of every rendered page that older versions kept (.site/cache/pages.pack)', async () => {
     await build('dist');
-    await writeFile(path.join(dir, '.site-cache/pages.pack'), 'site-cache pages 5\n');
-    await writeFile(path.join(dir, '.site-cache/pages.pack.index'), '{}');
+    await writeFile(path.join(dir, CACHE_DIR, 'pages.pack'), 'site-cache pages 5\n');
+    await writeFile(path.join(dir, CACHE_DIR, 'pages.pack.index'), '{}');
     await build('dist');
-    await expect(stat(path.join(dir, '.site-cache/pages.pack'))).rejects.toThrow();
-    await expect(stat(path.join(dir, '.site-cache/pages.pack.index'))).rejects.toThrow();
+    await expect(stat(path.join(dir, CACHE_DIR, 'pages.pack'))).rejects.toThrow();
+    await expect(stat(path.join(dir, CACHE_DIR, 'pages.pack.index'))).rejects.toThrow();
   }, 120_000);
 
   it('starts a pack of another format afresh, and appends what each edit adds', async () => {

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from '../../src/bundle/bundle.ts';
 import { bundleBuildCode } from '../../src/pool/code.ts';
-import { CACHE_DIR } from '../../src/cache/store.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 import { editFile, scratchProject } from '../scratch-project.ts';
 
 /**
- * The bundles (islands and stylesheet; the build's own code) are kept in .site-cache/ with what they
+ * The bundles (islands and stylesheet; the build's own code) are kept in .site/cache/ with what they
  * were made from, and taken from there while nothing of that has changed: a rebuild runs no esbuild.
  */
 let dir: string;

@@ -8,13 +8,14 @@ import { editFile, scratchProject } from '../scratch-project.ts';
 import { cachedLoad } from './cached-load.ts';
 import { notedFrontDigest } from '../../src/content/front-digest.ts';
 import { siteInputsHash } from '../../src/routes/route-inputs.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 let dir: string;
 beforeAll(async () => { dir = await scratchProject('site-checked-'); });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
 const load = () => cachedLoad(dir);
-const markdownPack = () => path.join(dir, '.site-cache', 'markdown.pack');
+const markdownPack = () => path.join(dir, CACHE_DIR, 'markdown.pack');
 
 describe("the build cache's checked front matter", () => {
   it('loads the same site when every front matter comes checked from the cache, and checks none of it again', async () => {
@@ -121,7 +122,7 @@ describe("the build cache's checked front matter", () => {
     const contact = 'content/pages/contact.yaml';
     const before = (await load()).site;
     expect((await load()).site).toEqual(before);
-    const record = path.join(dir, '.site-cache', 'sources.json');
+    const record = path.join(dir, CACHE_DIR, 'sources.json');
     const saved = JSON.parse(await readFile(record, 'utf8')) as { yaml: { by: string; checked: Record<string, { data: { title?: string } }> } };
     const retitled = (by: string) => JSON.stringify({ ...saved, yaml: { by, checked: Object.fromEntries(Object.entries(saved.yaml.checked).map(([key, c]) => [key, { ...c, data: { ...c.data, title: 'Recorded, not read' } }])) } });
 

@@ -5,6 +5,7 @@ import { ContentErrors } from '../../src/content/errors.ts';
 import { digestOf, parseJob } from '../../src/content/markdown-file.ts';
 import { scratchProject } from '../scratch-project.ts';
 import { cachedLoad } from './cached-load.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 let dir: string;
 const blog = () => path.join(dir, 'content/blog');
@@ -60,8 +61,8 @@ describe("the build cache's record of the markdown it read", () => {
   it('parses a file it did not read when the cache has lost its entry', async () => {
     await settle();
     const first = await cachedLoad(dir);
-    await rm(path.join(dir, '.site-cache/markdown.pack'));
-    await rm(path.join(dir, '.site-cache/markdown.pack.index'), { force: true });
+    await rm(path.join(dir, CACHE_DIR, 'markdown.pack'));
+    await rm(path.join(dir, CACHE_DIR, 'markdown.pack.index'), { force: true });
     const second = await cachedLoad(dir);
     expect(unread(second.jobs)).toHaveLength(second.jobs.length);
     expect(second.site).toEqual(first.site);

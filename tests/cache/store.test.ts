@@ -4,12 +4,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CacheStore } from '../../src/cache/store.ts';
 import { hashOf } from '../../src/hash.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 const isText = (v: unknown): v is { text: string } => typeof (v as { text?: unknown })?.text === 'string';
 let root: string;
 afterEach(async () => { await rm(root, { recursive: true, force: true }); });
 
-const lineCount = async () => (await readFile(path.join(root, '.site-cache', 'demo.pack'), 'utf8')).split('\n').filter(Boolean).length - 1;
+const lineCount = async () => (await readFile(path.join(root, CACHE_DIR, 'demo.pack'), 'utf8')).split('\n').filter(Boolean).length - 1;
 
 describe('CacheStore: one pack file per kind', () => {
   it('reads back every entry a build wrote, however many flushes it took, and text of any script', async () => {
@@ -68,7 +69,7 @@ describe('CacheStore: one pack file per kind', () => {
     const first = await CacheStore.open(root, 'demo', isText);
     for (let i = 0; i < 50; i++) await first.set(hashOf(String(i)), { text: `value ${i}` });
     await first.save();
-    const pack = path.join(root, '.site-cache', 'demo.pack');
+    const pack = path.join(root, CACHE_DIR, 'demo.pack');
     expect(JSON.parse(await readFile(`${pack}.index`, 'utf8')).places).toHaveLength(50);
 
     // One key changed in place, the size the same, and the index told the pack is as it was: the

@@ -13,6 +13,7 @@ import { startServer } from '../../src/serve/server.ts';
 import { CARD_MAX_BYTES } from '../../src/cards/draw.tsx';
 import { SEAL_FILE } from '../../src/output/seal.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 // 140 characters of UK English with an en dash, curly apostrophe, accents and an emoji the fonts lack.
 const LONG_TITLE = 'Naïve Dashboards – Why Your Board’s Café-Table Metrics Mislead 🚀 and What a Data Strategy Built Upon Trustworthy, Governed Data Does Instead';
@@ -93,9 +94,9 @@ describe('share cards in a built site', () => {
 
   it("keeps each card in the cache under its key and its bytes' SHA-256, which the completion manifest lists without reading it again", async () => {
     // One folder, for the one version of the card code these builds drew with.
-    const folders = await readdir(path.join(project.root, '.site-cache', 'cards'));
+    const folders = await readdir(path.join(project.root, CACHE_DIR, 'cards'));
     expect(folders).toHaveLength(1);
-    const cache = path.join(project.root, '.site-cache', 'cards', folders[0]!);
+    const cache = path.join(project.root, CACHE_DIR, 'cards', folders[0]!);
     const names = (await readdir(cache)).filter((n) => n.endsWith('.png'));
     expect(names.length).toBe(cold.summary.cards!.drawn);
     for (const name of names) {

@@ -16,6 +16,7 @@ import { startServer } from '../../src/serve/server.ts';
 import { bundleBuildCode, type BuildCode } from '../../src/pool/code.ts';
 import { editFile, scratchProject } from '../scratch-project.ts';
 import { differing, GOLDEN_DIR, MAX_DIFFERING, realCards } from './golden-cards.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 let dir: string;
 let code: BuildCode;
@@ -109,7 +110,7 @@ describe('a build whose cards the card process draws', () => {
   const drawnLine = (stdout: string) => /share cards: (\d+): (\d+) drawn/.exec(stdout);
 
   it('draws every card of a first build, with takumi’s WebAssembly build where the native binding cannot load, saying so once', async () => {
-    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
     // napi-rs's loader takes this path as the binding to load: one that is not there is a platform without one.
     const { stdout, stderr } = await site({ TAKUMI_CORE_TARGET: path.join(dir, 'no-such-binding.node') });
     const drawn = drawnLine(stdout);
@@ -121,7 +122,7 @@ describe('a build whose cards the card process draws', () => {
   }, 180_000);
 
   it('leaves no process of its own running once it has built', async () => {
-    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
     const result = await buildSite({ root: dir, outDir: path.join(dir, 'in-process'), budgets: false, now: new Date('2026-06-01T12:00:00Z') });
     expect(result.summary.cards).toMatchObject({ drawn: expect.any(Number), reused: 0 });
     expect(result.summary.cards!.drawn).toBeGreaterThan(20);
@@ -129,7 +130,7 @@ describe('a build whose cards the card process draws', () => {
   }, 180_000);
 
   it('draws them with the native binding, silently, and a build with them cached draws none', async () => {
-    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
     const first = await site({});
     expect(first.stderr).not.toMatch(/WebAssembly/);
     expect(Number(drawnLine(first.stdout)![2])).toBeGreaterThan(20);
@@ -142,7 +143,7 @@ describe('site serve’s card process', () => {
   const ogImage = async (url: string) => /<meta property="og:image" content="https:\/\/[^/]+(\/og\/[^"]+)"/.exec(await (await fetch(url)).text())![1]!;
 
   it('is one process, kept from build to build, that draws each edited title’s card, and ends with serve', async () => {
-    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
     const server = await startServer({ root: dir, port: 0, host: '127.0.0.1', watch: false, log: () => {}, now: new Date('2026-06-01T12:00:00Z') });
     let first: number | undefined;
     try {

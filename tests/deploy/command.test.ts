@@ -13,6 +13,7 @@ import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
 import { KVS_ARN, startLocalKvs, type LocalKvs } from './local-kvs.ts';
 import { sealFolder } from './seal-folder.ts';
 import { startLocalS3, type LocalS3 } from './local-s3.ts';
+import { deployDirFor } from '../../src/output/layout.ts';
 
 let s3: LocalS3;
 let cdn: FakeCloudFront;
@@ -27,8 +28,8 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'site-deploy-cli-'));
   dist = path.join(work, 'dist');
   // The routing entries site build writes beside dist/.
-  await mkdir(path.join(work, 'build', path.dirname(STORE_DATA_FILE)), { recursive: true });
-  await writeFile(path.join(work, 'build', STORE_DATA_FILE), storeDataFile([{ key: '/', value: 'page' }, { key: '/about', value: 'page' }, { key: 'rules', value: '{"notFound":"/404.html","fallbacks":[]}' }]));
+  await mkdir(path.dirname(path.join(deployDirFor(dist), STORE_DATA_FILE)), { recursive: true });
+  await writeFile(path.join(deployDirFor(dist), STORE_DATA_FILE), storeDataFile([{ key: '/', value: 'page' }, { key: '/about', value: 'page' }, { key: 'rules', value: '{"notFound":"/404.html","fallbacks":[]}' }]));
   const files: Record<string, string> = {
     'index.html': '<!doctype html><title>Home</title>',
     '404.html': '<!doctype html><title>Not found</title>',
@@ -159,7 +160,7 @@ describe('deployCommand output', () => {
   });
 
   test('routing entries from another build (a page whose file is not in the folder) are refused before anything changes', async () => {
-    const file = path.join(work, 'build', STORE_DATA_FILE);
+    const file = path.join(deployDirFor(dist), STORE_DATA_FILE);
     const good = await readFile(file, 'utf8');
     await writeFile(file, storeDataFile([{ key: '/', value: 'page' }, { key: '/careers', value: 'page' }]));
     try {

@@ -20,6 +20,7 @@ import { scratchProject } from '../scratch-project.ts';
 import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
 import { KVS_ARN, startLocalKvs, type LocalKvs } from './local-kvs.ts';
 import { startLocalS3, type LocalS3 } from './local-s3.ts';
+import { deployDirFor } from '../../src/output/layout.ts';
 
 const ARTICLES = 1000;
 let dir: string;
@@ -31,7 +32,7 @@ let events: string[] = [];
 
 async function build(): Promise<Entry[]> {
   await buildSite({ root: dir, outDir: path.join(dir, 'dist'), budgets: false, overrides: { search: false } });
-  return parseStoreDataFile(await readFile(path.join(dir, 'build', STORE_DATA_FILE), 'utf8'))!;
+  return parseStoreDataFile(await readFile(path.join(deployDirFor(path.join(dir, 'dist')), STORE_DATA_FILE), 'utf8'))!;
 }
 
 async function bucketKeys(): Promise<Set<string>> {
@@ -109,7 +110,7 @@ test(`a first deploy of ${ARTICLES} articles: every object up, every routing key
 }, 600_000);
 
 test('one article added and one removed: the new key and object in, the old ones out, in that order, in three UpdateKeys calls', async () => {
-  const before = asRecord(parseStoreDataFile(await readFile(path.join(dir, 'build', STORE_DATA_FILE), 'utf8'))!);
+  const before = asRecord(parseStoreDataFile(await readFile(path.join(deployDirFor(path.join(dir, 'dist')), STORE_DATA_FILE), 'utf8'))!);
   const blog = path.join(dir, 'content/blog');
   const gone = (await readdir(blog)).filter((f) => f.endsWith('-00500.md'))[0]!;
   await unlink(path.join(blog, gone));

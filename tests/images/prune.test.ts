@@ -1,4 +1,4 @@
-/** `.site-cache/images/` and `cards/` stay bounded: what no build has used for 30 days goes after a successful build. */
+/** `.site/cache/images/` and `cards/` stay bounded: what no build has used for 30 days goes after a successful build. */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import { buildSite } from '../../src/pipeline/build.ts';
 import { formatSummary } from '../../src/measure/summary.ts';
 import { LAST_USED_FILE, pruneImageCache } from '../../src/images/prune.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const made: string[] = [];
@@ -48,14 +49,14 @@ describe('a build', () => {
   it('prunes the variants of a replaced image, and the cards of an older card template, once no build has used them for 30 days, and says so in its summary', async () => {
     project = await fixtureProject('site-prune-build-');
     made.push(project.root);
-    const images = path.join(project.root, '.site-cache/images');
+    const images = path.join(project.root, CACHE_DIR, 'images');
     const build = () => buildSite({ root: project.root, outDir: path.join(project.root, 'dist'), budgets: false, warn: () => {} });
     // An older version's record of an output folder: no longer used, and one more per folder ever built.
-    await mkdir(path.join(project.root, '.site-cache/dist'), { recursive: true });
-    await writeFile(path.join(project.root, '.site-cache/dist/0123456789abcdef.json'), '{}');
+    await mkdir(path.join(project.root, CACHE_DIR, 'dist'), { recursive: true });
+    await writeFile(path.join(project.root, CACHE_DIR, 'dist/0123456789abcdef.json'), '{}');
 
     await build();
-    expect(existsSync(path.join(project.root, '.site-cache/dist'))).toBe(false);
+    expect(existsSync(path.join(project.root, CACHE_DIR, 'dist'))).toBe(false);
     const variants = async () => (await readdir(images)).filter((f) => f !== LAST_USED_FILE).sort();
     const first = await variants();
     expect(first.length).toBeGreaterThan(0);
@@ -84,17 +85,17 @@ describe('a build', () => {
     }
     await writeFile(path.join(images, LAST_USED_FILE), JSON.stringify(lastUsed));
     // And the cards drawn by an earlier card template, in their own folder, as old.
-    const oldCards = path.join(project.root, '.site-cache/cards/0000000000000000');
+    const oldCards = path.join(project.root, CACHE_DIR, 'cards/0000000000000000');
     await mkdir(oldCards, { recursive: true });
     await writeFile(path.join(oldCards, `${'a'.repeat(64)}.${'b'.repeat(64)}.png`), Buffer.alloc(1234));
     await utimes(oldCards, aged, aged);
     const pruned = await build();
     expect(pruned.summary.cards?.pruned).toEqual({ files: 1, bytes: 1234 });
     expect(existsSync(oldCards)).toBe(false);
-    expect(formatSummary(pruned.summary)).toContain('card cache: 1 card (1.2 KB) no build had used for 30 days deleted from .site-cache/cards/');
+    expect(formatSummary(pruned.summary)).toContain('card cache: 1 card (1.2 KB) no build had used for 30 days deleted from .site/cache/cards/');
     expect(pruned.summary.images.pruned).toEqual({ files: first.length, bytes });
     expect(formatSummary(pruned.summary)).toContain(`image cache: ${first.length} variant${first.length === 1 ? '' : 's'} (`);
-    expect(formatSummary(pruned.summary)).toMatch(/no build had used for 30 days deleted from \.site-cache\/images\//);
+    expect(formatSummary(pruned.summary)).toMatch(/no build had used for 30 days deleted from \.site\/cache\/images\//);
     expect(await variants()).toEqual(now.sort());
   }, 300_000);
 });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildLambda } from '../../lambda/bundle-lambda.ts';
 import { METRIC_NAMESPACE, METRICS } from '../../lambda/metrics.ts';
 import { buildSite } from '../../src/pipeline/build.ts';
+import { deployDirFor } from '../../src/output/layout.ts';
 import { HONEYPOT_ALARM_THRESHOLD, REFUSED_POSTS_ALARM } from '../../infra/lib/alarms.ts';
 import { defineApp } from '../../infra/lib/define-app.ts';
 import { EDGE_5XX_ALARM } from '../../infra/lib/edge-alarms.ts';
@@ -25,10 +26,10 @@ type Resource = { Type: string; Properties: Record<string, any> };
 const entries = (template: Template, type: string) => Object.entries(template.findResources(type)) as Array<[string, Resource]>;
 
 let work: string;
-let buildDir: string;
+let deployDir: string;
 
 function synth(context: Record<string, unknown> = {}) {
-  const app = new App({ context: { ...SETTINGS, buildDir, ...context } });
+  const app = new App({ context: { ...SETTINGS, deployDir, ...context } });
   return defineApp(app, {});
 }
 
@@ -73,8 +74,8 @@ function expectEveryAlarmTells(template: Template, topic: string) {
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'site-alarms-'));
   await buildSite({ root: ROOT, outDir: path.join(work, 'dist') });
-  buildDir = path.join(work, 'build');
-  await buildLambda({ outDir: path.join(buildDir, 'lambda') });
+  deployDir = deployDirFor(path.join(work, 'dist'));
+  await buildLambda({ outDir: path.join(deployDir, 'lambda') });
 }, 60_000);
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });

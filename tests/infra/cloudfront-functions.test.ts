@@ -16,6 +16,7 @@ import { viewerRequestFunction, viewerResponseFunction } from '../../src/url-res
 import { parseStoreDataFile, STORE_DATA_FILE, storeDataFile, storeEntries, storeProblems } from '../../src/url-resolution/store-data.ts';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
 import { loadFunction, standInStore, type CfRequest, type CfResponse, type Handler, type StandInStore, type Value } from '../url-resolution/cloudfront-runtime.ts';
+import { deployDirFor } from '../../src/output/layout.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SIZE_LIMIT = 10 * 1024;
@@ -90,12 +91,12 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'site-cf-functions-'));
   dist = path.join(work, 'dist');
   await buildSite({ root: ROOT, outDir: dist });
-  table = JSON.parse(await readFile(path.join(work, 'build/routing.json'), 'utf8')) as RoutingTable;
+  table = JSON.parse(await readFile(path.join(deployDirFor(dist), 'routing.json'), 'utf8')) as RoutingTable;
   source = {
-    request: await readFile(path.join(work, 'build/cloudfront/viewer-request.js'), 'utf8'),
-    response: await readFile(path.join(work, 'build/cloudfront/viewer-response.js'), 'utf8'),
+    request: await readFile(path.join(deployDirFor(dist), 'cloudfront/viewer-request.js'), 'utf8'),
+    response: await readFile(path.join(deployDirFor(dist), 'cloudfront/viewer-response.js'), 'utf8'),
   };
-  const entries = parseStoreDataFile(await readFile(path.join(work, 'build', STORE_DATA_FILE), 'utf8'))!;
+  const entries = parseStoreDataFile(await readFile(path.join(deployDirFor(dist), STORE_DATA_FILE), 'utf8'))!;
   store = standInStore(entries.map((e) => [e.key, e.value]));
   viewerRequest = loadFunction(source.request, 'viewer-request.js', store);
   viewerResponse = loadFunction(source.response, 'viewer-response.js', store);

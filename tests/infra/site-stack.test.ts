@@ -12,6 +12,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildLambda } from '../../lambda/bundle-lambda.ts';
 import { buildSite } from '../../src/pipeline/build.ts';
+import { deployDirFor } from '../../src/output/layout.ts';
 import { BuildOutputsError } from '../../infra/lib/build-outputs.ts';
 import { defineApp, type DefinedApp } from '../../infra/lib/define-app.ts';
 import { SettingsError } from '../../infra/lib/settings.ts';
@@ -28,11 +29,11 @@ const SETTINGS = { domainName: 'www.example.co.uk', certificateArn: CERT, mailTo
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 
 let work: string;
-let buildDir: string;
+let deployDir: string;
 let headers: HeadersFile;
 
 function synth(context: Record<string, unknown> = {}): DefinedApp & { app: App } {
-  const app = new App({ context: { ...SETTINGS, buildDir, ...context } });
+  const app = new App({ context: { ...SETTINGS, deployDir, ...context } });
   return { app, ...defineApp(app, {}) };
 }
 
@@ -100,9 +101,9 @@ function headersFromPolicy(config: Record<string, any>): Record<string, string> 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'site-infra-'));
   await buildSite({ root: ROOT, outDir: path.join(work, 'dist') });
-  buildDir = path.join(work, 'build');
-  await buildLambda({ outDir: path.join(buildDir, 'lambda') });
-  headers = parseHeadersFile(await readFile(path.join(buildDir, 'headers.json'), 'utf8'));
+  deployDir = deployDirFor(path.join(work, 'dist'));
+  await buildLambda({ outDir: path.join(deployDir, 'lambda') });
+  headers = parseHeadersFile(await readFile(path.join(deployDir, 'headers.json'), 'utf8'));
 }, 60_000);
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
@@ -194,8 +195,8 @@ describe('the Site stack', { timeout: 60_000 }, () => {
 
   test('the routing functions are the build files, on cloudfront-js-2.0, both reading the one KeyValueStore, attached to the default behaviour', async () => {
     const code = {
-      request: await readFile(path.join(buildDir, 'cloudfront/viewer-request.js'), 'utf8'),
-      response: await readFile(path.join(buildDir, 'cloudfront/viewer-response.js'), 'utf8'),
+      request: await readFile(path.join(deployDir, 'cloudfront/viewer-request.js'), 'utf8'),
+      response: await readFile(path.join(deployDir, 'cloudfront/viewer-response.js'), 'utf8'),
     };
     const functions = template.findResources('AWS::CloudFront::Function') as Record<string, Resource>;
     const byCode = Object.fromEntries(Object.entries(functions).map(([id, r]) => [r.Properties.FunctionCode, { id, runtime: r.Properties.FunctionConfig.Runtime, publish: r.Properties.AutoPublish }]));
@@ -222,7 +223,7 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     expect(config.CustomErrorResponses).toEqual([403, 404].map((code) => ({ ErrorCode: code, ResponseCode: 404, ResponsePagePath: '/404.html', ErrorCachingMinTTL: 60 })));
   });
 
-  test('each response-headers policy sends exactly its headers of build/headers.json: the search paths theirs, every other behaviour the default', () => {
+  test('each response-headers policy sends exactly its headers of .site/deploy/headers.json: the search paths theirs, every other behaviour the default', () => {
     const policies = template.findResources('AWS::CloudFront::ResponseHeadersPolicy');
     const sorted = (set: Record<string, string>) => JSON.stringify(Object.entries(set).sort(([a], [b]) => a.localeCompare(b)));
     const byHeaders = (set: Record<string, string>) => Object.keys(policies).find((id) => sorted(headersFromPolicy(policies[id]!.Properties.ResponseHeadersPolicyConfig)) === sorted(set));
@@ -312,11 +313,11 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     const logGroupId = fn.LoggingConfig.LogGroup.Ref as string;
     expect((template.findResources('AWS::Logs::LogGroup')[logGroupId] as Resource).Properties.RetentionInDays).toBe(90);
 
-    // The code asset is the build/lambda folder: the bundle, without the zip beside it.
+    // The code asset is the .site/deploy/lambda folder: the bundle, without the zip beside it.
     const assembly = defined.app.synth();
     const assetDir = path.join(assembly.directory, `asset.${String(fn.Code.S3Key).replace(/\.zip$/, '')}`);
     expect(readdirSync(assetDir)).toEqual(['index.mjs']);
-    expect(await readFile(path.join(assetDir, 'index.mjs'))).toEqual(await readFile(path.join(buildDir, 'lambda/index.mjs')));
+    expect(await readFile(path.join(assetDir, 'index.mjs'))).toEqual(await readFile(path.join(deployDir, 'lambda/index.mjs')));
   });
 
   test('the form Lambda may only send e-mail as the SES identity through the configuration set, put and update leads (no scan, no delete) and update the limits', () => {
@@ -529,16 +530,16 @@ describe('settings that change the stacks', { timeout: 60_000 }, () => {
     expect(() => synth({ leadRetentionMonths: String(other) })).toThrow(SettingsError);
     expect(() => synth({ leadRetentionMonths: String(other) }))
       .toThrow(new RegExp(`leadRetentionMonths .* is ${other} but content/site\\.yaml's leadRetentionMonths is ${months}`));
-    const app = new App({ context: { ...SETTINGS, buildDir } });
+    const app = new App({ context: { ...SETTINGS, deployDir } });
     expect(() => defineApp(app, { SITE_LEAD_RETENTION_MONTHS: String(other) })).toThrow(/SITE_LEAD_RETENTION_MONTHS\) is \d+ but content\/site\.yaml/);
     const agreed = Template.fromStack(synth({ leadRetentionMonths: String(months) }).site);
     expect(lambdaWith(agreed, 'index.handler').Properties.Environment.Variables.LEAD_RETENTION_MONTHS).toBe(String(months));
   });
 
   test('missing build outputs are named, with the command that makes them', () => {
-    const app = new App({ context: { ...SETTINGS, buildDir: path.join(work, 'nowhere') } });
+    const app = new App({ context: { ...SETTINGS, deployDir: path.join(work, 'nowhere') } });
     expect(() => defineApp(app, {})).toThrow(BuildOutputsError);
-    expect(() => defineApp(new App({ context: { ...SETTINGS, buildDir: path.join(work, 'nowhere') } }), {}))
+    expect(() => defineApp(new App({ context: { ...SETTINGS, deployDir: path.join(work, 'nowhere') } }), {}))
       .toThrow(/viewer-request\.js does not exist: run `npx site build[\s\S]*headers\.json[\s\S]*lambda\/index\.mjs does not exist: run `npm run build:lambda`/);
   });
 });
@@ -549,7 +550,7 @@ describe('cdk synth', () => {
     const env = {
       ...process.env,
       SITE_DOMAIN: 'www.example.co.uk', SITE_CERTIFICATE_ARN: CERT, SITE_MAIL_TO: 'leads@example.co.uk', SITE_MAIL_FROM: 'web@example.co.uk',
-      SITE_WAF: 'on', SITE_DISTRIBUTION_ID: 'E2QWRUHAPOMQZL', SITE_BUILD_DIR: buildDir, CDK_DISABLE_VERSION_CHECK: '1',
+      SITE_WAF: 'on', SITE_DISTRIBUTION_ID: 'E2QWRUHAPOMQZL', SITE_DEPLOY_DIR: deployDir, CDK_DISABLE_VERSION_CHECK: '1',
     };
     const { stdout } = await promisify(execFile)('npx', ['cdk', 'synth', '--no-notices', '--quiet', '-o', out], { cwd: path.join(ROOT, 'infra'), env });
     expect(stdout).not.toMatch(/error/i);
@@ -563,7 +564,7 @@ describe('cdk synth', () => {
   }, 120_000);
 
   test('without settings it stops with the list of what to set', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, SITE_BUILD_DIR: buildDir, CDK_DISABLE_VERSION_CHECK: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, SITE_DEPLOY_DIR: deployDir, CDK_DISABLE_VERSION_CHECK: '1' };
     for (const name of ['SITE_DOMAIN', 'SITE_CERTIFICATE_ARN', 'SITE_MAIL_TO', 'SITE_MAIL_FROM']) delete env[name];
     const run = promisify(execFile)('npx', ['tsx', 'bin/app.ts'], { cwd: path.join(ROOT, 'infra'), env });
     await expect(run).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/The deployment settings are incomplete:\n {2}- domainName/) });

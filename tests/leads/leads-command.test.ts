@@ -1,5 +1,5 @@
 // `site leads` end to end through the CLI's own entry, on the local store under a project's
-// .site-data/leads (dynalite on disk: each command opens and closes it, so what one wrote the next
+// .site/data/leads (dynalite on disk: each command opens and closes it, so what one wrote the next
 // reads back), with a real local SES server for resend.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -20,6 +20,7 @@ import { silentLogger } from '../../lambda/log.ts';
 import { parseLeadsCsv } from '../../src/leads/csv.ts';
 import { announceServedStore, servedEndpointFile } from '../../src/leads/serve-forms.ts';
 import { clearStore, jsonPost, memoryLogger, sesClientFor, storedEmails, testConfig, validAssessment, validContact } from '../lambda/support.ts';
+import { dataDirOf } from '../../src/output/layout.ts';
 
 let root: string;
 let ses: LocalSes;
@@ -33,7 +34,7 @@ async function run(...args: string[]): Promise<{ code: number; out: string; err:
 
 /** Works on the project's local store directly (as `site serve`'s handler would), then closes it. */
 async function withLocal<T>(body: (store: ReturnType<typeof leadStore>) => Promise<T>): Promise<T> {
-  const local = await startLocalStore({ dataDir: path.join(root, '.site-data', 'leads') });
+  const local = await startLocalStore({ dataDir: path.join(dataDirOf(root), 'leads') });
   const client = local.client();
   try { return await body(leadStore(client, local.table)); } finally { client.destroy(); await local.close(); }
 }
@@ -74,7 +75,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 /** Every byte of the local store's files. */
 async function localBytes(): Promise<string> {
   const bytes: Buffer[] = [];
-  for (const e of await readdir(path.join(root, '.site-data'), { recursive: true, withFileTypes: true })) if (e.isFile()) bytes.push(await readFile(path.join(e.parentPath, e.name)));
+  for (const e of await readdir(dataDirOf(root), { recursive: true, withFileTypes: true })) if (e.isFile()) bytes.push(await readFile(path.join(e.parentPath, e.name)));
   return Buffer.concat(bytes).toString('latin1');
 }
 
@@ -146,7 +147,7 @@ describe('site leads', () => {
     expect((await run('export', '--format', 'xml')).code).toBe(2);
   });
 
-  it('leaves no readable trace of an erased address in .site-data, and keeps every other lead', async () => {
+  it('leaves no readable trace of an erased address in .site/data, and keeps every other lead', async () => {
     const token = randomBytes(96).toString('base64url');
     await withLocal((store) => store.putRaw({ ...AWKWARD, submissionId: 'secret-0000-4000-8000-000000000001', email: 'ailsa@example.org', message: token }));
     await withLocal(async () => {}); // opened and closed again: LevelDB turns its log into a table file
@@ -157,7 +158,7 @@ describe('site leads', () => {
   });
 
   it('through a running site serve, leaves the erased address on disk only until serve stops', async () => {
-    const dataDir = path.join(root, '.site-data', 'leads');
+    const dataDir = path.join(dataDirOf(root), 'leads');
     const token = randomBytes(96).toString('base64url');
     await withLocal((store) => store.putRaw({ ...AWKWARD, submissionId: 'secret-0000-4000-8000-000000000001', email: 'ailsa@example.org', message: token }));
     const forms = await startLocalFormBackend({ allowedOrigins: ['http://127.0.0.1:4321'], log: silentLogger, dataDir });
@@ -166,7 +167,7 @@ describe('site leads', () => {
       expect(piecesOnDisk(token, await localBytes())).toBeGreaterThanOrEqual(4);
       const erased = await run('erase', '--email', 'ailsa@example.org');
       expect(erased.out).toContain('erased 3 records of ailsa@example.org');
-      expect(erased.out).toContain('site serve holds the local store: it removes the erased records from .site-data when it stops');
+      expect(erased.out).toContain('site serve holds the local store: it removes the erased records from .site/data/ when it stops');
     } finally {
       await unannounce();
       await forms.close();
@@ -216,7 +217,7 @@ describe('site leads', () => {
   });
 
   it('goes through the store of a running site serve (which holds the data folder), and ignores a stale endpoint file', async () => {
-    const forms = await startLocalFormBackend({ allowedOrigins: ['http://127.0.0.1:4321'], log: silentLogger, dataDir: path.join(root, '.site-data', 'leads') });
+    const forms = await startLocalFormBackend({ allowedOrigins: ['http://127.0.0.1:4321'], log: silentLogger, dataDir: path.join(dataDirOf(root), 'leads') });
     const unannounce = await announceServedStore(root, forms);
     try {
       const listed = await run('list');
@@ -226,7 +227,7 @@ describe('site leads', () => {
       await forms.close();
     }
     await writeFile(servedEndpointFile(root), 'http://127.0.0.1:9\n');
-    expect((await run('list')).out).toContain(`3 leads in ${path.join(root, '.site-data', 'leads')}`);
+    expect((await run('list')).out).toContain(`3 leads in ${path.join(dataDirOf(root), 'leads')}`);
     expect(existsSync(servedEndpointFile(root))).toBe(false);
   });
 

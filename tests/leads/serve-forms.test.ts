@@ -1,4 +1,4 @@
-// `site serve`'s form backend: leads kept on disk under .site-data/leads survive a restart, and
+// `site serve`'s form backend: leads kept on disk under .site/data/leads survive a restart, and
 // SES_ENDPOINT sends mail to another server instead of starting a local one.
 import { createServer } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { silentLogger } from '../../lambda/log.ts';
 import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
 import { localFormsLines, localFormsOptions } from '../../src/leads/serve-forms.ts';
 import { clearStore, storedEmails, validContact } from '../lambda/support.ts';
+import { dataDirOf } from '../../src/output/layout.ts';
 
 let root: string;
 let ses: LocalSes;
@@ -42,11 +43,11 @@ it('keeps leads on disk across restarts, sends to SES_ENDPOINT, and says where t
   await writeFile(path.join(root, 'content', 'site.yaml'), 'leadRetentionMonths: 6\n');
   await clearStore(ses);
   const options = await localFormsOptions(root, { SES_ENDPOINT: ses.endpoint });
-  expect(options).toEqual({ dataDir: path.join(root, '.site-data', 'leads'), retentionMonths: 6, sesEndpoint: ses.endpoint });
+  expect(options).toEqual({ dataDir: path.join(dataDirOf(root), 'leads'), retentionMonths: 6, sesEndpoint: ses.endpoint });
 
   const first = await startLocalFormBackend({ allowedOrigins: [ORIGIN], log: silentLogger, ...options });
   expect(first.mailViewerUrl).toBeUndefined();
-  expect(localFormsLines(first).join('\n')).toMatch(/e-mail goes to SES_ENDPOINT http:\/\/127\.0\.0\.1:\d+\nleads are stored first in DynamoDB \(dynalite\) at http:\/\/127\.0\.0\.1:\d+, table site-leads, data in .*\.site-data\/leads\//);
+  expect(localFormsLines(first).join('\n')).toMatch(/e-mail goes to SES_ENDPOINT http:\/\/127\.0\.0\.1:\d+\nleads are stored first in DynamoDB \(dynalite\) at http:\/\/127\.0\.0\.1:\d+, table site-leads, data in .*\.site\/data\/leads\//);
   expect(await post(first, validContact({ submissionId: 'restart-0000-4000-8000-000000000001' }))).toBe(200);
   await first.close();
 

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLinksCommand } from '../../src/links/command.ts';
 import type { Report } from '../../src/links/report.ts';
+import { deployDirFor } from '../../src/output/layout.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/links/', import.meta.url));
 let tmp: string;
@@ -27,7 +28,7 @@ async function run(dir: string, flags: { external?: boolean; json?: boolean } = 
  * static host needs to serve /about: 'about/index.html'. The error pages stay as they are.
  */
 async function inFolders(fixture: string): Promise<string> {
-  const dir = path.join(tmp, 'in-folders', fixture); // no build/ beside it
+  const dir = path.join(tmp, 'in-folders', fixture); // no .site/deploy/ beside it
   await cp(path.join(fixtures, fixture), dir, { recursive: true });
   const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.html') && f !== 'index.html' && path.basename(f) !== '404.html');
   for (const file of files) {
@@ -39,12 +40,12 @@ async function inFolders(fixture: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  // The build writes routing.json to build/ beside dist/; build/ is git-ignored, so assemble it here.
+  // The build writes routing.json to .site/deploy/ beside dist/, which is git-ignored, so assemble it here.
   tmp = await mkdtemp(path.join(tmpdir(), 'check-links-'));
   dist = path.join(tmp, 'dist');
   await cp(path.join(fixtures, 'broken'), dist, { recursive: true });
-  await mkdir(path.join(tmp, 'build'));
-  await cp(path.join(fixtures, 'routing.json'), path.join(tmp, 'build', 'routing.json'));
+  await mkdir(deployDirFor(dist), { recursive: true });
+  await cp(path.join(fixtures, 'routing.json'), path.join(deployDirFor(dist), 'routing.json'));
 });
 
 afterAll(async () => {
@@ -110,19 +111,19 @@ describe('site check-links on a broken site', () => {
     expect(lines.at(-1)).toBe('checked 7 pages, 94 internal links, 1 external link (fetched, 1 failed); 15 broken, 1 duplicate id');
   });
 
-  it('without build/routing.json, resolves as a plain static host: real defects only, no URL conventions', async () => {
-    // No build/routing.json beside the copy: no redirects, no fallbacks, no conventions.
+  it('without .site/deploy/routing.json, resolves as a plain static host: real defects only, no URL conventions', async () => {
+    // No .site/deploy/routing.json beside the copy: no redirects, no fallbacks, no conventions.
     const { lines } = await run(await inFolders('broken'));
     expect(lines).toContain('/: /services/analytics-and-reporting → 404 (no file /services/analytics-and-reporting)');
     expect(lines).toContain('/blog/: /blog/no-such-post → 404 (no file /blog/no-such-post)');
     expect(lines).toContain('/about/: #faq → no element with id "faq" on /about/');
     const text = lines.join('\n');
     for (const convention of ['trailing slash', 'relative URL', 'javascript:']) expect(text).not.toContain(convention);
-    expect(lines.at(-1)).toBe('checked 7 pages, 93 internal links, 1 external link (not fetched); 12 broken, 1 duplicate id (no build/routing.json: resolved as a plain static host)');
+    expect(lines.at(-1)).toBe('checked 7 pages, 93 internal links, 1 external link (not fetched); 12 broken, 1 duplicate id (no .site/deploy/routing.json: resolved as a plain static host)');
   });
 });
 
-describe('site check-links on a plain static site (no build/routing.json)', () => {
+describe('site check-links on a plain static site (no .site/deploy/routing.json)', () => {
   const plain = path.join(fixtures, 'plain');
   // Every defect planted in tests/fixtures/links/plain, and nothing else.
   const DEFECTS = [
@@ -145,7 +146,7 @@ describe('site check-links on a plain static site (no build/routing.json)', () =
   it('finds every broken link, missing fragment, image, stylesheet, script, srcset candidate, the broken canonical and the duplicate id', async () => {
     const { code, lines, errors } = await run(plain);
     expect(errors).toEqual([]);
-    expect(lines).toEqual([...DEFECTS, 'checked 6 pages, 64 internal links, 1 external link (not fetched); 13 broken, 1 duplicate id (no build/routing.json: resolved as a plain static host)']);
+    expect(lines).toEqual([...DEFECTS, 'checked 6 pages, 64 internal links, 1 external link (not fetched); 13 broken, 1 duplicate id (no .site/deploy/routing.json: resolved as a plain static host)']);
     expect(code).toBe(1);
   });
 
@@ -171,13 +172,13 @@ describe('site check-links exit codes', () => {
   it('exits 0 on a sound site, with our routing table and as a plain static folder in its layout', async () => {
     const site = path.join(tmp, 'clean');
     await cp(path.join(fixtures, 'clean'), path.join(site, 'dist'), { recursive: true });
-    await mkdir(path.join(site, 'build'));
-    await writeFile(path.join(site, 'build', 'routing.json'), JSON.stringify({ pageUrls: ['/', '/about', '/blog'], redirects: {}, fallbacks: [], notFound: '/404.html' }));
+    await mkdir(deployDirFor(path.join(site, 'dist')), { recursive: true });
+    await writeFile(path.join(deployDirFor(path.join(site, 'dist')), 'routing.json'), JSON.stringify({ pageUrls: ['/', '/about', '/blog'], redirects: {}, fallbacks: [], notFound: '/404.html' }));
     const built = await run(path.join(site, 'dist'));
     expect(built.lines).toEqual(['checked 4 pages, 40 internal links, 0 external links (not fetched); 0 broken']);
     expect(built.code).toBe(0);
     const plain = await run(await inFolders('clean'));
-    expect(plain.lines).toEqual(['checked 4 pages, 40 internal links, 0 external links (not fetched); 0 broken (no build/routing.json: resolved as a plain static host)']);
+    expect(plain.lines).toEqual(['checked 4 pages, 40 internal links, 0 external links (not fetched); 0 broken (no .site/deploy/routing.json: resolved as a plain static host)']);
     expect(plain.code).toBe(0);
   });
 
@@ -202,8 +203,8 @@ describe('site check-links exit codes', () => {
   it('exits 2 on a routing.json that is not a routing table', async () => {
     const site = path.join(tmp, 'bad-routing');
     await cp(path.join(fixtures, 'clean'), path.join(site, 'dist'), { recursive: true });
-    await mkdir(path.join(site, 'build'));
-    await writeFile(path.join(site, 'build', 'routing.json'), '{"pageUrls": "/"}');
+    await mkdir(deployDirFor(path.join(site, 'dist')), { recursive: true });
+    await writeFile(path.join(deployDirFor(path.join(site, 'dist')), 'routing.json'), '{"pageUrls": "/"}');
     const { code, errors } = await run(path.join(site, 'dist'));
     expect(code).toBe(2);
     expect(errors[0]).toMatch(/routing\.json is not a routing table/);
@@ -212,7 +213,7 @@ describe('site check-links exit codes', () => {
 
 describe('site check-links speed', () => {
   it('checks every link of a 40-page site with 4,880 internal links, fragments included', async () => {
-    const site = path.join(tmp, 'big', 'dist'); // no build/routing.json beside it: a plain static host
+    const site = path.join(tmp, 'big', 'dist'); // no .site/deploy/routing.json beside it: a plain static host
     const urls = Array.from({ length: 40 }, (_, i) => (i === 0 ? '/' : `/page-${i}`));
     const nav = urls.map((u) => `<a href="${u}">${u}</a>`).join('');
     for (const url of urls) {
@@ -225,7 +226,7 @@ describe('site check-links speed', () => {
     await mkdir(path.join(site, 'assets'));
     await writeFile(path.join(site, 'assets', 'site.css'), '');
     const { code, lines } = await run(site);
-    expect(lines).toEqual(['checked 40 pages, 4880 internal links, 0 external links (not fetched); 0 broken (no build/routing.json: resolved as a plain static host)']);
+    expect(lines).toEqual(['checked 40 pages, 4880 internal links, 0 external links (not fetched); 0 broken (no .site/deploy/routing.json: resolved as a plain static host)']);
     expect(code).toBe(0);
   });
 });

@@ -18,7 +18,7 @@ let out: string;
 let table: RoutingTable;
 
 const build = () => buildSite({ root: project.root, outDir: out, now: new Date('2026-06-01T12:00:00Z'), budgets: false, warn: () => {} });
-const trees = () => TREES.map((t) => treeParts(path.join(outputLayout(out).treesDir, t)));
+const trees = () => TREES.map((t) => treeParts(path.join(outputLayout(out).buildsDir, t)));
 
 /** Every file and every folder under `dir`, relative to it. */
 async function tree(dir: string): Promise<{ files: string[]; folders: string[] }> {
@@ -53,7 +53,7 @@ beforeAll(async () => {
   // Two builds: both trees hold a complete build.
   await build();
   await build();
-  table = JSON.parse(await readFile(path.join(project.root, 'build/routing.json'), 'utf8')) as RoutingTable;
+  table = JSON.parse(await readFile(path.join(outputLayout(out).deployDir, 'routing.json'), 'utf8')) as RoutingTable;
   for (const parts of trees()) await toOldLayout(parts);
 }, 300_000);
 afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * A failed build, however it fails, leaves dist/ and the files of build/ a deploy reads exactly as the
+ * A failed build, however it fails, leaves dist/ and the files of .site/deploy/ a deploy reads exactly as the
  * last complete build left them; a complete one swaps its own in. A scratch project with enough
  * articles that writing its pages takes a while, built by the real CLI where it is killed.
  */
@@ -26,7 +26,7 @@ let project: FixtureProject;
 let out: string;
 let s3: LocalS3;
 
-/** Every file under `dir`, through links (dist/ and build/'s files are links into the current tree). */
+/** Every file under `dir`, through links (dist/ and .site/deploy/'s files are links into the current tree). */
 async function walk(dir: string): Promise<string[]> {
   const files: string[] = [];
   for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
@@ -38,10 +38,9 @@ async function walk(dir: string): Promise<string[]> {
   return files;
 }
 
-/** One digest of every byte of dist/ and of the routing table, headers and CDN functions in build/. */
+/** One digest of every byte of dist/ and of the routing table, headers and CDN functions in .site/deploy/. */
 async function outputsDigest(): Promise<{ digest: string; files: number }> {
-  const meta = outputLayout(out).metaDir;
-  const files = [...await walk(out), ...(await walk(meta)).filter((f) => !f.startsWith(path.join(meta, 'serve') + path.sep))].sort();
+  const files = [...await walk(out), ...await walk(outputLayout(out).deployDir)].sort();
   const hash = createHash('sha256');
   for (const file of files) hash.update(`${path.relative(project.root, file)}\0`).update(await readFile(file)).update('\0');
   return { digest: hash.digest('hex'), files: files.length };
@@ -65,7 +64,7 @@ afterAll(async () => {
   await project?.remove();
 });
 
-describe('a build that fails leaves dist/ and build/ exactly as they were', () => {
+describe('a build that fails leaves dist/ and .site/deploy/ exactly as they were', () => {
   it('when it is killed while it writes pages', async () => {
     const before = await outputsDigest();
     expect(await home()).toContain('Staging One');
@@ -75,7 +74,7 @@ describe('a build that fails leaves dist/ and build/ exactly as they were', () =
     // Killed once the staging tree holds a page of the new name, without its completion manifest.
     const stagingSite = async () => {
       for (const tree of ['a', 'b']) {
-        const site = path.join(outputLayout(out).treesDir, tree, 'site');
+        const site = path.join(outputLayout(out).buildsDir, tree, 'site');
         const page = await readFile(path.join(site, 'blog/staging-note-0.html'), 'utf8').catch(() => '');
         if (page.includes('Staging Two')) return site;
       }
@@ -134,7 +133,7 @@ describe('a build that fails leaves dist/ and build/ exactly as they were', () =
 describe('two builds of one folder', () => {
   it('do not write the staging tree at once: the second stops, naming the first, and leaves dist/ alone', async () => {
     const before = await outputsDigest();
-    const lock = path.join(outputLayout(out).treesDir, 'lock');
+    const lock = path.join(outputLayout(out).buildsDir, 'lock');
     // This process's parent stands for a build that is still running.
     await writeFile(lock, String(process.ppid));
     try {
@@ -164,7 +163,8 @@ describe('the first build into a folder', () => {
     expect((await lstat(older)).isSymbolicLink()).toBe(true);
     expect(await readFile(path.join(older, 'index.html'), 'utf8')).toContain('Staging');
     expect(existsSync(path.join(older, 'blog/gone.html'))).toBe(false);
-    expect(await readdir(path.dirname(older))).toEqual(['.dist.builds', 'build', 'dist']);
+    expect(await readdir(path.dirname(older))).toEqual(['.site', 'dist']);
+    expect(await readdir(path.join(path.dirname(older), '.site'))).toEqual(['builds', 'deploy']);
 
     const notes = path.join(project.root, 'notes');
     await mkdir(notes);
@@ -186,8 +186,8 @@ describe('the swap', () => {
     const note = await stat(path.join(out, 'blog/staging-note-3.html'));
     const result = await build();
     expect(result.redone).toMatchObject({ rendered: 1, documents: 1 });
-    const { treesDir } = outputLayout(out);
-    const [a, b] = await Promise.all(['a', 'b'].map((t) => stat(path.join(treesDir, t, 'site/about.html'))));
+    const { buildsDir } = outputLayout(out);
+    const [a, b] = await Promise.all(['a', 'b'].map((t) => stat(path.join(buildsDir, t, 'site/about.html'))));
     expect(a!.ino).toBe(b!.ino);
     expect((await stat(path.join(out, 'about.html'))).mtimeMs).toBe(about.mtimeMs);
     expect((await stat(path.join(out, 'blog/staging-note-3.html'))).ino).not.toBe(note.ino);

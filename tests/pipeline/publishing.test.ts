@@ -12,6 +12,7 @@ import { checkLinksCommand } from '../../src/links/command.ts';
 import { main } from '../../src/cli.ts';
 import { formatSummary } from '../../src/measure/summary.ts';
 import { addPublishingArticles, CLOCK, fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
+import { deployDirFor } from '../../src/output/layout.ts';
 
 const UNPUBLISHED_IN_JUNE = ['draft-article', 'scheduled-article'];
 const BANNER_TEXTS = ['Draft: not published', 'Scheduled for'];
@@ -19,7 +20,7 @@ const BANNER_TEXTS = ['Draft: not published', 'Scheduled for'];
 let project: FixtureProject;
 const built: Record<'june' | 'december' | 'preview', { result: BuildResult; out: string }> = {} as never;
 
-/** Every file under `dir`, through links too (build/routing.json and the rest link into the current build's tree). */
+/** Every file under `dir`, through links too (.site/deploy/routing.json and the rest link into the current build's tree). */
 async function walk(dir: string): Promise<string[]> {
   const files: string[] = [];
   for (const e of await readdir(dir, { withFileTypes: true })) {
@@ -31,15 +32,15 @@ async function walk(dir: string): Promise<string[]> {
   return files;
 }
 
-/** Every file a build wrote, dist/ and build/ alike, with its text. */
+/** Every file a build wrote, dist/ and .site/deploy/ alike, with its text. */
 async function outputs(out: string): Promise<Array<{ file: string; text: string }>> {
-  const files = [...await walk(out), ...await walk(path.join(path.dirname(out), 'build'))];
+  const files = [...await walk(out), ...await walk(deployDirFor(out))];
   return Promise.all(files.filter((f) => !/\.(png|jpe?g|webp|avif)$/.test(f)).map(async (file) => ({ file: path.relative(path.dirname(out), file), text: await readFile(file, 'utf8') })));
 }
 
 const read = (out: string, file: string) => readFile(path.join(out, file), 'utf8');
 const cardSlugs = (html: string) => [...html.matchAll(/<h3 class="post-card__title"><a class="stretched" href="\/blog\/([^"]+)"/g)].map((m) => m[1]);
-const table = async (out: string) => JSON.parse(await readFile(path.join(path.dirname(out), 'build/routing.json'), 'utf8')) as RoutingTable;
+const table = async (out: string) => JSON.parse(await readFile(path.join(deployDirFor(out), 'routing.json'), 'utf8')) as RoutingTable;
 
 beforeAll(async () => {
   project = await fixtureProject('site-publishing-');
@@ -55,7 +56,7 @@ describe('a production build at a fixed clock', () => {
   it('leaves the draft and the not-yet-scheduled article out of every file it writes', async () => {
     const { out } = built.june;
     const files = await outputs(out);
-    expect(files.map((f) => f.file)).toEqual(expect.arrayContaining(['dist/sitemap.xml', 'dist/blog/feed.xml', 'build/routing.json', 'build/cloudfront/viewer-request.js']));
+    expect(files.map((f) => f.file)).toEqual(expect.arrayContaining(['dist/sitemap.xml', 'dist/blog/feed.xml', '.site/deploy/routing.json', '.site/deploy/cloudfront/viewer-request.js']));
     for (const slug of UNPUBLISHED_IN_JUNE) {
       const mentions = files.filter((f) => f.text.includes(slug)).map((f) => f.file);
       expect(mentions, slug).toEqual([]);

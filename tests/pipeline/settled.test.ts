@@ -1,7 +1,7 @@
 /**
  * A build that fails has finished with the disk when it reports: nothing it started (the bundles of
  * its code and of the site's islands, run by esbuild beside the content's load) writes into
- * .site-cache/ afterwards, where the next build of `site serve`, or an author clearing the cache,
+ * .site/cache/ afterwards, where the next build of `site serve`, or an author clearing the cache,
  * would meet it half-written.
  */
 import { appendFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildSite } from '../../src/pipeline/build.ts';
 import { ContentErrors } from '../../src/content/errors.ts';
 import { scratchProject } from '../scratch-project.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 let dir: string;
 beforeAll(async () => { dir = await scratchProject('site-settled-'); });
@@ -26,7 +27,7 @@ async function snapshot(folder: string): Promise<string[]> {
   })).then((lines) => lines.sort());
 }
 
-it('has stopped writing to .site-cache/ when it reports a content error', async () => {
+it('has stopped writing to .site/cache/ when it reports a content error', async () => {
   // Built once, then the stylesheet edited: the build's own code is reused, so the content loads at
   // once, while the islands and stylesheet bundle again.
   await buildSite({ root: dir, outDir: path.join(dir, 'dist'), budgets: false });
@@ -35,7 +36,7 @@ it('has stopped writing to .site-cache/ when it reports a content error', async 
   await writeFile(path.join(dir, 'content/site.yaml'), 'name: [unclosed\n');
   const error = await buildSite({ root: dir, outDir: path.join(dir, 'dist'), budgets: false }).then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(ContentErrors);
-  const cache = path.join(dir, '.site-cache');
+  const cache = path.join(dir, CACHE_DIR);
   const atReport = await snapshot(cache);
   // Longer than either bundle takes here.
   await sleep(3000);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PARSER_ENV } from '../../src/content/markdown-parser.ts';
 import { buildSite } from '../../src/pipeline/build.ts';
 import { filesOf, scratchProject } from '../scratch-project.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 /**
  * A build where satteri's native binding cannot load, forced by SITE_MARKDOWN_PARSER (its own test
@@ -31,7 +32,7 @@ describe('a build without the native parser', () => {
     ]);
     // The same site with satteri in the workers (new threads, which choose again).
     delete process.env[PARSER_ENV];
-    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
     const native = await build('native');
     expect(native.redone).toMatchObject({ pool: true, parsed: fallback.redone.parsed });
     expect(await filesOf(path.join(dir, 'fallback'))).toEqual(await filesOf(path.join(dir, 'native')));

@@ -5,6 +5,7 @@ import { buildSite } from '../../src/pipeline/build.ts';
 import { ContentErrors, formatContentError } from '../../src/content/errors.ts';
 import { filesOf, scratchProject } from '../scratch-project.ts';
 import { WorkerPool } from '../../src/pool/pool.ts';
+import { CACHE_DIR } from '../../src/output/layout.ts';
 
 const now = new Date('2026-01-15T12:00:00Z');
 let dir: string;
@@ -17,7 +18,7 @@ describe('the worker pool', () => {
   it('builds, in worker threads, exactly the site the main thread builds', async () => {
     const inline = await build('inline', Infinity);
     expect(inline.redone.pool).toBe(false);
-    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
     const pooled = await build('pooled', 1);
     expect(pooled.redone).toMatchObject({ pool: true, parsed: inline.redone.parsed, rendered: inline.routes.length });
     expect(await filesOf(path.join(dir, 'pooled'))).toEqual(await filesOf(path.join(dir, 'inline')));
@@ -26,7 +27,7 @@ describe('the worker pool', () => {
   }, 120_000);
 
   it('makes documents in the workers from the ones the last build wrote when only the shell changed, and renders again one edited by hand', async () => {
-    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
     const withShell = (outDir: string, extraHead?: string) => buildSite({ root: dir, outDir: path.join(dir, outDir), now, budgets: false, poolThreshold: 1, extraHead });
     const first = await withShell('shell');
     expect(first.redone).toMatchObject({ pool: true, rendered: first.routes.length });
@@ -39,7 +40,7 @@ describe('the worker pool', () => {
     expect(await readFile(edited, 'utf8')).not.toContain('added by hand');
 
     // Every page as a fresh build with the same shell writes it, and measured alike.
-    await rm(path.join(dir, '.site-cache'), { recursive: true, force: true });
+    await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
     const fresh = await buildSite({ root: dir, outDir: path.join(dir, 'shell-fresh'), now, budgets: false, poolThreshold: 1, extraHead: '<meta name="x-test" content="shell">' });
     expect(await filesOf(path.join(dir, 'shell'))).toEqual(await filesOf(path.join(dir, 'shell-fresh')));
     expect(tagged.summary.perPage).toEqual(fresh.summary.perPage);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { pageFile } from '../../src/url-resolution/resolve.ts';
+import { deployDirFor } from '../../src/output/layout.ts';
 
 /**
  * A small built site, broken on purpose one way per page, with the routing table and the headers
@@ -81,7 +82,7 @@ export const STRICT_HEADERS: Record<string, string> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=()',
 };
 
-/** Writes the site into a fresh temporary folder; returns its dist/ (build/ is beside it). */
+/** Writes the site into a fresh temporary folder; returns its dist/ (.site/deploy/ is beside it). */
 export async function writeBrokenSite(): Promise<string> {
   const root = await mkdtemp(path.join(tmpdir(), 'quality-broken-'));
   const dist = path.join(root, 'dist');
@@ -106,9 +107,9 @@ export async function writeBrokenSite(): Promise<string> {
   await write('assets/heavy.png', png(300, 300, true));
   // Random bytes do not compress: about 40 KB gzip of script, run at once.
   await write('assets/big.js', `/* ${randomBytes(40_000).toString('base64')} */\ndocument.documentElement.dataset.big = "ran";\n`);
-  const build = path.join(root, 'build');
-  await mkdir(build, { recursive: true });
-  await writeFile(path.join(build, 'routing.json'), JSON.stringify({ pageUrls: ['/', ...Object.keys(BROKEN_PAGES)], redirects: {}, fallbacks: [], notFound: '/404.html' }));
-  await writeFile(path.join(build, 'headers.json'), JSON.stringify(STRICT_HEADERS));
+  const deploy = deployDirFor(dist);
+  await mkdir(deploy, { recursive: true });
+  await writeFile(path.join(deploy, 'routing.json'), JSON.stringify({ pageUrls: ['/', ...Object.keys(BROKEN_PAGES)], redirects: {}, fallbacks: [], notFound: '/404.html' }));
+  await writeFile(path.join(deploy, 'headers.json'), JSON.stringify(STRICT_HEADERS));
   return dist;
 }

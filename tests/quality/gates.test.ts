@@ -107,7 +107,7 @@ describe('browser gates on the broken site, served by site serve', () => {
     expect(about(report, '/')).toEqual([]);
   });
 
-  it('headers: every answer carries build/headers.json, and the inline script is reported as a CSP violation', async () => {
+  it('headers: every answer carries .site/deploy/headers.json, and the inline script is reported as a CSP violation', async () => {
     const pages = targets(await readRoutingTable(dist));
     const answers = await fetchHeaders(server.url, pages, ['/assets/site.css']);
     const report = headersReport({ expected: await readHeadersFile(dist), answers, noise: views.map((v) => ({ label: v.label, viewport: v.viewport.width, noise: v.noise })), labels: new Map(pages.map((p) => [p.url, p.label])) });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/pipeline/build.ts';
 import { parseHeadersFile } from '../../src/response-headers.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';
+import { deployDirFor } from '../../src/output/layout.ts';
 
 let project: FixtureProject;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ describe('the build with search', { timeout: 120_000 }, () => {
     expect(first.summary.stages.search).toBeGreaterThan(0);
     expect(first.routes.some((r) => r.url === '/search')).toBe(true);
     expect(await readFile(path.join(out(), 'blog.html'), 'utf8')).toMatch(/<form role="search"[^>]* action="\/search"/);
-    expect(parseHeadersFile(await readFile(path.join(project.root, 'build', 'headers.json'), 'utf8')).paths).toHaveLength(1);
+    expect(parseHeadersFile(await readFile(path.join(deployDirFor(out()), 'headers.json'), 'utf8')).paths).toHaveLength(1);
 
     const again = await buildSite({ root: project.root, outDir: out(), budgets: false });
     expect(again.summary.search).toMatchObject({ indexed: false, pages: first.summary.search!.pages });
@@ -48,7 +49,7 @@ describe('the build with search', { timeout: 120_000 }, () => {
     expect(existsSync(path.join(out(), 'pagefind'))).toBe(false);
     expect(existsSync(path.join(out(), 'search'))).toBe(false);
     expect(await readFile(path.join(out(), 'blog.html'), 'utf8')).not.toContain('role="search"');
-    expect(parseHeadersFile(await readFile(path.join(project.root, 'build', 'headers.json'), 'utf8')).paths).toEqual([]);
+    expect(parseHeadersFile(await readFile(path.join(deployDirFor(out()), 'headers.json'), 'utf8')).paths).toEqual([]);
     expect(await readFile(path.join(out(), 'sitemap.xml'), 'utf8')).not.toContain('/search');
 
     const on = await buildSite({ root: project.root, outDir: out(), budgets: false });

@@ -1,7 +1,8 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveDir, startServer, type RunningServer } from '../../src/serve/server.ts';
+import { startServer, type RunningServer } from '../../src/serve/server.ts';
+import { serveOutDirOf } from '../../src/output/layout.ts';
 import { editFile, scratchProject } from '../scratch-project.ts';
 
 /** `site serve` on a scratch copy of the project, answering saves of an article from memory. */
@@ -46,7 +47,7 @@ const since = (n: number) => lines.slice(n).join('\n');
 
 describe('site serve, an article saved', { timeout: 120_000 }, () => {
   it('makes its page in memory, with the production headers, and leaves the built tree alone', async () => {
-    const onDisk = await readFile(path.join(serveDir(dir), 'blog/what-is-data.html'), 'utf8');
+    const onDisk = await readFile(path.join(serveOutDirOf(dir), 'blog/what-is-data.html'), 'utf8');
     const before = lines.length;
     const reloaded = await nextReload();
     await editFile(dir, ARTICLE, (s) => `${s}\nA sentence saved a moment ago.\n`);
@@ -62,7 +63,7 @@ describe('site serve, an article saved', { timeout: 120_000 }, () => {
     // One page made, no build: no page of the tree on disk was written.
     expect(since(before)).toMatch(/^built 1 page in \d+ ms \(1 rendered, 0 more when asked for;/m);
     expect(since(before)).not.toMatch(/pages in \d+ ms \(\d+ rendered, the rest unchanged/);
-    expect(await readFile(path.join(serveDir(dir), 'blog/what-is-data.html'), 'utf8')).toBe(onDisk);
+    expect(await readFile(path.join(serveOutDirOf(dir), 'blog/what-is-data.html'), 'utf8')).toBe(onDisk);
   });
 
   it('shows a new title on the article, the lists and the feed that show it, with its new share card', async () => {
