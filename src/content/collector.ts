@@ -38,6 +38,9 @@ export interface KnownSources {
   note(file: string, stat: Stats, known: KnownSource, readAt?: number): void;
   checkedYaml(key: string): CheckedFront | undefined;
   keepYaml(key: string, checked: CheckedFront): void;
+  /** An image of content/images as this generator found it valid, while its stat is the one it had then (see content/images.ts). */
+  checkedImage?(file: string, stat: Stats): unknown;
+  keepImage?(file: string, stat: Stats, checked: unknown, readAt: number): void;
 }
 
 /** A hint naming a known image close to a misspelt one (same start of name), if there is one. */
