@@ -94,12 +94,16 @@ export class SourceIndex implements KnownSources {
     this.nowYaml.set(key, checked);
   }
 
-  /** What a load of this generator found of an image, while the file's stat is the one it had then (any write changes its change time). */
+  /**
+   * What a load of this generator found of an image, while the file's inode, size and modification
+   * time are the ones it had then. Not its change time: builds hard-link images into the output, and
+   * each link made or removed moves it (as git with core.trustctime=false).
+   */
   checkedImage(file: string, stat: Stats): unknown {
     const entry = this.lastImages.get(file);
     if (!Array.isArray(entry) || entry.length !== 5) return undefined;
-    const [ino, size, mtimeMs, ctimeMs, checked] = entry;
-    if (ino !== stat.ino || size !== stat.size || mtimeMs !== stat.mtimeMs || ctimeMs !== stat.ctimeMs) return undefined;
+    const [ino, size, mtimeMs, , checked] = entry;
+    if (ino !== stat.ino || size !== stat.size || mtimeMs !== stat.mtimeMs) return undefined;
     this.nowImages.set(file, entry);
     return checked;
   }
@@ -108,6 +112,13 @@ export class SourceIndex implements KnownSources {
   keepImage(file: string, stat: Stats, checked: unknown, readAt = Date.now()): void {
     if (stat.mtimeMs > readAt - SETTLED_MS) return;
     this.nowImages.set(file, [stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs, checked]);
+  }
+
+  /** A quick rebuild read a few files: the rest are kept as the last build knew them. */
+  keepUnseen(): void {
+    for (const [file, entry] of this.last) if (!this.now.has(file)) this.now.set(file, entry);
+    for (const [key, checked] of this.lastYaml) if (!this.nowYaml.has(key)) this.nowYaml.set(key, checked);
+    for (const [file, entry] of this.lastImages) if (!this.nowImages.has(file)) this.nowImages.set(file, entry);
   }
 
   /** Written whole, beside and renamed over, with the files this build read or knew; not when nothing changed. */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { ContentError } from './errors.ts';
-import type { KnownSources } from './collector.ts';
 import { EXTENSIONS, FORMAT_NAMES, SOURCE_EXTENSION, sniff, type SourceFormat } from '../images/formats.ts';
 import { shareVariant } from '../images/plan.ts';
 import { mapLimit } from '../concurrency.ts';
@@ -55,6 +55,12 @@ async function measure(buf: Buffer, format: SourceFormat): Promise<Measured> {
   }
 }
 
+/** What the build cache knows of the images the last load checked (cache/source-index.ts): by each file's stat, what its check found. */
+export interface KnownImages {
+  checkedImage?(file: string, stat: Stats): unknown;
+  keepImage?(file: string, stat: Stats, checked: unknown, readAt: number): void;
+}
+
 type Image = Extract<Checked, { image: unknown }>['image'];
 const isImage = (v: unknown): v is Image => {
   const i = v as Image;
@@ -66,7 +72,7 @@ const isImage = (v: unknown): v is Image => {
  * the one it had when this generator last found it valid is taken as found then (`sources`): not
  * read, and sharp (150 ms to load) not loaded for it.
  */
-async function check(dir: string, name: string, file: string, sources: KnownSources | undefined): Promise<Checked> {
+async function check(dir: string, name: string, file: string, sources: KnownImages | undefined): Promise<Checked> {
   const full = path.join(dir, name);
   const readAt = Date.now();
   const stats = await stat(full);
@@ -104,7 +110,7 @@ export function reason(error: unknown): string {
 }
 
 /** Every file in content/images, keyed by the path authors write (/images/x.jpg), each checked and measured. */
-export async function loadImages(root: string, sources?: KnownSources): Promise<{ images: Record<string, SiteImage>; errors: ContentError[] }> {
+export async function loadImages(root: string, sources?: KnownImages): Promise<{ images: Record<string, SiteImage>; errors: ContentError[] }> {
   const dir = path.join(root, 'images');
   const images: Record<string, SiteImage> = {};
   const errors: ContentError[] = [];

@@ -45,7 +45,8 @@ export function outputLayout(outDir: string): OutputLayout {
  */
 export function treeParts(tree: string) {
   const site = path.join(tree, 'site');
-  return { site, meta: metaDirFor(site), fileList: path.join(tree, 'written-files.json') };
+  // record: what the build that made the tree was made from, for a quick rebuild after it (pipeline/build-record.ts).
+  return { site, meta: metaDirFor(site), fileList: path.join(tree, 'written-files.json'), record: path.join(tree, 'build-record.json') };
 }
 
 /** Where builds before the list's rename kept it (`records.json`): read once if the list is missing, then removed. */

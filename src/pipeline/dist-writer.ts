@@ -36,7 +36,7 @@ export interface WrittenFile extends FileEntry { sha256?: string; key?: string; 
  */
 export interface WrittenFiles { files: FileMap; shared: string[] }
 
-function readWrittenFiles(text: string | undefined): WrittenFiles {
+export function readWrittenFiles(text: string | undefined): WrittenFiles {
   try {
     const parsed = text ? JSON.parse(text) as Partial<WrittenFiles> : {};
     if (parsed.files && typeof parsed.files === 'object' && Array.isArray(parsed.shared)) return { files: parsed.files, shared: parsed.shared };
@@ -192,6 +192,32 @@ export class DistWriter {
   }
 
   /**
+   * A quick rebuild's start (pipeline/quick-build.ts): the staging tree is already the last build's
+   * (brought up to date from its record), so this build's list starts as the last one's, shared texts
+   * at the same places, and nothing is listed or deleted; the caller replaces the entries it writes.
+   */
+  beginFrom(last: WrittenFiles): void {
+    this.previous = last.files;
+    this.previousShared = last.shared;
+    this.next = { ...last.files };
+    this.nextShared = [...last.shared];
+    this.sharedAt = new Map(this.nextShared.map((text, i) => [text, i]));
+    this.quick = true;
+  }
+
+  private quick = false;
+
+  /** The last complete build's list as it was read (see `begin`). */
+  get lastList(): WrittenFiles { return { files: this.previous, shared: this.previousShared }; }
+
+  /**
+   * What the staging tree holds that the live tree does not, once `finish` has run: the files this
+   * build wrote afresh (another inode than the live tree's), and those it dropped. A quick rebuild
+   * after the next swap brings the other tree up to date from these alone (see build-record.ts).
+   */
+  changes: { fresh: string[]; gone: string[] } = { fresh: [], gone: [] };
+
+  /**
    * Deletes what this build did not write (and folders left empty), and lists what it did, for the
    * build after the next swap.
    */
@@ -199,7 +225,7 @@ export class DistWriter {
     const root = this.stage.site;
     const kept = new Set(Object.keys(this.next).map(listedAs));
     const emptied = new Set<string>();
-    for (const file of (await this.found).keys()) {
+    for (const file of this.quick ? [] : (await this.found).keys()) {
       if (kept.has(file)) continue;
       const target = pathIn(root, file);
       rmSync(target, { force: true });
@@ -209,6 +235,8 @@ export class DistWriter {
       // rmdir refuses a folder that still holds anything: the walk up stops there.
       while (dir.startsWith(root + path.sep) && tryRmdir(dir)) dir = path.dirname(dir);
     }
+    const fresh = Object.keys(this.next).filter((file) => this.previous[file]?.ino === undefined || this.previous[file].ino !== this.next[file]!.ino);
+    this.changes = { fresh, gone: Object.keys(this.previous).filter((file) => !(file in this.next)) };
     const list: WrittenFiles = { files: this.next, shared: this.nextShared };
     await writeFile(this.stage.fileList, JSON.stringify(list));
     rmSync(formerFileList(this.stage.fileList), { force: true });
