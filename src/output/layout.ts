@@ -53,3 +53,8 @@ export function treeParts(tree: string) {
 export function formerFileList(fileList: string): string {
   return path.join(path.dirname(fileList), 'records.json');
 }
+
+/** Beside a tree's file list, the entries a quick rebuild changed since it was written whole (pipeline/dist-writer.ts). */
+export function fileListPatch(fileList: string): string {
+  return path.join(path.dirname(fileList), 'written-files.patch.json');
+}

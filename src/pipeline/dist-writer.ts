@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, rmSync, rmdirSync, statSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFileSync, linkSync, mkdirSync, readFileSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import type { SizeFigure } from '../measure/summary.ts';
 import { PAGE_GZIP_LEVEL } from '../measure/gzip.ts';
 import type { SealedFile } from '../output/seal.ts';
 import { listFiles, type ListedFile } from '../output/list-tree.ts';
-import { formerFileList } from '../output/layout.ts';
+import { fileListPatch, formerFileList } from '../output/layout.ts';
 import { linkNew, pathIn, putContents, sha256OfFile, untouched, type FileEntry, type SiteTrees } from '../output/tree-file.ts';
 
 export { metaDirFor } from '../output/layout.ts';
@@ -35,6 +35,34 @@ export interface WrittenFile extends FileEntry { sha256?: string; key?: string; 
  * `share`). A file of the older shape (the entries alone) is read as having no shared texts.
  */
 export interface WrittenFiles { files: FileMap; shared: string[] }
+
+/**
+ * The entries a quick rebuild changed, kept beside a file list it did not write again (written-files.patch.json):
+ * the list is that file's with these entries in place, and these texts after its shared ones (`baseShared` of them).
+ */
+interface ListPatch { baseShared: number; files: FileMap; shared: string[] }
+
+/** Past this many entries in the patch, a quick rebuild writes the whole list again. */
+const MOST_PATCHED = 2_000;
+
+/** A tree's file list as its build left it: the list, and the patch over it if a quick rebuild left one. */
+export interface ReadList { list: WrittenFiles; patch?: ListPatch; baseShared: number }
+
+/** A tree's file list (`fileList`, the older records.json in its absence), with the patch beside it applied. */
+export function readFileList(fileList: string): ReadList {
+  let text: string | undefined;
+  try { text = readFileSync(fileList, 'utf8'); } catch { text = undefined; }
+  try { text ??= readFileSync(formerFileList(fileList), 'utf8'); } catch { text = undefined; }
+  const list = readWrittenFiles(text);
+  const baseShared = list.shared.length;
+  let patch: ListPatch | undefined;
+  try {
+    const read = JSON.parse(readFileSync(fileListPatch(fileList), 'utf8')) as ListPatch;
+    if (read.baseShared === baseShared && read.files && typeof read.files === 'object' && Array.isArray(read.shared)) patch = read;
+  } catch { patch = undefined; }
+  if (patch) { Object.assign(list.files, patch.files); list.shared.push(...patch.shared); }
+  return { list, patch, baseShared };
+}
 
 export function readWrittenFiles(text: string | undefined): WrittenFiles {
   try {
@@ -87,10 +115,7 @@ export class DistWriter {
    * the entries to come back in time.
    */
   begin(): void {
-    let text: string | undefined;
-    try { text = this.live && readFileSync(this.live.fileList, 'utf8'); } catch { text = undefined; }
-    try { text ??= this.live && readFileSync(formerFileList(this.live.fileList), 'utf8'); } catch { text = undefined; }
-    ({ files: this.previous, shared: this.previousShared } = readWrittenFiles(text));
+    ({ files: this.previous, shared: this.previousShared } = this.live ? readFileList(this.live.fileList).list : { files: {}, shared: [] });
     mkdirSync(this.stage.site, { recursive: true });
     // What the build finds there and does not write is deleted at the end, and nothing else can have come in between.
     this.found = listFiles(this.stage.site, Object.keys(this.previous).length).then((files) => new Map(files.map((f) => [f.file, f])));
@@ -136,6 +161,7 @@ export class DistWriter {
   add(file: string, written: WrittenFile): void {
     pathIn(this.stage.site, file);
     this.next[file] = written;
+    if (this.quick) this.touched.add(file);
   }
 
   /**
@@ -188,6 +214,7 @@ export class DistWriter {
     }
     if (entry.key !== undefined) listed = { ...listed, key: entry.key, about: entry.about };
     this.next[entry.file] = listed;
+    if (this.quick) this.touched.add(entry.file);
     return entry.measure ? { raw: listed.size, gzip: listed.gzip! } : undefined;
   }
 
@@ -196,16 +223,18 @@ export class DistWriter {
    * (brought up to date from its record), so this build's list starts as the last one's, shared texts
    * at the same places, and nothing is listed or deleted; the caller replaces the entries it writes.
    */
-  beginFrom(last: WrittenFiles): void {
-    this.previous = last.files;
-    this.previousShared = last.shared;
-    this.next = { ...last.files };
-    this.nextShared = [...last.shared];
+  beginFrom(last: ReadList): void {
+    this.previous = last.list.files;
+    this.previousShared = last.list.shared;
+    this.next = { ...last.list.files };
+    this.nextShared = [...last.list.shared];
     this.sharedAt = new Map(this.nextShared.map((text, i) => [text, i]));
-    this.quick = true;
+    this.quick = last;
   }
 
-  private quick = false;
+  /** A quick rebuild's start (see `beginFrom`), and the entries it has written since. */
+  private quick: ReadList | undefined;
+  private readonly touched = new Set<string>();
 
   /** The last complete build's list as it was read (see `begin`). */
   get lastList(): WrittenFiles { return { files: this.previous, shared: this.previousShared }; }
@@ -237,16 +266,42 @@ export class DistWriter {
     }
     const fresh = Object.keys(this.next).filter((file) => this.previous[file]?.ino === undefined || this.previous[file].ino !== this.next[file]!.ino);
     this.changes = { fresh, gone: Object.keys(this.previous).filter((file) => !(file in this.next)) };
-    const list: WrittenFiles = { files: this.next, shared: this.nextShared };
-    await writeFile(this.stage.fileList, JSON.stringify(list));
+    await this.writeList();
     rmSync(formerFileList(this.stage.fileList), { force: true });
+  }
+
+  /**
+   * The file list, for the build after the next swap. A quick rebuild that changed a few entries
+   * leaves the live tree's list as it is (a hard link to it) with a patch of those entries beside
+   * it: writing out ten thousand entries again cost it a third of a second. Never written through a
+   * file that is there, which may be the live tree's too.
+   */
+  private async writeList(): Promise<void> {
+    const patchFile = fileListPatch(this.stage.fileList);
+    const patched = this.quick && { ...this.quick.patch?.files, ...Object.fromEntries([...this.touched].map((file) => [file, this.next[file]!])) };
+    if (this.quick && this.live && patched && Object.keys(patched).length <= MOST_PATCHED) {
+      const patch: ListPatch = { baseShared: this.quick.baseShared, files: patched, shared: this.nextShared.slice(this.quick.baseShared) };
+      rmSync(this.stage.fileList, { force: true });
+      try { linkSync(this.live.fileList, this.stage.fileList); } catch { copyFileSync(this.live.fileList, this.stage.fileList); }
+      await writeBeside(patchFile, JSON.stringify(patch));
+      return;
+    }
+    await writeBeside(this.stage.fileList, JSON.stringify({ files: this.next, shared: this.nextShared } satisfies WrittenFiles));
+    rmSync(patchFile, { force: true });
   }
 
   /** Every file this build wrote or kept, with its size and the SHA-256 of its bytes: for the completion manifest. */
   files(): SealedFile[] {
-    return Object.entries(this.next).map(([file, r]) => ({ key: file.replace(/^\/+/, ''), size: r.size, sha256: r.sha256 ?? (r.hash.startsWith(SHA256) ? r.hash.slice(SHA256.length) : r.hash) }));
+    return Object.entries(this.next).map(([file, r]) => sealed(file, r));
+  }
+
+  /** A quick rebuild's files written (see `beginFrom`), as `files` gives them. */
+  touchedFiles(): SealedFile[] {
+    return [...this.touched].map((file) => sealed(file, this.next[file]!));
   }
 }
+
+const sealed = (file: string, r: WrittenFile): SealedFile => ({ key: file.replace(/^\/+/, ''), size: r.size, sha256: r.sha256 ?? (r.hash.startsWith(SHA256) ? r.hash.slice(SHA256.length) : r.hash) });
 
 /** A listed file as the listing names it: '/blog/a.html' (mostly as listed already: no split then). */
 const listedAs = (file: string) => (/^(?:\/[^/]+)+$/.test(file) ? file : `/${file.split('/').filter(Boolean).join('/')}`);
@@ -265,7 +320,15 @@ export async function writeMeta(metaDir: string, files: Record<string, string>) 
   await mkdir(metaDir, { recursive: true });
   for (const [name, contents] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(metaDir, name)), { recursive: true });
-    await writeFile(path.join(metaDir, name), contents);
+    // Beside and renamed over, never through the file: a quick rebuild links the live tree's files here (quick-build.ts).
+    await writeBeside(path.join(metaDir, name), contents);
   }
+}
+
+/** `contents` as `file`, written beside it and renamed over it: never through the file there, which may be another tree's too (a hard link). */
+async function writeBeside(file: string, contents: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, contents);
+  await rename(tmp, file);
 }
 

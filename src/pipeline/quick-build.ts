@@ -24,10 +24,10 @@ import type { PageResult } from '../render/page-output.ts';
 import { loadBudgets } from '../measure/budgets.ts';
 import { needsExactGzip } from '../measure/gzip.ts';
 import { outputLayout, treeParts, TREES } from '../output/layout.ts';
-import { SEAL_FILE, writeSeal } from '../output/seal.ts';
+import { resealed, SEAL_FILE, writeSeal } from '../output/seal.ts';
 import { closeStaging, openStaging, swapIn } from '../output/swap.ts';
 import { pathIn } from '../output/tree-file.ts';
-import { DistWriter, readWrittenFiles } from './dist-writer.ts';
+import { DistWriter, readFileList } from './dist-writer.ts';
 import { documentMaker } from './render-stage.ts';
 import { linkedIntoOutput, listContent, newRecordId, quickOptions, readRecord, sameInputs, sameSignature, signatureOf, writeRecord, type BuildRecord } from './build-record.ts';
 import type { BuildOptions } from './run.ts';
@@ -99,7 +99,8 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
   lap('code');
 
   // The last build's file list: each changed article's page entry, and its route by the entry's key.
-  const list = readWrittenFiles(readFileSync(liveTree.fileList, 'utf8'));
+  const read = readFileList(liveTree.fileList);
+  const list = read.list;
   const cache = await BuildCache.open(root);
   let saved = false;
   try {
@@ -129,7 +130,7 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
       if (staging.live !== path.dirname(liveTree.fileList)) notQuick('another build swapped meanwhile');
       catchUp(last!, liveTree, nextTree);
       const writer = new DistWriter(nextTree, liveTree);
-      writer.beginFrom(list);
+      writer.beginFrom(read);
       lap('write');
 
       // The changed pages, made (on this thread: a handful) and checked against the budgets.
@@ -164,7 +165,9 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
         await writer.write({ file: feedFile, contents: updated });
       }
       await writer.finish();
-      await writeSeal(writer.outDir, writer.files(), { preview: false, clock: opts.now });
+      const about = { preview: false, clock: opts.now };
+      // The last build's manifest with these files in place (the whole list written again only if it cannot be read).
+      if (!await resealed(liveTree.site, writer.outDir, writer.touchedFiles(), about)) await writeSeal(writer.outDir, writer.files(), about);
       const content = { ...q.content };
       for (const file of changed) content[file] = signatureOf(listed.files.get(file)!, listed.at);
       const record: BuildRecord = { format: 1, id: newRecordId(), previous: last!.id, ...writer.changes, quick: { ...q, content } };
