@@ -29,7 +29,12 @@ export interface Seal {
   list: Array<[key: string, size: number, sha256: string]>;
 }
 
-const digestOf = (list: Seal['list']) => createHash('sha256').update(list.map(([k, size, sha]) => `${k} ${size} ${sha}\n`).join('')).digest('hex');
+/** The digest of the list's lines, hashed a line at a time (one string of them all was half the cost at 15,000 files). */
+const digestOf = (list: Seal['list']) => {
+  const hash = createHash('sha256');
+  for (const [k, size, sha] of list) hash.update(`${k} ${size} ${sha}\n`);
+  return hash.digest('hex');
+};
 
 export async function writeSeal(dir: string, files: readonly SealedFile[], about: { preview: boolean; clock?: Date }): Promise<Seal> {
   // Arrays, not an object keyed by path: for a large site, a third of the time.

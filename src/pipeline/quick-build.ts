@@ -24,10 +24,10 @@ import type { PageResult } from '../render/page-output.ts';
 import { loadBudgets } from '../measure/budgets.ts';
 import { needsExactGzip } from '../measure/gzip.ts';
 import { outputLayout, treeParts, TREES } from '../output/layout.ts';
-import { resealed, SEAL_FILE, writeSeal } from '../output/seal.ts';
+import { resealed, SEAL_FILE } from '../output/seal.ts';
 import { closeStaging, openStaging, swapIn } from '../output/swap.ts';
 import { pathIn } from '../output/tree-file.ts';
-import { DistWriter, readFileList } from './dist-writer.ts';
+import { DistWriter, readFileListFor } from './dist-writer.ts';
 import { documentMaker } from './render-stage.ts';
 import { linkedIntoOutput, listContent, newRecordId, quickOptions, readRecord, sameInputs, sameSignature, signatureOf, writeRecord, type BuildRecord } from './build-record.ts';
 import type { BuildOptions } from './run.ts';
@@ -99,7 +99,8 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
   lap('code');
 
   // The last build's file list: each changed article's page entry, and its route by the entry's key.
-  const read = readFileList(liveTree.fileList);
+  const feedFile = '/blog/feed.xml';
+  const read = readFileListFor(liveTree.fileList, [...changed.map((rel) => q.articles[rel]!.file), feedFile]) ?? notQuick('the last file list cannot be read');
   const list = read.list;
   const cache = await BuildCache.open(root);
   let saved = false;
@@ -158,7 +159,6 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
       lap('render');
 
       // The feed says when it was built: the one file that changes with every build.
-      const feedFile = '/blog/feed.xml';
       if (list.files[feedFile]) {
         const feed = readFileSync(pathIn(liveTree.site, feedFile), 'utf8');
         const updated = feed.replace(/^ {2}<updated>[^<]*<\/updated>$/m, `  <updated>${now.toISOString()}</updated>`);
@@ -167,7 +167,7 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
       await writer.finish();
       const about = { preview: false, clock: opts.now };
       // The last build's manifest with these files in place (the whole list written again only if it cannot be read).
-      if (!await resealed(liveTree.site, writer.outDir, writer.touchedFiles(), about)) await writeSeal(writer.outDir, writer.files(), about);
+      if (!await resealed(liveTree.site, writer.outDir, writer.touchedFiles(), about)) notQuick('the last completion manifest cannot be read');
       const content = { ...q.content };
       for (const file of changed) content[file] = signatureOf(listed.files.get(file)!, listed.at);
       const record: BuildRecord = { format: 1, id: newRecordId(), previous: last!.id, ...writer.changes, quick: { ...q, content } };
