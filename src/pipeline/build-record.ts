@@ -4,7 +4,7 @@
 // (pipeline/quick-build.ts). Written into the staging tree before the swap: it flips with the tree.
 import { randomUUID } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { readdirSync, statSync, type Stats } from 'node:fs';
+import { copyFileSync, linkSync, readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { hashOf } from '../hash.ts';
 import { generatorCode } from '../generator-code.ts';
@@ -56,18 +56,51 @@ export interface BuildRecord {
 
 export const newRecordId = (): string => randomUUID();
 
-export async function readRecord(file: string): Promise<BuildRecord | undefined> {
+/**
+ * Beside the record, its QuickInputs (build-inputs.json: megabytes at 10,000 articles), which a quick
+ * rebuild leaves as the last build's (a hard link), noting in the record only the content files whose
+ * stat it took anew (`patch`).
+ */
+const inputsFile = (record: string) => path.join(path.dirname(record), 'build-inputs.json');
+
+/** The record as written: its QuickInputs apart (see `inputsFile`), with the content stats since. */
+type Written = Omit<BuildRecord, 'quick'> & { quick?: { patch: Record<string, Signature | null> } };
+
+/** A tree's record; with its QuickInputs if `inputs` (and the tree has them), else without. */
+export async function readRecord(file: string, inputs = true): Promise<BuildRecord | undefined> {
   try {
-    const record = JSON.parse(await readFile(file, 'utf8')) as BuildRecord;
-    return record.format === FORMAT && typeof record.id === 'string' && Array.isArray(record.fresh) && Array.isArray(record.gone) ? record : undefined;
+    const { quick, ...record } = JSON.parse(await readFile(file, 'utf8')) as Written;
+    if (record.format !== FORMAT || typeof record.id !== 'string' || !Array.isArray(record.fresh) || !Array.isArray(record.gone)) return undefined;
+    if (!quick || !inputs) return record;
+    const read = JSON.parse(await readFile(inputsFile(file), 'utf8')) as QuickInputs;
+    return { ...record, quick: { ...read, content: Object.assign(read.content, quick.patch) } };
   } catch {
     return undefined;
   }
 }
 
+/** A full build's record, its QuickInputs written whole beside it. */
 export async function writeRecord(file: string, record: BuildRecord): Promise<void> {
+  const { quick, ...rest } = record;
+  if (quick) await writeBeside(inputsFile(file), JSON.stringify(quick));
+  else await rm(inputsFile(file), { force: true });
+  await writeBeside(file, JSON.stringify({ ...rest, ...(quick ? { quick: { patch: {} } } : {}) } satisfies Written));
+}
+
+/**
+ * A quick rebuild's record: the last build's QuickInputs (`last`, its record file) linked beside it, and
+ * the content stats taken since then, the last record's and these (`patch`), in the record itself.
+ */
+export async function writeQuickRecord(file: string, record: Omit<BuildRecord, 'quick'>, last: string, patch: Record<string, Signature | null>): Promise<void> {
+  const lastPatch = (JSON.parse(await readFile(last, 'utf8')) as Written).quick?.patch ?? {};
+  await rm(inputsFile(file), { force: true });
+  try { linkSync(inputsFile(last), inputsFile(file)); } catch { copyFileSync(inputsFile(last), inputsFile(file)); }
+  await writeBeside(file, JSON.stringify({ ...record, quick: { patch: { ...lastPatch, ...patch } } } satisfies Written));
+}
+
+async function writeBeside(file: string, text: string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(record));
+  await writeFile(tmp, text);
   await rename(tmp, file).catch(async (error: unknown) => { await rm(tmp, { force: true }); throw error; });
 }
 

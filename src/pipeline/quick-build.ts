@@ -29,7 +29,7 @@ import { closeStaging, openStaging, swapIn } from '../output/swap.ts';
 import { pathIn } from '../output/tree-file.ts';
 import { DistWriter, readFileListFor } from './dist-writer.ts';
 import { documentMaker } from './render-stage.ts';
-import { linkedIntoOutput, listContent, newRecordId, quickOptions, readRecord, sameInputs, sameSignature, signatureOf, writeRecord, type BuildRecord } from './build-record.ts';
+import { linkedIntoOutput, listContent, newRecordId, quickOptions, readRecord, sameInputs, sameSignature, signatureOf, writeQuickRecord, type BuildRecord } from './build-record.ts';
 import type { BuildOptions } from './run.ts';
 
 /** More changed articles than this, and the full build (whose workers share the work) is the quicker. */
@@ -69,7 +69,7 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
   const live = TREES.find((t) => t === current) ?? notQuick('no complete build yet');
   const liveTree = treeParts(path.join(layout.treesDir, live));
   const nextTree = treeParts(path.join(layout.treesDir, TREES.find((t) => t !== live)!));
-  const [last, before] = await Promise.all([readRecord(liveTree.record), readRecord(nextTree.record)]);
+  const [last, before] = await Promise.all([readRecord(liveTree.record), readRecord(nextTree.record, false)]);
   const q = last?.quick ?? notQuick('the last build left no record for a quick one');
   if (!before || before.id !== last!.previous || !existsSync(path.join(nextTree.site, SEAL_FILE))) notQuick('the other tree is not the build before last');
   if (now.getTime() >= q.until) notQuick('an article is published or expires, or the year changes, since the last build');
@@ -168,12 +168,11 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
       const about = { preview: false, clock: opts.now };
       // The last build's manifest with these files in place (the whole list written again only if it cannot be read).
       if (!await resealed(liveTree.site, writer.outDir, writer.touchedFiles(), about)) notQuick('the last completion manifest cannot be read');
-      const content = { ...q.content };
-      for (const file of changed) content[file] = signatureOf(listed.files.get(file)!, listed.at);
-      const record: BuildRecord = { format: 1, id: newRecordId(), previous: last!.id, ...writer.changes, quick: { ...q, content } };
+      const patch = Object.fromEntries(changed.map((file) => [file, signatureOf(listed.files.get(file)!, listed.at)]));
+      const record: Omit<BuildRecord, 'quick'> = { format: 1, id: newRecordId(), previous: last!.id, ...writer.changes };
       await cache.save(true);
       saved = true;
-      await writeRecord(nextTree.record, record);
+      await writeQuickRecord(nextTree.record, record, liveTree.record, patch);
       lap('write');
       await swapIn(staging);
       lap('swap');
