@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { buildSite } from './build.ts';
 import { quickBuild, type QuickResult } from './quick-build.ts';
 import { formatSummary, summaryJson } from '../measure/summary.ts';
 import { londonDateTime } from '../content/publication.ts';
@@ -23,6 +22,8 @@ export async function buildCommand(opts: BuildFlags, io: Io): Promise<number> {
       io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), quick.metaDir)}/ (routing table, CloudFront functions)`);
       return 0;
     }
+    // Loaded only now: a quick rebuild needs none of the full build's stages (esbuild's service, search, cards, images).
+    const { buildSite } = await import('./build.ts');
     const result = await buildSite({ root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err });
     if (opts.jsonSummary) { io.out(summaryJson(result.summary)); return 0; }
     io.out(formatSummary(result.summary));
