@@ -7,7 +7,9 @@ import { describeBuildError } from './errors.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 
-export interface BuildFlags { root: string; out: string; siteUrl?: string; now?: Date; clockFrom: '--now' | 'SITE_NOW'; jsonSummary: boolean; search?: boolean }
+export interface BuildFlags { root: string; out: string; siteUrl?: string; now?: Date; clockFrom: '--now' | 'SITE_NOW'; jsonSummary: boolean; search?: boolean;
+  /** The whole site, never the quick rebuild. */
+  full?: boolean }
 
 /** `site build`: kept apart from cli.ts so that `site --help` and the other commands never load the build. */
 export async function buildCommand(opts: BuildFlags, io: Io): Promise<number> {
@@ -15,7 +17,7 @@ export async function buildCommand(opts: BuildFlags, io: Io): Promise<number> {
     const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}), ...(opts.search === false ? { search: false } : {}) };
     // Only article bodies changed since the last build: those pages alone (pipeline/quick-build.ts); else the full build.
     const why = process.env.SITE_QUICK_WHY ? (reason: string) => io.err(`  full build: ${reason}`) : undefined;
-    const quick = opts.jsonSummary ? undefined : await quickBuild({ root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err }, why);
+    const quick = opts.jsonSummary || opts.full ? undefined : await quickBuild({ root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err }, why);
     if (quick) {
       io.out(formatQuick(quick));
       if (opts.now) io.out(`  clock: ${londonDateTime(opts.now)} (${opts.clockFrom}), not the real time`);

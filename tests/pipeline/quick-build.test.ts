@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildOptions } from '../../src/pipeline/build.ts';
 import { quickBuild } from '../../src/pipeline/quick-build.ts';
+import { buildCommand } from '../../src/pipeline/build-command.ts';
 import { editFile, filesOf, scratchProject } from '../scratch-project.ts';
 
 let dir: string;
@@ -106,6 +107,19 @@ describe('a quick rebuild', () => {
     await rm(other, { recursive: true });
     expect(await build()).toMatch(/^full/);
     expect(await readFile(path.join(dir, 'out', 'dist', 'blog', 'what-is-data.html'), 'utf8')).toContain('A sentence the failed build wrote.');
+    await expectSameAsCold();
+  }, 300_000);
+
+  it('is what `site build` runs, saying so, unless --full', async () => {
+    const lines: string[] = [];
+    const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
+    const flags = { root: dir, out: path.join(dir, 'out', 'dist'), now: NOW, clockFrom: '--now' as const, jsonSummary: false, search: false };
+    await editFile(dir, article('what-is-data'), (s) => `${s}\nA sentence for the command.\n`);
+    expect(await buildCommand(flags, io)).toBe(0);
+    expect(lines[0]).toMatch(/^built \d+ pages \(a quick rebuild: 1 article's body changed; 1 page made, the rest stand\)$/m);
+    lines.length = 0;
+    expect(await buildCommand({ ...flags, full: true }, io)).toBe(0);
+    expect(lines.join('\n')).toMatch(/share cards: \d+/);
     await expectSameAsCold();
   }, 300_000);
 });
