@@ -3,7 +3,7 @@
 // per second, and peak memory of every process of the build. See the README.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { cp, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,27 +13,31 @@ import { buildCli, PACKAGE_DIR, staleReason } from './build-cli.mjs';
 const USAGE = [
   'usage: npm run bench -- N [--from DIR] [--keep] [--cards-cached]',
   '       npm run bench -- --again DIR',
+  '       npm run bench -- --warm DIR',
   '  N               extra articles to write (ignored with --from)',
   '  --from          convert the markdown files of DIR instead (front matter as the benchmark kit’s article generator writes it)',
   '  --keep          leave the temporary project for a look',
   '  --cards-cached  build once first, untimed, then remove everything it made but the share cards (.site/cache/cards/):',
   '                  the timed build is clean but draws no card, as on any build after the first',
   '  --again DIR     time one more such build in DIR, a copy kept by --cards-cached --keep (for the benchmark kit’s pair.sh)',
+  '  --warm DIR      append a sentence to one article of DIR (a kept copy) and time the rebuild that follows (warm: nothing removed)',
 ].join('\n');
 
 function options(argv) {
-  const opts = { count: undefined, from: undefined, keep: false, cardsCached: false, again: undefined };
+  const opts = { count: undefined, from: undefined, keep: false, cardsCached: false, again: undefined, warm: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--from') opts.from = argv[++i];
     else if (a === '--keep') opts.keep = true;
     else if (a === '--cards-cached') opts.cardsCached = true;
     else if (a === '--again') opts.again = argv[++i];
+    else if (a === '--warm') opts.warm = argv[++i];
     else if (/^\d+$/.test(a)) opts.count = Number(a);
     else throw new Error(`unknown argument '${a}'`);
   }
-  if (opts.again !== undefined) {
-    if (!existsSync(path.join(opts.again, 'content', 'blog'))) throw new Error(`--again ${opts.again}: not a project kept by the bench`);
+  for (const flag of ['again', 'warm']) {
+    if (opts[flag] === undefined) continue;
+    if (!existsSync(path.join(opts[flag], 'content', 'blog'))) throw new Error(`--${flag} ${opts[flag]}: not a project kept by the bench`);
     return opts;
   }
   if (opts.from === undefined && opts.count === undefined) throw new Error('say how many articles');
@@ -105,6 +109,7 @@ async function main() {
   if (staleReason()) await buildCli();
 
   if (opts.again) return again(path.resolve(opts.again));
+  if (opts.warm) return warm(path.resolve(opts.warm));
   const root = await mkdtemp(path.join(os.tmpdir(), 'site-bench-'));
   try {
     // The project, with its code linked and its content copied, so the articles can be added; the
@@ -161,6 +166,27 @@ async function again(root) {
     return 1;
   }
   report(result, `the articles of ${root}`);
+  return 0;
+}
+
+/** The articles a warm rebuild may edit: the generated ones (`…-00042.md`), none of the site's own. */
+const GENERATED = /-\d{5}\.md$/;
+
+/**
+ * A body edit, then a rebuild in a copy the bench kept: one sentence appended to one article (only its
+ * own page shows its body), the build timed as `--again` times a clean one, nothing removed before it.
+ */
+async function warm(root) {
+  const blog = path.join(root, 'content', 'blog');
+  const names = readdirSync(blog).filter((n) => n.endsWith('.md')).sort();
+  const name = names.find((n) => GENERATED.test(n)) ?? names.at(-1);
+  await appendFile(path.join(blog, name), `\nOne more sentence, written at ${new Date().toISOString()}.\n`);
+  const result = await run([path.join(PACKAGE_DIR, 'bin', 'site'), 'build', '--root', root, '--out', path.join(root, 'dist'), ...BUILD_FLAGS], root);
+  if (result.code !== 0) {
+    console.error(`bench: site build failed (exit ${result.code})\n${result.stderr || result.stdout}`);
+    return 1;
+  }
+  report(result, `the articles of ${root}, ${name} edited`);
   return 0;
 }
 

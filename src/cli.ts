@@ -49,11 +49,12 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--now <iso>', NOW_HELP, clock)
     .option('--json-summary', 'print the summary as JSON (for CI jobs), instead of the text', false)
     .option('--no-search', 'this once, build no search index and no search page (as site.yaml search: false does)')
-    .action(async (opts: { out: string; siteUrl?: string; now?: Date; jsonSummary: boolean; search: boolean }) => {
+    .option('--full', 'build the whole site, even when only article bodies changed since the last build (a quick rebuild otherwise)', false)
+    .action(async (opts: { out: string; siteUrl?: string; now?: Date; jsonSummary: boolean; search: boolean; full: boolean }) => {
       const now = nowOf(opts.now);
       if (now === 'bad') { code = 2; return; }
       const { buildCommand } = await import('./pipeline/build-command.ts');
-      code = await buildCommand({ root: program.opts().root, out: opts.out, siteUrl: opts.siteUrl, now, clockFrom: opts.now ? '--now' : 'SITE_NOW', jsonSummary: opts.jsonSummary, search: opts.search }, io);
+      code = await buildCommand({ root: program.opts().root, out: opts.out, siteUrl: opts.siteUrl, now, clockFrom: opts.now ? '--now' : 'SITE_NOW', jsonSummary: opts.jsonSummary, search: opts.search, full: opts.full }, io);
     });
 
   program.command('serve')

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { version as esbuildVersion, type Metafile } from 'esbuild';
@@ -9,10 +9,19 @@ import { version as esbuildVersion, type Metafile } from 'esbuild';
  * SHA-256 of each. While its settings are the same and every one of those files hashes the same, the
  * next build takes the result instead of running esbuild again: a rebuild of a large blog otherwise
  * waited on the islands' bundle, whose plugin calls queue behind the main thread's work (1.5 s of
- * wall time at 10,000 articles, against 0.1 s alone).
+ * wall time at 10,000 articles, against 0.1 s alone). Each file is also kept with its stat (inode,
+ * size, modification and change time), as the content's sources are (cache/source-index.ts): a file
+ * whose stat is the one it had when it was hashed is not read again (hashing the 370 files the two
+ * bundles read cost every rebuild a tenth of a second).
  */
-interface Saved { format: typeof FORMAT; settings: string; inputs: Array<[file: string, sha256: string]>; result: unknown }
-const FORMAT = 1;
+type Input = [file: string, sha256: string, ...signature: Signature | []];
+interface Saved { format: typeof FORMAT; settings: string; inputs: Input[]; result: unknown }
+const FORMAT = 2;
+
+/** A file as a stat sees it; any write changes its change time. */
+type Signature = [ino: number, size: number, mtimeMs: number, ctimeMs: number];
+/** A file modified this recently before it was hashed is hashed again next time: a write in the same tick of the file system's clock would not change its stat. */
+const SETTLED_MS = 2_000;
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
@@ -40,6 +49,28 @@ function hashOfFile(root: string, file: string): string | undefined {
   try { return sha256(readFileSync(path.resolve(root, file))); } catch { return undefined; }
 }
 
+const signatureOf = (root: string, file: string): Signature | undefined => {
+  const s = statSync(path.resolve(root, file), { throwIfNoEntry: false });
+  return s && [s.ino, s.size, s.mtimeMs, s.ctimeMs];
+};
+
+/** `file` with its SHA-256, and its stat if it had settled when it was hashed (stat taken before the read, as git does). */
+function inputOf(root: string, file: string, hashedAt = Date.now()): Input | undefined {
+  const signature = signatureOf(root, file);
+  const hash = signature && hashOfFile(root, file);
+  if (!hash) return undefined;
+  return signature[2] <= hashedAt - SETTLED_MS ? [file, hash, ...signature] : [file, hash];
+}
+
+/** The saved file unchanged: the same stat (not read then), else the same SHA-256 of its bytes. */
+function unchanged(root: string, [file, hash, ...saved]: Input): 'stat' | 'hash' | false {
+  if (saved.length === 4) {
+    const now = signatureOf(root, file);
+    if (now && now.every((v, i) => v === saved[i])) return 'stat';
+  }
+  return hashOfFile(root, file) === hash ? 'hash' : false;
+}
+
 /**
  * `run`'s result, or the one saved from an earlier run with the same `settings` whose inputs are all
  * unchanged. `settings` names everything else the result depends on (the caller's options and code);
@@ -55,19 +86,28 @@ export async function cachedBundle<T>(root: string, cacheDir: string, name: stri
   const saved = await readFile(file, 'utf8').then((text) => JSON.parse(text) as Saved, () => undefined).catch(() => undefined);
   if (saved?.format === FORMAT && Array.isArray(saved.inputs)) {
     const files = saved.inputs.map(([f]) => f);
-    if (saved.settings === sha256(base + folderListings(root, files)) && saved.inputs.every(([f, hash]) => hashOfFile(root, f) === hash)) {
-      const result = decode(saved.result);
-      if (result !== undefined) return result;
+    if (saved.settings === sha256(base + folderListings(root, files))) {
+      const seen: Array<'stat' | 'hash' | false> = [];
+      for (const input of saved.inputs) if (!seen[seen.push(unchanged(root, input)) - 1]) break;
+      const result = seen.every(Boolean) ? decode(saved.result) : undefined;
+      if (result !== undefined) {
+        // Files hashed again (their stat had changed, or had not settled): kept with their stat now, for the next build.
+        if (seen.includes('hash')) await save(file, { ...saved, inputs: saved.inputs.map((input, i) => (seen[i] === 'hash' ? inputOf(root, input[0]) ?? input : input)) });
+        return result;
+      }
     }
   }
   const { result, metafiles } = await run();
   // Files only: esbuild also lists what a define or a plugin made up (`<define:…>`), which no file holds.
-  const inputs = inputsOf(root, metafiles).flatMap((f): Array<[string, string]> => { const hash = hashOfFile(root, f); return hash ? [[f, hash]] : []; });
-  const entry: Saved = { format: FORMAT, settings: sha256(base + folderListings(root, inputs.map(([f]) => f))), inputs, result: encode(result) };
+  const inputs = inputsOf(root, metafiles).flatMap((f) => { const input = inputOf(root, f); return input ? [input] : []; });
+  await save(file, { format: FORMAT, settings: sha256(base + folderListings(root, inputs.map(([f]) => f))), inputs, result: encode(result) });
+  return result;
+}
+
+async function save(file: string, entry: Saved): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
   await mkdir(path.dirname(file), { recursive: true })
     .then(() => writeFile(tmp, JSON.stringify(entry)))
     .then(() => rename(tmp, file))
     .catch(() => rm(tmp, { force: true }));
-  return result;
 }

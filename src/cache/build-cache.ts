@@ -50,6 +50,17 @@ export interface RouteInputs { site: string; body?: string }
  */
 export interface RouteInputsLookup { site: string; last: (route: Route, source: RouteInputs) => string | undefined }
 
+const isRoute = (v: unknown): v is Route => {
+  const r = v as Route;
+  return !!r && typeof r.url === 'string' && typeof r.file === 'string' && typeof r.template === 'string' && !!r.props && typeof r.props === 'object' && !!r.meta;
+};
+
+/** What every page's key holds besides its route: the lockfile, the templates' code, the render context. */
+export const pageKeyBase = (lockHash: string, codeHash: string, ctx: Omit<RenderContext, 'url'>): string => hashOf(lockHash, codeHash, JSON.stringify(ctx));
+
+/** A page's key, worked out from its route written out (see BuildCache.render). */
+export const pageKey = (base: string, route: Route): string => hashOf(base, JSON.stringify(route));
+
 /** A markdown entry's checked front matter names the generator that checked it. */
 const isChecked = (c: CheckedFront | undefined) => c === undefined || (isCheckedFront(c) && typeof c.by === 'string');
 const isParsed = (v: unknown): v is ParsedMarkdownFile => {
@@ -80,6 +91,11 @@ const filedChecked = (parsed: ParsedMarkdownFile, checked: CheckedFront): Parsed
 export class BuildCache {
   private readonly markdown: CacheStore<ParsedMarkdownFile>;
   private readonly bodies: CacheStore<KeptBody>;
+  /**
+   * Each article page's route, written out, under its page's key: what a quick rebuild
+   * (pipeline/quick-build.ts) makes an article's page from when only its body changed, without the site.
+   */
+  private readonly routes: CacheStore<Route>;
   /** What the last build did: files parsed and pages rendered afresh (the rest came from the cache). */
   readonly counts = { parsed: 0, rendered: 0, keyed: 0 };
   /** Articles whose body could not be read back when their page needed it (see LostBodiesError). */
@@ -88,20 +104,21 @@ export class BuildCache {
   /** What the last load read of the content: the markdown files by their stat, the YAML files as found valid (see source-index.ts). */
   readonly sources: SourceIndex;
 
-  private constructor(private readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<KeptBody>], sources: SourceIndex) {
+  private constructor(readonly lockHash: string, stores: [CacheStore<ParsedMarkdownFile>, CacheStore<KeptBody>, CacheStore<Route>], sources: SourceIndex) {
     this.sources = sources;
-    [this.markdown, this.bodies] = stores;
+    [this.markdown, this.bodies, this.routes] = stores;
   }
 
   /** `memory`: entries kept in memory from one build to the next as well (serve's session). */
   static async open(root: string, memory?: Map<string, unknown>): Promise<BuildCache> {
-    const [lock, markdown, bodies] = await Promise.all([
+    const [lock, markdown, bodies, routes] = await Promise.all([
       readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from('')),
       CacheStore.open(root, 'markdown', isParsed, memory),
       // Not in serve's memory: a save re-renders one page, whose body is one read of the pack away.
       CacheStore.open(root, 'bodies', isBody),
+      CacheStore.open(root, 'routes', isRoute),
     ]);
-    return new BuildCache(hashOf(lock), [markdown, bodies], SourceIndex.open(root));
+    return new BuildCache(hashOf(lock), [markdown, bodies, routes], SourceIndex.open(root));
   }
 
   /**
@@ -114,11 +131,24 @@ export class BuildCache {
     for (const put of this.unstored.splice(0)) await put();
   }
 
-  /** What this build added, written; a pack grown stale rewritten. */
-  async save(): Promise<void> {
+  /**
+   * What this build added, written; a pack grown stale rewritten. `partial`: a quick rebuild, which
+   * used a few entries of each pack and must keep the rest (nothing is rewritten, only appended).
+   */
+  async save(partial = false): Promise<void> {
     await this.storeDeferred();
-    await Promise.all([this.markdown.save(), this.bodies.save(), this.sources.save()]);
+    if (partial) this.sources.keepUnseen();
+    await Promise.all([this.markdown.save(!partial), this.bodies.save(!partial), this.routes.save(!partial), this.sources.save()]);
   }
+
+  /** An article's body as kept (see `bodies`), not decoded: for the thread that renders its page. */
+  bodyBytes(key: string): Promise<Uint8Array | undefined> { return this.bodies.getRaw(key); }
+
+  /** An article page's route as the build that keyed it `key` wrote it out (see `routes`). */
+  route(key: string): Promise<Route | undefined> { return this.routes.get(key); }
+
+  /** `route` kept under its page's key `key`, for a quick rebuild after this one. */
+  keepRoute(key: string, json: string): Promise<void> { return this.routes.setRaw(key, Buffer.from(json)); }
 
 
   /** An article's body HTML by its markdown key (the search index reads those it indexes), or undefined if it is not there. */
@@ -217,16 +247,27 @@ export class BuildCache {
   async render(routes: Route[], ctx: Omit<RenderContext, 'url'>, codeHash: string, known: RouteInputsLookup,
     stand: (route: Route, key: () => string, inputs: RouteInputs) => Promise<boolean>,
     make: (jobs: KeyedPageJob[], read: (job: KeyedPageJob) => Promise<PageReads>, settle: (job: KeyedPageJob, output: PageResult) => Promise<void>) => Promise<void>): Promise<void> {
-    const shared = hashOf(this.lockHash, codeHash, JSON.stringify(ctx));
+    const shared = pageKeyBase(this.lockHash, codeHash, ctx);
     const jobs = new Array<KeyedPageJob | undefined>(routes.length);
     const site = hashOf(shared, known.site);
     // Made from the same site, and for an article's page the same body: the last build's key. Else
     // the route written out (an article's route holds the marker of its body, not the body: short).
+    // An article page's route is kept written out under its key (see `routes`): written when it is keyed
+    // anyway, or once if the pack has lost it.
     const keyOf = (route: Route, inputs: RouteInputs) => {
       const last = known.last(route, inputs);
-      if (last !== undefined) return last;
+      if (last !== undefined) {
+        if (route.template === 'blogPost') {
+          if (this.routes.has(last)) this.routes.touch(last);
+          else this.keepRoute(last, JSON.stringify(route)).catch(() => undefined);
+        }
+        return last;
+      }
       this.counts.keyed++;
-      return hashOf(shared, JSON.stringify(route));
+      const json = JSON.stringify(route);
+      const key = hashOf(shared, json);
+      if (route.template === 'blogPost') this.keepRoute(key, json).catch(() => undefined);
+      return key;
     };
     await mapLimit(routes, IO_CONCURRENCY, async (route, i) => {
       let key: string | undefined;

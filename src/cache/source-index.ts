@@ -10,6 +10,7 @@ import { generatorCode } from '../generator-code.ts';
 /** A file as a stat sees it: inode, size, modification and change times. Any write changes the change time. */
 type Signature = [ino: number, size: number, mtimeMs: number, ctimeMs: number];
 type Entry = [...Signature, digest: string, imagesSet: string, images: string[]];
+type ImageEntry = [...Signature, checked: unknown];
 
 /** A file modified this recently before it was read is not known by its stat next time: a write within the file system's clock tick would not change it. */
 const SETTLED_MS = 2_000;
@@ -31,6 +32,9 @@ const FILE = 'sources.json';
  * modified for two seconds when it was read, so that a write in the same tick of the file system's
  * clock cannot go unseen. Anything else is read: a missing or unreadable index costs time, never a
  * stale page.
+ *
+ * Of each image of content/images found valid, by the same stat and generator, what its check found
+ * (format, size, hash): a rebuild reads no image and loads no sharp for them.
  */
 export class SourceIndex implements KnownSources {
   private readonly file: string;
@@ -39,6 +43,9 @@ export class SourceIndex implements KnownSources {
   /** YAML files found valid, by key, as the generator that checked them (`generatorCode`) left them. */
   private lastYaml = new Map<string, CheckedFront>();
   private readonly nowYaml = new Map<string, CheckedFront>();
+  /** Images of content/images found valid, by path: their stat then, and what the check found. */
+  private lastImages = new Map<string, ImageEntry>();
+  private readonly nowImages = new Map<string, ImageEntry>();
 
   private constructor(root: string) {
     this.file = path.join(root, CACHE_DIR, FILE);
@@ -47,11 +54,13 @@ export class SourceIndex implements KnownSources {
   static open(root: string): SourceIndex {
     const index = new SourceIndex(root);
     try {
-      const saved = JSON.parse(readFileSync(index.file, 'utf8')) as { format?: unknown; files?: unknown; yaml?: { by?: unknown; checked?: unknown } };
+      const saved = JSON.parse(readFileSync(index.file, 'utf8')) as { format?: unknown; files?: unknown; yaml?: { by?: unknown; checked?: unknown }; images?: unknown };
       if (saved.format !== CACHE_FORMAT) return index;
       if (saved.files && typeof saved.files === 'object') index.last = new Map(Object.entries(saved.files as Record<string, Entry>));
       // Checked by another generator, whose schemas may differ: checked again.
       if (saved.yaml?.by === generatorCode() && saved.yaml.checked && typeof saved.yaml.checked === 'object') index.lastYaml = new Map(Object.entries(saved.yaml.checked as Record<string, CheckedFront>));
+      // The images' checks are the generator's too (the same `by`).
+      if (saved.yaml?.by === generatorCode() && saved.images && typeof saved.images === 'object') index.lastImages = new Map(Object.entries(saved.images as Record<string, ImageEntry>));
     } catch { /* none yet, or unreadable: every file is read */ }
     return index;
   }
@@ -86,13 +95,40 @@ export class SourceIndex implements KnownSources {
     this.nowYaml.set(key, checked);
   }
 
+  /**
+   * What a load of this generator found of an image, while the file's inode, size and modification
+   * time are the ones it had then. Not its change time: builds hard-link images into the output, and
+   * each link made or removed moves it (as git with core.trustctime=false).
+   */
+  checkedImage(file: string, stat: Stats): unknown {
+    const entry = this.lastImages.get(file);
+    if (!Array.isArray(entry) || entry.length !== 5) return undefined;
+    const [ino, size, mtimeMs, , checked] = entry;
+    if (ino !== stat.ino || size !== stat.size || mtimeMs !== stat.mtimeMs) return undefined;
+    this.nowImages.set(file, entry);
+    return checked;
+  }
+
+  /** An image found valid, under its stat taken before it was read; not kept if it had been modified within the last two seconds. */
+  keepImage(file: string, stat: Stats, checked: unknown, readAt = Date.now()): void {
+    if (stat.mtimeMs > readAt - SETTLED_MS) return;
+    this.nowImages.set(file, [stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs, checked]);
+  }
+
+  /** A quick rebuild read a few files: the rest are kept as the last build knew them. */
+  keepUnseen(): void {
+    for (const [file, entry] of this.last) if (!this.now.has(file)) this.now.set(file, entry);
+    for (const [key, checked] of this.lastYaml) if (!this.nowYaml.has(key)) this.nowYaml.set(key, checked);
+    for (const [file, entry] of this.lastImages) if (!this.nowImages.has(file)) this.nowImages.set(file, entry);
+  }
+
   /** Written whole, beside and renamed over, with the files this build read or knew; not when nothing changed. */
   async save(): Promise<void> {
     const same = <T>(now: Map<string, T>, last: Map<string, T>) => now.size === last.size && [...now].every(([key, entry]) => last.get(key) === entry);
-    if (same(this.now, this.last) && same(this.nowYaml, this.lastYaml)) return;
+    if (same(this.now, this.last) && same(this.nowYaml, this.lastYaml) && same(this.nowImages, this.lastImages)) return;
     await mkdir(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify({ format: CACHE_FORMAT, files: Object.fromEntries(this.now), yaml: { by: generatorCode(), checked: Object.fromEntries(this.nowYaml) } }));
+    await writeFile(tmp, JSON.stringify({ format: CACHE_FORMAT, files: Object.fromEntries(this.now), yaml: { by: generatorCode(), checked: Object.fromEntries(this.nowYaml) }, images: Object.fromEntries(this.nowImages) }));
     await rename(tmp, this.file).catch(() => rm(tmp, { force: true }));
   }
 }

@@ -234,10 +234,11 @@ export class CacheStore<T> {
   }
 
   /** Writes what this build added; rewrites the file with this build's entries alone when it has grown stale or holds bad lines. */
-  async save(): Promise<void> {
+  /** `compact`: false for a build that used only a few entries, and must leave the others (see BuildCache.save). */
+  async save(compact = true): Promise<void> {
     try {
       await this.flush();
-      const stale = this.rewrite || this.foreign || this.lines > 2 * this.used.size + COMPACT_SLACK;
+      const stale = this.foreign || (compact && (this.rewrite || this.lines > 2 * this.used.size + COMPACT_SLACK));
       if (stale) await this.compact();
     } finally {
       // Even when the write failed: a handle left open would be closed by the garbage collector (DEP0137).

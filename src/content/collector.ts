@@ -15,7 +15,7 @@ import { digestOf, type CheckedFront, type LoadedMarkdown, type ParsedMarkdownFi
 import { readFrontMatter } from './front-matter.ts';
 import { frontDigest } from './front-digest.ts';
 import { hashOf } from '../hash.ts';
-import type { SiteImage } from './images.ts';
+import type { KnownImages, SiteImage } from './images.ts';
 import { imagesNamedIn } from './markdown-images.ts';
 import type { SiteSettings } from './schemas.ts';
 
@@ -33,7 +33,7 @@ export interface KnownSource { digest: string; imagesSet: string; images: string
  * its key needs, so that a file unchanged since need not be read; of each YAML file, by its key (its
  * path, bytes and the set of images), its data as a load of this generator found it valid.
  */
-export interface KnownSources {
+export interface KnownSources extends KnownImages {
   known(file: string, stat: Stats): KnownSource | undefined;
   note(file: string, stat: Stats, known: KnownSource, readAt?: number): void;
   checkedYaml(key: string): CheckedFront | undefined;

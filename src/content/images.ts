@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { ContentError } from './errors.ts';
 import { EXTENSIONS, FORMAT_NAMES, SOURCE_EXTENSION, sniff, type SourceFormat } from '../images/formats.ts';
@@ -54,10 +55,35 @@ async function measure(buf: Buffer, format: SourceFormat): Promise<Measured> {
   }
 }
 
-/** One file: within the limits, its content what its name says, and readable. */
-async function check(dir: string, name: string, file: string): Promise<Checked> {
+/** What the build cache knows of the images the last load checked (cache/source-index.ts): by each file's stat, what its check found. */
+export interface KnownImages {
+  checkedImage?(file: string, stat: Stats): unknown;
+  keepImage?(file: string, stat: Stats, checked: unknown, readAt: number): void;
+}
+
+type Image = Extract<Checked, { image: unknown }>['image'];
+const isImage = (v: unknown): v is Image => {
+  const i = v as Image;
+  return !!i && typeof i.file === 'string' && typeof i.bytes === 'number' && !!i.source && typeof i.source.hash === 'string' && typeof i.source.width === 'number' && typeof i.source.height === 'number';
+};
+
+/**
+ * One file: within the limits, its content what its name says, and readable. A file whose stat is
+ * the one it had when this generator last found it valid is taken as found then (`sources`): not
+ * read, and sharp (150 ms to load) not loaded for it.
+ */
+async function check(dir: string, name: string, file: string, sources: KnownImages | undefined): Promise<Checked> {
   const full = path.join(dir, name);
-  const { size } = await stat(full);
+  const readAt = Date.now();
+  const stats = await stat(full);
+  const known = sources?.checkedImage?.(full, stats);
+  if (isImage(known) && known.file === file) return { image: known };
+  const checked = await checkAfresh(full, name, file, stats.size);
+  if ('image' in checked) sources?.keepImage?.(full, stats, checked.image, readAt);
+  return checked;
+}
+
+async function checkAfresh(full: string, name: string, file: string, size: number): Promise<Checked> {
   if (size > MAX_IMAGE_BYTES) return { error: { message: `is ${mb(size)}, over the ${MAX_IMAGE_BYTES / 1024 / 1024} MB limit for images`, hint: `export it smaller; ${px(MAX_IMAGE_SIDE)} px a side is the most the site takes` } };
   const ext = path.extname(name);
   const expected = EXTENSIONS[ext.toLowerCase()];
@@ -84,13 +110,13 @@ export function reason(error: unknown): string {
 }
 
 /** Every file in content/images, keyed by the path authors write (/images/x.jpg), each checked and measured. */
-export async function loadImages(root: string): Promise<{ images: Record<string, SiteImage>; errors: ContentError[] }> {
+export async function loadImages(root: string, sources?: KnownImages): Promise<{ images: Record<string, SiteImage>; errors: ContentError[] }> {
   const dir = path.join(root, 'images');
   const images: Record<string, SiteImage> = {};
   const errors: ContentError[] = [];
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort();
   // A few at a time: each may be 20 MB in memory.
-  const checked = await mapLimit(names, 4, (name) => check(dir, name, path.join('content/images', name)));
+  const checked = await mapLimit(names, 4, (name) => check(dir, name, path.join('content/images', name), sources));
   names.forEach((name, i) => {
     const result = checked[i]!;
     const file = path.join('content/images', name);

@@ -86,7 +86,7 @@ const parseInline: ParseMarkdown = (jobs) => Promise.all(jobs.map((job) => parse
  * `sources`: what the build cache knows of the content the last load read (see KnownSources).
  */
 export async function loadSite(root: string, parse: ParseMarkdown = parseInline, sources?: KnownSources): Promise<Site> {
-  const { images, errors: imageErrors } = await loadImages(root);
+  const { images, errors: imageErrors } = await loadImages(root, sources);
   const c = new Collector(root, sources, sources ? hashOf(...Object.keys(images)) : '');
   c.errors.push(...imageErrors);
   const settings = await c.yaml(path.join(root, 'site.yaml'), siteSchema, images);

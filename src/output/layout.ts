@@ -85,10 +85,16 @@ export function outputLayout(outDir: string, family = familyBeside(outDir)): Out
 
 /** The parts of one tree: its deploy/ beside its site/, as the family's deploy/ links to them. */
 export function treeParts(tree: string) {
-  return { site: path.join(tree, 'site'), deploy: path.join(tree, 'deploy'), fileList: path.join(tree, 'written-files.json') };
+  // record: what the build that made the tree was made from, for a quick rebuild after it (pipeline/build-record.ts).
+  return { site: path.join(tree, 'site'), deploy: path.join(tree, 'deploy'), fileList: path.join(tree, 'written-files.json'), record: path.join(tree, 'build-record.json') };
 }
 
 /** Where builds before the list's rename kept it (`records.json`): read once if the list is missing, then removed. */
 export function formerFileList(fileList: string): string {
   return path.join(path.dirname(fileList), 'records.json');
+}
+
+/** Beside a tree's file list, the entries a quick rebuild changed since it was written whole (pipeline/dist-writer.ts). */
+export function fileListPatch(fileList: string): string {
+  return path.join(path.dirname(fileList), 'written-files.patch.json');
 }

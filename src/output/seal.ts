@@ -29,11 +29,38 @@ export interface Seal {
   list: Array<[key: string, size: number, sha256: string]>;
 }
 
-const digestOf = (list: Seal['list']) => createHash('sha256').update(list.map(([k, size, sha]) => `${k} ${size} ${sha}\n`).join('')).digest('hex');
+/** The digest of the list's lines, hashed a line at a time (one string of them all was half the cost at 15,000 files). */
+const digestOf = (list: Seal['list']) => {
+  const hash = createHash('sha256');
+  for (const [k, size, sha] of list) hash.update(`${k} ${size} ${sha}\n`);
+  return hash.digest('hex');
+};
 
 export async function writeSeal(dir: string, files: readonly SealedFile[], about: { preview: boolean; clock?: Date }): Promise<Seal> {
   // Arrays, not an object keyed by path: for a large site, a third of the time.
   const list: Seal['list'] = files.map((f) => [f.key, f.size, f.sha256] as [string, number, string]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return sealWith(dir, list, about);
+}
+
+/**
+ * The manifest of `from` (the live tree's site folder) with `changed` files in place, written into
+ * `dir`: a quick rebuild's, which changed a few files of the last build's tree. Undefined (nothing
+ * written) if that manifest is missing or damaged, or a file is not in it: the caller writes it whole.
+ */
+export async function resealed(from: string, dir: string, changed: readonly SealedFile[], about: { preview: boolean; clock?: Date }): Promise<Seal | undefined> {
+  let last: Seal;
+  try { last = JSON.parse(await readFile(path.join(from, SEAL_FILE), 'utf8')) as Seal; } catch { return undefined; }
+  if (!Array.isArray(last.list) || last.list.length !== last.files) return undefined;
+  const at = new Map(last.list.map(([key], i) => [key, i]));
+  for (const f of changed) {
+    const i = at.get(f.key);
+    if (i === undefined) return undefined;
+    last.list[i] = [f.key, f.size, f.sha256];
+  }
+  return sealWith(dir, last.list, about);
+}
+
+async function sealWith(dir: string, list: Seal['list'], about: { preview: boolean; clock?: Date }): Promise<Seal> {
   const builtAt = new Date();
   const seal: Seal = {
     generator: 'site build',

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { buildSite } from './build.ts';
+import { quickBuild, type QuickResult } from './quick-build.ts';
 import { formatSummary, summaryJson } from '../measure/summary.ts';
 import { londonDateTime } from '../content/publication.ts';
 import { overridesFromEnv } from '../config.ts';
@@ -7,12 +7,25 @@ import { describeBuildError } from './errors.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 
-export interface BuildFlags { root: string; out: string; siteUrl?: string; now?: Date; clockFrom: '--now' | 'SITE_NOW'; jsonSummary: boolean; search?: boolean }
+export interface BuildFlags { root: string; out: string; siteUrl?: string; now?: Date; clockFrom: '--now' | 'SITE_NOW'; jsonSummary: boolean; search?: boolean;
+  /** The whole site, never the quick rebuild. */
+  full?: boolean }
 
 /** `site build`: kept apart from cli.ts so that `site --help` and the other commands never load the build. */
 export async function buildCommand(opts: BuildFlags, io: Io): Promise<number> {
   try {
     const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}), ...(opts.search === false ? { search: false } : {}) };
+    // Only article bodies changed since the last build: those pages alone (pipeline/quick-build.ts); else the full build.
+    const why = process.env.SITE_QUICK_WHY ? (reason: string) => io.err(`  full build: ${reason}`) : undefined;
+    const quick = opts.jsonSummary || opts.full ? undefined : await quickBuild({ root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err }, why);
+    if (quick) {
+      io.out(formatQuick(quick));
+      if (opts.now) io.out(`  clock: ${londonDateTime(opts.now)} (${opts.clockFrom}), not the real time`);
+      io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), quick.metaDir)}/ (routing table, CloudFront functions)`);
+      return 0;
+    }
+    // Loaded only now: a quick rebuild needs none of the full build's stages (esbuild's service, search, cards, images).
+    const { buildSite } = await import('./build.ts');
     const result = await buildSite({ root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err });
     if (opts.jsonSummary) { io.out(summaryJson(result.summary)); return 0; }
     io.out(formatSummary(result.summary));
@@ -22,6 +35,13 @@ export async function buildCommand(opts: BuildFlags, io: Io): Promise<number> {
   } catch (error) {
     return reportBuildError(error, io.err);
   }
+}
+
+/** A quick rebuild's summary: the pages it made and left standing, and its stages' times (as the full build's `time:` line). */
+function formatQuick(q: QuickResult): string {
+  const articles = q.articles.length === 1 ? `1 article's body changed` : `${q.articles.length} articles' bodies changed`;
+  const times = Object.entries(q.stages).map(([name, ms]) => `${name} ${Math.round(ms)} ms`).join(', ');
+  return [`built ${q.pages} pages (a quick rebuild: ${articles}; ${q.made} page${q.made === 1 ? '' : 's'} made, the rest stand)`, `  time: ${times}`].join('\n');
 }
 
 /** Prints why the build failed; every build failure exits 1. */

@@ -29,6 +29,8 @@ import { sideFiles, writeFiles, writeStage } from './write-stage.ts';
 import { budgetStage } from './budget-stage.ts';
 import { swapStage } from './swap-stage.ts';
 import { pruneStage } from './prune-stage.ts';
+import { listContent, newRecordId, quickOptions, readRecord, sameInputs, signatureOf, writeRecord, type QuickInputs } from './build-record.ts';
+import { notedFrontDigest } from '../content/front-digest.ts';
 
 export type { BuildOptions, BuildResult, LiveBuild } from './run.ts';
 export type { BuildSession } from './session.ts';
@@ -74,6 +76,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     ? Promise.resolve(session.assets)
     : time('bundle', () => bundle({ root, outDir: run.outDir, cacheDir: path.join(root, CACHE_DIR) }));
   assetsReady.catch(() => { /* awaited, and reported, before rendering */ });
+  // The content's stats before the load reads it (a file written meanwhile is read again next time), for the build's record.
+  const listed = session || preview ? undefined : listContent(contentDir);
   const writer = new DistWriter(treeParts(staging.next), staging.live === undefined ? undefined : treeParts(staging.live));
   // The last build's file list read, and the staging tree listed (in a thread of its own on a large site) while the content loads.
   writer.begin();
@@ -126,7 +130,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     type Rendered = { written: WrittenPage[]; documents: number; images: BuiltImages };
     const [rendered, cards, searched] = await sideBySide<[Rendered, BuiltCards, BuiltSearch | undefined]>(
       [rendering, drawing, indexing], threads.stop);
-    made = { ...plan, loaded, shell: documents.shell, code, assets, scripts, rendered, cards, searched };
+    made = { ...plan, loaded, shell: documents.shell, shellInputs: documents.inputs, siteInputs, code, assets, scripts, rendered, cards, searched };
   } finally {
     // Every body the index needs is read before the cache is saved (a save may rewrite the pack), and
     // a failed build's indexer is let finish: pagefind's service is one per process, and serve builds again.
@@ -158,6 +162,13 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const fileOf = new Map(pages.map((p) => [p.route.url, p.route.file]));
   const readPage = (url: string) => readFile(pathIn(writer.outDir, fileOf.get(url)!));
   await budgetStage(root, opts.budgets, summary, readPage, { pages: writer.outDir, outDir: run.outDir });
+  // What this build was made from, beside its file list, so that the next may be a quick one (quick-build.ts).
+  const last = staging.live === undefined ? undefined : await readRecord(treeParts(staging.live).record, false);
+  const quick = listed && !site.settings.search && !made.unpublishedLinks.length && made.articles.draft + made.articles.scheduled + made.articles.expired === 0
+    ? await quickInputs(opts, run, {
+      site, routes, code: made.code, cardsCode: made.cardsCode, shell: made.shell, shellInputs: made.shellInputs, siteInputs: made.siteInputs, articles: made.articles,
+    }, listed) : undefined;
+  await writeRecord(treeParts(staging.next).record, { format: 1, id: newRecordId(), previous: last?.id ?? null, ...writer.changes, ...(quick ? { quick } : {}) });
   await time('swap', () => swapStage(staging, writer, { preview, clock: opts.now }));
   await time('prune', () => pruneStage(run, images.files, cardsGeneration(made.cardsCode), summary));
   summary.wallMs = performance.now() - run.startedAt;
@@ -168,5 +179,35 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     redone: { ...cache.counts, pool: threads.startedOnce, documents: made.rendered.documents },
     warnings: preview ? made.unpublishedLinks : [],
     live: { loaded: made.loaded, code: made.code, shell: made.shell, cardsCode: made.cardsCode, contentDir, cacheDir, now, preview },
+  };
+}
+
+
+/** What the record keeps for a quick rebuild after this build. */
+async function quickInputs(opts: BuildOptions, run: { root: string; contentDir: string; cacheDir: string; now: Date },
+  made: { site: BuildResult['site']; routes: BuildResult['routes']; code: { renderHash: string; markdownHash: string }; cardsCode: string; shell: QuickInputs['shell'];
+    shellInputs: string; siteInputs: string; articles: { nextChange: { at: string } | null } },
+  listed: ReturnType<typeof listContent>): Promise<QuickInputs> {
+  const { site, routes, now } = { ...made, now: run.now };
+  const yearEnd = Date.UTC(now.getUTCFullYear() + 1, 0, 1);
+  const next = made.articles.nextChange ? Date.parse(made.articles.nextChange.at) : Infinity;
+  const bySlug = new Map(site.posts.map((p) => [p.slug, p]));
+  const articles: QuickInputs['articles'] = {};
+  for (const route of routes) {
+    if (route.template !== 'blogPost') continue;
+    const post = bySlug.get(route.url.slice('/blog/'.length));
+    const digest = post && notedFrontDigest(post);
+    if (digest) articles[`blog/${post.slug}.md`] = { file: route.file, digest };
+  }
+  return {
+    same: await sameInputs(run.root, quickOptions(opts, run)),
+    code: { render: made.code.renderHash, markdown: made.code.markdownHash, cards: made.cardsCode },
+    shell: made.shell, shellInputs: made.shellInputs,
+    ctx: { settings: site.settings, images: site.images, year: now.getUTCFullYear() },
+    siteInputs: made.siteInputs,
+    until: Math.min(yearEnd, next),
+    content: Object.fromEntries([...listed.files].map(([file, s]) => [file, signatureOf(s, listed.at)])),
+    articles,
+    pages: routes.length,
   };
 }

@@ -1,6 +1,8 @@
 // The `write` stage's work: files into the staging tree a bounded number at a time, the assets and
 // cards written while pages render, then the rest of dist/ and deploy/ once they have.
+import path from 'node:path';
 import type { BuildSession } from './session.ts';
+import { CACHE_DIR } from '../output/layout.ts';
 import type { BundleResult } from '../bundle/bundle.ts';
 import type { BuiltCards } from '../cards/card-cache.ts';
 import { CARDS_FILE } from '../cards/plan.ts';
@@ -49,6 +51,7 @@ export async function writeStage(root: string, metaDir: string, input: {
   store: Entry[];
 }): Promise<void> {
   const { writer, sizes, site, routes, table, images, scripts, now, session, fresh } = input;
+  const cacheDir = path.join(root, CACHE_DIR);
   const feed = atomFeed(site, now);
   await writeFiles(writer, sizes, [
     ...[...images.files].map(([file, from]) => ({ file, from })),
@@ -59,7 +62,7 @@ export async function writeStage(root: string, metaDir: string, input: {
   await writer.finish();
   // The CDN functions hold no page (the store does): bundled by esbuild once, serve reuses them while the code stays the same.
   const tableJson = JSON.stringify(table, null, 2) + '\n';
-  const cdn = !fresh && session?.cdn ? session.cdn : { table: tableJson, request: await viewerRequestFunction(root), response: await viewerResponseFunction(root) };
+  const cdn = !fresh && session?.cdn ? session.cdn : { table: tableJson, request: await viewerRequestFunction(root, cacheDir), response: await viewerResponseFunction(root, cacheDir) };
   if (session) session.cdn = cdn;
   const functions = { 'cloudfront/viewer-request.js': cdn.request, 'cloudfront/viewer-response.js': cdn.response, [STORE_DATA_FILE]: storeDataFile(input.store) };
   await writeMeta(metaDir, {

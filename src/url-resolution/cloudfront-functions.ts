@@ -4,6 +4,7 @@
 // a new page needs a new entry in the store (`site deploy`), never a new function.
 import path from 'node:path';
 import { build } from 'esbuild';
+import { cachedBundle } from '../bundle/bundle-cache.ts';
 
 /** CloudFront Functions allow 10 KB of code. */
 export const FUNCTION_SIZE_LIMIT = 10 * 1024;
@@ -12,23 +13,30 @@ export const FUNCTION_SIZE_LIMIT = 10 * 1024;
 export const KVS_IMPORT = "import cf from 'cloudfront';";
 
 /**
- * The shared part: the rule as `routing`, and `route(uri)`, its answer from the store. The store's
+ * The shared part (`cacheDir`: where the bundled rule is kept, see bundle/bundle-cache.ts; none: bundled afresh): the rule as `routing`, and `route(uri)`, its answer from the store. The store's
  * helper rejects a key it does not hold, hence `read`; keys are read one after another, as the
  * runtime's guide advises (a Promise.all costs memory and gains nothing there). Until the store
  * holds the rules (a distribution whose store `site deploy` has not yet filled) every page is still
  * answered, by its file's name: only redirects ('/about.html' and the redirect table's) and the
  * fallbacks for unknown paths wait for the store.
  */
-async function prelude(root: string): Promise<string> {
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: [path.join(root, 'src/url-resolution/rule.ts')],
-    bundle: true, write: false, format: 'iife', globalName: 'routing', target: 'es2019', minify: true, logLevel: 'silent',
-    // Not the project's tsconfig.json (whose "strict" would add a directive): the same bytes for every project.
-    tsconfigRaw: {},
-  });
+async function prelude(root: string, cacheDir: string | undefined): Promise<string> {
+  const rule = async () => {
+    const result = await build({
+      absWorkingDir: root,
+      entryPoints: [path.join(root, 'src/url-resolution/rule.ts')],
+      bundle: true, write: false, format: 'iife', globalName: 'routing', target: 'es2019', minify: true, logLevel: 'silent', metafile: true,
+      // Not the project's tsconfig.json (whose "strict" would add a directive): the same bytes for every project.
+      tsconfigRaw: {},
+    });
+    return { result: result.outputFiles[0]!.text.trim(), metafiles: [result.metafile] };
+  };
+  // Kept in the build cache while rule.ts and what it imports are unchanged: a rebuild starts no esbuild for it.
+  const code = cacheDir === undefined
+    ? (await rule()).result
+    : await cachedBundle(root, cacheDir, 'cdn-rule', String(rule), rule, (text) => text, (saved) => (typeof saved === 'string' ? saved : undefined));
   return `${KVS_IMPORT}
-${result.outputFiles[0]!.text.trim()}
+${code}
 var kvs = cf.kvs();
 async function read(key) {
   try { return await kvs.get(key); } catch (e) { return undefined; }
@@ -48,8 +56,8 @@ async function route(uri) {
 }
 
 /** The viewer-request function: a redirect or a refusal answered at the edge; otherwise the URI rewritten to the page's file, marked for the response function when its status is not 200. */
-export async function viewerRequestFunction(root: string): Promise<string> {
-  return `${await prelude(root)}function query(qs) {
+export async function viewerRequestFunction(root: string, cacheDir?: string): Promise<string> {
+  return `${await prelude(root, cacheDir)}function query(qs) {
   var parts = [];
   for (var key in qs) {
     var v = qs[key];
@@ -82,8 +90,8 @@ async function handler(event) {
  * request function set and, should CloudFront not pass it on, works the status out again from
  * the URI, whether it sees the visitor's URI or the rewritten file.
  */
-export async function viewerResponseFunction(root: string): Promise<string> {
-  return `${await prelude(root)}async function handler(event) {
+export async function viewerResponseFunction(root: string, cacheDir?: string): Promise<string> {
+  return `${await prelude(root, cacheDir)}async function handler(event) {
   var request = event.request;
   var response = event.response;
   if (response.statusCode !== 200) return response;

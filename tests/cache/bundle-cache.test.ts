@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from '../../src/bundle/bundle.ts';
@@ -53,6 +53,29 @@ describe('the bundle cache', () => {
     expect(added.islands['bundle-cache-probe']).toMatch(/^\/assets\/bundle-cache-probe-\w+\.js$/);
     await rm(path.join(dir, 'islands', 'bundle-cache-probe.ts'));
     await writeFile(registry, registered);
+  }, 120_000);
+
+  it('reads no file whose stat is the one it had when it was hashed, and reads one whose stat changed', async () => {
+    await assets();
+    // Every file the bundle read, settled (modified an hour ago): the next check hashes them once and keeps their stats.
+    type Saved = { inputs: Array<[string, string, ...number[]]>; result: Record<string, unknown> };
+    const saved = () => readFile(savedFile('assets'), 'utf8').then((t) => JSON.parse(t) as Saved);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const [file] of (await saved()).inputs) if (!file.includes('node_modules')) await utimes(path.resolve(dir, file), hourAgo, hourAgo);
+    const good = await assets();
+    const kept = await saved();
+    const css = kept.inputs.find(([f]) => f.endsWith('templates/styles/site.css'))!;
+    expect(css).toHaveLength(6);
+
+    // A wrong hash under the file's own stat: the stat decides, the file is not read, the result is reused.
+    css[1] = '0'.repeat(64);
+    kept.result.css = '/assets/from-the-cache.css';
+    await writeFile(savedFile('assets'), JSON.stringify(kept));
+    expect((await assets()).css).toBe('/assets/from-the-cache.css');
+
+    // Its stat changed (touched, bytes the same): read and hashed, the wrong hash found, bundled afresh.
+    await utimes(path.resolve(dir, css[0]), new Date(), new Date());
+    expect(await assets()).toEqual(good);
   }, 120_000);
 
   it('bundles anew when what was saved cannot be read', async () => {

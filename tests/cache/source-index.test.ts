@@ -87,6 +87,22 @@ describe("the build cache's record of the markdown it read", () => {
     await writeFile(article(), text);
   });
 
+  it('takes an image of content/images as found last time while its inode, size and time are the same, and checks it again once it changes', async () => {
+    const logo = path.join(dir, 'content/images/logo.svg');
+    await utimes(logo, anHourAgo(), anHourAgo());
+    const first = await cachedLoad(dir);
+    const width = first.site.images['/images/logo.svg']!.width;
+    // What the last check found, altered under the file's own stat: taken as it is, the file not read.
+    const index = path.join(dir, CACHE_DIR, 'sources.json');
+    const saved = JSON.parse(await readFile(index, 'utf8')) as { images: Record<string, [number, number, number, number, { source: { width: number } }]> };
+    saved.images[logo]![4].source.width = width + 1;
+    await writeFile(index, JSON.stringify(saved));
+    expect((await cachedLoad(dir)).site.images['/images/logo.svg']!.source.width).toBe(width + 1);
+    // Written again (the same bytes): its modification time differs, and it is read and measured.
+    await writeFile(logo, await readFile(logo));
+    expect((await cachedLoad(dir)).site.images['/images/logo.svg']!.source.width).toBe(first.site.images['/images/logo.svg']!.source.width);
+  });
+
   it('refuses to parse a file left unread whose bytes are no longer those its key was made from', () => {
     const job = { rel: 'content/blog/changing.md', digest: digestOf('---\ntitle: Before\n---\n'), read: () => Buffer.from('---\ntitle: After\n---\n') };
     expect(() => parseJob(job)).toThrow('content/blog/changing.md changed while the build was reading it');

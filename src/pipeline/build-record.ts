@@ -1,0 +1,157 @@
+// What a complete build was made from, kept in its output tree (build-record.json beside
+// written-files.json), so that the next `site build`, a fresh process, can tell in one read and a stat
+// of each content file whether only article bodies changed since, and then make those pages alone
+// (pipeline/quick-build.ts). Written into the staging tree before the swap: it flips with the tree.
+import { randomUUID } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFileSync, linkSync, readdirSync, statSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import { hashOf } from '../hash.ts';
+import { generatorCode } from '../generator-code.ts';
+import { BUDGETS_FILE } from '../measure/budgets.ts';
+import type { RenderContext } from '../page-api/site-context.tsx';
+import type { DocumentShell } from '../render/page-output.ts';
+
+const FORMAT = 1;
+
+/** A file as a stat sees it: inode, size, modification and change times (any write changes the last). */
+export type Signature = [ino: number, size: number, mtimeMs: number, ctimeMs: number];
+
+/** A file modified this recently before it was listed is not known by its stat: a write within the clock's tick would not show. */
+const SETTLED_MS = 2_000;
+
+/** What a quick rebuild must find the same, and what it needs to make an article's page without loading the site. */
+export interface QuickInputs {
+  /** The generator's code, the lockfile, the build's options (settings overrides, folders): any change, and the next build is a full one. */
+  same: string;
+  /** The bundled code's hashes: the templates' renderer and the markdown parser; the share cards' code. */
+  code: { render: string; markdown: string; cards: string };
+  /** The documents' shell, and the text its hash is made from (render-stage.ts, documentMaker). */
+  shell: DocumentShell; shellInputs: string;
+  /** The render context (settings as overridden, images, year), as every page's key holds it. */
+  ctx: Omit<RenderContext, 'url'>;
+  /** The site's inputs hash of routes/route-inputs.ts: the same while only bodies change. */
+  siteInputs: string;
+  /** Until when the articles published stay the same (the next publication or expiry; the year's end, which the footer shows): ms. */
+  until: number;
+  /** Every file under the content folder, by its path there, with its stat as the build began (null: not settled, so unknown). */
+  content: Record<string, Signature | null>;
+  /** Each live article's file (blog/<slug>.md) → its page's file in the output and the digest of its front matter. */
+  articles: Record<string, { file: string; digest: string }>;
+  /** Pages built, for the summary line. */
+  pages: number;
+}
+
+export interface BuildRecord {
+  format: typeof FORMAT;
+  id: string;
+  /** The record of the tree that was live when this build began (the tree it took unchanged files from). */
+  previous: string | null;
+  /** Files of this tree that the other does not hold as the same file (see DistWriter.changes). */
+  fresh: string[];
+  gone: string[];
+  /** Absent when the build cannot be followed by a quick one (serve's, a preview, a build with articles left out). */
+  quick?: QuickInputs;
+}
+
+export const newRecordId = (): string => randomUUID();
+
+/**
+ * Beside the record, its QuickInputs (build-inputs.json: megabytes at 10,000 articles), which a quick
+ * rebuild leaves as the last build's (a hard link), noting in the record only the content files whose
+ * stat it took anew (`patch`).
+ */
+const inputsFile = (record: string) => path.join(path.dirname(record), 'build-inputs.json');
+
+/** The record as written: its QuickInputs apart (see `inputsFile`), with the content stats since. */
+type Written = Omit<BuildRecord, 'quick'> & { quick?: { patch: Record<string, Signature | null> } };
+
+/** A tree's record; with its QuickInputs if `inputs` (and the tree has them), else without. */
+export async function readRecord(file: string, inputs = true): Promise<BuildRecord | undefined> {
+  try {
+    const { quick, ...record } = JSON.parse(await readFile(file, 'utf8')) as Written;
+    if (record.format !== FORMAT || typeof record.id !== 'string' || !Array.isArray(record.fresh) || !Array.isArray(record.gone)) return undefined;
+    if (!quick || !inputs) return record;
+    const read = JSON.parse(await readFile(inputsFile(file), 'utf8')) as QuickInputs;
+    return { ...record, quick: { ...read, content: Object.assign(read.content, quick.patch) } };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A full build's record, its QuickInputs written whole beside it. */
+export async function writeRecord(file: string, record: BuildRecord): Promise<void> {
+  const { quick, ...rest } = record;
+  if (quick) await writeBeside(inputsFile(file), JSON.stringify(quick));
+  else await rm(inputsFile(file), { force: true });
+  await writeBeside(file, JSON.stringify({ ...rest, ...(quick ? { quick: { patch: {} } } : {}) } satisfies Written));
+}
+
+/**
+ * A quick rebuild's record: the last build's QuickInputs (`last`, its record file) linked beside it, and
+ * the content stats taken since then, the last record's and these (`patch`), in the record itself.
+ */
+export async function writeQuickRecord(file: string, record: Omit<BuildRecord, 'quick'>, last: string, patch: Record<string, Signature | null>): Promise<void> {
+  const lastPatch = (JSON.parse(await readFile(last, 'utf8')) as Written).quick?.patch ?? {};
+  await rm(inputsFile(file), { force: true });
+  try { linkSync(inputsFile(last), inputsFile(file)); } catch { copyFileSync(inputsFile(last), inputsFile(file)); }
+  await writeBeside(file, JSON.stringify({ ...record, quick: { patch: { ...lastPatch, ...patch } } } satisfies Written));
+}
+
+async function writeBeside(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file).catch(async (error: unknown) => { await rm(tmp, { force: true }); throw error; });
+}
+
+/** A stat as the record keeps it, or null if the file had been modified within two seconds of `at`. */
+export function signatureOf(s: Stats, at: number): Signature | null {
+  return s.mtimeMs > at - SETTLED_MS ? null : [s.ino, s.size, s.mtimeMs, s.ctimeMs];
+}
+
+/**
+ * The file as the record knew it. `ctime`: false for a file whose change time moves without a write (an
+ * image of content/images, which builds hard-link into the output: each link made or removed changes
+ * it); such a file is known by its inode, size and modification time, as git's core.trustctime=false.
+ */
+export const sameSignature = (a: Signature | null | undefined, s: Stats, ctime = true): boolean =>
+  !!a && a[0] === s.ino && a[1] === s.size && a[2] === s.mtimeMs && (!ctime || a[3] === s.ctimeMs);
+
+/** Content files whose change time the build itself moves (see `sameSignature`). */
+export const linkedIntoOutput = (file: string): boolean => file.startsWith('images/');
+
+/**
+ * Every file under `dir` (dotfiles too), by its path there ('blog/x.md'), with its stat, and when the
+ * listing began. Synchronously: ten thousand stats through promises are ten thousand trips through
+ * the thread pool.
+ */
+export function listContent(dir: string): { at: number; files: Map<string, Stats> } {
+  const at = Date.now();
+  const files = new Map<string, Stats>();
+  // Folder by folder, names joined as text: the recursive listing and path.join cost more than the stats.
+  const walk = (folder: string, prefix: string) => {
+    for (const e of readdirSync(folder, { withFileTypes: true })) {
+      const full = `${folder}${path.sep}${e.name}`;
+      if (e.isDirectory()) { walk(full, `${prefix}${e.name}/`); continue; }
+      const s = statSync(full, { throwIfNoEntry: false });
+      if (!s) continue;
+      if (s.isDirectory()) walk(full, `${prefix}${e.name}/`);
+      else files.set(`${prefix}${e.name}`, s);
+    }
+  };
+  walk(dir, '');
+  return { at, files };
+}
+
+/** The build's options a quick rebuild must find the same (see `sameInputs`). */
+export const quickOptions = (opts: { overrides?: unknown; budgets?: unknown }, run: { contentDir: string; cacheDir: string }) =>
+  ({ overrides: opts.overrides ?? null, contentDir: run.contentDir, cacheDir: run.cacheDir, budgets: opts.budgets ?? null });
+
+/**
+ * What must be the same for a build's output to be the last one's but for changed articles: the
+ * generator's code, the lockfile (React, remark), budgets.json, and the build's options as given.
+ */
+export async function sameInputs(root: string, options: unknown): Promise<string> {
+  const [lock, budgets] = await Promise.all(['package-lock.json', BUDGETS_FILE].map((name) => readFile(path.join(root, name)).catch(() => Buffer.from(''))));
+  return hashOf(generatorCode(), lock!, budgets!, JSON.stringify(options ?? null));
+}

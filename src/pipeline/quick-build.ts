@@ -1,0 +1,214 @@
+// A quick rebuild: when the last complete build's record (build-record.ts) shows that nothing but
+// article bodies changed since, only those articles are read and only their pages made; the staging
+// tree is brought up to date from the last build's record (the files it wrote afresh) rather than
+// checked file by file; the file list and completion manifest are the last build's with those pages'
+// entries replaced. Anything it cannot prove small gives undefined, and the caller runs the full build.
+import { existsSync, linkSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, rmdirSync } from 'node:fs';
+import { readlink } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { BuildCache, pageKey, pageKeyBase } from '../cache/build-cache.ts';
+import { CACHE_DIR } from '../output/layout.ts';
+import { isArticleFile, loadArticle, type ParseMarkdown, type Site } from '../content/load.ts';
+import { bundle } from '../bundle/bundle.ts';
+import { bundleBuildCode } from '../pool/code.ts';
+import { BuildWorkers } from '../pool/build-workers.ts';
+import { cardFontsHash } from '../cards/fonts.ts';
+import { engineVersions } from '../cards/engine.ts';
+import { hashOf } from '../hash.ts';
+import { inlineScripts } from '../render/inline-scripts.ts';
+import { routeBodyKey } from '../render/article-body.ts';
+import { PageUsesTable, type StoredPage } from '../render/stored-page.ts';
+import type { Route } from '../routes/table.ts';
+import type { PageResult } from '../render/page-output.ts';
+import { loadBudgets } from '../measure/budgets.ts';
+import { needsExactGzip } from '../measure/gzip.ts';
+import { outputLayout, treeParts, TREES } from '../output/layout.ts';
+import { resealed, SEAL_FILE } from '../output/seal.ts';
+import { closeStaging, openStaging, swapIn } from '../output/swap.ts';
+import { pathIn } from '../output/tree-file.ts';
+import { DistWriter, readFileListFor } from './dist-writer.ts';
+import { documentMaker } from './render-stage.ts';
+import { linkedIntoOutput, listContent, newRecordId, quickOptions, readRecord, sameInputs, sameSignature, signatureOf, writeQuickRecord, type BuildRecord } from './build-record.ts';
+import type { BuildOptions } from './run.ts';
+
+/** More changed articles than this, and the full build (whose workers share the work) is the quicker. */
+const MOST_ARTICLES = 20;
+
+/** What a quick rebuild did: the site's pages, the articles read again, the pages made, each stage's time. */
+export interface QuickResult { pages: number; articles: string[]; made: number; stages: Record<string, number>; metaDir: string }
+
+/** Why a quick rebuild gave way to the full build: for tests and the curious (SITE_QUICK_WHY=1). */
+class NotQuick extends Error {}
+const notQuick = (why: string): never => { throw new NotQuick(why); };
+
+/** The quick rebuild, or undefined when the full build must run (nothing of the output has changed then but the staging tree, which the full build checks file by file). */
+export async function quickBuild(opts: BuildOptions, why: (reason: string) => void = () => undefined): Promise<QuickResult | undefined> {
+  try {
+    return await quickly(opts);
+  } catch (error) {
+    why(error instanceof NotQuick ? error.message : `failed: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+async function quickly(opts: BuildOptions): Promise<QuickResult> {
+  const startedAt = performance.now();
+  const stages: Record<string, number> = {};
+  let at = startedAt;
+  const lap = (name: string) => { const t = performance.now(); stages[name] = (stages[name] ?? 0) + t - at; at = t; };
+  if (opts.session || opts.preview || opts.extraHead !== undefined) notQuick('serve, preview or extra head');
+  const root = path.resolve(opts.root);
+  const contentDir = path.resolve(opts.contentDir ?? path.join(root, 'content'));
+  const cacheDir = path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR));
+  const now = opts.now ?? new Date();
+
+  // The last build's record, and the tree it was built beside: still as that build left it (sealed) and the one it names.
+  const layout = outputLayout(opts.outDir, opts.family);
+  const current = await readlink(layout.current).catch(() => undefined);
+  const live = TREES.find((t) => t === current) ?? notQuick('no complete build yet');
+  const liveTree = treeParts(path.join(layout.buildsDir, live));
+  const nextTree = treeParts(path.join(layout.buildsDir, TREES.find((t) => t !== live)!));
+  const [last, before] = await Promise.all([readRecord(liveTree.record), readRecord(nextTree.record, false)]);
+  const q = last?.quick ?? notQuick('the last build left no record for a quick one');
+  if (!before || before.id !== last!.previous || !existsSync(path.join(nextTree.site, SEAL_FILE))) notQuick('the other tree is not the build before last');
+  if (now.getTime() >= q.until) notQuick('an article is published or expires, or the year changes, since the last build');
+  if (await sameInputs(root, quickOptions(opts, { contentDir, cacheDir })) !== q.same) notQuick('the generator, the lockfile, budgets.json or the options changed');
+
+  // Every content file's stat against the record's: the same files, and only articles changed.
+  const listed = listContent(contentDir);
+  if (listed.files.size !== Object.keys(q.content).length) notQuick('a content file was added or removed');
+  const changed: string[] = [];
+  for (const [file, s] of listed.files) {
+    const known = q.content[file];
+    if (known === undefined) notQuick(`${file} is new`);
+    if (!sameSignature(known, s, !linkedIntoOutput(file))) changed.push(file);
+  }
+  const other = changed.find((file) => !(file in q.articles));
+  if (other) notQuick(`${other} is not a live article`);
+  if (changed.length > MOST_ARTICLES) notQuick(`${changed.length} articles changed`);
+  lap('check');
+
+  // The code: the templates, markdown and card code, the islands and stylesheet, as the last build had them (each checked by its files' stats).
+  const [code, assets] = await Promise.all([bundleBuildCode(root), bundle({ root, outDir: opts.outDir, cacheDir: path.join(root, CACHE_DIR) })]);
+  const cardsCode = hashOf(code.cardsHash, cardFontsHash(), engineVersions());
+  if (code.renderHash !== q.code.render || code.markdownHash !== q.code.markdown || cardsCode !== q.code.cards) notQuick('the templates or the card code changed');
+  const { settings, images } = q.ctx;
+  const shell = documentMaker({ settings, images, posts: Object.keys(q.articles) } as unknown as Site, assets, inlineScripts(settings), undefined);
+  if (shell.inputs !== q.shellInputs) notQuick('the islands or the stylesheet changed');
+  lap('code');
+
+  // The last build's file list: each changed article's page entry, and its route by the entry's key.
+  const feedFile = '/blog/feed.xml';
+  const read = readFileListFor(liveTree.fileList, [...changed.map((rel) => q.articles[rel]!.file), feedFile]) ?? notQuick('the last file list cannot be read');
+  const list = read.list;
+  const cache = await BuildCache.open(root);
+  let saved = false;
+  try {
+    const workers = new BuildWorkers(code, Infinity);
+    const parse: ParseMarkdown = (jobs) => cache.parse(jobs, code.markdownHash, (missing) => workers.parse(missing), (job) => isArticleFile(job.rel));
+    const jobs: Array<{ route: Route; about: StoredPage }> = [];
+    for (const rel of changed) {
+      const { file, digest } = q.articles[rel]!;
+      // Read and checked as serve reads a saved article (its categories are its front matter's, which is unchanged).
+      const loaded = await loadArticle(contentDir, path.join(contentDir, rel), { settings, images }, [], parse).catch(() => notQuick(`${rel} has an error`));
+      if (loaded.digest !== digest) notQuick(`${rel}'s front matter changed`);
+      const entry = list.files[file];
+      const found = entry?.key === undefined ? undefined : await cache.route(entry.key);
+      if (!found || found.template !== 'blogPost' || found.file !== file) return notQuick(`${file}'s route is not in the cache`);
+      const route = found;
+      const post = route.props.post;
+      const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+      if (!same(post.toc, loaded.post.toc) || !same(post.bodyImages, loaded.post.bodyImages)) notQuick(`${rel}'s body shows other images`);
+      post.html = loaded.post.html;
+      jobs.push({ route, about: entry!.about as StoredPage });
+    }
+    lap('load');
+
+    // The staging tree made the live one: the files the last build wrote afresh linked in, those it dropped deleted, deploy/ likewise.
+    const staging = await openStaging(opts.outDir, root, { family: opts.family, warn: opts.warn });
+    try {
+      if (staging.live !== path.dirname(liveTree.fileList)) notQuick('another build swapped meanwhile');
+      catchUp(last!, liveTree, nextTree);
+      const writer = new DistWriter(nextTree, liveTree);
+      writer.beginFrom(read);
+      lap('write');
+
+      // The changed pages, made (on this thread: a handful) and checked against the budgets.
+      const budgets = opts.budgets === false ? undefined : opts.budgets ?? await loadBudgets(root);
+      const table = new PageUsesTable(writer);
+      const base = pageKeyBase(cache.lockHash, code.renderHash, q.ctx);
+      let made = 0;
+      const outputs = new Map<Route, PageResult>();
+      await workers.pages(jobs.map((j) => ({ route: j.route, before: writer.before(j.route.file) })), { ctx: q.ctx, shell: q.shell, trees: writer.siteTrees },
+        async (job) => { const key = routeBodyKey(job.route); const body = key === undefined ? undefined : await cache.bodyBytes(key); return body ? { body } : {}; },
+        async (job, out) => { outputs.set(job.route, out); });
+      for (const { route, about } of jobs) {
+        const out = outputs.get(route);
+        if (!out || 'lostBody' in out) return notQuick(`${route.url}'s body is not in the cache`);
+        const last = table.last(about);
+        const uses = { islands: out.islands, images: out.images, ...(out.preload ? { preload: out.preload } : {}), markup: out.markup };
+        if (!last || table.made(uses) !== last) notQuick(`${route.url} uses other islands or images, or other markup figures`);
+        const limit = budgets && budgets.page.htmlKb * 1024;
+        if (limit !== undefined && (out.entry.gzip > limit || needsExactGzip(out.entry.gzip, limit))) notQuick(`${route.url} is near its HTML budget`);
+        const key = pageKey(base, route);
+        writer.add(route.file, { ...out.entry, key, about: table.stored(last!, { cut: out.cut, site: about.site, body: routeBodyKey(route), shell: about.shell }) });
+        await cache.keepRoute(key, JSON.stringify(route));
+        if (out.rendered) made++;
+      }
+      lap('render');
+
+      // The feed says when it was built: the one file that changes with every build.
+      if (list.files[feedFile]) {
+        const feed = readFileSync(pathIn(liveTree.site, feedFile), 'utf8');
+        const updated = feed.replace(/^ {2}<updated>[^<]*<\/updated>$/m, `  <updated>${now.toISOString()}</updated>`);
+        await writer.write({ file: feedFile, contents: updated });
+      }
+      await writer.finish();
+      const about = { preview: false, clock: opts.now };
+      // The last build's manifest with these files in place (the whole list written again only if it cannot be read).
+      if (!await resealed(liveTree.site, writer.outDir, writer.touchedFiles(), about)) notQuick('the last completion manifest cannot be read');
+      const patch = Object.fromEntries(changed.map((file) => [file, signatureOf(listed.files.get(file)!, listed.at)]));
+      const record: Omit<BuildRecord, 'quick'> = { format: 1, id: newRecordId(), previous: last!.id, ...writer.changes };
+      await cache.save(true);
+      saved = true;
+      await writeQuickRecord(nextTree.record, record, liveTree.record, patch);
+      lap('write');
+      await swapIn(staging);
+      lap('swap');
+      return { pages: q.pages, articles: changed, made, stages: { ...stages, total: performance.now() - startedAt }, metaDir: layout.deployDir };
+    } finally {
+      await closeStaging(staging);
+    }
+  } finally {
+    if (!saved) await cache.save(true).catch(() => undefined);
+  }
+}
+
+/**
+ * The staging tree (the build before last, untouched since: sealed) made the live tree: what the last
+ * build wrote afresh linked in from the live tree, what it dropped deleted, and deploy/'s files linked.
+ * Every other file the two trees share already (one inode).
+ */
+function catchUp(last: BuildRecord, live: ReturnType<typeof treeParts>, next: ReturnType<typeof treeParts>): void {
+  const made = new Set<string>();
+  const link = (from: string, to: string) => {
+    rmSync(to, { force: true });
+    const dir = path.dirname(to);
+    if (!made.has(dir)) { mkdirSync(dir, { recursive: true }); made.add(dir); }
+    try { linkSync(from, to); } catch { copyFileSync(from, to); }
+  };
+  for (const file of last.fresh) link(pathIn(live.site, file), pathIn(next.site, file));
+  for (const file of last.gone) {
+    const target = pathIn(next.site, file);
+    rmSync(target, { force: true });
+    for (let dir = path.dirname(target); dir.startsWith(next.site + path.sep); dir = path.dirname(dir)) {
+      try { rmdirSync(dir); } catch { break; }
+    }
+  }
+  for (const entry of readdirSync(live.deploy, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const from = path.join(entry.parentPath, entry.name);
+    link(from, path.join(next.deploy, path.relative(live.deploy, from)));
+  }
+}

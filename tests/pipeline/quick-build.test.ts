@@ -1,0 +1,135 @@
+// The quick rebuild (src/pipeline/quick-build.ts): after a body edit it makes one page, and whatever it
+// or the full build it gives way to makes, the output is byte for byte a cold build's of the same content.
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite, type BuildOptions } from '../../src/pipeline/build.ts';
+import { quickBuild } from '../../src/pipeline/quick-build.ts';
+import { buildCommand } from '../../src/pipeline/build-command.ts';
+import { editFile, filesOf, scratchProject } from '../scratch-project.ts';
+import { outputLayout } from '../../src/output/layout.ts';
+
+let dir: string;
+const NOW = new Date('2026-06-15T12:00:00Z');
+const options = (out: string): BuildOptions => ({ root: dir, outDir: path.join(dir, out, 'dist'), now: NOW, overrides: { search: false }, warn: () => undefined });
+const article = (slug: string) => path.join('content/blog', `${slug}.md`);
+
+/**
+ * Every content file an hour old, as a project's files are between one build and the next (a file
+ * modified within two seconds of a build is read again). Once: it moves every file's change time.
+ */
+async function settle(): Promise<void> {
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  for (const e of await readdir(path.join(dir, 'content'), { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) await utimes(path.join(e.parentPath, e.name), hourAgo, hourAgo);
+  }
+}
+
+/** The build `site build` runs: the quick one if it can, else the full one; says which. */
+async function build(): Promise<string> {
+  const reasons: string[] = [];
+  const quick = await quickBuild(options('out'), (why) => reasons.push(why));
+  if (quick) return 'quick';
+  await buildSite(options('out'));
+  return `full: ${reasons.join('; ')}`;
+}
+
+/** The deploy files of the tree an output folder shows (the family's deploy/ holds links to them). */
+const deployOf = (out: string) => path.join(outputLayout(path.join(dir, out, 'dist')).current, 'deploy');
+
+/** The output (dist/ and the deploy files) of the builds so far, against a cold build of the same content into a folder of its own. */
+async function expectSameAsCold(): Promise<void> {
+  const cold = `cold-${Math.random().toString(16).slice(2)}`;
+  await buildSite(options(cold));
+  expect(await filesOf(path.join(dir, 'out', 'dist'))).toEqual(await filesOf(path.join(dir, cold, 'dist')));
+  const deploy = await filesOf(deployOf('out'));
+  expect(deploy.has('routing.json')).toBe(true);
+  expect(deploy).toEqual(await filesOf(deployOf(cold)));
+  // The completion manifest lists the same files, sizes and digests (a quick rebuild patches the last one's).
+  const seal = (out: string) => readFile(path.join(dir, out, 'dist', '.site-build.json'), 'utf8').then((t) => JSON.parse(t) as { list: unknown[]; digest: string; files: number });
+  const [ours, theirs] = await Promise.all([seal('out'), seal(cold)]);
+  expect({ list: ours.list, digest: ours.digest, files: ours.files }).toEqual({ list: theirs.list, digest: theirs.digest, files: theirs.files });
+  await rm(path.join(dir, cold), { recursive: true, force: true });
+}
+
+beforeAll(async () => {
+  dir = await scratchProject('site-quick-');
+  await settle();
+  // Two full builds: the quick one needs the last build's record and the tree of the build before.
+  expect(await build()).toMatch(/^full/);
+  expect(await build()).toMatch(/^full/);
+}, 300_000);
+afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+describe('a quick rebuild', () => {
+  it('after a body edit makes that article page alone, and the output is a cold build’s', async () => {
+    await editFile(dir, article('what-is-data'), (s) => `${s}\nA sentence added to the body for the quick rebuild.\n`);
+    expect(await build()).toBe('quick');
+    const page = await readFile(path.join(dir, 'out', 'dist', 'blog', 'what-is-data.html'), 'utf8');
+    expect(page).toContain('A sentence added to the body for the quick rebuild.');
+    await expectSameAsCold();
+    // And again: the quick build's own record lets the next be quick too.
+    await editFile(dir, article('what-is-data'), (s) => `${s}\nA second sentence.\n`);
+    expect(await build()).toBe('quick');
+    await expectSameAsCold();
+  }, 300_000);
+
+  it('gives way to the full build after a title edit (lists, neighbours’ Continue Reading and the feed show it)', async () => {
+    await editFile(dir, article('your-data-is-fine'), (s) => s.replace(/^title: .*$/m, 'title: "Your Data Is Fine, Mostly"'));
+    expect(await build()).toMatch(/^full/);
+    await expectSameAsCold();
+    const page = await readFile(path.join(dir, 'out', 'dist', 'blog', 'your-data-is-fine.html'), 'utf8');
+    expect(page).toContain('Your Data Is Fine, Mostly');
+  }, 300_000);
+
+  it('gives way to the full build after a template changes, and is quick again after it', async () => {
+    await editFile(dir, 'templates/pages/NotFound.tsx', (s) => s.replace("doesn't exist", 'does not exist'));
+    expect(await build()).toMatch(/^full/);
+    await expectSameAsCold();
+    await editFile(dir, article('what-is-data'), (s) => `${s}\nA third sentence.\n`);
+    expect(await build()).toBe('quick');
+    await expectSameAsCold();
+  }, 300_000);
+
+  it('gives way to the full build when an article is deleted and another added', async () => {
+    await rm(path.join(dir, article('how-to-build-an-experimental-mindset')));
+    const text = await readFile(path.join(dir, article('what-is-data')), 'utf8');
+    await writeFile(path.join(dir, article('a-new-article')), text.replace(/^title: .*$/m, 'title: "A New Article"'));
+    expect(await build()).toMatch(/^full/);
+    await expectSameAsCold();
+  }, 300_000);
+
+  it('leaves dist/ at the last complete build when it fails midway, and the next build is whole', async () => {
+    await build();
+    const before = await filesOf(path.join(dir, 'out', 'dist'));
+    // The staging tree's file list cannot be written: the quick build fails after writing the page.
+    const layout = outputLayout(path.join(dir, 'out', 'dist'));
+    const current = await import('node:fs/promises').then((fs) => fs.readlink(layout.current));
+    const other = path.join(layout.buildsDir, current === 'a' ? 'b' : 'a', 'written-files.json');
+    await rm(other, { force: true });
+    await mkdir(other);
+    await editFile(dir, article('what-is-data'), (s) => `${s}\nA sentence the failed build wrote.\n`);
+    expect(await quickBuild(options('out'))).toBeUndefined();
+    expect(await filesOf(path.join(dir, 'out', 'dist'))).toEqual(before);
+    await rm(other, { recursive: true });
+    expect(await build()).toMatch(/^full/);
+    expect(await readFile(path.join(dir, 'out', 'dist', 'blog', 'what-is-data.html'), 'utf8')).toContain('A sentence the failed build wrote.');
+    await expectSameAsCold();
+  }, 300_000);
+
+  it('is what `site build` runs, saying so, unless --full', async () => {
+    const lines: string[] = [];
+    const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
+    const flags = { root: dir, out: path.join(dir, 'out', 'dist'), now: NOW, clockFrom: '--now' as const, jsonSummary: false, search: false };
+    // Every file settled and recorded so (an article the tests above added within two seconds of a build is read again, and counted).
+    await settle();
+    await buildSite(options('out'));
+    await editFile(dir, article('what-is-data'), (s) => `${s}\nA sentence for the command.\n`);
+    expect(await buildCommand(flags, io)).toBe(0);
+    expect(lines[0]).toMatch(/^built \d+ pages \(a quick rebuild: 1 article's body changed; 1 page made, the rest stand\)$/m);
+    lines.length = 0;
+    expect(await buildCommand({ ...flags, full: true }, io)).toBe(0);
+    expect(lines.join('\n')).toMatch(/share cards: \d+/);
+    await expectSameAsCold();
+  }, 300_000);
+});
