@@ -121,6 +121,7 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
     }
   } finally {
     await server?.close();
+    await vnu; // should something above have thrown: the checker still reads the build's pages
     const hero = await photo;
     if (hero && !(hero instanceof Error)) await hero.close();
     await rm(work, { recursive: true, force: true });
