@@ -3,9 +3,11 @@ import { existsSync } from 'node:fs';
  * Every quality gate over a fresh production build, each printing a compact table (page, figure,
  * limit) as it finishes, then one last line that says what failed.
  *
- * Order: the build (page budgets), html-validate, the Nu Html Checker, check-links; then one
- * Chromium for axe, the browser budgets and the CSP watch; then Lighthouse alone, so that its timings have both cores
- * (the home page with a phone photo as its hero: photo-hero.ts).
+ * Order: the build (page budgets); then, side by side, the Nu Html Checker (a Java process of its
+ * own, mostly waiting on its JVM), the photo-hero build that Lighthouse needs (photo-hero.ts), and
+ * in this process html-validate, check-links and one Chromium for axe, the browser budgets and the
+ * CSP watch (none of which measures time); then, once all of those are done, Lighthouse alone, so
+ * that its timings have both cores (the home page with a phone photo as its hero).
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -33,34 +35,43 @@ export type Gate = (typeof GATES)[number];
 export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (line: string) => void }): Promise<{ reports: GateReport[]; ok: boolean }> {
   const started = Date.now();
   const reports: GateReport[] = [];
-  const emit = (report: GateReport, since: number) => {
-    report.summary += ` [${((Date.now() - since) / 1000).toFixed(1)} s]`;
+  /** Prints a gate's report with the time it took: from `since` until now, or until `until`. */
+  const emit = (report: GateReport, since: number, until = Date.now()) => {
+    report.summary += ` [${((until - since) / 1000).toFixed(1)} s]`;
     reports.push(report);
     for (const line of formatGate(report)) opts.out(line);
   };
-  const gate = async (name: string, fn: () => Promise<GateReport>) => {
+  /** A gate started now, its time its own; `emit` it once awaited. */
+  const start = (name: string, fn: () => Promise<GateReport>): Promise<[GateReport, number, number]> => {
     const since = Date.now();
-    let report: GateReport;
-    try { report = await fn(); } catch (error) { report = crashed(name, error); }
-    emit(report, since);
+    return fn().then((report) => [report, since, Date.now()], (error: unknown) => [crashed(name, error), since, Date.now()]);
   };
+  const gate = async (name: string, fn: () => Promise<GateReport>) => { emit(...(await start(name, fn))); };
 
   const budgets = await loadBudgets(opts.root);
   if (!budgets) throw new Error(`${BUDGETS_FILE} is missing from ${opts.root}: the page budgets live there`);
   const work = await mkdtemp(path.join(os.tmpdir(), 'site-check-'));
   const out = path.join(work, 'dist');
   let server: RunningServer | undefined;
+  let vnu: ReturnType<typeof start> | undefined;
+  let photo: Promise<RunningServer | Error> | undefined;
   try {
     const since = Date.now();
     const built = await buildGate({ root: opts.root, outDir: out, budgets }).catch((error: unknown) => ({ report: crashed('build', error), result: undefined, failed: true }));
     if (opts.gates.has('budgets') || 'failed' in built) emit(built.report, since);
-    if ('failed' in built) return finish(); // every other gate needs the build
+    if ('failed' in built) return await finish(); // every other gate needs the build
     // The pages as built: dist/, or where an over-budget build left them.
     const dir = built.dir;
     const consentVersion = built.result?.site.settings.cookiePolicyVersion ?? 1;
 
+    // Started now, awaited before Lighthouse: the checker in its own Java process, and the home page
+    // with a 4 MB phone photo as its hero, in place of the SVG (the heaviest first screen an author
+    // can give it), built and served beside the real site.
+    if (opts.gates.has('vnu')) vnu = start('vnu', () => vnuGate({ dir }));
+    if (opts.gates.has('lighthouse') && budgets.lighthouse.pages.includes('/')) {
+      photo = servePhotoHero({ root: opts.root, work, budgets }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+    }
     if (opts.gates.has('html')) await gate('html', () => htmlGate({ dir, root: opts.root }));
-    if (opts.gates.has('vnu')) await gate('vnu', () => vnuGate({ dir }));
     if (opts.gates.has('links')) await gate('links', () => linksGate({ dir }));
 
     const table = await readRoutingTable(dir);
@@ -75,7 +86,7 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
       try {
         const views = await sweep({ browser, origin, targets: pages, states: OPEN_STATES, consentVersion, slotRatio: budgets.images.maxPixelsPerSlotPixel })
           .catch((error: unknown) => { emit(crashed('browser sweep (axe, runtime, headers)', error), since); return undefined; });
-        if (!views) return finish();
+        if (!views) return await finish();
         if (opts.gates.has('axe')) emit(axeReport(views), since);
         if (opts.gates.has('runtime')) emit(runtimeReport(views, budgets), since);
         if (opts.gates.has('headers')) {
@@ -95,28 +106,32 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
       }
     }
 
+    if (vnu) { emit(...(await vnu)); vnu = undefined; }
+
     if (opts.gates.has('lighthouse')) {
+      // Nothing else runs from here on: the photo-hero build is awaited before the first audit.
       await gate('lighthouse', async () => {
-        // The home page is audited with a 4 MB phone photo as its hero, in place of the SVG: the
-        // heaviest first screen an author can give it, for the same number of runs.
         const { pages: urls, runs } = budgets.lighthouse;
-        const photo = urls.includes('/') ? await servePhotoHero({ root: opts.root, work, budgets }) : undefined;
-        try {
-          const home = photo ? await runLighthouse({ origin: photo.url, pages: ['/'], runs }) : [];
-          const rest = await runLighthouse({ origin, pages: urls.filter((u) => u !== '/'), runs });
-          return lighthouseReport([...home.map((p) => ({ ...p, url: '/ (photo hero)' })), ...rest], budgets.lighthouse);
-        } finally {
-          await photo?.close();
-        }
+        const hero = await photo;
+        if (hero instanceof Error) throw hero;
+        const home = hero ? await runLighthouse({ origin: hero.url, pages: ['/'], runs }) : [];
+        const rest = await runLighthouse({ origin, pages: urls.filter((u) => u !== '/'), runs });
+        return lighthouseReport([...home.map((p) => ({ ...p, url: '/ (photo hero)' })), ...rest], budgets.lighthouse);
       });
     }
   } finally {
     await server?.close();
+    await vnu; // should something above have thrown: the checker still reads the build's pages
+    const hero = await photo;
+    if (hero && !(hero instanceof Error)) await hero.close();
     await rm(work, { recursive: true, force: true });
   }
   return finish();
 
-  function finish() {
+  async function finish() {
+    // A gate still running when an earlier one ended the check (the sweep could not run) is
+    // waited for and reported all the same.
+    if (vnu) { emit(...(await vnu)); vnu = undefined; }
     opts.out(verdict(reports, (Date.now() - started) / 1000));
     return { reports, ok: reports.every((r) => r.failures.length === 0) };
   }

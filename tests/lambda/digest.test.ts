@@ -30,10 +30,14 @@ function maximalLead(i: number) {
 
 describe('digests', () => {
   it('1,000 maximal held leads go out in digests each within the bounds, every lead mailed once', async () => {
-    for (let i = 0; i < 1000; i += 1) {
-      const lead = maximalLead(i);
-      await backends.leads.putNew(lead);
-      await backends.leads.markHeld(lead.submissionId);
+    // Stored 50 at a time: the leads are independent, and one round trip after another made this
+    // set-up a third of the test's time.
+    for (let from = 0; from < 1000; from += 50) {
+      await Promise.all(Array.from({ length: 50 }, async (_, k) => {
+        const lead = maximalLead(from + k);
+        await backends.leads.putNew(lead);
+        await backends.leads.markHeld(lead.submissionId);
+      }));
     }
     const ses = sesClientFor(backends.ses.endpoint);
     let runs = 0;
