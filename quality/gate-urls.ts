@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RoutingTable } from '../src/url-resolution/resolve.ts';
-import { deployDirFor } from '../src/output/layout.ts';
+import { deployFilesOf } from '../src/output/layout.ts';
 
 /** One address the browser gates visit, and the status the server should answer it with. */
 export interface Target { url: string; status: number; label: string }
@@ -22,5 +22,5 @@ export function targets(table: RoutingTable): Target[] {
 }
 
 export async function readRoutingTable(distDir: string): Promise<RoutingTable> {
-  return JSON.parse(await readFile(path.join(deployDirFor(distDir), 'routing.json'), 'utf8')) as RoutingTable;
+  return JSON.parse(await readFile(path.join(deployFilesOf(distDir), 'routing.json'), 'utf8')) as RoutingTable;
 }

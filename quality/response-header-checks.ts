@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../src/response-headers.ts';
-import { deployDirFor } from '../src/output/layout.ts';
+import { deployFilesOf } from '../src/output/layout.ts';
 import type { PageNoise } from './browser.ts';
 import type { GateReport } from './report.ts';
 import type { Target } from './gate-urls.ts';
 
 export async function readHeadersFile(distDir: string): Promise<HeadersFile> {
-  return parseHeadersFile(await readFile(path.join(deployDirFor(distDir), HEADERS_FILE), 'utf8'));
+  return parseHeadersFile(await readFile(path.join(deployFilesOf(distDir), HEADERS_FILE), 'utf8'));
 }
 
 /**

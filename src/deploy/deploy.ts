@@ -18,7 +18,7 @@ import { invalidationPaths } from './invalidation.ts';
 import { readLocalFiles, type LocalFile } from './local-files.ts';
 import { carriesDevMarkup } from '../serve/live-reload.ts';
 import { sealProblem } from '../output/seal.ts';
-import { deployDirFor } from '../output/layout.ts';
+import { deployFilesOf } from '../output/layout.ts';
 import { planDeploy, type DeployPlan } from './plan.ts';
 import { JOURNAL_KEY, journalValue, planStore, readJournal, type RoutingStore } from './store.ts';
 import { PAGE, pageFile } from '../url-resolution/rule.ts';
@@ -87,7 +87,7 @@ async function devPages(files: readonly LocalFile[]): Promise<string[]> {
 
 /** The routing entries `site build` wrote beside `dir` (its .site/deploy/ folder), each page's file checked to be in the build. */
 async function routingEntries(dir: string, files: readonly LocalFile[]): Promise<Entry[]> {
-  const file = path.join(deployDirFor(dir), STORE_DATA_FILE);
+  const file = path.join(deployFilesOf(dir), STORE_DATA_FILE);
   let text: string;
   try {
     text = await readFile(file, 'utf8');

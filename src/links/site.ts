@@ -1,7 +1,7 @@
 /** Reading a built site: its files, its HTML pages and the routing table the build wrote beside it. */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DEPLOY_DIR, deployDirFor } from '../output/layout.ts';
+import { DEPLOY_DIR, deployFilesOf } from '../output/layout.ts';
 import { SEAL_FILE } from '../output/seal.ts';
 import { pageFile, type RoutingTable } from '../url-resolution/resolve.ts';
 import { safeDecode } from './target.ts';
@@ -50,7 +50,7 @@ export function staticUrlOf(file: string): string {
 
 /** Where the build writes the routing table for a dist dir: `<parent>/.site/deploy/routing.json`. */
 export function routingTablePath(dir: string): string {
-  return path.join(deployDirFor(dir), 'routing.json');
+  return path.join(deployFilesOf(dir), 'routing.json');
 }
 
 function isRoutingTable(value: unknown): value is RoutingTable {

@@ -1,3 +1,4 @@
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -75,6 +76,19 @@ export const DEPLOY_DIR = path.join(FAMILY, 'deploy');
 /** The deploy folder that goes with an output folder: the routing table, headers and CDN functions are never in the site itself. */
 export function deployDirFor(outDir: string, family = familyBeside(outDir)): string {
   return path.join(family, path.basename(DEPLOY_DIR));
+}
+
+/**
+ * Where the deploy files of a folder of built pages are, for the commands that read them (check-links,
+ * deploy, the quality gates): its own tree's deploy/ when the folder is a tree's site/ or a link to one
+ * (dist, serve's site, the pages a failed build left), else the deploy folder of the family beside it.
+ */
+export function deployFilesOf(pagesDir: string): string {
+  let real: string;
+  try { real = realpathSync(pagesDir); } catch { real = path.resolve(pagesDir); }
+  const tree = path.dirname(real);
+  if (path.basename(real) === 'site' && existsSync(path.join(tree, 'deploy'))) return path.join(tree, 'deploy');
+  return deployDirFor(pagesDir);
 }
 
 /** An output folder's layout; its family is the `.site` beside it unless given (serve's is its own, see serveFamilyOf). */
