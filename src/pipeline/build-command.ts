@@ -21,7 +21,7 @@ export async function buildCommand(opts: BuildFlags, io: Io): Promise<number> {
     if (quick) {
       io.out(formatQuick(quick));
       if (opts.now) io.out(`  clock: ${londonDateTime(opts.now)} (${opts.clockFrom}), not the real time`);
-      io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), quick.metaDir)}/ (routing table, CloudFront functions)`);
+      io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), quick.deployDir)}/ (routing table, CloudFront functions)`);
       return 0;
     }
     // Loaded only now: a quick rebuild needs none of the full build's stages (esbuild's service, search, cards, images).
@@ -30,7 +30,7 @@ export async function buildCommand(opts: BuildFlags, io: Io): Promise<number> {
     if (opts.jsonSummary) { io.out(summaryJson(result.summary)); return 0; }
     io.out(formatSummary(result.summary));
     if (opts.now) io.out(`  clock: ${londonDateTime(opts.now)} (${opts.clockFrom}), not the real time`);
-    io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), result.metaDir)}/ (routing table, CloudFront functions)`);
+    io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), result.deployDir)}/ (routing table, CloudFront functions)`);
     return 0;
   } catch (error) {
     return reportBuildError(error, io.err);

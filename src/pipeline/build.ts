@@ -175,7 +175,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   await threadsGone;
 
   return {
-    site, routes, table, summary, metaDir: staging.layout.deployDir,
+    site, routes, table, summary, deployDir: staging.layout.deployDir,
     redone: { ...cache.counts, pool: threads.startedOnce, documents: made.rendered.documents },
     warnings: preview ? made.unpublishedLinks : [],
     live: { loaded: made.loaded, code: made.code, shell: made.shell, cardsCode: made.cardsCode, contentDir, cacheDir, now, preview },

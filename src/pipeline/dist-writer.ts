@@ -369,12 +369,12 @@ function tryRmdir(dir: string): boolean {
 }
 
 /** The routing table, CDN functions and headers, into the staging tree's deploy/ (.site/deploy/ links to the current tree's). */
-export async function writeMeta(metaDir: string, files: Record<string, string>) {
-  await mkdir(metaDir, { recursive: true });
+export async function writeDeployFiles(deployDir: string, files: Record<string, string>) {
+  await mkdir(deployDir, { recursive: true });
   for (const [name, contents] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(metaDir, name)), { recursive: true });
+    await mkdir(path.dirname(path.join(deployDir, name)), { recursive: true });
     // Beside and renamed over, never through the file: a quick rebuild links the live tree's files here (quick-build.ts).
-    await writeBeside(path.join(metaDir, name), contents);
+    await writeBeside(path.join(deployDir, name), contents);
   }
 }
 

@@ -36,7 +36,7 @@ import type { BuildOptions } from './run.ts';
 const MOST_ARTICLES = 20;
 
 /** What a quick rebuild did: the site's pages, the articles read again, the pages made, each stage's time. */
-export interface QuickResult { pages: number; articles: string[]; made: number; stages: Record<string, number>; metaDir: string }
+export interface QuickResult { pages: number; articles: string[]; made: number; stages: Record<string, number>; deployDir: string }
 
 /** Why a quick rebuild gave way to the full build: for tests and the curious (SITE_QUICK_WHY=1). */
 class NotQuick extends Error {}
@@ -176,7 +176,7 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
       lap('write');
       await swapIn(staging);
       lap('swap');
-      return { pages: q.pages, articles: changed, made, stages: { ...stages, total: performance.now() - startedAt }, metaDir: layout.deployDir };
+      return { pages: q.pages, articles: changed, made, stages: { ...stages, total: performance.now() - startedAt }, deployDir: layout.deployDir };
     } finally {
       await closeStaging(staging);
     }

@@ -44,7 +44,7 @@ export interface BuildOptions {
 }
 
 export interface BuildResult {
-  site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; metaDir: string;
+  site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; deployDir: string;
   /** Markdown files parsed and pages rendered by this build; the rest came from the cache. */
   redone: { parsed: number; rendered: number; pool: boolean; documents: number;
     /** Routes whose key was worked out from their props, not found by their sources (see RouteSources). */

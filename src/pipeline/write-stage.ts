@@ -16,7 +16,7 @@ import { viewerRequestFunction, viewerResponseFunction } from '../url-resolution
 import type { RoutingTable } from '../url-resolution/resolve.ts';
 import { STORE_DATA_FILE, storeDataFile, type Entry } from '../url-resolution/store-data.ts';
 import type { Route } from '../routes/table.ts';
-import { writeMeta, type DistFile, type DistWriter } from './dist-writer.ts';
+import { writeDeployFiles, type DistFile, type DistWriter } from './dist-writer.ts';
 
 /** Files into the staging tree, a bounded number at a time; the raw and gzip size of those measured goes into `sizes`. */
 export async function writeFiles(writer: DistWriter, sizes: Map<string, SizeFigure>, files: DistFile[]): Promise<void> {
@@ -45,7 +45,7 @@ export function sideFiles(assets: BundleResult, cards: BuiltCards): DistFile[] {
  * deleted), then deploy/ (routing table, the store's entries, CDN functions, headers). The raw and gzip size of each asset
  * goes into `sizes`, for the summary.
  */
-export async function writeStage(root: string, metaDir: string, input: {
+export async function writeStage(root: string, deployDir: string, input: {
   writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; images: BuiltImages; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
   /** The routing table's entries for the CloudFront KeyValueStore, checked against its limits (store-data.ts). */
   store: Entry[];
@@ -65,7 +65,7 @@ export async function writeStage(root: string, metaDir: string, input: {
   const cdn = !fresh && session?.cdn ? session.cdn : { table: tableJson, request: await viewerRequestFunction(root, cacheDir), response: await viewerResponseFunction(root, cacheDir) };
   if (session) session.cdn = cdn;
   const functions = { 'cloudfront/viewer-request.js': cdn.request, 'cloudfront/viewer-response.js': cdn.response, [STORE_DATA_FILE]: storeDataFile(input.store) };
-  await writeMeta(metaDir, {
+  await writeDeployFiles(deployDir, {
     'routing.json': tableJson,
     ...functions,
     [HEADERS_FILE]: JSON.stringify(headersFile(site.settings, scripts), null, 2) + '\n',

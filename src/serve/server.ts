@@ -314,9 +314,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const rebuild = () => { state.wholeBuild = true; return queue(); };
 
   // Served while the first build runs, if serve has built before: the pages reload once it is done.
-  const meta = state.layout.deployDir;
-  if (opts.prebuilt || existsSync(path.join(meta, 'routing.json'))) {
-    const previous = JSON.parse(await readFile(path.join(meta, 'routing.json'), 'utf8')) as Partial<RoutingTable>;
+  const deploy = state.layout.deployDir;
+  if (opts.prebuilt || existsSync(path.join(deploy, 'routing.json'))) {
+    const previous = JSON.parse(await readFile(path.join(deploy, 'routing.json'), 'utf8')) as Partial<RoutingTable>;
     // A table of an older format (its page URLs under `pages`) is not answered from: the first build writes a new one.
     if (Array.isArray(previous.pageUrls)) state.table = previous as RoutingTable;
     await readHeaders(state);

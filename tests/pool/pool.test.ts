@@ -49,7 +49,7 @@ describe('the worker pool', () => {
 
   it('puts each share card into the output as a link to the cached card, not a copy', async () => {
     const built = await build('cards', 1);
-    const [url, src] = Object.entries(JSON.parse(await readFile(path.join(built.metaDir, 'cards.json'), 'utf8')) as Record<string, string>)[0]!;
+    const [url, src] = Object.entries(JSON.parse(await readFile(path.join(built.deployDir, 'cards.json'), 'utf8')) as Record<string, string>)[0]!;
     expect(url).toBeTruthy();
     const inTree = await stat(path.join(dir, 'cards', src));
     expect(inTree.nlink).toBeGreaterThan(1);
