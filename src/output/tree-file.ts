@@ -1,5 +1,6 @@
 import { closeSync, constants, copyFileSync, linkSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -158,4 +159,11 @@ export function putContents(trees: SiteTrees, file: string, contents: Uint8Array
   if (kept) return { hash, size: kept.size, mtimeMs: kept.mtimeMs, ...(kept.ino === undefined ? {} : { ino: kept.ino }), ...gzipOf(kept) };
   const written = writeNew(trees, file, contents, made);
   return { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, ...(before?.hash === hash ? gzipOf(before) : {}) };
+}
+
+/** `text` as `file`, written beside it and renamed over it: never through the file there, which may be another tree's too (a hard link). */
+export async function writeBeside(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file).catch(async (error: unknown) => { await rm(tmp, { force: true }); throw error; });
 }

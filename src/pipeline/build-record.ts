@@ -3,9 +3,10 @@
 // of each content file whether only article bodies changed since, and then make those pages alone
 // (pipeline/quick-build.ts). Written into the staging tree before the swap: it flips with the tree.
 import { randomUUID } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { copyFileSync, linkSync, readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { writeBeside } from '../output/tree-file.ts';
 import { hashOf } from '../hash.ts';
 import { generatorCode } from '../generator-code.ts';
 import { BUDGETS_FILE } from '../measure/budgets.ts';
@@ -96,12 +97,6 @@ export async function writeQuickRecord(file: string, record: Omit<BuildRecord, '
   await rm(inputsFile(file), { force: true });
   try { linkSync(inputsFile(last), inputsFile(file)); } catch { copyFileSync(inputsFile(last), inputsFile(file)); }
   await writeBeside(file, JSON.stringify({ ...record, quick: { patch: { ...lastPatch, ...patch } } } satisfies Written));
-}
-
-async function writeBeside(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file).catch(async (error: unknown) => { await rm(tmp, { force: true }); throw error; });
 }
 
 /** A stat as the record keeps it, or null if the file had been modified within two seconds of `at`. */

@@ -1,5 +1,5 @@
 import { copyFileSync, linkSync, mkdirSync, readFileSync, rmSync, rmdirSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { PAGE_GZIP_LEVEL } from '../measure/gzip.ts';
 import type { SealedFile } from '../output/seal.ts';
 import { listFiles, type ListedFile } from '../output/list-tree.ts';
 import { fileListPatch, formerFileList } from '../output/layout.ts';
-import { linkNew, pathIn, putContents, sha256OfFile, untouched, type FileEntry, type SiteTrees } from '../output/tree-file.ts';
+import { linkNew, pathIn, putContents, sha256OfFile, untouched, writeBeside, type FileEntry, type SiteTrees } from '../output/tree-file.ts';
 
 const gzipAsync = promisify(gzip);
 
@@ -378,10 +378,4 @@ export async function writeDeployFiles(deployDir: string, files: Record<string, 
   }
 }
 
-/** `contents` as `file`, written beside it and renamed over it: never through the file there, which may be another tree's too (a hard link). */
-async function writeBeside(file: string, contents: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, contents);
-  await rename(tmp, file);
-}
 
