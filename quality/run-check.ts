@@ -114,9 +114,9 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
         const { pages: urls, runs } = budgets.lighthouse;
         const hero = await photo;
         if (hero instanceof Error) throw hero;
-        const home = hero ? await runLighthouse({ origin: hero.url, pages: ['/'], runs }) : [];
-        const rest = await runLighthouse({ origin, pages: urls.filter((u) => u !== '/'), runs });
-        return lighthouseReport([...home.map((p) => ({ ...p, url: '/ (photo hero)' })), ...rest], budgets.lighthouse);
+        const home = hero ? [{ label: '/ (photo hero)', url: `${hero.url}/` }] : [];
+        const rest = urls.filter((u) => u !== '/').map((u) => ({ label: u, url: origin + u }));
+        return lighthouseReport(await runLighthouse({ targets: [...home, ...rest], runs }), budgets.lighthouse);
       });
     }
   } finally {
