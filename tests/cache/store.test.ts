@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CacheStore } from '../../src/cache/store.ts';
+import { decodePackIndex } from '../../src/cache/pack-index.ts';
 import { hashOf } from '../../src/hash.ts';
 import { CACHE_DIR } from '../../src/output/layout.ts';
 
@@ -70,14 +71,14 @@ describe('CacheStore: one pack file per kind', () => {
     for (let i = 0; i < 50; i++) await first.set(hashOf(String(i)), { text: `value ${i}` });
     await first.save();
     const pack = path.join(root, CACHE_DIR, 'demo.pack');
-    expect(JSON.parse(await readFile(`${pack}.index`, 'utf8')).places).toHaveLength(50);
+    const savedIndex = decodePackIndex(await readFile(`${pack}.index`))!;
+    expect(savedIndex.index.size).toBe(50);
 
     // One key changed in place, the size the same, and the index told the pack is as it was: the
     // saved index answers, and the line's own key guards the value.
     const text = await readFile(pack, 'utf8');
     await writeFile(pack, text.replace(`${hashOf('7')}\t{"text":"value 7"}`, `${hashOf('8')}\t{"text":"value 7"}`));
-    const saved = JSON.parse(await readFile(`${pack}.index`, 'utf8'));
-    await writeFile(`${pack}.index`, JSON.stringify({ ...saved, mtimeMs: (await stat(pack)).mtimeMs }));
+    await writeFile(`${pack}.index`, savedIndex.index.encode({ ...savedIndex.meta, mtimeMs: (await stat(pack)).mtimeMs }));
     const second = await CacheStore.open(root, 'demo', isText);
     expect(await second.get(hashOf('7'))).toBeUndefined();
     expect(second.discarded).toBe(1);
