@@ -27,7 +27,9 @@ describe('Lighthouse gate on the broken site', () => {
     const report = lighthouseReport(pages, limits);
     const missing = report.failures.filter((f) => f.startsWith('/missing-alt:'));
     expect(missing).toContainEqual(expect.stringMatching(/^\/missing-alt: accessibility \d+ < 100 \(first run; points lost on accessibility: image-alt/));
-    expect(report.failures.filter((f) => f.startsWith('/:'))).toEqual([]);
+    // Nothing failed on the sound page but, perhaps, its timings, which are not judged here: the unit
+    // tests run two files at a time, while the gate runs Lighthouse alone (quality/run-check.ts).
+    expect(report.failures.filter((f) => /^\/: (accessibility|best-practices|seo) /.test(f))).toEqual([]);
     const home = pages.find((p) => p.url === '/')!;
     expect(home.median.scores.accessibility).toBe(100);
     expect(home.median.lcpMs).toBeGreaterThan(0);
