@@ -74,7 +74,11 @@ export class PackIndex {
     return at === -1 ? undefined : this.placeAt(at);
   }
 
-  has(key: string): boolean { return this.get(key) !== undefined; }
+  /** `get` without reading the place: a full build asks this of every page. */
+  has(key: string): boolean {
+    if (this.added.has(key)) return true;
+    return !this.removed.has(key) && this.find(key) !== -1;
+  }
 
   set(key: string, place: Place): void {
     if (!this.added.has(key) && this.find(key) === -1) this.fresh++;
