@@ -6,9 +6,13 @@ import type { BuildOptions } from 'esbuild';
  * The packages the project's code imports to have compiled into the build's bundled code (see
  * code.ts), with what they import in turn: the markdown processor's pure-JavaScript modules
  * (remark-html and the sixty-odd small modules under it), so that a worker loads one file where it
- * resolved and loaded each of them, and so that mdast-util-to-hast's walk can be swapped.
+ * resolved and loaded each of them, and so that mdast-util-to-hast's walk can be swapped; zod (the
+ * forms' schemas, which the templates import: ninety-odd files with every locale; a quick rebuild's
+ * render of one page took 110 ms with them loaded from node_modules, 45 ms without) and yaml
+ * (sixty-odd). Not gray-matter: it requires js-yaml 3, its own, where the project's js-yaml (an
+ * import left to node_modules, named alike) is another.
  */
-const INLINE = ['unified', 'vfile', 'remark-html'];
+const INLINE = ['unified', 'vfile', 'remark-html', 'zod', 'yaml'];
 
 /** mdast-util-to-hast's one `visit`, which unist-util-visit makes eight times slower than it need be (see unist-visit.ts); from the project, as the entries are. */
 const ALIAS = { 'unist-util-visit': 'src/content/unist-visit.ts' };

@@ -59,7 +59,9 @@ export const codeBuildOptions = (root: string) => ({
   entryPoints: { markdown: 'src/content/markdown-file.ts', render: 'src/render/server-entry.tsx', cards: 'src/cards/draw.tsx', worker: 'src/pool/worker.ts' },
   outdir: path.join(root, CACHE_DIR, 'code'),
   bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', outExtension: { '.js': '.mjs' },
-  ...codePackageOptions(root), jsx: 'automatic', logLevel: 'silent', sourcemap: 'inline', sourcesContent: false, loader: { '.css': 'empty' }, metafile: true,
+  ...codePackageOptions(root), jsx: 'automatic',
+  // The CommonJS packages compiled in (code-packages.ts) require() Node's built-in modules, which ES modules must be given.
+  banner: { js: "import { createRequire as __siteRequire } from 'node:module';\nconst require = __siteRequire(import.meta.url);" }, logLevel: 'silent', sourcemap: 'inline', sourcesContent: false, loader: { '.css': 'empty' }, metafile: true,
 } satisfies BuildOptions);
 
 async function bundleCodeAfresh(root: string): Promise<{ result: BundledCode; metafiles: Metafile[] }> {
