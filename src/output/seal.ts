@@ -29,52 +29,91 @@ export interface Seal {
   list: Array<[key: string, size: number, sha256: string]>;
 }
 
-/** The digest of the list's lines, hashed a line at a time (one string of them all was half the cost at 15,000 files). */
-const digestOf = (list: Seal['list']) => {
+/**
+ * The digest: SHA-256 of the list as JSON.stringify writes it, which is the manifest's last member, so
+ * that a quick rebuild splices a few entries into the bytes it read and hashes them without parsing
+ * fifteen thousand entries (see `resealed`).
+ */
+const digestOf = (listJson: ReadonlyArray<string | Uint8Array>) => {
+  const hash = createHash('sha256');
+  for (const piece of listJson) hash.update(piece);
+  return hash.digest('hex');
+};
+
+/** The digest earlier versions of `site` wrote: one `key size sha256` line each, hashed (still accepted). */
+const lineDigestOf = (list: Seal['list']) => {
   const hash = createHash('sha256');
   for (const [k, size, sha] of list) hash.update(`${k} ${size} ${sha}\n`);
   return hash.digest('hex');
 };
 
-export async function writeSeal(dir: string, files: readonly SealedFile[], about: { preview: boolean; clock?: Date }): Promise<Seal> {
+/** Where the list starts in a manifest's text: its header's members come first, none of them a list. */
+const LIST_MEMBER = ',"list":';
+
+export async function writeSeal(dir: string, files: readonly SealedFile[], about: { preview: boolean; clock?: Date }): Promise<void> {
   // Arrays, not an object keyed by path: for a large site, a third of the time.
   const list: Seal['list'] = files.map((f) => [f.key, f.size, f.sha256] as [string, number, string]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return sealWith(dir, list, about);
+  await writeManifest(dir, list.length, list.reduce((n, [, size]) => n + size, 0), [JSON.stringify(list)], about);
 }
 
 /**
  * The manifest of `from` (the live tree's site folder) with `changed` files in place, written into
- * `dir`: a quick rebuild's, which changed a few files of the last build's tree. Undefined (nothing
- * written) if that manifest is missing or damaged, or a file is not in it: the caller writes it whole.
+ * `dir`: a quick rebuild's, which changed a few files of the last build's tree. The list's bytes are
+ * spliced where each changed entry lies, not parsed. False (nothing written) if that manifest is
+ * missing or damaged, or a file is not in it: the caller writes it whole.
  */
-export async function resealed(from: string, dir: string, changed: readonly SealedFile[], about: { preview: boolean; clock?: Date }): Promise<Seal | undefined> {
-  let last: Seal;
-  try { last = JSON.parse(await readFile(path.join(from, SEAL_FILE), 'utf8')) as Seal; } catch { return undefined; }
-  if (!Array.isArray(last.list) || last.list.length !== last.files) return undefined;
-  const at = new Map(last.list.map(([key], i) => [key, i]));
+export async function resealed(from: string, dir: string, changed: readonly SealedFile[], about: { preview: boolean; clock?: Date }): Promise<boolean> {
+  let text: Buffer;
+  try { text = await readFile(path.join(from, SEAL_FILE)); } catch { return false; }
+  const listAt = text.indexOf(LIST_MEMBER);
+  if (listAt === -1 || text[text.length - 1] !== 0x7d) return false;
+  const list = text.subarray(listAt + LIST_MEMBER.length, text.length - 1);
+  let head: Omit<Seal, 'list'>;
+  try { head = JSON.parse(`${text.toString('utf8', 0, listAt)}}`) as Omit<Seal, 'list'>; } catch { return false; }
+  if (head.generator !== 'site build' || digestOf([list]) !== head.digest) return false;
+  // Each changed entry, `["key",size,"sha256"]`, found by its key: no other entry starts so, and nothing after the key holds a ']'.
+  const found: Array<{ at: number; end: number; entry: Seal['list'][number]; size: number }> = [];
   for (const f of changed) {
-    const i = at.get(f.key);
-    if (i === undefined) return undefined;
-    last.list[i] = [f.key, f.size, f.sha256];
+    const start = `[${JSON.stringify(f.key)},`;
+    const at = list.indexOf(start);
+    const end = at === -1 ? -1 : list.indexOf(0x5d, at + Buffer.byteLength(start)) + 1;
+    if (end <= 0) return false;
+    let was: Seal['list'][number];
+    try { was = JSON.parse(list.toString('utf8', at, end)) as Seal['list'][number]; } catch { return false; }
+    found.push({ at, end, entry: [f.key, f.size, f.sha256], size: was[1] });
   }
-  return sealWith(dir, last.list, about);
+  found.sort((a, b) => a.at - b.at);
+  const pieces: Uint8Array[] = [];
+  let pos = 0;
+  for (const { at, end, entry } of found) {
+    pieces.push(list.subarray(pos, at), Buffer.from(JSON.stringify(entry)));
+    pos = end;
+  }
+  pieces.push(list.subarray(pos));
+  const bytes = found.reduce((n, f) => n + f.entry[1] - f.size, head.bytes);
+  await writeManifest(dir, head.files, bytes, pieces, about);
+  return true;
 }
 
-async function sealWith(dir: string, list: Seal['list'], about: { preview: boolean; clock?: Date }): Promise<Seal> {
+/**
+ * Writes the manifest: its header, then the list (`listJson`: as JSON.stringify wrote it, in pieces)
+ * last. The pieces are hashed and written one by one: joined, two and a half megabytes copied cost a
+ * quick rebuild 15 ms.
+ */
+async function writeManifest(dir: string, files: number, bytes: number, listJson: ReadonlyArray<string | Uint8Array>, about: { preview: boolean; clock?: Date }): Promise<void> {
   const builtAt = new Date();
-  const seal: Seal = {
+  const head: Omit<Seal, 'list'> = {
     generator: 'site build',
     build: `${builtAt.toISOString()}-${Math.random().toString(16).slice(2, 8)}`,
     builtAt: builtAt.toISOString(),
     ...(about.clock ? { clock: about.clock.toISOString() } : {}),
     preview: about.preview,
-    files: list.length,
-    bytes: list.reduce((n, [, size]) => n + size, 0),
-    digest: digestOf(list),
-    list,
+    files,
+    bytes,
+    digest: digestOf(listJson),
   };
-  await writeFile(path.join(dir, SEAL_FILE), JSON.stringify(seal));
-  return seal;
+  const headJson = JSON.stringify(head);
+  await writeFile(path.join(dir, SEAL_FILE), [headJson.slice(0, -1) + LIST_MEMBER, ...listJson, '}'].map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)));
 }
 
 const bytes = (n: number) => `${n.toLocaleString('en-GB')} byte${n === 1 ? '' : 's'}`;
@@ -91,7 +130,8 @@ export async function sealProblem(dir: string, files: readonly SealedFile[]): Pr
   let seal: Seal;
   try {
     seal = JSON.parse(text) as Seal;
-    if (seal.generator !== 'site build' || !Array.isArray(seal.list) || digestOf(seal.list) !== seal.digest || seal.list.length !== seal.files) throw new Error();
+    if (seal.generator !== 'site build' || !Array.isArray(seal.list) || seal.list.length !== seal.files) throw new Error();
+    if (digestOf([JSON.stringify(seal.list)]) !== seal.digest && lineDigestOf(seal.list) !== seal.digest) throw new Error();
   } catch {
     return `${path.join(dir, SEAL_FILE)} is damaged: run \`site build\` again`;
   }
