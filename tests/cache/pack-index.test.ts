@@ -55,6 +55,24 @@ describe('PackIndex: where each line of a pack lies, saved as a table searched b
     expect(keys).toEqual([...keys].sort());
   });
 
+  it('saves, over rounds of random adds, replaces and drops, exactly what a map of the same changes holds', () => {
+    let seed = 7;
+    const random = (n: number) => { seed = (seed * 48271) % 2147483647; return seed % n; };
+    const model = new Map<string, Place>();
+    let index = new PackIndex();
+    for (let round = 0; round < 6; round++) {
+      for (let op = 0; op < (round === 0 ? 400 : 40); op++) {
+        const k = key(random(600));
+        if (random(4) === 0) { index.delete(k); model.delete(k); } else { const p = place(random(10_000)); index.set(k, p); model.set(k, p); }
+      }
+      index = reopened(index).index;
+      expect(index.size).toBe(model.size);
+      const saved = [...index.entries()];
+      expect(saved.map(([k]) => k)).toEqual([...model.keys()].sort());
+      for (const [k, p] of saved) expect(p).toEqual(model.get(k));
+    }
+  });
+
   it('answers the same once so many keys were asked for that it maps the table instead', () => {
     const first = new PackIndex();
     for (let i = 0; i < 3000; i++) first.set(key(i), place(i));
