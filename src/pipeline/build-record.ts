@@ -19,7 +19,7 @@ const FORMAT = 1;
 export type Signature = [ino: number, size: number, mtimeMs: number, ctimeMs: number];
 
 /** A file modified this recently before it was listed is not known by its stat: a write within the clock's tick would not show. */
-const SETTLED_MS = 2_000;
+export const SETTLED_MS = 2_000;
 
 /** What a quick rebuild must find the same, and what it needs to make an article's page without loading the site. */
 export interface QuickInputs {
@@ -60,21 +60,23 @@ export const newRecordId = (): string => randomUUID();
 /**
  * Beside the record, its QuickInputs (build-inputs.json: megabytes at 10,000 articles), which a quick
  * rebuild leaves as the last build's (a hard link), noting in the record only the content files whose
- * stat it took anew (`patch`).
+ * stat it took anew (`patch`). The record is read without them: a quick rebuild reads them in a
+ * thread (content-changes.ts), the full build never.
  */
-const inputsFile = (record: string) => path.join(path.dirname(record), 'build-inputs.json');
+export const inputsFile = (record: string) => path.join(path.dirname(record), 'build-inputs.json');
 
 /** The record as written: its QuickInputs apart (see `inputsFile`), with the content stats since. */
 type Written = Omit<BuildRecord, 'quick'> & { quick?: { patch: Record<string, Signature | null> } };
 
-/** A tree's record; with its QuickInputs if `inputs` (and the tree has them), else without. */
-export async function readRecord(file: string, inputs = true): Promise<BuildRecord | undefined> {
+/** A record as read: its QuickInputs not read, only whether it has them, and the content stats taken since they were written. */
+export type RecordRead = Omit<BuildRecord, 'quick'> & { quickPatch?: Record<string, Signature | null> };
+
+/** A tree's record, or undefined if it has none or one of another format. */
+export async function readRecord(file: string): Promise<RecordRead | undefined> {
   try {
     const { quick, ...record } = JSON.parse(await readFile(file, 'utf8')) as Written;
     if (record.format !== FORMAT || typeof record.id !== 'string' || !Array.isArray(record.fresh) || !Array.isArray(record.gone)) return undefined;
-    if (!quick || !inputs) return record;
-    const read = JSON.parse(await readFile(inputsFile(file), 'utf8')) as QuickInputs;
-    return { ...record, quick: { ...read, content: Object.assign(read.content, quick.patch) } };
+    return quick?.patch ? { ...record, quickPatch: quick.patch } : record;
   } catch {
     return undefined;
   }
@@ -93,27 +95,15 @@ export async function writeRecord(file: string, record: BuildRecord): Promise<vo
  * the content stats taken since then, the last record's and these (`patch`), in the record itself.
  */
 export async function writeQuickRecord(file: string, record: Omit<BuildRecord, 'quick'>, last: string, patch: Record<string, Signature | null>): Promise<void> {
-  const lastPatch = (JSON.parse(await readFile(last, 'utf8')) as Written).quick?.patch ?? {};
   await rm(inputsFile(file), { force: true });
   try { linkSync(inputsFile(last), inputsFile(file)); } catch { copyFileSync(inputsFile(last), inputsFile(file)); }
-  await writeBeside(file, JSON.stringify({ ...record, quick: { patch: { ...lastPatch, ...patch } } } satisfies Written));
+  await writeBeside(file, JSON.stringify({ ...record, quick: { patch } } satisfies Written));
 }
 
 /** A stat as the record keeps it, or null if the file had been modified within two seconds of `at`. */
 export function signatureOf(s: Stats, at: number): Signature | null {
   return s.mtimeMs > at - SETTLED_MS ? null : [s.ino, s.size, s.mtimeMs, s.ctimeMs];
 }
-
-/**
- * The file as the record knew it. `ctime`: false for a file whose change time moves without a write (an
- * image of content/images, which builds hard-link into the output: each link made or removed changes
- * it); such a file is known by its inode, size and modification time, as git's core.trustctime=false.
- */
-export const sameSignature = (a: Signature | null | undefined, s: Stats, ctime = true): boolean =>
-  !!a && a[0] === s.ino && a[1] === s.size && a[2] === s.mtimeMs && (!ctime || a[3] === s.ctimeMs);
-
-/** Content files whose change time the build itself moves (see `sameSignature`). */
-export const linkedIntoOutput = (file: string): boolean => file.startsWith('images/');
 
 /**
  * Every file under `dir` (dotfiles too), by its path there ('blog/x.md'), with its stat, and when the

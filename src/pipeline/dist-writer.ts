@@ -59,11 +59,13 @@ export function readFileList(fileList: string): ReadList {
 }
 
 /**
- * A tree's file list, read for a few of its files: their entries, and every shared text (which the
- * entries name by place), with the patch beside it applied. A quick rebuild's: parsing ten thousand
- * entries to use three cost it a third of a second. Undefined if the list is not of the usual shape.
+ * A tree's file list, to be read for a few of its files: their entries, and every shared text (which
+ * the entries name by place), with the patch beside it applied. A quick rebuild's: parsing ten
+ * thousand entries to use three cost it a third of a second. The file is read and its shared texts
+ * parsed now, the entries when the returned function is given the files (a quick rebuild learns
+ * which meanwhile). Undefined if the list is not of the usual shape.
  */
-export function readFileListFor(fileList: string, wanted: readonly string[]): ReadList | undefined {
+export function readFileListFor(fileList: string): ((wanted: readonly string[]) => ReadList | undefined) | undefined {
   let bytes: Buffer;
   try { bytes = readFileSync(fileList); } catch { return undefined; }
   // JSON.stringify({ files, shared }): the shared texts last. No string inside holds an unescaped quote, so the key is found as it is.
@@ -72,23 +74,22 @@ export function readFileListFor(fileList: string, wanted: readonly string[]): Re
   let shared: unknown;
   try { shared = JSON.parse(bytes.toString('utf8', sharedAt + '"shared":'.length, bytes.length - 1)); } catch { return undefined; }
   if (!Array.isArray(shared)) return undefined;
-  const files: FileMap = {};
-  for (const file of wanted) {
-    const at = bytes.indexOf(`${JSON.stringify(file)}:{`);
-    if (at === -1 || at > sharedAt) continue;
-    const start = bytes.indexOf(0x7b, at);
-    const end = objectEnd(bytes, start);
-    if (end === -1) return undefined;
-    try { files[file] = JSON.parse(bytes.toString('utf8', start, end)) as WrittenFile; } catch { return undefined; }
-  }
-  const list: WrittenFiles = { files, shared: shared as string[] };
-  const baseShared = list.shared.length;
+  const baseShared = shared.length;
   const patch = readPatch(fileList, baseShared);
-  if (patch) {
-    for (const file of wanted) if (file in patch.files) files[file] = patch.files[file]!;
-    list.shared.push(...patch.shared);
-  }
-  return { list, patch, baseShared };
+  return (wanted) => {
+    const files: FileMap = {};
+    for (const file of wanted) {
+      const at = bytes.indexOf(`${JSON.stringify(file)}:{`);
+      if (at === -1 || at > sharedAt) continue;
+      const start = bytes.indexOf(0x7b, at);
+      const end = objectEnd(bytes, start);
+      if (end === -1) return undefined;
+      try { files[file] = JSON.parse(bytes.toString('utf8', start, end)) as WrittenFile; } catch { return undefined; }
+    }
+    const list: WrittenFiles = { files, shared: [...shared as string[], ...patch?.shared ?? []] };
+    if (patch) for (const file of wanted) if (file in patch.files) files[file] = patch.files[file]!;
+    return { list, patch, baseShared };
+  };
 }
 
 /** Where the JSON object starting at `start` ends (the index after its closing brace), or -1. */

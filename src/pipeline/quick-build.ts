@@ -29,7 +29,8 @@ import { closeStaging, openStaging, swapIn } from '../output/swap.ts';
 import { pathIn } from '../output/tree-file.ts';
 import { DistWriter, readFileListFor } from './dist-writer.ts';
 import { documentMaker } from './render-stage.ts';
-import { linkedIntoOutput, listContent, newRecordId, quickOptions, readRecord, sameInputs, sameSignature, signatureOf, writeQuickRecord, type BuildRecord } from './build-record.ts';
+import { inputsFile, newRecordId, quickOptions, readRecord, sameInputs, SETTLED_MS, writeQuickRecord, type BuildRecord, type RecordRead } from './build-record.ts';
+import { contentChanges, NotSmall } from './content-changes.ts';
 import type { BuildOptions } from './run.ts';
 
 /** More changed articles than this, and the full build (whose workers share the work) is the quicker. */
@@ -69,47 +70,46 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
   const live = TREES.find((t) => t === current) ?? notQuick('no complete build yet');
   const liveTree = treeParts(path.join(layout.buildsDir, live));
   const nextTree = treeParts(path.join(layout.buildsDir, TREES.find((t) => t !== live)!));
-  const [last, before] = await Promise.all([readRecord(liveTree.record), readRecord(nextTree.record, false)]);
-  const q = last?.quick ?? notQuick('the last build left no record for a quick one');
+  const [last, before] = await Promise.all([readRecord(liveTree.record), readRecord(nextTree.record)]);
+  const since = last?.quickPatch ?? notQuick('the last build left no record for a quick one');
   if (!before || before.id !== last!.previous || !existsSync(path.join(nextTree.site, SEAL_FILE))) notQuick('the other tree is not the build before last');
-  if (now.getTime() >= q.until) notQuick('an article is published or expires, or the year changes, since the last build');
-  if (await sameInputs(root, quickOptions(opts, { contentDir, cacheDir })) !== q.same) notQuick('the generator, the lockfile, budgets.json or the options changed');
 
-  // Every content file's stat against the record's: the same files, and only articles changed.
-  const listed = listContent(contentDir);
-  if (listed.files.size !== Object.keys(q.content).length) notQuick('a content file was added or removed');
-  const changed: string[] = [];
-  for (const [file, s] of listed.files) {
-    const known = q.content[file];
-    if (known === undefined) notQuick(`${file} is new`);
-    if (!sameSignature(known, s, !linkedIntoOutput(file))) changed.push(file);
-  }
-  const other = changed.find((file) => !(file in q.articles));
-  if (other) notQuick(`${other} is not a live article`);
-  if (changed.length > MOST_ARTICLES) notQuick(`${changed.length} articles changed`);
-  lap('check');
-
-  // The code: the templates, markdown and card code, the islands and stylesheet, as the last build had them (each checked by its files' stats).
-  const [code, assets] = await Promise.all([bundleBuildCode(root), bundle({ root, outDir: opts.outDir, cacheDir: path.join(root, CACHE_DIR) })]);
-  const cardsCode = hashOf(code.cardsHash, cardFontsHash(), engineVersions());
-  if (code.renderHash !== q.code.render || code.markdownHash !== q.code.markdown || cardsCode !== q.code.cards) notQuick('the templates or the card code changed');
-  const { settings, images } = q.ctx;
-  const shell = documentMaker({ settings, images, posts: Object.keys(q.articles) } as unknown as Site, assets, inlineScripts(settings), undefined);
-  if (shell.inputs !== q.shellInputs) notQuick('the islands or the stylesheet changed');
-  lap('code');
-
-  // The last build's file list: each changed article's page entry, and its route by the entry's key.
-  const feedFile = '/blog/feed.xml';
-  const read = readFileListFor(liveTree.fileList, [...changed.map((rel) => q.articles[rel]!.file), feedFile]) ?? notQuick('the last file list cannot be read');
-  const list = read.list;
+  // Every content file's stat against the record's (the same files, and only articles changed), in a
+  // thread, while the code is checked here.
+  const asked = contentChanges(contentDir, inputsFile(liveTree.record), since, SETTLED_MS, MOST_ARTICLES);
+  asked.catch(() => undefined); // awaited below, unless this build gives way first
+  const [same, code, assets] = await Promise.all([sameInputs(root, quickOptions(opts, { contentDir, cacheDir })), bundleBuildCode(root), bundle({ root, outDir: opts.outDir, cacheDir: path.join(root, CACHE_DIR) })]);
+  // What any change needs, made ready meanwhile: the modules that parse an article and render a page, the last file list, the cache.
+  const modules = Promise.all([import(code.markdownUrl), import(code.renderUrl)]);
+  modules.catch(() => undefined);
+  const readList = readFileListFor(liveTree.fileList) ?? notQuick('the last file list cannot be read');
   const cache = await BuildCache.open(root);
+  lap('code');
   let saved = false;
   try {
+    const { inputs: q, articles, changed } = await asked.catch((error: Error) => notQuick(error instanceof NotSmall ? error.message : `the content check failed: ${error.message}`));
+    if (now.getTime() >= q.until) notQuick('an article is published or expires, or the year changes, since the last build');
+    if (same !== q.same) notQuick('the generator, the lockfile, budgets.json or the options changed');
+    lap('check');
+
+    // The code: the templates, markdown and card code, the islands and stylesheet, as the last build had them (each checked by its files' stats).
+    const cardsCode = hashOf(code.cardsHash, cardFontsHash(), engineVersions());
+    if (code.renderHash !== q.code.render || code.markdownHash !== q.code.markdown || cardsCode !== q.code.cards) notQuick('the templates or the card code changed');
+    const { settings, images } = q.ctx;
+    const shell = documentMaker({ settings, images, posts: { length: articles } } as unknown as Site, assets, inlineScripts(settings), undefined);
+    if (shell.inputs !== q.shellInputs) notQuick('the islands or the stylesheet changed');
+    await modules;
+    lap('code');
+
+    // The last build's file list: each changed article's page entry, and its route by the entry's key.
+    const feedFile = '/blog/feed.xml';
+    const read = readList([...changed.map((c) => c.article!.file), feedFile]) ?? notQuick('the last file list cannot be read');
+    const list = read.list;
     const workers = new BuildWorkers(code, Infinity);
     const parse: ParseMarkdown = (jobs) => cache.parse(jobs, code.markdownHash, (missing) => workers.parse(missing), (job) => isArticleFile(job.rel));
     const jobs: Array<{ route: Route; about: StoredPage }> = [];
-    for (const rel of changed) {
-      const { file, digest } = q.articles[rel]!;
+    for (const { file: rel, article } of changed) {
+      const { file, digest } = article!;
       // Read and checked as serve reads a saved article (its categories are its front matter's, which is unchanged).
       const loaded = await loadArticle(contentDir, path.join(contentDir, rel), { settings, images }, [], parse).catch(() => notQuick(`${rel} has an error`));
       if (loaded.digest !== digest) notQuick(`${rel}'s front matter changed`);
@@ -118,8 +118,8 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
       if (!found || found.template !== 'blogPost' || found.file !== file) return notQuick(`${file}'s route is not in the cache`);
       const route = found;
       const post = route.props.post;
-      const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-      if (!same(post.toc, loaded.post.toc) || !same(post.bodyImages, loaded.post.bodyImages)) notQuick(`${rel}'s body shows other images`);
+      const alike = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+      if (!alike(post.toc, loaded.post.toc) || !alike(post.bodyImages, loaded.post.bodyImages)) notQuick(`${rel}'s body shows other images`);
       post.html = loaded.post.html;
       jobs.push({ route, about: entry!.about as StoredPage });
     }
@@ -168,7 +168,7 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
       const about = { preview: false, clock: opts.now };
       // The last build's manifest with these files in place (the whole list written again only if it cannot be read).
       if (!await resealed(liveTree.site, writer.outDir, writer.touchedFiles(), about)) notQuick('the last completion manifest cannot be read');
-      const patch = Object.fromEntries(changed.map((file) => [file, signatureOf(listed.files.get(file)!, listed.at)]));
+      const patch = { ...since, ...Object.fromEntries(changed.map((c) => [c.file, c.signature])) };
       const record: Omit<BuildRecord, 'quick'> = { format: 1, id: newRecordId(), previous: last!.id, ...writer.changes };
       await cache.save(true);
       saved = true;
@@ -176,7 +176,7 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
       lap('write');
       await swapIn(staging);
       lap('swap');
-      return { pages: q.pages, articles: changed, made, stages: { ...stages, total: performance.now() - startedAt }, deployDir: layout.deployDir };
+      return { pages: q.pages, articles: changed.map((c) => c.file), made, stages: { ...stages, total: performance.now() - startedAt }, deployDir: layout.deployDir };
     } finally {
       await closeStaging(staging);
     }
@@ -190,7 +190,7 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
  * build wrote afresh linked in from the live tree, what it dropped deleted, and deploy/'s files linked.
  * Every other file the two trees share already (one inode).
  */
-function catchUp(last: BuildRecord, live: ReturnType<typeof treeParts>, next: ReturnType<typeof treeParts>): void {
+function catchUp(last: RecordRead, live: ReturnType<typeof treeParts>, next: ReturnType<typeof treeParts>): void {
   const made = new Set<string>();
   const link = (from: string, to: string) => {
     rmSync(to, { force: true });
