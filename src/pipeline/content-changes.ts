@@ -83,5 +83,7 @@ export function contentChanges(dir: string, inputsFile: string, patch: Record<st
       else resolve(answer.changes);
     });
     worker.once('error', reject);
+    // Once answered, this rejects nothing; before, it stops the wait for an answer that cannot come.
+    worker.once('exit', (code) => reject(new Error(`the thread stopped (exit code ${code}) before it answered`)));
   });
 }

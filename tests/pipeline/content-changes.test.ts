@@ -27,7 +27,8 @@ beforeEach(async () => {
   inputs = path.join(dir, 'build-inputs.json');
   await mkdir(path.join(content, 'blog'), { recursive: true });
   await mkdir(path.join(content, 'images'));
-  for (const [file, text] of [['blog/one.md', 'one'], ['blog/two.md', 'two'], ['settings.yaml', 'name: x'], ['images/logo.svg', '<svg/>']]) {
+  const files: Array<[string, string]> = [['blog/one.md', 'one'], ['blog/two.md', 'two'], ['settings.yaml', 'name: x'], ['images/logo.svg', '<svg/>']];
+  for (const [file, text] of files) {
     await writeFile(path.join(content, file), text);
     await utimes(path.join(content, file), hourAgo, hourAgo);
   }
