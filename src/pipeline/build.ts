@@ -18,14 +18,14 @@ import { sideBySide } from '../concurrency.ts';
 import { cardsGeneration, drawMissingCards, lookUpCards, type BuiltCards } from '../cards/card-cache.ts';
 import { plannedDocuments } from '../search/documents.ts';
 import { buildSearch, type BuiltSearch } from '../search/search-index.ts';
-import { DistWriter } from './dist-writer.ts';
+import { DistWriter, type ListPlaces } from './dist-writer.ts';
 import { startRun, timed, type BuildOptions, type BuildResult } from './run.ts';
 import { startThreads } from './threads.ts';
 import { loadStage } from './load-stage.ts';
 import { planStage } from './plan-stage.ts';
 import { documentMaker, renderStage, type WrittenPage } from './render-stage.ts';
 import { imagesStage, type BuiltImages } from './image-stage.ts';
-import { sideFiles, writeFiles, writeStage } from './write-stage.ts';
+import { FEED_FILE, sideFiles, writeFiles, writeStage } from './write-stage.ts';
 import { budgetStage } from './budget-stage.ts';
 import { swapStage } from './swap-stage.ts';
 import { pruneStage } from './prune-stage.ts';
@@ -164,8 +164,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   await budgetStage(root, opts.budgets, summary, readPage, { pages: writer.outDir, outDir: run.outDir });
   // What this build was made from, beside its file list, so that the next may be a quick one (quick-build.ts).
   const last = staging.live === undefined ? undefined : await readRecord(treeParts(staging.live).record);
-  const quick = listed && !site.settings.search && !made.unpublishedLinks.length && made.articles.draft + made.articles.scheduled + made.articles.expired === 0
-    ? await quickInputs(opts, run, {
+  const quick = listed && writer.listPlaces && !site.settings.search && !made.unpublishedLinks.length && made.articles.draft + made.articles.scheduled + made.articles.expired === 0
+    ? await quickInputs(opts, run, writer.listPlaces, {
       site, routes, code: made.code, cardsCode: made.cardsCode, shell: made.shell, shellInputs: made.shellInputs, siteInputs: made.siteInputs, articles: made.articles,
     }, listed) : undefined;
   await writeRecord(treeParts(staging.next).record, { format: 1, id: newRecordId(), previous: last?.id ?? null, ...writer.changes, ...(quick ? { quick } : {}) });
@@ -184,7 +184,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
 
 
 /** What the record keeps for a quick rebuild after this build. */
-async function quickInputs(opts: BuildOptions, run: { root: string; contentDir: string; cacheDir: string; now: Date },
+async function quickInputs(opts: BuildOptions, run: { root: string; contentDir: string; cacheDir: string; now: Date }, places: ListPlaces,
   made: { site: BuildResult['site']; routes: BuildResult['routes']; code: { renderHash: string; markdownHash: string }; cardsCode: string; shell: QuickInputs['shell'];
     shellInputs: string; siteInputs: string; articles: { nextChange: { at: string } | null } },
   listed: ReturnType<typeof listContent>): Promise<QuickInputs> {
@@ -197,7 +197,7 @@ async function quickInputs(opts: BuildOptions, run: { root: string; contentDir: 
     if (route.template !== 'blogPost') continue;
     const post = bySlug.get(route.url.slice('/blog/'.length));
     const digest = post && notedFrontDigest(post);
-    if (digest) articles[`blog/${post.slug}.md`] = { file: route.file, digest };
+    if (digest) articles[`blog/${post.slug}.md`] = { file: route.file, digest, place: places.files.get(route.file) ?? null };
   }
   return {
     same: await sameInputs(run.root, quickOptions(opts, run)),
@@ -208,6 +208,7 @@ async function quickInputs(opts: BuildOptions, run: { root: string; contentDir: 
     until: Math.min(yearEnd, next),
     content: Object.fromEntries([...listed.files].map(([file, s]) => [file, signatureOf(s, listed.at)])),
     articles,
+    fileList: { size: places.size, mtimeMs: places.mtimeMs, feed: places.files.get(FEED_FILE) ?? null, shared: places.shared },
     pages: routes.length,
   };
 }

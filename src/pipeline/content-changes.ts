@@ -14,7 +14,7 @@ export interface ContentChanges {
   /** When the listing began (ms): a file modified within two seconds before is recorded as unknown. */
   at: number;
   /** The files whose stat is not the record's, with their stat now, and the article each is if it is one. */
-  changed: Array<{ file: string; signature: Signature | null; article?: { file: string; digest: string } }>;
+  changed: Array<{ file: string; signature: Signature | null; article: QuickInputs['articles'][string] }>;
 }
 
 /** Why the answer is "too much to be quick": the message says what. */

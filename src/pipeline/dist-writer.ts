@@ -1,4 +1,4 @@
-import { copyFileSync, linkSync, mkdirSync, readFileSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { closeSync, copyFileSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
@@ -43,8 +43,22 @@ interface ListPatch { baseShared: number; files: FileMap; shared: string[] }
 /** Past this many entries in the patch, a quick rebuild writes the whole list again. */
 const MOST_PATCHED = 2_000;
 
-/** A tree's file list as its build left it: the list, and the patch over it if a quick rebuild left one. */
-export interface ReadList { list: WrittenFiles; patch?: ListPatch; baseShared: number }
+/**
+ * A tree's file list as its build left it: the list, and the patch over it if a quick rebuild left one.
+ * A list read in part (`readFileListAt`) holds only the entries asked for, and of the shared texts
+ * only the patch's; `sharedText` reads any other when it is asked for.
+ */
+export interface ReadList { list: WrittenFiles; patch?: ListPatch; baseShared: number; sharedText?: (index: number) => string | undefined }
+
+/** Where a part of the file list lies in its bytes: its first byte and the byte after it. */
+export type ListPlace = [start: number, end: number];
+
+/**
+ * Where a whole list, as written, keeps each entry (its value, the object after the file's name) and
+ * each shared text (a JSON string), and the file's size and time then: what a quick rebuild needs to
+ * read a few of them (`readFileListAt`) rather than ten megabytes.
+ */
+export interface ListPlaces { size: number; mtimeMs: number; files: Map<string, ListPlace>; shared: ListPlace[] }
 
 /** A tree's file list (`fileList`, the older records.json in its absence), with the patch beside it applied. */
 export function readFileList(fileList: string): ReadList {
@@ -59,53 +73,51 @@ export function readFileList(fileList: string): ReadList {
 }
 
 /**
- * A tree's file list, to be read for a few of its files: their entries, and every shared text (which
- * the entries name by place), with the patch beside it applied. A quick rebuild's: parsing ten
- * thousand entries to use three cost it a third of a second. The file is read and its shared texts
- * parsed now, the entries when the returned function is given the files (a quick rebuild learns
- * which meanwhile). Undefined if the list is not of the usual shape.
+ * A tree's file list read in part: the entries of `wanted` at their places (`ListPlaces` of the build
+ * that wrote it, kept in its record), the patch beside it, and each other shared text when asked
+ * for. A quick rebuild's: reading and searching ten megabytes for two entries, and parsing three of
+ * shared texts, cost it 100–150 ms at 10,000 articles. Undefined if the file is not the one those
+ * places describe (its size and time), or an entry cannot be read.
  */
-export function readFileListFor(fileList: string): ((wanted: readonly string[]) => ReadList | undefined) | undefined {
-  let bytes: Buffer;
-  try { bytes = readFileSync(fileList); } catch { return undefined; }
-  // JSON.stringify({ files, shared }): the shared texts last. No string inside holds an unescaped quote, so the key is found as it is.
-  const sharedAt = bytes.lastIndexOf('"shared":[');
-  if (bytes[0] !== 0x7b || sharedAt === -1 || bytes[bytes.length - 1] !== 0x7d) return undefined;
-  let shared: unknown;
-  try { shared = JSON.parse(bytes.toString('utf8', sharedAt + '"shared":'.length, bytes.length - 1)); } catch { return undefined; }
-  if (!Array.isArray(shared)) return undefined;
-  const baseShared = shared.length;
-  const patch = readPatch(fileList, baseShared);
-  return (wanted) => {
+export function readFileListAt(fileList: string, known: { size: number; mtimeMs: number; shared: readonly ListPlace[] }, wanted: ReadonlyArray<{ file: string; place: ListPlace | null }>): ReadList | undefined {
+  let fd: number;
+  try { fd = openSync(fileList, 'r'); } catch { return undefined; }
+  try {
+    const s = fstatSync(fd);
+    if (s.size !== known.size || s.mtimeMs !== known.mtimeMs) return undefined;
+    const baseShared = known.shared.length;
+    const patch = readPatch(fileList, baseShared);
     const files: FileMap = {};
-    for (const file of wanted) {
-      const at = bytes.indexOf(`${JSON.stringify(file)}:{`);
-      if (at === -1 || at > sharedAt) continue;
-      const start = bytes.indexOf(0x7b, at);
-      const end = objectEnd(bytes, start);
-      if (end === -1) return undefined;
-      try { files[file] = JSON.parse(bytes.toString('utf8', start, end)) as WrittenFile; } catch { return undefined; }
+    for (const { file, place } of wanted) {
+      if (patch && file in patch.files) files[file] = patch.files[file]!;
+      else if (place) files[file] = JSON.parse(textAt(fd, place)) as WrittenFile;
     }
-    const list: WrittenFiles = { files, shared: [...shared as string[], ...patch?.shared ?? []] };
-    if (patch) for (const file of wanted) if (file in patch.files) files[file] = patch.files[file]!;
-    return { list, patch, baseShared };
-  };
+    // The base's texts left as holes, read when asked for (`sharedText`); the patch's in place after them.
+    const shared: string[] = new Array<string>(baseShared);
+    shared.push(...patch?.shared ?? []);
+    const sharedText = (index: number): string | undefined => {
+      const place = known.shared[index];
+      if (!place) return undefined;
+      let again: number | undefined;
+      try {
+        again = openSync(fileList, 'r');
+        const text: unknown = JSON.parse(textAt(again, place));
+        return typeof text === 'string' ? text : undefined;
+      } catch { return undefined; } finally { if (again !== undefined) closeSync(again); }
+    };
+    return { list: { files, shared }, patch, baseShared, sharedText };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
-/** Where the JSON object starting at `start` ends (the index after its closing brace), or -1. */
-function objectEnd(bytes: Buffer, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < bytes.length; i++) {
-    const c = bytes[i];
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) depth++;
-    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1;
-  }
-  return -1;
+/** The text at `place` of the open file `fd`. */
+function textAt(fd: number, [start, end]: ListPlace): string {
+  const bytes = Buffer.allocUnsafe(end - start);
+  if (readSync(fd, bytes, 0, bytes.length, start) !== bytes.length) throw new Error('the file list is cut short');
+  return bytes.toString('utf8');
 }
 
 function readPatch(fileList: string, baseShared: number): ListPatch | undefined {
@@ -203,9 +215,18 @@ export class DistWriter {
     return at;
   }
 
-  /** The text the last complete build kept at `index` (see `share`), if it kept one there. */
+  /** The text the last complete build kept at `index` (see `share`), if it kept one there; read now if the list was read in part. */
   lastShared(index: unknown): string | undefined {
-    return typeof index === 'number' ? this.previousShared[index] : undefined;
+    if (typeof index !== 'number') return undefined;
+    let text = this.previousShared[index];
+    if (text === undefined && this.quick?.sharedText) {
+      text = this.quick.sharedText(index);
+      if (text !== undefined) {
+        this.previousShared[index] = this.nextShared[index] = text;
+        if (!this.sharedAt.has(text)) this.sharedAt.set(text, index);
+      }
+    }
+    return text;
   }
 
   /** A file written into the staging tree by another thread (see render/page-output.ts), listed as this writer's own. */
@@ -277,10 +298,12 @@ export class DistWriter {
   beginFrom(last: ReadList): void {
     this.previous = last.list.files;
     this.previousShared = last.list.shared;
-    // Only the entries read (see readFileListFor): the list's others stand, in the live tree's file this one links to.
+    // Only the entries read (see readFileListAt): the list's others stand, in the live tree's file this one links to.
     this.next = { ...last.list.files };
-    this.nextShared = [...last.list.shared];
-    this.sharedAt = new Map(this.nextShared.map((text, i) => [text, i]));
+    // Holes where the texts were not read (slice and forEach keep them so): a text this build shares again is read first (`lastShared`).
+    this.nextShared = last.list.shared.slice();
+    this.sharedAt = new Map();
+    this.nextShared.forEach((text, i) => this.sharedAt.set(text, i));
     this.quick = last;
   }
 
@@ -340,9 +363,15 @@ export class DistWriter {
       return;
     }
     if (this.quick) throw new Error('a quick rebuild has no whole list to write');
-    await writeBeside(this.stage.fileList, JSON.stringify({ files: this.next, shared: this.nextShared } satisfies WrittenFiles));
+    const { text, files, shared } = listText({ files: this.next, shared: this.nextShared });
+    await writeBeside(this.stage.fileList, text);
     rmSync(patchFile, { force: true });
+    const s = statSync(this.stage.fileList);
+    this.listPlaces = { size: s.size, mtimeMs: s.mtimeMs, files, shared };
   }
+
+  /** Where the whole list this build wrote keeps each entry and shared text (undefined until `finish`, and for a quick rebuild). */
+  listPlaces: ListPlaces | undefined;
 
   /** Every file this build wrote or kept, with its size and the SHA-256 of its bytes: for the completion manifest. */
   files(): SealedFile[] {
@@ -353,6 +382,35 @@ export class DistWriter {
   touchedFiles(): SealedFile[] {
     return [...this.touched].map((file) => sealed(file, this.next[file]!));
   }
+}
+
+/**
+ * The list as JSON.stringify writes it (its readers parse it so), made a part at a time so as to know
+ * where each entry's value and each shared text lies in its bytes.
+ */
+export function listText(list: WrittenFiles): { text: string; files: Map<string, ListPlace>; shared: ListPlace[] } {
+  const parts: string[] = [];
+  let at = 0;
+  const put = (part: string) => { parts.push(part); at += Buffer.byteLength(part); };
+  const files = new Map<string, ListPlace>();
+  put('{"files":{');
+  let first = true;
+  for (const [file, entry] of Object.entries(list.files)) {
+    put(`${first ? '' : ','}${JSON.stringify(file)}:`);
+    first = false;
+    const start = at;
+    put(JSON.stringify(entry));
+    files.set(file, [start, at]);
+  }
+  put('},"shared":[');
+  const shared = list.shared.map((text, i): ListPlace => {
+    if (i) put(',');
+    const start = at;
+    put(JSON.stringify(text));
+    return [start, at];
+  });
+  put(']}');
+  return { text: parts.join(''), files, shared };
 }
 
 const sealed = (file: string, r: WrittenFile): SealedFile => ({ key: file.replace(/^\/+/, ''), size: r.size, sha256: r.sha256 ?? (r.hash.startsWith(SHA256) ? r.hash.slice(SHA256.length) : r.hash) });

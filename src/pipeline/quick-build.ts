@@ -27,7 +27,8 @@ import { outputLayout, treeParts, TREES } from '../output/layout.ts';
 import { resealed, SEAL_FILE } from '../output/seal.ts';
 import { closeStaging, openStaging, swapIn } from '../output/swap.ts';
 import { pathIn } from '../output/tree-file.ts';
-import { DistWriter, readFileListFor } from './dist-writer.ts';
+import { DistWriter, readFileListAt } from './dist-writer.ts';
+import { FEED_FILE } from './write-stage.ts';
 import { documentMaker } from './render-stage.ts';
 import { inputsFile, newRecordId, quickOptions, readRecord, sameInputs, SETTLED_MS, writeQuickRecord, type BuildRecord, type RecordRead } from './build-record.ts';
 import { contentChanges, NotSmall } from './content-changes.ts';
@@ -79,10 +80,9 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
   const asked = contentChanges(contentDir, inputsFile(liveTree.record), since, SETTLED_MS, MOST_ARTICLES);
   asked.catch(() => undefined); // awaited below, unless this build gives way first
   const [same, code, assets] = await Promise.all([sameInputs(root, quickOptions(opts, { contentDir, cacheDir })), bundleBuildCode(root), bundle({ root, outDir: opts.outDir, cacheDir: path.join(root, CACHE_DIR) })]);
-  // What any change needs, made ready meanwhile: the modules that parse an article and render a page, the last file list, the cache.
+  // What any change needs, made ready meanwhile: the modules that parse an article and render a page, the cache.
   const modules = Promise.all([import(code.markdownUrl), import(code.renderUrl)]);
   modules.catch(() => undefined);
-  const readList = readFileListFor(liveTree.fileList) ?? notQuick('the last file list cannot be read');
   const cache = await BuildCache.open(root);
   lap('code');
   let saved = false;
@@ -101,15 +101,15 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
     await modules;
     lap('code');
 
-    // The last build's file list: each changed article's page entry, and its route by the entry's key.
-    const feedFile = '/blog/feed.xml';
-    const read = readList([...changed.map((c) => c.article!.file), feedFile]) ?? notQuick('the last file list cannot be read');
+    // The last build's file list, read where each changed article's page entry lies; its route by the entry's key.
+    const wanted = [...changed.map((c) => ({ file: c.article.file, place: c.article.place })), { file: FEED_FILE, place: q.fileList.feed }];
+    const read = readFileListAt(liveTree.fileList, q.fileList, wanted) ?? notQuick('the last file list is not the one its record describes');
     const list = read.list;
     const workers = new BuildWorkers(code, Infinity);
     const parse: ParseMarkdown = (jobs) => cache.parse(jobs, code.markdownHash, (missing) => workers.parse(missing), (job) => isArticleFile(job.rel));
     const jobs: Array<{ route: Route; about: StoredPage }> = [];
     for (const { file: rel, article } of changed) {
-      const { file, digest } = article!;
+      const { file, digest } = article;
       // Read and checked as serve reads a saved article (its categories are its front matter's, which is unchanged).
       const loaded = await loadArticle(contentDir, path.join(contentDir, rel), { settings, images }, [], parse).catch(() => notQuick(`${rel} has an error`));
       if (loaded.digest !== digest) notQuick(`${rel}'s front matter changed`);
@@ -159,10 +159,10 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
       lap('render');
 
       // The feed says when it was built: the one file that changes with every build.
-      if (list.files[feedFile]) {
-        const feed = readFileSync(pathIn(liveTree.site, feedFile), 'utf8');
+      if (list.files[FEED_FILE]) {
+        const feed = readFileSync(pathIn(liveTree.site, FEED_FILE), 'utf8');
         const updated = feed.replace(/^ {2}<updated>[^<]*<\/updated>$/m, `  <updated>${now.toISOString()}</updated>`);
-        await writer.write({ file: feedFile, contents: updated });
+        await writer.write({ file: FEED_FILE, contents: updated });
       }
       await writer.finish();
       const about = { preview: false, clock: opts.now };

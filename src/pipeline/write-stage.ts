@@ -18,6 +18,9 @@ import { STORE_DATA_FILE, storeDataFile, type Entry } from '../url-resolution/st
 import type { Route } from '../routes/table.ts';
 import { writeDeployFiles, type DistFile, type DistWriter } from './dist-writer.ts';
 
+/** The blog's Atom feed in the output: the one file that changes with every build (it says when it was built). */
+export const FEED_FILE = '/blog/feed.xml';
+
 /** Files into the staging tree, a bounded number at a time; the raw and gzip size of those measured goes into `sizes`. */
 export async function writeFiles(writer: DistWriter, sizes: Map<string, SizeFigure>, files: DistFile[]): Promise<void> {
   // A write is synchronous, and a thousand share cards in a row held the event loop for a quarter of a second.
@@ -57,7 +60,7 @@ export async function writeStage(root: string, deployDir: string, input: {
     ...[...images.files].map(([file, from]) => ({ file, from })),
     { file: '/sitemap.xml', contents: sitemapXml(site, routes) },
     { file: '/robots.txt', contents: robotsTxt(site) },
-    ...(feed ? [{ file: '/blog/feed.xml', contents: feed }] : []),
+    ...(feed ? [{ file: FEED_FILE, contents: feed }] : []),
   ]);
   await writer.finish();
   // The CDN functions hold no page (the store does): bundled by esbuild once, serve reuses them while the code stays the same.
