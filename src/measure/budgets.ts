@@ -4,9 +4,9 @@ import { z } from 'zod';
 import type { PageFigures } from './summary.ts';
 import { SLOT_NAMES, type SlotName } from '../images/slots.ts';
 import { EXACT_GZIP_LEVEL, exactGzipSize, needsExactGzip } from './gzip.ts';
+import { BUDGETS_FILE } from './budgets-file.ts';
 
-/** The one file that holds every limit, at the project's root. */
-export const BUDGETS_FILE = 'budgets.json';
+export { BUDGETS_FILE };
 
 const kb = z.number().positive();
 const count = z.number().int().min(0);

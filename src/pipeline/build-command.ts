@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { quickBuild, type QuickResult } from './quick-build.ts';
+import type { QuickResult } from './quick-build.ts';
+import { startQuick, type QuickStart } from './quick-start.ts';
 import { formatSummary, summaryJson } from '../measure/summary.ts';
 import { londonDateTime } from '../content/publication.ts';
 import { overridesFromEnv } from '../config.ts';
@@ -12,12 +13,16 @@ export interface BuildFlags { root: string; out: string; siteUrl?: string; now?:
   full?: boolean }
 
 /** `site build`: kept apart from cli.ts so that `site --help` and the other commands never load the build. */
-export async function buildCommand(opts: BuildFlags, io: Io): Promise<number> {
+export async function buildCommand(opts: BuildFlags, io: Io, early?: Promise<QuickStart>): Promise<number> {
   try {
     const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}), ...(opts.search === false ? { search: false } : {}) };
     // Only article bodies changed since the last build: those pages alone (pipeline/quick-build.ts); else the full build.
     const why = process.env.SITE_QUICK_WHY ? (reason: string) => io.err(`  full build: ${reason}`) : undefined;
-    const quick = opts.jsonSummary || opts.full ? undefined : await quickBuild({ root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err }, why);
+    const quickOptions = { root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err };
+    // Its first steps taken before its modules load (by the CLI, `early`, before it loaded this module): the thread that compares the content's stats answers meanwhile.
+    const started = opts.jsonSummary || opts.full ? undefined : early ?? startQuick(quickOptions);
+    started?.catch(() => undefined); // quickBuild says why
+    const quick = started && await (await import('./quick-build.ts')).quickBuild(quickOptions, why, started);
     if (quick) {
       io.out(formatQuick(quick));
       if (opts.now) io.out(`  clock: ${londonDateTime(opts.now)} (${opts.clockFrom}), not the real time`);

@@ -4,12 +4,12 @@
 // (pipeline/quick-build.ts). Written into the staging tree before the swap: it flips with the tree.
 import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
-import { copyFileSync, linkSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { copyFileSync, linkSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { writeBeside } from '../output/tree-file.ts';
 import { hashOf } from '../hash.ts';
 import { generatorCode } from '../generator-code.ts';
-import { BUDGETS_FILE } from '../measure/budgets.ts';
+import { BUDGETS_FILE } from '../measure/budgets-file.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import type { DocumentShell } from '../render/page-output.ts';
 import type { ListPlace } from './dist-writer.ts';
@@ -61,12 +61,18 @@ export interface BuildRecord {
 export const newRecordId = (): string => randomUUID();
 
 /**
- * Beside the record, its QuickInputs (build-inputs.json: megabytes at 10,000 articles), which a quick
- * rebuild leaves as the last build's (a hard link), noting in the record only the content files whose
- * stat it took anew (`patch`). The record is read without them: a quick rebuild reads them in a
+ * Beside the record, its QuickInputs (build-inputs.json: a megabyte at 10,000 articles) but for their
+ * articles, which are in build-articles.json (two megabytes: a quick rebuild searches that text for
+ * the articles that changed rather than parse it; `articleCount` in the first says how many). A quick
+ * rebuild leaves both as the last build's (hard links), noting in the record only the content files
+ * whose stat it took anew (`patch`). The record is read without them: a quick rebuild reads them in a
  * thread (content-changes.ts), the full build never.
  */
 export const inputsFile = (record: string) => path.join(path.dirname(record), 'build-inputs.json');
+export const articlesFile = (record: string) => path.join(path.dirname(record), 'build-articles.json');
+
+/** build-inputs.json as written: the QuickInputs but for their articles, and how many those are. */
+export type WrittenInputs = Omit<QuickInputs, 'articles'> & { articleCount: number };
 
 /** The record as written: its QuickInputs apart (see `inputsFile`), with the content stats since. */
 type Written = Omit<BuildRecord, 'quick'> & { quick?: { patch: Record<string, Signature | null> } };
@@ -74,10 +80,13 @@ type Written = Omit<BuildRecord, 'quick'> & { quick?: { patch: Record<string, Si
 /** A record as read: its QuickInputs not read, only whether it has them, and the content stats taken since they were written. */
 export type RecordRead = Omit<BuildRecord, 'quick'> & { quickPatch?: Record<string, Signature | null> };
 
-/** A tree's record, or undefined if it has none or one of another format. */
-export async function readRecord(file: string): Promise<RecordRead | undefined> {
+/**
+ * A tree's record, or undefined if it has none or one of another format. Synchronously (a few hundred
+ * bytes): a quick rebuild reads it before its first await, so that its thread starts at once.
+ */
+export function readRecord(file: string): RecordRead | undefined {
   try {
-    const { quick, ...record } = JSON.parse(await readFile(file, 'utf8')) as Written;
+    const { quick, ...record } = JSON.parse(readFileSync(file, 'utf8')) as Written;
     if (record.format !== FORMAT || typeof record.id !== 'string' || !Array.isArray(record.fresh) || !Array.isArray(record.gone)) return undefined;
     return quick?.patch ? { ...record, quickPatch: quick.patch } : record;
   } catch {
@@ -88,18 +97,25 @@ export async function readRecord(file: string): Promise<RecordRead | undefined> 
 /** A full build's record, its QuickInputs written whole beside it. */
 export async function writeRecord(file: string, record: BuildRecord): Promise<void> {
   const { quick, ...rest } = record;
-  if (quick) await writeBeside(inputsFile(file), JSON.stringify(quick));
-  else await rm(inputsFile(file), { force: true });
+  if (quick) {
+    const { articles, ...inputs } = quick;
+    await writeBeside(articlesFile(file), JSON.stringify(articles));
+    await writeBeside(inputsFile(file), JSON.stringify({ ...inputs, articleCount: Object.keys(articles).length } satisfies WrittenInputs));
+  } else {
+    await Promise.all([inputsFile(file), articlesFile(file)].map((f) => rm(f, { force: true })));
+  }
   await writeBeside(file, JSON.stringify({ ...rest, ...(quick ? { quick: { patch: {} } } : {}) } satisfies Written));
 }
 
 /**
- * A quick rebuild's record: the last build's QuickInputs (`last`, its record file) linked beside it, and
+ * A quick rebuild's record: the last build's QuickInputs (`last`, its record file) linked beside it (both files), and
  * the content stats taken since then, the last record's and these (`patch`), in the record itself.
  */
 export async function writeQuickRecord(file: string, record: Omit<BuildRecord, 'quick'>, last: string, patch: Record<string, Signature | null>): Promise<void> {
-  await rm(inputsFile(file), { force: true });
-  try { linkSync(inputsFile(last), inputsFile(file)); } catch { copyFileSync(inputsFile(last), inputsFile(file)); }
+  for (const named of [inputsFile, articlesFile]) {
+    await rm(named(file), { force: true });
+    try { linkSync(named(last), named(file)); } catch { copyFileSync(named(last), named(file)); }
+  }
   await writeBeside(file, JSON.stringify({ ...record, quick: { patch } } satisfies Written));
 }
 

@@ -163,7 +163,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const readPage = (url: string) => readFile(pathIn(writer.outDir, fileOf.get(url)!));
   await budgetStage(root, opts.budgets, summary, readPage, { pages: writer.outDir, outDir: run.outDir });
   // What this build was made from, beside its file list, so that the next may be a quick one (quick-build.ts).
-  const last = staging.live === undefined ? undefined : await readRecord(treeParts(staging.live).record);
+  const last = staging.live === undefined ? undefined : readRecord(treeParts(staging.live).record);
   const quick = listed && writer.listPlaces && !site.settings.search && !made.unpublishedLinks.length && made.articles.draft + made.articles.scheduled + made.articles.expired === 0
     ? await quickInputs(opts, run, writer.listPlaces, {
       site, routes, code: made.code, cardsCode: made.cardsCode, shell: made.shell, shellInputs: made.shellInputs, siteInputs: made.siteInputs, articles: made.articles,

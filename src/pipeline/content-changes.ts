@@ -3,7 +3,7 @@
 // articles), some 150 ms of a single thread; asked in a thread of its own, it is answered while the
 // main thread loads the code, the caches and the file list.
 import { Worker } from 'node:worker_threads';
-import type { QuickInputs, Signature } from './build-record.ts';
+import { articlesFile, inputsFile, type QuickInputs, type Signature } from './build-record.ts';
 
 /** What the record's inputs and the content folder say, once compared. */
 export interface ContentChanges {
@@ -28,12 +28,25 @@ export class NotSmall extends Error {}
  * link made or removed changes it), as git's core.trustctime=false.
  */
 const WORKER_SOURCE = `
-const { parentPort, workerData: { dir, inputsFile, patch, settledMs, most } } = require('node:worker_threads');
+const { parentPort, workerData: { dir, inputsFile, articlesFile, patch, settledMs, most } } = require('node:worker_threads');
 const { readdirSync, readFileSync, statSync } = require('node:fs');
 const path = require('node:path');
 const answer = () => {
   let q;
-  try { q = JSON.parse(readFileSync(inputsFile, 'utf8')); } catch { return { why: "the last build's inputs cannot be read" }; }
+  let articles;
+  try {
+    q = JSON.parse(readFileSync(inputsFile, 'utf8'));
+    articles = readFileSync(articlesFile, 'utf8');
+  } catch { return { why: "the last build's inputs cannot be read" }; }
+  // An article's entry, found by its key in the text (a key's quote cannot stand unescaped inside a
+  // value); its value holds no object, so it ends at the first closing brace after it.
+  const articleOf = (file) => {
+    const key = JSON.stringify(file) + ':{';
+    const at = articles.indexOf(key);
+    if (at === -1) return undefined;
+    const start = at + key.length - 1;
+    return JSON.parse(articles.slice(start, articles.indexOf('}', start) + 1));
+  };
   Object.assign(q.content, patch);
   const at = Date.now();
   const changed = [];
@@ -53,7 +66,7 @@ const answer = () => {
       if (known === undefined) { why = file + ' is new'; return; }
       const ctime = !file.startsWith('images/');
       if (known && known[0] === s.ino && known[1] === s.size && known[2] === s.mtimeMs && (!ctime || known[3] === s.ctimeMs)) continue;
-      const article = q.articles[file];
+      const article = articleOf(file);
       if (!article) { why = file + ' is not a live article'; return; }
       if (changed.length === most) { why = 'more than ' + most + ' articles changed'; return; }
       changed.push({ file, article, signature: s.mtimeMs > at - settledMs ? null : [s.ino, s.size, s.mtimeMs, s.ctimeMs] });
@@ -62,21 +75,21 @@ const answer = () => {
   walk(dir, '');
   if (!why && count !== Object.keys(q.content).length) why = 'a content file was removed';
   if (why) return { why };
-  const { content, articles, ...inputs } = q;
-  return { changes: { inputs, articles: Object.keys(articles).length, at, changed } };
+  const { content, articleCount, ...inputs } = q;
+  return { changes: { inputs, articles: articleCount, at, changed } };
 };
 parentPort.postMessage(answer());
 `;
 
 /**
- * The content files under `dir` that changed since the build whose inputs are `inputsFile` (with the
+ * The content files under `dir` that changed since the build whose record is `record` (with the
  * stats taken since, `patch`), asked in a thread. Rejects with NotSmall, saying why, when a file is
  * new, removed or other than a live article's, or more than `most` articles changed; with another
  * error if the thread fails.
  */
-export function contentChanges(dir: string, inputsFile: string, patch: Record<string, Signature | null>, settledMs: number, most: number): Promise<ContentChanges> {
+export function contentChanges(dir: string, record: string, patch: Record<string, Signature | null>, settledMs: number, most: number): Promise<ContentChanges> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { dir, inputsFile, patch, settledMs, most } });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { dir, inputsFile: inputsFile(record), articlesFile: articlesFile(record), patch, settledMs, most } });
     worker.once('message', (answer: { why: string } | { changes: ContentChanges }) => {
       void worker.terminate();
       if ('why' in answer) reject(new NotSmall(answer.why));

@@ -3,8 +3,7 @@
 // tree is brought up to date from the last build's record (the files it wrote afresh) rather than
 // checked file by file; the file list and completion manifest are the last build's with those pages'
 // entries replaced. Anything it cannot prove small gives undefined, and the caller runs the full build.
-import { existsSync, linkSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, rmdirSync } from 'node:fs';
-import { readlink } from 'node:fs/promises';
+import { linkSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BuildCache, pageKey, pageKeyBase } from '../cache/build-cache.ts';
@@ -23,62 +22,43 @@ import type { Route } from '../routes/table.ts';
 import type { PageResult } from '../render/page-output.ts';
 import { loadBudgets } from '../measure/budgets.ts';
 import { needsExactGzip } from '../measure/gzip.ts';
-import { outputLayout, treeParts, TREES } from '../output/layout.ts';
-import { resealed, SEAL_FILE } from '../output/seal.ts';
+import type { treeParts } from '../output/layout.ts';
+import { resealed } from '../output/seal.ts';
 import { closeStaging, openStaging, swapIn } from '../output/swap.ts';
 import { pathIn } from '../output/tree-file.ts';
 import { DistWriter, readFileListAt } from './dist-writer.ts';
 import { FEED_FILE } from './write-stage.ts';
 import { documentMaker } from './render-stage.ts';
-import { inputsFile, newRecordId, quickOptions, readRecord, sameInputs, SETTLED_MS, writeQuickRecord, type BuildRecord, type RecordRead } from './build-record.ts';
-import { contentChanges, NotSmall } from './content-changes.ts';
+import { newRecordId, quickOptions, sameInputs, writeQuickRecord, type BuildRecord, type RecordRead } from './build-record.ts';
+import { NotSmall } from './content-changes.ts';
+import { notQuick, NotQuick, startQuick, type QuickStart } from './quick-start.ts';
 import type { BuildOptions } from './run.ts';
-
-/** More changed articles than this, and the full build (whose workers share the work) is the quicker. */
-const MOST_ARTICLES = 20;
 
 /** What a quick rebuild did: the site's pages, the articles read again, the pages made, each stage's time. */
 export interface QuickResult { pages: number; articles: string[]; made: number; stages: Record<string, number>; deployDir: string }
 
-/** Why a quick rebuild gave way to the full build: for tests and the curious (SITE_QUICK_WHY=1). */
-class NotQuick extends Error {}
-const notQuick = (why: string): never => { throw new NotQuick(why); };
-
-/** The quick rebuild, or undefined when the full build must run (nothing of the output has changed then but the staging tree, which the full build checks file by file). */
-export async function quickBuild(opts: BuildOptions, why: (reason: string) => void = () => undefined): Promise<QuickResult | undefined> {
+/**
+ * The quick rebuild, or undefined when the full build must run (nothing of the output has changed then
+ * but the staging tree, which the full build checks file by file). `started`: its first steps, taken
+ * by the caller before it loaded this module (see quick-start.ts).
+ */
+export async function quickBuild(opts: BuildOptions, why: (reason: string) => void = () => undefined, started: Promise<QuickStart> = startQuick(opts)): Promise<QuickResult | undefined> {
   try {
-    return await quickly(opts);
+    return await quickly(opts, await started);
   } catch (error) {
     why(error instanceof NotQuick ? error.message : `failed: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
   }
 }
 
-async function quickly(opts: BuildOptions): Promise<QuickResult> {
+async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResult> {
   const startedAt = performance.now();
   const stages: Record<string, number> = {};
   let at = startedAt;
   const lap = (name: string) => { const t = performance.now(); stages[name] = (stages[name] ?? 0) + t - at; at = t; };
-  if (opts.session || opts.preview || opts.extraHead !== undefined) notQuick('serve, preview or extra head');
-  const root = path.resolve(opts.root);
-  const contentDir = path.resolve(opts.contentDir ?? path.join(root, 'content'));
-  const cacheDir = path.resolve(opts.cacheDir ?? path.join(root, CACHE_DIR));
+  const { root, contentDir, cacheDir, layout, liveTree, nextTree, last, since, asked } = start;
   const now = opts.now ?? new Date();
 
-  // The last build's record, and the tree it was built beside: still as that build left it (sealed) and the one it names.
-  const layout = outputLayout(opts.outDir, opts.family);
-  const current = await readlink(layout.current).catch(() => undefined);
-  const live = TREES.find((t) => t === current) ?? notQuick('no complete build yet');
-  const liveTree = treeParts(path.join(layout.buildsDir, live));
-  const nextTree = treeParts(path.join(layout.buildsDir, TREES.find((t) => t !== live)!));
-  const [last, before] = await Promise.all([readRecord(liveTree.record), readRecord(nextTree.record)]);
-  const since = last?.quickPatch ?? notQuick('the last build left no record for a quick one');
-  if (!before || before.id !== last!.previous || !existsSync(path.join(nextTree.site, SEAL_FILE))) notQuick('the other tree is not the build before last');
-
-  // Every content file's stat against the record's (the same files, and only articles changed), in a
-  // thread, while the code is checked here.
-  const asked = contentChanges(contentDir, inputsFile(liveTree.record), since, SETTLED_MS, MOST_ARTICLES);
-  asked.catch(() => undefined); // awaited below, unless this build gives way first
   const [same, code, assets] = await Promise.all([sameInputs(root, quickOptions(opts, { contentDir, cacheDir })), bundleBuildCode(root), bundle({ root, outDir: opts.outDir, cacheDir: path.join(root, CACHE_DIR) })]);
   // What any change needs, made ready meanwhile: the modules that parse an article and render a page, the cache.
   const modules = Promise.all([import(code.markdownUrl), import(code.renderUrl)]);
@@ -129,7 +109,7 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
     const staging = await openStaging(opts.outDir, root, { family: opts.family, warn: opts.warn });
     try {
       if (staging.live !== path.dirname(liveTree.fileList)) notQuick('another build swapped meanwhile');
-      catchUp(last!, liveTree, nextTree);
+      catchUp(last, liveTree, nextTree);
       const writer = new DistWriter(nextTree, liveTree);
       writer.beginFrom(read);
       lap('write');
@@ -169,7 +149,7 @@ async function quickly(opts: BuildOptions): Promise<QuickResult> {
       // The last build's manifest with these files in place (the whole list written again only if it cannot be read).
       if (!await resealed(liveTree.site, writer.outDir, writer.touchedFiles(), about)) notQuick('the last completion manifest cannot be read');
       const patch = { ...since, ...Object.fromEntries(changed.map((c) => [c.file, c.signature])) };
-      const record: Omit<BuildRecord, 'quick'> = { format: 1, id: newRecordId(), previous: last!.id, ...writer.changes };
+      const record: Omit<BuildRecord, 'quick'> = { format: 1, id: newRecordId(), previous: last.id, ...writer.changes };
       await cache.save(true);
       saved = true;
       await writeQuickRecord(nextTree.record, record, liveTree.record, patch);

@@ -4,27 +4,29 @@ import { chmod, link, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listContent, signatureOf, SETTLED_MS, type Signature } from '../../src/pipeline/build-record.ts';
+import { articlesFile, inputsFile, listContent, signatureOf, SETTLED_MS, type Signature } from '../../src/pipeline/build-record.ts';
 import { contentChanges, NotSmall } from '../../src/pipeline/content-changes.ts';
 
 let dir: string;
 let content: string;
-let inputs: string;
+let recordFile: string;
 const hourAgo = new Date(Date.now() - 3_600_000);
-const articles = { 'blog/one.md': { file: '/blog/one.html', digest: 'd1' }, 'blog/two.md': { file: '/blog/two.html', digest: 'd2' } };
+// One article's entry with a place in the file list, and one that has none (`null`), as the record keeps them.
+const articles = { 'blog/one.md': { file: '/blog/one.html', digest: 'd1', place: [10, 20] }, 'blog/two.md': { file: '/blog/two.html', digest: 'd2', place: null } };
 
-/** The record a full build would write of the content as it is now (the inputs' other members reduced to two). */
+/** The inputs a full build would write beside its record of the content as it is now (their other members reduced to two). */
 async function record(): Promise<void> {
   const listed = listContent(content);
   const stats = Object.fromEntries([...listed.files].map(([file, s]) => [file, signatureOf(s, listed.at)]));
-  await writeFile(inputs, JSON.stringify({ same: 'same-hash', until: 42, content: stats, articles }));
+  await writeFile(inputsFile(recordFile), JSON.stringify({ same: 'same-hash', until: 42, content: stats, articleCount: 2 }));
+  await writeFile(articlesFile(recordFile), JSON.stringify(articles));
 }
-const changes = (patch: Record<string, Signature | null> = {}, most = 20) => contentChanges(content, inputs, patch, SETTLED_MS, most);
+const changes = (patch: Record<string, Signature | null> = {}, most = 20) => contentChanges(content, recordFile, patch, SETTLED_MS, most);
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'content-changes-'));
   content = path.join(dir, 'content');
-  inputs = path.join(dir, 'build-inputs.json');
+  recordFile = path.join(dir, 'build-record.json');
   await mkdir(path.join(content, 'blog'), { recursive: true });
   await mkdir(path.join(content, 'images'));
   const files: Array<[string, string]> = [['blog/one.md', 'one'], ['blog/two.md', 'two'], ['settings.yaml', 'name: x'], ['images/logo.svg', '<svg/>']];
@@ -72,7 +74,7 @@ describe('the content changes a quick rebuild asks for', () => {
     await record();
     await writeFile(path.join(content, 'blog/two.md'), 'edited');
     await expect(changes({}, 0)).rejects.toThrow(new NotSmall('more than 0 articles changed'));
-    await rm(inputs);
+    await rm(inputsFile(recordFile));
     await expect(changes()).rejects.toThrow(new NotSmall("the last build's inputs cannot be read"));
   });
 });
