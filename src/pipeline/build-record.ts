@@ -12,7 +12,7 @@ import { generatorCode } from '../generator-code.ts';
 import { BUDGETS_FILE } from '../measure/budgets-file.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import type { DocumentShell } from '../render/page-output.ts';
-import type { ListPlace } from './dist-writer.ts';
+import type { ListPlace } from './file-list.ts';
 
 const FORMAT = 1;
 
@@ -40,7 +40,7 @@ export interface QuickInputs {
   content: Record<string, Signature | null>;
   /** Each live article's file (blog/<slug>.md) → its page's file in the output, the digest of its front matter, and where its page's entry lies in the file list. */
   articles: Record<string, { file: string; digest: string; place: ListPlace | null }>;
-  /** The file list as this build wrote it (its size and time), where the feed's entry lies in it, and each shared text (see dist-writer.ts, `ListPlaces`). */
+  /** The file list as this build wrote it (its size and time), where the feed's entry lies in it, and each shared text (see file-list.ts, `ListPlaces`). */
   fileList: { size: number; mtimeMs: number; feed: ListPlace | null; shared: ListPlace[] };
   /** Pages built, for the summary line. */
   pages: number;

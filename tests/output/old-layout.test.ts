@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, readlink, rename, rm, stat, writeFile } from 
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/pipeline/build.ts';
-import type { WrittenFiles } from '../../src/pipeline/dist-writer.ts';
+import type { WrittenFiles } from '../../src/pipeline/file-list.ts';
 import { formerFileList, outputLayout, treeParts, TREES } from '../../src/output/layout.ts';
 import { pageFile, type RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { fixtureProject, type FixtureProject } from '../support/fixture-project.ts';

@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listText, readFileList, readFileListAt, type WrittenFiles } from '../../src/pipeline/dist-writer.ts';
+import { listText, readFileList, readFileListAt, type WrittenFiles } from '../../src/pipeline/file-list.ts';
 import { fileListPatch } from '../../src/output/layout.ts';
 
 let dir: string;
