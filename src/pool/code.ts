@@ -53,7 +53,13 @@ const isBundledCode = (v: unknown): v is BundledCode => {
   return !!c && ['markdownBundleHash', 'renderHash', 'cardsHash', 'markdownUrl', 'cardsUrl', 'renderUrl', 'workerFile'].every((k) => typeof (c as unknown as Record<string, unknown>)[k] === 'string');
 };
 
-/** esbuild's options for the build's code: its four entries, and what it takes from node_modules (see code-packages.ts). */
+/**
+ * esbuild's options for the build's code: its four entries, and what it takes from node_modules (see
+ * code-packages.ts). No source maps: Node reads none unless started with --enable-source-maps, and
+ * inline they were half of each file's bytes, some 100 ms of esbuild's bundling (on a large first
+ * build, the workers wait for it) and 12 ms of each load of the code. A stack trace names the bundled
+ * file's line, beside the `// templates/…` comment esbuild writes before each module's code.
+ */
 export const codeBuildOptions = (root: string) => ({
   absWorkingDir: root,
   entryPoints: { markdown: 'src/content/markdown-file.ts', render: 'src/render/server-entry.tsx', cards: 'src/cards/draw.tsx', worker: 'src/pool/worker.ts' },
@@ -61,7 +67,7 @@ export const codeBuildOptions = (root: string) => ({
   bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', outExtension: { '.js': '.mjs' },
   ...codePackageOptions(root), jsx: 'automatic',
   // The CommonJS packages compiled in (code-packages.ts) require() Node's built-in modules, which ES modules must be given.
-  banner: { js: "import { createRequire as __siteRequire } from 'node:module';\nconst require = __siteRequire(import.meta.url);" }, logLevel: 'silent', sourcemap: 'inline', sourcesContent: false, loader: { '.css': 'empty' }, metafile: true,
+  banner: { js: "import { createRequire as __siteRequire } from 'node:module';\nconst require = __siteRequire(import.meta.url);" }, logLevel: 'silent', loader: { '.css': 'empty' }, metafile: true,
 } satisfies BuildOptions);
 
 async function bundleCodeAfresh(root: string): Promise<{ result: BundledCode; metafiles: Metafile[] }> {
