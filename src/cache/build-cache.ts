@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { isCheckedFront, parseJob, type CheckedFront, type LoadedMarkdown, type MarkdownJob, type ParsedMarkdownFile } from '../content/markdown-file.ts';
+import { isCheckedFront, parseJob, type CheckedFront, type LoadedMarkdown, type MarkdownJob, type ParsedMarkdownFile } from '../content/markdown-job.ts';
 import { SourceIndex } from './source-index.ts';
 import type { PageJob, PageResult } from '../render/page-output.ts';
 import type { Route } from '../routes/table.ts';

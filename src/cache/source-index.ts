@@ -4,12 +4,12 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { CACHE_FORMAT } from './store.ts';
 import { CACHE_DIR } from '../output/layout.ts';
 import type { KnownSource, KnownSources } from '../content/load.ts';
-import { isCheckedFront, type CheckedFront } from '../content/markdown-file.ts';
+import { isCheckedFront, type CheckedFront } from '../content/markdown-job.ts';
 import { generatorCode } from '../generator-code.ts';
 
 /** A file as a stat sees it: inode, size, modification and change times. Any write changes the change time. */
 type Signature = [ino: number, size: number, mtimeMs: number, ctimeMs: number];
-type Entry = [...Signature, digest: string, imagesSet: string, images: string[]];
+type Entry = [...Signature, digest: string, imagesSet: string, images: string[], front: string];
 type ImageEntry = [...Signature, checked: unknown];
 
 /** A file modified this recently before it was read is not known by its stat next time: a write within the file system's clock tick would not change it. */
@@ -80,19 +80,20 @@ export class SourceIndex implements KnownSources {
   /** What the last build read of `file`, if its stat is still what it was then. */
   known(file: string, stat: Stats): KnownSource | undefined {
     const entry = this.last.get(file);
-    if (!Array.isArray(entry) || entry.length !== 7) return undefined;
-    const [ino, size, mtimeMs, ctimeMs, digest, imagesSet, images] = entry;
+    // An entry of an older generator (without the front hash) is not known: the file is read again.
+    if (!Array.isArray(entry) || entry.length !== 8) return undefined;
+    const [ino, size, mtimeMs, ctimeMs, digest, imagesSet, images, front] = entry;
     if (ino !== stat.ino || size !== stat.size || mtimeMs !== stat.mtimeMs || ctimeMs !== stat.ctimeMs) return undefined;
-    if (typeof digest !== 'string' || typeof imagesSet !== 'string' || !Array.isArray(images)) return undefined;
+    if (typeof digest !== 'string' || typeof imagesSet !== 'string' || !Array.isArray(images) || typeof front !== 'string') return undefined;
     this.now.set(file, entry);
-    return { digest, imagesSet, images };
+    return { digest, imagesSet, images, front };
   }
 
   /** A file as this build read it, under its stat taken before the read; not noted if it had been modified within the last two seconds. */
   note(file: string, stat: Stats, known: KnownSource, readAt = Date.now()): void {
     // As git judges a racy entry: by the modification time (a write sets it to the clock's tick, whatever it was).
     if (stat.mtimeMs > readAt - SETTLED_MS) return;
-    this.now.set(file, [stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs, known.digest, known.imagesSet, known.images]);
+    this.now.set(file, [stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs, known.digest, known.imagesSet, known.images, known.front]);
   }
 
   /** A YAML file's data and addresses, as a load of this generator found it valid from the same key. */

@@ -11,12 +11,13 @@ import type { z } from 'zod';
 import { issueToWords, pathToString, type ContentError } from './errors.ts';
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 import type { DocumentLink } from './markdown.ts';
-import { digestOf, type CheckedFront, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-file.ts';
+import { digestOf, type CheckedFront, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-job.ts';
 import { readFrontMatter } from './front-matter.ts';
 import { frontDigest } from './front-digest.ts';
 import { hashOf } from '../hash.ts';
 import type { KnownImages, SiteImage } from './images.ts';
 import { imagesNamedIn } from './markdown-images.ts';
+import { frontHash } from './front-hash.ts';
 import type { SiteSettings } from './schemas.ts';
 
 /** An address written in a content file (a YAML value or a markdown link), and where. */
@@ -25,8 +26,11 @@ export interface SourceLink { file: string; line?: number; path: string; href: s
 /** The addresses one markdown file's body links to. */
 export interface BodyLinks { file: string; links: readonly DocumentLink[] }
 
-/** What a markdown file's key needs of its bytes, as the build cache keeps it (see cache/source-index.ts): their digest, and the images its text names of a set of images (`imagesSet`). */
-export interface KnownSource { digest: string; imagesSet: string; images: string[] }
+/**
+ * What a markdown file's key needs of its bytes, as the build cache keeps it (see cache/source-index.ts): their digest, and the images its text names of a set of images (`imagesSet`);
+ * and its front hash (content/front-hash.ts), which the build's record keeps of each article for a quick rebuild.
+ */
+export interface KnownSource { digest: string; imagesSet: string; images: string[]; front: string }
 
 /**
  * What the build cache knows of the content the last load read: of each markdown file, by the file's stat, what
@@ -202,12 +206,13 @@ export function markdownSource(c: Collector, file: string, forms: SiteSettings['
   const read = () => readFileSync(file);
   const stat = sources && statSync(file, { throwIfNoEntry: false });
   const known = stat && sources.known(file, stat);
-  if (known && known.imagesSet === imagesSet) return { rel, forms, digest: known.digest, images: Object.fromEntries(known.images.map((name) => [name, images[name]!])), read };
+  if (known && known.imagesSet === imagesSet) return { rel, forms, digest: known.digest, front: known.front, images: Object.fromEntries(known.images.map((name) => [name, images[name]!])), read };
   const readAt = Date.now();
   const source = c.readBytes(file);
   if (source === undefined) return undefined;
   const digest = digestOf(source);
+  const front = frontHash(source);
   const named = imagesNamedIn(source, images);
-  if (stat) sources!.note(file, stat, { digest, imagesSet, images: Object.keys(named) }, readAt);
-  return { source, rel, forms, digest, images: named, read };
+  if (stat) sources!.note(file, stat, { digest, imagesSet, images: Object.keys(named), front }, readAt);
+  return { source, rel, forms, digest, front, images: named, read };
 }

@@ -4,8 +4,10 @@ import type { z } from 'zod';
 import { ContentErrors } from './errors.ts';
 import { fillSettings, LEAD_RETENTION_PLACEHOLDER } from './settings-text.ts';
 import type { TocEntry } from './markdown.ts';
-import { parseJob, parseMarkdownFile, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-file.ts';
+import { parseMarkdownFile } from './markdown-file.ts';
+import { parseJob, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-job.ts';
 import { frontDigest, noteFrontDigest } from './front-digest.ts';
+import { noteFrontHash } from './front-hash.ts';
 import { hashOf } from '../hash.ts';
 import { loadImages, type SiteImage } from './images.ts';
 import type { ImageUse } from '../images/picture.ts';
@@ -64,12 +66,6 @@ export function postFile(slug: string): string {
 
 const LEGAL = ['privacy-policy', 'terms-of-service'] as const;
 
-/**
- * Whether a markdown file (by its `rel`, as parse jobs name it) is an article: its body HTML is read
- * by its page's template alone, never by the load, so the build cache may keep it apart (see cache/build-cache.ts).
- */
-export const isArticleFile = (rel: string): boolean => path.dirname(rel) === path.join('content', 'blog');
-
 /** How many markdown files a load will parse (the articles and the legal pages), from one directory listing. */
 export async function markdownFileCount(contentDir: string): Promise<number> {
   const names = await readdir(path.join(contentDir, 'blog')).catch(() => [] as string[]);
@@ -121,6 +117,7 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
 
   c.errors.push(...unread);
   const parsed = new Map((await parsing).map((result, i) => [readable[i]!.file, result]));
+  const fronts = new Map(readable.map(({ file, job }) => [file, job.front]));
 
   const unsorted: Post[] = [];
   const categoryUses: CategoryUse[] = [];
@@ -130,6 +127,8 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
     if (!doc) continue;
     const post: Post = { ...doc.data, slug: path.basename(file, '.md'), html: doc.body.html, toc: doc.body.toc, bodyImages: doc.body.images };
     if (doc.digest !== undefined) noteFrontDigest(post, doc.digest);
+    const front = fronts.get(file);
+    if (front !== undefined) noteFrontHash(post, front);
     unsorted.push(post);
     // The line is looked up only for an error: finding it parses the front matter again, on this thread.
     (doc.data.categories ?? []).forEach((name, i) => categoryUses.push({ name, file: c.rel(file), get line() { return doc.lineOf(['categories', i]); }, path: `categories[${i}]` }));

@@ -4,7 +4,6 @@ import { startQuick, type QuickStart } from './quick-start.ts';
 import { formatSummary, summaryJson } from '../measure/summary.ts';
 import { londonDateTime } from '../content/publication.ts';
 import { overridesFromEnv } from '../config.ts';
-import { describeBuildError } from './errors.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 
@@ -49,8 +48,12 @@ function formatQuick(q: QuickResult): string {
   return [`built ${q.pages} pages (a quick rebuild: ${articles}; ${q.made} page${q.made === 1 ? '' : 's'} made, the rest stand)`, `  time: ${times}`].join('\n');
 }
 
-/** Prints why the build failed; every build failure exits 1. */
-export function reportBuildError(error: unknown, err: (s: string) => void): number {
+/**
+ * Prints why the build failed; every build failure exits 1. Its words loaded only then: they know
+ * every kind of error, and with them the schemas and zod, which a quick rebuild never loads.
+ */
+export async function reportBuildError(error: unknown, err: (s: string) => void): Promise<number> {
+  const { describeBuildError } = await import('./errors.ts');
   for (const line of describeBuildError(error)) err(line);
   return 1;
 }

@@ -38,8 +38,14 @@ export interface QuickInputs {
   until: number;
   /** Every file under the content folder, by its path there, with its stat as the build began (null: not settled, so unknown). */
   content: Record<string, Signature | null>;
-  /** Each live article's file (blog/<slug>.md) → its page's file in the output, the digest of its front matter, and where its page's entry lies in the file list. */
-  articles: Record<string, { file: string; digest: string; place: ListPlace | null }>;
+  /**
+   * Each live article's file (blog/<slug>.md) → its page's file in the output, the digest of its front matter as the schema
+   * returned it, where its page's entry lies in the file list, and its front hash (content/front-hash.ts): a quick rebuild
+   * that finds the same front hash checks no front matter.
+   */
+  articles: Record<string, { file: string; digest: string; place: ListPlace | null; front?: string }>;
+  /** The HTML budget (budgets.json's htmlKb) the build held its pages to; null: none. The budgets are the same while `same` is. */
+  htmlKb: number | null;
   /** The file list as this build wrote it (its size and time), where the feed's entry lies in it, and each shared text (see file-list.ts, `ListPlaces`). */
   fileList: { size: number; mtimeMs: number; feed: ListPlace | null; shared: ListPlace[] };
   /** Pages built, for the summary line. */
@@ -61,18 +67,29 @@ export interface BuildRecord {
 export const newRecordId = (): string => randomUUID();
 
 /**
- * Beside the record, its QuickInputs (build-inputs.json: a megabyte at 10,000 articles) but for their
- * articles, which are in build-articles.json (two megabytes: a quick rebuild searches that text for
- * the articles that changed rather than parse it; `articleCount` in the first says how many). A quick
- * rebuild leaves both as the last build's (hard links), noting in the record only the content files
- * whose stat it took anew (`patch`). The record is read without them: a quick rebuild reads them in a
- * thread (content-changes.ts), the full build never.
+ * Beside the record, its QuickInputs in three files: the content's stats (build-content.json: a
+ * megabyte at 10,000 articles, in the order the content is listed, which a quick rebuild compares as
+ * text rather than parse), the articles (build-articles.json: three megabytes, which it searches for
+ * the articles that changed), and the rest (build-inputs.json; `articleCount` says how many articles
+ * there are). A quick rebuild leaves all three as the last build's (hard links), noting in the record
+ * only the content files whose stat it took anew (`patch`). The record is read without them: a quick
+ * rebuild reads them in a thread (content-changes.ts), the full build never.
  */
 export const inputsFile = (record: string) => path.join(path.dirname(record), 'build-inputs.json');
 export const articlesFile = (record: string) => path.join(path.dirname(record), 'build-articles.json');
+export const contentFile = (record: string) => path.join(path.dirname(record), 'build-content.json');
+const QUICK_FILES = [inputsFile, articlesFile, contentFile];
 
-/** build-inputs.json as written: the QuickInputs but for their articles, and how many those are. */
-export type WrittenInputs = Omit<QuickInputs, 'articles'> & { articleCount: number };
+/** build-inputs.json as written: the QuickInputs but for their content's stats and articles, and how many articles there are. */
+export type WrittenInputs = Omit<QuickInputs, 'articles' | 'content'> & { articleCount: number };
+
+/** A full build's QuickInputs, written into their three files beside the record `file`. */
+export async function writeQuickInputs(file: string, quick: QuickInputs): Promise<void> {
+  const { articles, content, ...inputs } = quick;
+  await writeBeside(articlesFile(file), JSON.stringify(articles));
+  await writeBeside(contentFile(file), JSON.stringify(content));
+  await writeBeside(inputsFile(file), JSON.stringify({ ...inputs, articleCount: Object.keys(articles).length } satisfies WrittenInputs));
+}
 
 /** The record as written: its QuickInputs apart (see `inputsFile`), with the content stats since. */
 type Written = Omit<BuildRecord, 'quick'> & { quick?: { patch: Record<string, Signature | null> } };
@@ -97,22 +114,17 @@ export function readRecord(file: string): RecordRead | undefined {
 /** A full build's record, its QuickInputs written whole beside it. */
 export async function writeRecord(file: string, record: BuildRecord): Promise<void> {
   const { quick, ...rest } = record;
-  if (quick) {
-    const { articles, ...inputs } = quick;
-    await writeBeside(articlesFile(file), JSON.stringify(articles));
-    await writeBeside(inputsFile(file), JSON.stringify({ ...inputs, articleCount: Object.keys(articles).length } satisfies WrittenInputs));
-  } else {
-    await Promise.all([inputsFile(file), articlesFile(file)].map((f) => rm(f, { force: true })));
-  }
+  if (quick) await writeQuickInputs(file, quick);
+  else await Promise.all(QUICK_FILES.map((named) => rm(named(file), { force: true })));
   await writeBeside(file, JSON.stringify({ ...rest, ...(quick ? { quick: { patch: {} } } : {}) } satisfies Written));
 }
 
 /**
- * A quick rebuild's record: the last build's QuickInputs (`last`, its record file) linked beside it (both files), and
+ * A quick rebuild's record: the last build's QuickInputs (`last`, its record file) linked beside it (their three files), and
  * the content stats taken since then, the last record's and these (`patch`), in the record itself.
  */
 export async function writeQuickRecord(file: string, record: Omit<BuildRecord, 'quick'>, last: string, patch: Record<string, Signature | null>): Promise<void> {
-  for (const named of [inputsFile, articlesFile]) {
+  for (const named of QUICK_FILES) {
     await rm(named(file), { force: true });
     try { linkSync(named(last), named(file)); } catch { copyFileSync(named(last), named(file)); }
   }

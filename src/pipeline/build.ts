@@ -32,6 +32,7 @@ import { swapStage } from './swap-stage.ts';
 import { pruneStage } from './prune-stage.ts';
 import { listContent, newRecordId, quickOptions, readRecord, sameInputs, signatureOf, writeRecord, type QuickInputs } from './build-record.ts';
 import { notedFrontDigest } from '../content/front-digest.ts';
+import { notedFrontHash } from '../content/front-hash.ts';
 
 export type { BuildOptions, BuildResult, LiveBuild } from './run.ts';
 export type { BuildSession } from './session.ts';
@@ -162,12 +163,13 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   // A page's document, as written into the staging tree: what the budgets gzip again at level 9 near a limit.
   const fileOf = new Map(pages.map((p) => [p.route.url, p.route.file]));
   const readPage = (url: string) => readFile(pathIn(writer.outDir, fileOf.get(url)!));
-  await budgetStage(root, opts.budgets, summary, readPage, { pages: writer.outDir, outDir: run.outDir });
+  const budgets = await budgetStage(root, opts.budgets, summary, readPage, { pages: writer.outDir, outDir: run.outDir });
   // What this build was made from, beside its file list, so that the next may be a quick one (quick-build.ts).
   const last = staging.live === undefined ? undefined : readRecord(treeParts(staging.live).record);
   const quick = listed && writer.listPlaces && !site.settings.search && !made.unpublishedLinks.length && made.articles.draft + made.articles.scheduled + made.articles.expired === 0
     ? await quickInputs(opts, run, writer.listPlaces, {
       site, routes, code: made.code, cardsCode: made.cardsCode, shell: made.shell, shellInputs: made.shellInputs, siteInputs: made.siteInputs, articles: made.articles,
+      htmlKb: budgets?.page.htmlKb ?? null,
     }, listed) : undefined;
   await writeRecord(treeParts(staging.next).record, { format: 1, id: newRecordId(), previous: last?.id ?? null, ...writer.changes, ...(quick ? { quick } : {}) });
   await time('swap', () => swapStage(staging, writer, { preview, clock: opts.now }));
@@ -187,7 +189,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
 /** What the record keeps for a quick rebuild after this build. */
 async function quickInputs(opts: BuildOptions, run: { root: string; contentDir: string; cacheDir: string; now: Date }, places: ListPlaces,
   made: { site: BuildResult['site']; routes: BuildResult['routes']; code: { renderHash: string; markdownHash: string }; cardsCode: string; shell: QuickInputs['shell'];
-    shellInputs: string; siteInputs: string; articles: { nextChange: { at: string } | null } },
+    shellInputs: string; siteInputs: string; articles: { nextChange: { at: string } | null }; htmlKb: number | null },
   listed: ReturnType<typeof listContent>): Promise<QuickInputs> {
   const { site, routes, now } = { ...made, now: run.now };
   const yearEnd = Date.UTC(now.getUTCFullYear() + 1, 0, 1);
@@ -198,7 +200,8 @@ async function quickInputs(opts: BuildOptions, run: { root: string; contentDir: 
     if (route.template !== 'blogPost') continue;
     const post = bySlug.get(route.url.slice('/blog/'.length));
     const digest = post && notedFrontDigest(post);
-    if (digest) articles[`blog/${post.slug}.md`] = { file: route.file, digest, place: places.files.get(route.file) ?? null };
+    const front = post && notedFrontHash(post);
+    if (digest) articles[`blog/${post.slug}.md`] = { file: route.file, digest, place: places.files.get(route.file) ?? null, ...(front ? { front } : {}) };
   }
   return {
     same: await sameInputs(run.root, quickOptions(opts, run)),
@@ -211,5 +214,6 @@ async function quickInputs(opts: BuildOptions, run: { root: string; contentDir: 
     articles,
     fileList: { size: places.size, mtimeMs: places.mtimeMs, feed: places.files.get(FEED_FILE) ?? null, shared: places.shared },
     pages: routes.length,
+    htmlKb: made.htmlKb,
   };
 }

@@ -1,5 +1,5 @@
 import { ContentErrors, formatContentError } from '../content/errors.ts';
-import { SettingsOverrideError } from '../config.ts';
+import { SettingsOverrideError } from '../content/apply-overrides.ts';
 import { BudgetError } from '../measure/budgets.ts';
 import { OutputFolderError } from '../output/swap.ts';
 import { IslandRegistryError } from '../bundle/island-registry.ts';

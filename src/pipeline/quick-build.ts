@@ -8,7 +8,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BuildCache, pageKey, pageKeyBase } from '../cache/build-cache.ts';
 import { CACHE_DIR } from '../output/layout.ts';
-import { isArticleFile, loadArticle, type ParseMarkdown, type Site } from '../content/load.ts';
+import type { ParseMarkdown, Post, Site } from '../content/load.ts';
+import { digestOf, isArticleFile } from '../content/markdown-job.ts';
+import { frontHash } from '../content/front-hash.ts';
+import { imagesNamedIn } from '../content/markdown-images.ts';
 import { bundle } from '../bundle/bundle.ts';
 import { bundleBuildCode } from '../pool/code.ts';
 import { BuildWorkers } from '../pool/build-workers.ts';
@@ -20,7 +23,6 @@ import { routeBodyKey } from '../render/article-body.ts';
 import { PageUsesTable, type StoredPage } from '../render/stored-page.ts';
 import type { Route } from '../routes/table.ts';
 import type { PageResult } from '../render/page-output.ts';
-import { loadBudgets } from '../measure/budgets.ts';
 import { needsExactGzip } from '../measure/gzip.ts';
 import type { treeParts } from '../output/layout.ts';
 import { resealed } from '../output/seal.ts';
@@ -30,13 +32,17 @@ import { DistWriter } from './dist-writer.ts';
 import { readFileListAt } from './file-list.ts';
 import { FEED_FILE } from './write-stage.ts';
 import { documentMaker } from './render-stage.ts';
-import { newRecordId, quickOptions, sameInputs, writeQuickRecord, type BuildRecord, type RecordRead } from './build-record.ts';
+import { newRecordId, quickOptions, sameInputs, writeQuickRecord, type BuildRecord, type QuickInputs, type RecordRead } from './build-record.ts';
 import { NotSmall } from './content-changes.ts';
 import { notQuick, NotQuick, startQuick, type QuickStart } from './quick-start.ts';
 import type { BuildOptions } from './run.ts';
 
 /** What a quick rebuild did: the site's pages, the articles read again, the pages made, each stage's time. */
-export interface QuickResult { pages: number; articles: string[]; made: number; stages: Record<string, number>; deployDir: string }
+export interface QuickResult {
+  pages: number; articles: string[]; made: number; stages: Record<string, number>; deployDir: string;
+  /** Of `articles`, those whose front matter was read and checked again (its bytes are not the last full build's). */
+  checked: number;
+}
 
 /**
  * The quick rebuild, or undefined when the full build must run (nothing of the output has changed then
@@ -89,19 +95,19 @@ async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResu
     const workers = new BuildWorkers(code, Infinity);
     const parse: ParseMarkdown = (jobs) => cache.parse(jobs, code.markdownHash, (missing) => workers.parse(missing), (job) => isArticleFile(job.rel));
     const jobs: Array<{ route: Route; about: StoredPage }> = [];
+    let checked = 0;
     for (const { file: rel, article } of changed) {
-      const { file, digest } = article;
-      // Read and checked as serve reads a saved article (its categories are its front matter's, which is unchanged).
-      const loaded = await loadArticle(contentDir, path.join(contentDir, rel), { settings, images }, [], parse).catch(() => notQuick(`${rel} has an error`));
-      if (loaded.digest !== digest) notQuick(`${rel}'s front matter changed`);
+      const { file } = article;
+      const loaded = await articleBody(contentDir, rel, article, { settings, images }, parse);
+      if (loaded.checked) checked++;
       const entry = list.files[file];
       const found = entry?.key === undefined ? undefined : await cache.route(entry.key);
       if (!found || found.template !== 'blogPost' || found.file !== file) return notQuick(`${file}'s route is not in the cache`);
       const route = found;
       const post = route.props.post;
       const alike = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-      if (!alike(post.toc, loaded.post.toc) || !alike(post.bodyImages, loaded.post.bodyImages)) notQuick(`${rel}'s body shows other images`);
-      post.html = loaded.post.html;
+      if (!alike(post.toc, loaded.toc) || !alike(post.bodyImages, loaded.bodyImages)) notQuick(`${rel}'s body shows other images`);
+      post.html = loaded.html;
       jobs.push({ route, about: entry!.about as StoredPage });
     }
     lap('load');
@@ -116,7 +122,6 @@ async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResu
       lap('write');
 
       // The changed pages, made (on this thread: a handful) and checked against the budgets.
-      const budgets = opts.budgets === false ? undefined : opts.budgets ?? await loadBudgets(root);
       const table = new PageUsesTable(writer);
       const base = pageKeyBase(cache.lockHash, code.renderHash, q.ctx);
       let made = 0;
@@ -130,7 +135,8 @@ async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResu
         const last = table.last(about);
         const uses = { islands: out.islands, images: out.images, ...(out.preload ? { preload: out.preload } : {}), markup: out.markup };
         if (!last || table.made(uses) !== last) notQuick(`${route.url} uses other islands or images, or other markup figures`);
-        const limit = budgets && budgets.page.htmlKb * 1024;
+        // The last build's budget: budgets.json and the options are the same (`same`).
+        const limit = q.htmlKb === null ? undefined : q.htmlKb * 1024;
         if (limit !== undefined && (out.entry.gzip > limit || needsExactGzip(out.entry.gzip, limit))) notQuick(`${route.url} is near its HTML budget`);
         const key = pageKey(base, route);
         writer.add(route.file, { ...out.entry, key, about: table.stored(last!, { cut: out.cut, site: about.site, body: routeBodyKey(route), shell: about.shell }) });
@@ -157,13 +163,38 @@ async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResu
       lap('write');
       await swapIn(staging);
       lap('swap');
-      return { pages: q.pages, articles: changed.map((c) => c.file), made, stages: { ...stages, total: performance.now() - startedAt }, deployDir: layout.deployDir };
+      return { pages: q.pages, articles: changed.map((c) => c.file), made, checked, stages: { ...stages, total: performance.now() - startedAt }, deployDir: layout.deployDir };
     } finally {
       await closeStaging(staging);
     }
   } finally {
     if (!saved) await cache.save(true).catch(() => undefined);
   }
+}
+
+/**
+ * A changed article's body as its page shows it, read as a load reads it. Parsed alone when the file's
+ * front hash is the one the last build recorded: its front matter is the same bytes, which that build
+ * checked, so no YAML parser or schema is loaded for it. Otherwise read and checked whole, as serve
+ * reads a saved article (its categories are its front matter's, so no other article's are needed),
+ * and the front matter's digest compared. Gives way on any error, or if the front matter changed.
+ */
+async function articleBody(contentDir: string, rel: string, article: QuickInputs['articles'][string], site: Pick<Site, 'settings' | 'images'>,
+  parse: ParseMarkdown): Promise<Pick<Post, 'html' | 'toc' | 'bodyImages'> & { checked: boolean }> {
+  const file = path.join(contentDir, rel);
+  if (article.front !== undefined) {
+    let source: Buffer;
+    try { source = readFileSync(file); } catch { return notQuick(`${rel} cannot be read`); }
+    if (frontHash(source) === article.front) {
+      const [parsed] = await parse([{ source, rel: path.join('content', rel), forms: site.settings.assessmentForms, digest: digestOf(source), images: imagesNamedIn(source, site.images), read: () => source }]);
+      if (!parsed || parsed.body.errors.length) notQuick(`${rel} has an error`);
+      return { html: parsed!.body.html, toc: parsed!.body.toc, bodyImages: parsed!.body.images, checked: false };
+    }
+  }
+  const { loadArticle } = await import('../content/load.ts');
+  const loaded = await loadArticle(contentDir, file, site, [], parse).catch(() => notQuick(`${rel} has an error`));
+  if (loaded.digest !== article.digest) notQuick(`${rel}'s front matter changed`);
+  return { ...loaded.post, checked: true };
 }
 
 /**

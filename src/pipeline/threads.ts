@@ -4,8 +4,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { BuildCache } from '../cache/build-cache.ts';
 import { CardProcess } from '../cards/card-process.ts';
-import { isArticleFile, markdownFileCount, type ParseMarkdown } from '../content/load.ts';
-import { parseJob, parseMarkdownFile } from '../content/markdown-file.ts';
+import { markdownFileCount, type ParseMarkdown } from '../content/load.ts';
+import { isArticleFile, parseJob } from '../content/markdown-job.ts';
+import { parseMarkdownFile } from '../content/markdown-file.ts';
 import { BuildWorkers } from '../pool/build-workers.ts';
 import type { BuildCode } from '../pool/code.ts';
 

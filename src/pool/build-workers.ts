@@ -1,4 +1,4 @@
-import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-file.ts';
+import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-job.ts';
 import type { PageJob, PageResult, PagesTask } from '../render/page-output.ts';
 import type { BuildCode } from './code.ts';
 import type { CardJob } from '../cards/plan.ts';

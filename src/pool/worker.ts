@@ -3,7 +3,8 @@
  * markdown files, renders pages (and writes their documents) and draws share cards, plain data in and out, until it is closed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { parseMarkdownFile, type MarkdownJob, type ParsedMarkdownFile } from '../content/markdown-file.ts';
+import { parseMarkdownFile } from '../content/markdown-file.ts';
+import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-job.ts';
 import type { CardJob } from '../cards/plan.ts';
 import { mapLimit } from '../concurrency.ts';
 import type { PagesTask } from '../render/page-output.ts';

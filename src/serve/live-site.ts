@@ -9,7 +9,7 @@ import { bodyReader } from '../cache/build-cache.ts';
 import { ContentErrors } from '../content/errors.ts';
 import { frontDigest, notedFrontDigest } from '../content/front-digest.ts';
 import { loadArticle, type Post, type Site } from '../content/load.ts';
-import { parseJob, type MarkdownJob, type ParsedMarkdownFile } from '../content/markdown-file.ts';
+import { parseJob, type MarkdownJob, type ParsedMarkdownFile } from '../content/markdown-job.ts';
 import { newestFirst } from '../content/article-order.ts';
 import { publishedSite } from '../content/published.ts';
 import { routes as routeTable, type Route } from '../routes/table.ts';

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { BuildCache } from '../../src/cache/build-cache.ts';
-import { isArticleFile, loadSite, type Site } from '../../src/content/load.ts';
-import { parseMarkdownFile, type LoadedMarkdown, type ParsedMarkdownFile } from '../../src/content/markdown-file.ts';
+import { loadSite, type Site } from '../../src/content/load.ts';
+import { parseMarkdownFile } from '../../src/content/markdown-file.ts';
+import { isArticleFile, type LoadedMarkdown, type ParsedMarkdownFile } from '../../src/content/markdown-job.ts';
 
 /**
  * A load of `dir`'s content as the build makes it (markdown through the build cache, and the cache's

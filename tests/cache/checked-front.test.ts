@@ -1,7 +1,7 @@
 import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ParsedMarkdownFile } from '../../src/content/markdown-file.ts';
+import type { ParsedMarkdownFile } from '../../src/content/markdown-job.ts';
 import { ContentErrors } from '../../src/content/errors.ts';
 import { sourceLinks } from '../../src/content/load.ts';
 import { editFile, scratchProject } from '../scratch-project.ts';

@@ -2,7 +2,7 @@ import { readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentErrors } from '../../src/content/errors.ts';
-import { digestOf, parseJob } from '../../src/content/markdown-file.ts';
+import { digestOf, parseJob } from '../../src/content/markdown-job.ts';
 import { scratchProject } from '../scratch-project.ts';
 import { cachedLoad } from './cached-load.ts';
 import { CACHE_DIR } from '../../src/output/layout.ts';

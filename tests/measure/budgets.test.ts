@@ -93,7 +93,7 @@ describe('site build with a page over budget', () => {
       expect(existsSync(outDir)).toBe(false);
 
       const lines: string[] = [];
-      expect(reportBuildError(error, (l) => lines.push(l))).toBe(1);
+      expect(await reportBuildError(error, (l) => lines.push(l))).toBe(1);
       expect(lines).toContainEqual(expect.stringMatching(/^\/: JS all is \d+\.\d KB, over the budget of 1 KB$/));
       expect(lines.at(-2)).toMatch(/^build failed: \d+ figures over budget on \d+ pages \(sizes gzip, HTML at level 9; limits in budgets\.json\)$/);
       const kept = /^(.+)\/ is unchanged \(the last build that passed\); this build's pages are in (.+)\/ to inspect$/.exec(lines.at(-1)!);

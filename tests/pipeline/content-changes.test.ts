@@ -4,7 +4,7 @@ import { chmod, link, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { articlesFile, inputsFile, listContent, signatureOf, SETTLED_MS, type Signature } from '../../src/pipeline/build-record.ts';
+import { inputsFile, listContent, signatureOf, SETTLED_MS, writeQuickInputs, type QuickInputs, type Signature } from '../../src/pipeline/build-record.ts';
 import { contentChanges, NotSmall } from '../../src/pipeline/content-changes.ts';
 
 let dir: string;
@@ -14,12 +14,14 @@ const hourAgo = new Date(Date.now() - 3_600_000);
 // One article's entry with a place in the file list, and one that has none (`null`), as the record keeps them.
 const articles = { 'blog/one.md': { file: '/blog/one.html', digest: 'd1', place: [10, 20] }, 'blog/two.md': { file: '/blog/two.html', digest: 'd2', place: null } };
 
-/** The inputs a full build would write beside its record of the content as it is now (their other members reduced to two). */
-async function record(): Promise<void> {
+/**
+ * The inputs a full build would write beside its record of the content as it is now (their other members reduced to two);
+ * `reorder`: the stats listed in another order than the content's listing (as after a folder lists its files otherwise).
+ */
+async function record(reorder: <T>(entries: T[]) => T[] = (entries) => entries): Promise<void> {
   const listed = listContent(content);
-  const stats = Object.fromEntries([...listed.files].map(([file, s]) => [file, signatureOf(s, listed.at)]));
-  await writeFile(inputsFile(recordFile), JSON.stringify({ same: 'same-hash', until: 42, content: stats, articleCount: 2 }));
-  await writeFile(articlesFile(recordFile), JSON.stringify(articles));
+  const stats = Object.fromEntries(reorder([...listed.files]).map(([file, s]) => [file, signatureOf(s, listed.at)]));
+  await writeQuickInputs(recordFile, { same: 'same-hash', until: 42, content: stats, articles } as unknown as QuickInputs);
 }
 const changes = (patch: Record<string, Signature | null> = {}, most = 20) => contentChanges(content, recordFile, patch, SETTLED_MS, most);
 
@@ -63,6 +65,21 @@ describe('the content changes a quick rebuild asks for', () => {
     expect((await changes()).changed).toEqual([]);
     await chmod(path.join(content, 'settings.yaml'), 0o600);
     await expect(changes()).rejects.toThrow(new NotSmall('settings.yaml is not a live article'));
+  });
+
+  it('are the same when the record lists the files in another order than the folders list them now', async () => {
+    await record((entries) => [...entries].reverse());
+    expect((await changes()).changed).toEqual([]);
+    await writeFile(path.join(content, 'blog/one.md'), 'one, edited');
+    expect((await changes()).changed.map((c) => c.file)).toEqual(['blog/one.md']);
+    await rm(path.join(content, 'settings.yaml'));
+    await expect(changes()).rejects.toThrow(new NotSmall('a content file was removed'));
+  });
+
+  it('find a file removed from the end of the listing as from its middle', async () => {
+    const last = [...listContent(content).files.keys()].at(-1)!;
+    await rm(path.join(content, last));
+    await expect(changes()).rejects.toThrow(new NotSmall('a content file was removed'));
   });
 
   it('are too much to be quick when a file is added or removed, or more articles changed than asked', async () => {

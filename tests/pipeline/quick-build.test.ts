@@ -25,11 +25,14 @@ async function settle(): Promise<void> {
   }
 }
 
-/** The build `site build` runs: the quick one if it can, else the full one; says which. */
+/**
+ * The build `site build` runs: the quick one if it can, else the full one; says which, and of a quick one
+ * whether it checked an article's front matter again (its bytes not the last full build's).
+ */
 async function build(): Promise<string> {
   const reasons: string[] = [];
   const quick = await quickBuild(options('out'), (why) => reasons.push(why));
-  if (quick) return 'quick';
+  if (quick) return quick.checked ? 'quick, front matter checked' : 'quick';
   await buildSite(options('out'));
   return `full: ${reasons.join('; ')}`;
 }
@@ -71,6 +74,28 @@ describe('a quick rebuild', () => {
     // And again: the quick build's own record lets the next be quick too.
     await editFile(dir, article('what-is-data'), (s) => `${s}\nA second sentence.\n`);
     expect(await build()).toBe('quick');
+    await expectSameAsCold();
+  }, 300_000);
+
+  it('is quick after a front matter edit that leaves its fields as they were (a comment), checking it again', async () => {
+    await editFile(dir, article('what-is-data'), (s) => s.replace(/^title: /m, '# A note for the editor.\ntitle: '));
+    expect(await build()).toBe('quick, front matter checked');
+    await expectSameAsCold();
+    // And a body edit after it: checked again, its front matter not being the last full build's.
+    await editFile(dir, article('what-is-data'), (s) => `${s}\nA sentence after the comment.\n`);
+    expect(await build()).toBe('quick, front matter checked');
+    await expectSameAsCold();
+  }, 300_000);
+
+  it('gives way to the full build when an edited body has an error, which the full build reports', async () => {
+    const broken = '\n![A photo](/images/no-such-photo.jpg)\n';
+    await editFile(dir, article('what-is-data'), (s) => `${s}${broken}`);
+    const reasons: string[] = [];
+    expect(await quickBuild(options('out'), (why) => reasons.push(why))).toBeUndefined();
+    expect(reasons).toEqual(['blog/what-is-data.md has an error']);
+    await expect(buildSite(options('out'))).rejects.toThrow(/what-is-data\.md.*no-such-photo\.jpg, which is not in content\/images/);
+    await editFile(dir, article('what-is-data'), (s) => s.replace(broken, ''));
+    expect(await build()).toMatch(/^full/);
     await expectSameAsCold();
   }, 300_000);
 

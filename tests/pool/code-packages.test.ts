@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import { bundleBuildCode, codeBuildOptions } from '../../src/pool/code.ts';
-import { parseMarkdownFile, type MarkdownJob, type ParsedMarkdownFile } from '../../src/content/markdown-file.ts';
+import { parseMarkdownFile } from '../../src/content/markdown-file.ts';
+import type { MarkdownJob, ParsedMarkdownFile } from '../../src/content/markdown-job.ts';
 import { scratchProject } from '../scratch-project.ts';
 // @ts-expect-error: a plain script of the bench, without types
 import { writeArticles } from '../../scripts/bench-articles.mjs';
