@@ -11,13 +11,11 @@ import type { z } from 'zod';
 import { issueToWords, pathToString, type ContentError } from './errors.ts';
 import { parseYaml, type ParsedYaml } from './yaml.ts';
 import type { DocumentLink } from './markdown.ts';
-import { digestOf, type CheckedFront, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-job.ts';
+import { jobOfBytes, type CheckedFront, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-job.ts';
 import { readFrontMatter } from './front-matter.ts';
 import { frontDigest } from './front-digest.ts';
 import { hashOf } from '../hash.ts';
 import type { KnownImages, SiteImage } from './images.ts';
-import { imagesNamedIn } from './markdown-images.ts';
-import { frontHash } from './front-hash.ts';
 import type { SiteSettings } from './schemas.ts';
 
 /** An address written in a content file (a YAML value or a markdown link), and where. */
@@ -210,9 +208,7 @@ export function markdownSource(c: Collector, file: string, forms: SiteSettings['
   const readAt = Date.now();
   const source = c.readBytes(file);
   if (source === undefined) return undefined;
-  const digest = digestOf(source);
-  const front = frontHash(source);
-  const named = imagesNamedIn(source, images);
-  if (stat) sources!.note(file, stat, { digest, imagesSet, images: Object.keys(named), front }, readAt);
-  return { source, rel, forms, digest, front, images: named, read };
+  const job = jobOfBytes(source, rel, forms, images);
+  if (stat) sources!.note(file, stat, { digest: job.digest, imagesSet, images: Object.keys(job.images), front: job.front }, readAt);
+  return { ...job, read };
 }

@@ -4,6 +4,8 @@ import type { RenderedMarkdown } from './markdown.ts';
 import type { SiteSettings } from './schemas.ts';
 import type { ContentError } from './errors.ts';
 import type { SiteImage } from './images.ts';
+import { frontHash } from './front-hash.ts';
+import { imagesNamedIn } from './markdown-images.ts';
 
 // A markdown file's job and what its parse gives back, and the build cache's checks of them: plain
 // data and small helpers, apart from the renderer (markdown-file.ts), so that the cache and a quick
@@ -28,6 +30,14 @@ export interface MarkdownJob {
 export type LoadedMarkdown = Omit<MarkdownJob, 'source'> & { source?: MarkdownJob['source']; digest: string; read: () => Uint8Array;
   /** Its front hash (front-hash.ts), where the load knows it. */
   front?: string };
+
+/**
+ * A markdown file just read, as the load hands it to be parsed: its bytes, their digest and front hash
+ * (front-hash.ts), and the images of `images` its text names.
+ */
+export function jobOfBytes(source: Buffer, rel: string, forms: SiteSettings['assessmentForms'] | undefined, images: Record<string, SiteImage>) {
+  return { source, rel, forms, digest: digestOf(source), front: frontHash(source), images: imagesNamedIn(source, images), read: () => source } satisfies LoadedMarkdown;
+}
 
 /** The job a parser takes, its bytes read if they were not; throws if the file no longer has the bytes its digest names (it changed during the build). */
 export function parseJob({ read, digest, front: _front, ...job }: LoadedMarkdown): MarkdownJob {

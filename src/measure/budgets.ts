@@ -6,8 +6,6 @@ import { SLOT_NAMES, type SlotName } from '../images/slots.ts';
 import { EXACT_GZIP_LEVEL, exactGzipSize, needsExactGzip } from './gzip.ts';
 import { BUDGETS_FILE } from './budgets-file.ts';
 
-export { BUDGETS_FILE };
-
 const kb = z.number().positive();
 const count = z.number().int().min(0);
 

@@ -9,9 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { BuildCache, pageKey, pageKeyBase } from '../cache/build-cache.ts';
 import { CACHE_DIR } from '../output/layout.ts';
 import type { ParseMarkdown, Post, Site } from '../content/load.ts';
-import { digestOf, isArticleFile } from '../content/markdown-job.ts';
-import { frontHash } from '../content/front-hash.ts';
-import { imagesNamedIn } from '../content/markdown-images.ts';
+import { isArticleFile, jobOfBytes } from '../content/markdown-job.ts';
 import { bundle } from '../bundle/bundle.ts';
 import { bundleBuildCode } from '../pool/code.ts';
 import { BuildWorkers } from '../pool/build-workers.ts';
@@ -185,8 +183,9 @@ async function articleBody(contentDir: string, rel: string, article: QuickInputs
   if (article.front !== undefined) {
     let source: Buffer;
     try { source = readFileSync(file); } catch { return notQuick(`${rel} cannot be read`); }
-    if (frontHash(source) === article.front) {
-      const [parsed] = await parse([{ source, rel: path.join('content', rel), forms: site.settings.assessmentForms, digest: digestOf(source), images: imagesNamedIn(source, site.images), read: () => source }]);
+    const job = jobOfBytes(source, path.join('content', rel), site.settings.assessmentForms, site.images);
+    if (job.front === article.front) {
+      const [parsed] = await parse([job]);
       if (!parsed || parsed.body.errors.length) notQuick(`${rel} has an error`);
       return { html: parsed!.body.html, toc: parsed!.body.toc, bodyImages: parsed!.body.images, checked: false };
     }
