@@ -6,7 +6,7 @@ const CLOSE = Buffer.from('\n---');
 /**
  * The SHA-256 of a markdown file's front matter as bytes: from the file's start through the first
  * `\n---` after its opening `---` (the whole file when it opens otherwise or never closes).
- * gray-matter (front-matter.ts) takes the front matter from exactly those bytes, so two files with
+ * The front matter's split (front-matter.ts, as gray-matter's) takes it from exactly those bytes, so two files with
  * the same front hash have the same front matter whatever their bodies: a quick rebuild after a body
  * edit knows by it that the article's front matter, checked by the last full build, need not be
  * checked again (and loads no YAML parser and no schema for it).

@@ -19,7 +19,7 @@ export interface Satteri { markdownToMdast(source: string, options: { features: 
 export const PARSER_ENV = 'SITE_MARKDOWN_PARSER';
 
 /**
- * satteri's options. `frontmatter: false`: front matter is gray-matter's job, and satteri's default
+ * satteri's options. `frontmatter: false`: front matter is front-matter.ts's job, and satteri's default
  * reads a leading '---' block as front matter, which would change a body that opens with a thematic break.
  */
 export const SATTERI_OPTIONS = { features: { gfm: true, directive: true, frontmatter: false } } as const;

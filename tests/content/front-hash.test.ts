@@ -1,5 +1,5 @@
 // A markdown file's front hash (src/content/front-hash.ts): the same while only its body changes, never
-// the same for two files whose front matter gray-matter reads differently.
+// the same for two files whose front matter is split differently (front-matter.ts, as gray-matter splits it).
 import { describe, expect, it } from 'vitest';
 import { frontHash } from '../../src/content/front-hash.ts';
 import { splitFrontMatter } from '../../src/content/front-matter.ts';
@@ -36,9 +36,9 @@ describe('frontHash', () => {
     expect(frontHash(whole.subarray(2, whole.length - 2))).toBe(frontHash(bytes(ARTICLE)));
   });
 
-  it('is never the same for two files whose front matter gray-matter splits differently', () => {
+  it('is never the same for two files whose front matter is split differently', () => {
     // Variants of one article: where the closing delimiter falls, what opens it, what follows it. What
-    // follows the closing '---' on its line is the body's, as gray-matter splits it.
+    // follows the closing '---' on its line is the body's.
     const texts = ['---\ntitle: A\n---\nBody\n', '---\ntitle: A\n----\nBody\n', '----\ntitle: A\n---\nBody\n', '---\ntitle: A\n---\n---\nBody\n',
       '---\ntitle: A\nmore: 1\n---\nBody\n', '---\r\ntitle: A\r\n---\r\nBody\r\n', '---\ntitle: A', '---\n---\nBody\n', '---yaml\ntitle: A\n---\nBody\n'];
     for (const a of texts) {
