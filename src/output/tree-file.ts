@@ -155,8 +155,17 @@ export function linkNew(trees: SiteTrees, file: string, from: string, made: Set<
  */
 export function putContents(trees: SiteTrees, file: string, contents: Uint8Array, before: FileEntry | undefined, made: Set<string>): FileEntry {
   const hash = sha256(contents);
+  return keptContents(trees, file, hash, before, made) ?? writeContents(trees, file, contents, hash, before, made);
+}
+
+/** Of `putContents`: the live file's entry when the last build wrote these very bytes (`hash`) there and nobody has touched it since, linked in; else undefined. */
+export function keptContents(trees: SiteTrees, file: string, hash: string, before: FileEntry | undefined, made: Set<string>): FileEntry | undefined {
   const kept = before?.hash === hash ? untouched(trees, file, before, made) : undefined;
-  if (kept) return { hash, size: kept.size, mtimeMs: kept.mtimeMs, ...(kept.ino === undefined ? {} : { ino: kept.ino }), ...gzipOf(kept) };
+  return kept && { hash, size: kept.size, mtimeMs: kept.mtimeMs, ...(kept.ino === undefined ? {} : { ino: kept.ino }), ...gzipOf(kept) };
+}
+
+/** Of `putContents`: `contents` (whose SHA-256 is `hash`) written afresh at `file`. */
+export function writeContents(trees: SiteTrees, file: string, contents: Uint8Array, hash: string, before: FileEntry | undefined, made: Set<string>): FileEntry {
   const written = writeNew(trees, file, contents, made);
   return { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, ...(before?.hash === hash ? gzipOf(before) : {}) };
 }

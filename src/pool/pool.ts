@@ -80,10 +80,10 @@ export class WorkerPool {
 
   /**
    * Like `map`, but hands each batch's results to `each` as they arrive and keeps none of them: a
-   * batch is sent only while fewer than one per worker (plus one) await `each`, so a slow consumer
-   * holds back the workers instead of letting results pile up in memory.
+   * batch is sent only while fewer than `lanes` (by default one per worker, plus one) are made or
+   * await `each`, so a slow consumer holds back the workers instead of letting results pile up in memory.
    */
-  async forEach<T, R>(items: T[], toTask: (batch: T[]) => Task | Promise<Task>, each: (batch: T[], results: R[]) => Promise<void>): Promise<void> {
+  async forEach<T, R>(items: T[], toTask: (batch: T[]) => Task | Promise<Task>, each: (batch: T[], results: R[]) => Promise<void>, lanes = this.size + 1): Promise<void> {
     const per = Math.max(1, Math.min(32, Math.ceil(items.length / (this.size * 4))));
     let next = 0;
     const lane = async () => {
@@ -92,7 +92,7 @@ export class WorkerPool {
         await each(batch, (await this.run(await toTask(batch))) as R[]);
       }
     };
-    await Promise.all(Array.from({ length: this.size + 1 }, lane));
+    await Promise.all(Array.from({ length: lanes }, lane));
   }
 
   /** `transfer`: buffers handed to the worker rather than copied (the caller must not use them after). */

@@ -9,7 +9,7 @@ import { pageScripts } from '../bundle/page-scripts.ts';
 import { markupFigures, type MarkupFigures } from '../measure/markup.ts';
 import { PAGE_GZIP_LEVEL, pageGzipSize } from '../measure/gzip.ts';
 import { islandList, islandMap, type IslandList } from './island-list.ts';
-import { lastWritten, putContents, type FileEntry, type SiteTrees } from '../output/tree-file.ts';
+import { keptContents, lastWritten, sha256, writeContents, type FileEntry, type SiteTrees } from '../output/tree-file.ts';
 import { withBody } from './article-body.ts';
 
 /** What every document is made of besides its page: plain data, the same for every page of a build. */
@@ -35,7 +35,16 @@ export interface PreviousPage { cut: DocumentCut; islands: IslandList; images: I
  */
 export interface PageJob { route: Route; before?: FileEntry; previous?: PreviousPage; body?: Uint8Array }
 
-export interface PagesTask { jobs: PageJob[]; ctx: Omit<RenderContext, 'url'>; shell: DocumentShell; trees: SiteTrees }
+export interface PagesTask {
+  jobs: PageJob[]; ctx: Omit<RenderContext, 'url'>; shell: DocumentShell; trees: SiteTrees;
+  /**
+   * Each document to write afresh handed back (`UnwrittenPage`) instead of written: a worker's, which
+   * the main thread writes one file at a time (pool/build-workers.ts). Two threads creating files in
+   * one folder take turns at its lock, and after a clean the kernel makes each file slowly; a worker
+   * waiting there is a worker not rendering.
+   */
+  handBack?: boolean;
+}
 
 /**
  * What the main thread needs of a page once it is written: the file's entry (hash, sizes, time),
@@ -57,6 +66,12 @@ export interface PageOutput {
  * cache or unreadable. Nothing is written; the main thread discards the entries and builds again.
  */
 export interface LostBody { lostBody: true }
+
+/** A page made but not written (`PagesTask.handBack`): its document, and the figures of its entry that do not come from the file. */
+export interface UnwrittenPage extends Omit<PageOutput, 'entry'> {
+  entry: Pick<PageOutput['entry'], 'hash' | 'gzip' | 'gzipLevel'>;
+  document: Uint8Array;
+}
 
 /** What the thread that made a page hands back. */
 export type PageResult = PageOutput | LostBody;
@@ -82,21 +97,23 @@ function pageWritten(trees: SiteTrees, route: Route, before: FileEntry, previous
  * into the staging tree and measured (raw and gzip at level 1, see measure/gzip.ts), by the thread that rendered it: a
  * worker, or the main thread on a small build. Only the figures go back; the markup is let go here.
  */
-export function outputPages(task: PagesTask, render: (route: Route, ctx: RenderContext) => RenderedPage): PageResult[] {
+export function outputPages(task: PagesTask, render: (route: Route, ctx: RenderContext) => RenderedPage): Array<PageResult | UnwrittenPage> {
   const made = new Set<string>();
-  return task.jobs.map(({ route, before, previous, body }): PageResult => {
+  return task.jobs.map(({ route, before, previous, body }): PageResult | UnwrittenPage => {
     const written = previous && before ? pageWritten(task.trees, route, before, previous) : undefined;
     const whole = written ? route : withBody(route, body);
     if (!whole) return { lostBody: true };
     const page = written ?? render(whole, { ...task.ctx, url: route.url });
     const { html, cut } = documentOf(page, task.shell);
     const bytes = Buffer.from(html);
-    const entry = putContents(task.trees, route.file, bytes, before, made);
+    const hash = sha256(bytes);
+    const kept = keptContents(task.trees, route.file, hash, before, made);
     // The last build's figure while the bytes are the same and it was taken at this level.
-    const gzip = entry.gzip !== undefined && entry.gzipLevel === PAGE_GZIP_LEVEL ? entry.gzip : pageGzipSize(bytes);
-    return {
-      entry: { ...entry, gzip, gzipLevel: PAGE_GZIP_LEVEL }, markup: markupFigures(html), islands: islandList(page.islands), images: page.images,
-      ...(page.preload ? { preload: page.preload } : {}), cut, rendered: !written,
-    };
+    const same = kept ?? (before?.hash === hash ? before : undefined);
+    const gzip = same?.gzip !== undefined && same.gzipLevel === PAGE_GZIP_LEVEL ? same.gzip : pageGzipSize(bytes);
+    const figures = { markup: markupFigures(html), islands: islandList(page.islands), images: page.images, ...(page.preload ? { preload: page.preload } : {}), cut, rendered: !written };
+    if (!kept && task.handBack) return { entry: { hash, gzip, gzipLevel: PAGE_GZIP_LEVEL }, document: bytes, ...figures };
+    const entry = kept ?? writeContents(task.trees, route.file, bytes, hash, before, made);
+    return { entry: { ...entry, gzip, gzipLevel: PAGE_GZIP_LEVEL }, ...figures };
   });
 }

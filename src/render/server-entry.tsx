@@ -2,7 +2,7 @@
 import { templates } from '../../templates/pages/index.ts';
 import { Layout } from '../../templates/layout/Layout.tsx';
 import { renderPage } from './page.tsx';
-import { documentOf, outputPages, type DocumentShell, type PageResult, type PagesTask } from './page-output.ts';
+import { documentOf, outputPages, type DocumentShell, type PageResult, type PagesTask, type UnwrittenPage } from './page-output.ts';
 import { withBody } from './article-body.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
@@ -13,7 +13,7 @@ export function render(route: Route, ctx: RenderContext) {
 }
 
 /** A batch of pages rendered (or taken from the cache), made into documents, written and measured: see page-output.ts. */
-export function makePages(task: PagesTask): PageResult[] {
+export function makePages(task: PagesTask): Array<PageResult | UnwrittenPage> {
   return outputPages(task, render);
 }
 

@@ -26,6 +26,18 @@ describe('the worker pool', () => {
     expect(pooled.summary.perPage).toEqual(inline.summary.perPage);
   }, 120_000);
 
+  it('writes on the main thread the documents the workers hand back, each entry naming its file as written: the next build keeps every page', async () => {
+    await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
+    const first = await build('handed', 1);
+    expect(first.redone).toMatchObject({ pool: true, rendered: first.routes.length });
+    const file = await stat(path.join(dir, 'handed/about.html'));
+    expect(file.size).toBeGreaterThan(1000);
+    // Unchanged, every page stands: its file is the one its entry names (inode, size, time), so nothing is made again.
+    const again = await build('handed', 1);
+    expect(again.redone).toMatchObject({ rendered: 0, documents: 0 });
+    expect(await filesOf(path.join(dir, 'handed'))).toEqual(await filesOf(path.join(dir, 'inline')));
+  }, 120_000);
+
   it('makes documents in the workers from the ones the last build wrote when only the shell changed, and renders again one edited by hand', async () => {
     await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
     const withShell = (outDir: string, extraHead?: string) => buildSite({ root: dir, outDir: path.join(dir, outDir), now, budgets: false, poolThreshold: 1, extraHead });
