@@ -5,9 +5,11 @@ import path from 'node:path';
 
 /**
  * One file of a build's tree, written or carried over from the live tree: the file operations of the
- * DistWriter (pipeline/dist-writer.ts), kept apart so that a worker thread writing the pages it renders does exactly
- * what the main thread does. Synchronous throughout: a page is a few kilobytes into the kernel's cache,
- * and through promises (four trips through the thread pool each) the trips cost more than the writing.
+ * DistWriter (pipeline/dist-writer.ts), kept apart so that a worker thread linking in the pages it
+ * renders does exactly what the main thread does. Synchronous throughout: a page is a few kilobytes
+ * into the kernel's cache, and through promises (four trips through the thread pool each) the trips
+ * cost more than the writing (the pages handed back by the workers written that way, one at a time: a
+ * clean build of 1,000 articles 10 % slower).
  */
 
 /**

@@ -67,8 +67,9 @@ export class BuildWorkers {
 
   /**
    * Each page rendered (or cut out of the document the last build wrote, when only the shell
-   * changed), made into its document, written into the staging tree and measured, on the pool's
-   * threads when there are many, else here with the same code. `read` fetches, just before its batch
+   * changed), made into its document and measured, on the pool's threads when there are many, else
+   * here with the same code; written into the staging tree here, one file at a time, whichever
+   * thread made it (see PagesTask.handBack), unless its last document stands and is linked in. `read` fetches, just before its batch
    * goes, the body of the article whose route holds only its marker; `each` gets what the main thread
    * needs of the page, never its markup.
    */

@@ -93,9 +93,11 @@ function pageWritten(trees: SiteTrees, route: Route, before: FileEntry, previous
 }
 
 /**
- * Each job's page rendered (or cut out of the last build's document), made into its document, written
- * into the staging tree and measured (raw and gzip at level 1, see measure/gzip.ts), by the thread that rendered it: a
- * worker, or the main thread on a small build. Only the figures go back; the markup is let go here.
+ * Each job's page rendered (or cut out of the last build's document), made into its document and
+ * measured (raw and gzip at level 1, see measure/gzip.ts) by the thread that rendered it: a worker, or
+ * the main thread on a small build. A page whose last document still stands is linked in here; one to
+ * write afresh is written here too, or handed back (`handBack`, a worker's). Only the figures go back,
+ * and a handed-back document; the markup is let go here.
  */
 export function outputPages(task: PagesTask, render: (route: Route, ctx: RenderContext) => RenderedPage): Array<PageResult | UnwrittenPage> {
   const made = new Set<string>();
