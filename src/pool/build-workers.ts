@@ -17,7 +17,7 @@ export const POOL_THRESHOLD = 150;
 
 /**
  * Batches of pages in flight per worker while the main thread writes the documents handed back: a
- * worker whose next batch waits for the writing of the last sits idle (two thirds of its time, with
+ * worker whose next batch waits for the writing of the last sits idle (40–50 % of the render, with
  * one batch ahead, at 1,000 articles). Each batch holds at most 32 documents (a megabyte or so).
  */
 const HANDED_BACK_LANES = 3;
@@ -69,9 +69,9 @@ export class BuildWorkers {
    * Each page rendered (or cut out of the document the last build wrote, when only the shell
    * changed), made into its document and measured, on the pool's threads when there are many, else
    * here with the same code; written into the staging tree here, one file at a time, whichever
-   * thread made it (see PagesTask.handBack), unless its last document stands and is linked in. `read` fetches, just before its batch
-   * goes, the body of the article whose route holds only its marker; `each` gets what the main thread
-   * needs of the page, never its markup.
+   * thread made it (see PagesTask.handBack), unless its last document stands and is linked in.
+   * `read` fetches, just before its batch goes, the body of the article whose route holds only its
+   * marker; `each` gets what the main thread needs of the page, never its markup.
    */
   async pages<J extends PageJob>(jobs: J[], common: Omit<PagesTask, 'jobs'>, read: (job: J) => Promise<Pick<PageJob, 'body'>>, each: (job: J, output: PageResult) => Promise<void>): Promise<void> {
     // What a worker needs of each job, and no more (the caller's jobs may carry more, functions even).
