@@ -9,7 +9,7 @@ const CLOSE = Buffer.from('\n---');
  * The front matter's split (front-matter.ts, as gray-matter's) takes it from exactly those bytes, so two files with
  * the same front hash have the same front matter whatever their bodies: a quick rebuild after a body
  * edit knows by it that the article's front matter, checked by the last full build, need not be
- * checked again (and loads no YAML parser and no schema for it).
+ * checked again (and loads no schema and no content loader for it).
  */
 export function frontHash(source: Uint8Array): string {
   const bytes = Buffer.from(source.buffer, source.byteOffset, source.byteLength);

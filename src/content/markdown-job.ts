@@ -8,8 +8,8 @@ import { frontHash } from './front-hash.ts';
 import { imagesNamedIn } from './markdown-images.ts';
 
 // A markdown file's job and what its parse gives back, and the build cache's checks of them: plain
-// data and small helpers, apart from the renderer (markdown-file.ts), so that the cache and a quick
-// rebuild load none of the markdown processor, the YAML parser or the schemas.
+// data and small helpers, apart from the renderer (markdown-file.ts), so that importing them (the
+// cache, a quick rebuild) loads none of the markdown processor, the YAML parser or the schemas.
 
 /**
  * One markdown file to parse: its text, its path as errors name it, the survey addresses its links

@@ -171,11 +171,12 @@ async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResu
 }
 
 /**
- * A changed article's body as its page shows it, read as a load reads it. Parsed alone when the file's
- * front hash is the one the last build recorded: its front matter is the same bytes, which that build
- * checked, so no YAML parser or schema is loaded for it. Otherwise read and checked whole, as serve
- * reads a saved article (its categories are its front matter's, so no other article's are needed),
- * and the front matter's digest compared. Gives way on any error, or if the front matter changed.
+ * A changed article's body as its page shows it, read as a load reads it. When the file's front hash
+ * is the one the last build recorded, its front matter is the same bytes, which that build checked:
+ * the file is parsed as a worker parses it and nothing of its front matter is checked again (no
+ * schema, zod or content loader loaded). Otherwise read and checked whole, as serve reads a saved
+ * article (its categories are its front matter's, so no other article's are needed), and the front
+ * matter's digest compared. Gives way on any error, or if the front matter changed.
  */
 async function articleBody(contentDir: string, rel: string, article: QuickInputs['articles'][string], site: Pick<Site, 'settings' | 'images'>,
   parse: ParseMarkdown): Promise<Pick<Post, 'html' | 'toc' | 'bodyImages'> & { checked: boolean }> {
