@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { instantOf } from './content/publication.ts';
 import { registerLeadsCommands } from './leads/register.ts';
+import { dropSpareThread } from './pool/spare-thread.ts';
 
 // Each command imports what it needs when it runs, so that `site --help` loads commander alone
 // (not React, esbuild or the AWS SDK).
@@ -14,7 +15,9 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .description('Build, serve and check the static site')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
-    .option('--root <dir>', 'the project folder (content/, templates/, islands/)', process.cwd());
+    .option('--root <dir>', 'the project folder (content/, templates/, islands/)', process.cwd())
+    // bin/site starts a thread for `site build` (pool/spare-thread.ts): any other command lets it go.
+    .hook('preAction', (_program, command) => { if (command.name() !== 'build') dropSpareThread(); });
 
   const port = (value: string) => {
     const n = Number(value);
@@ -54,7 +57,9 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
       const now = nowOf(opts.now);
       if (now === 'bad') { code = 2; return; }
       // A quick rebuild's first steps taken before the build's modules load: the thread that compares the content's stats answers meanwhile (pipeline/quick-start.ts).
-      const started = opts.jsonSummary || opts.full ? undefined : (await import('./pipeline/quick-start.ts')).startQuick({ root: program.opts().root, outDir: opts.out });
+      const quick = !opts.jsonSummary && !opts.full;
+      if (!quick) dropSpareThread();
+      const started = quick ? (await import('./pipeline/quick-start.ts')).startQuick({ root: program.opts().root, outDir: opts.out }) : undefined;
       started?.catch(() => undefined); // the quick rebuild says why it gave way
       const { buildCommand } = await import('./pipeline/build-command.ts');
       code = await buildCommand({ root: program.opts().root, out: opts.out, siteUrl: opts.siteUrl, now, clockFrom: opts.now ? '--now' : 'SITE_NOW', jsonSummary: opts.jsonSummary, search: opts.search, full: opts.full }, io, started);

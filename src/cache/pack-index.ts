@@ -16,6 +16,8 @@ const KEY_BYTES = 32;
 const RECORD = KEY_BYTES + 6 + 6;
 const KEY = /^[0-9a-f]{64}$/;
 const NO_TABLE = Buffer.alloc(0);
+/** More pieces than this to save (a build that added most of its keys), and they are joined into one buffer before the write. */
+const MOST_PIECES = 256;
 /** A binary search costs a few microseconds; a map of 15,000 keys some 20 ms to build. */
 const SEARCHES_BEFORE_MAP = 2000;
 
@@ -125,11 +127,13 @@ export class PackIndex {
   }
 
   /**
-   * The table to save: the table as read, less what was dropped, merged with what was added, in key
-   * order. Each added key's place in the table is searched for and the runs between are copied whole:
-   * a quick rebuild's few keys cost a few searches, not a pass over fifteen thousand records.
+   * The table to save, as the pieces to write one after another: the table as read, less what was
+   * dropped, merged with what was added, in key order. Each added key's place in the table is searched
+   * for, and the runs between are views of the table as read, not copies: a quick rebuild's few keys
+   * cost a few searches and a few records, not a copy of fifteen thousand (half a megabyte a pack,
+   * whose every fresh page this machine's kernel makes slowly).
    */
-  private merged(): Buffer {
+  private pieces(): Buffer[] {
     const extra = [...this.added].filter(([key]) => KEY.test(key)).map(([key, place]) => ({ key: Buffer.from(key, 'hex'), place })).sort((a, b) => a.key.compare(b.key));
     const skipped = new Set<number>();
     for (const key of this.removed) { const at = this.find(key); if (at !== -1) skipped.add(at); }
@@ -139,34 +143,40 @@ export class PackIndex {
       return { at, key, place };
     });
     const skips = [...skipped].sort((a, b) => a - b);
-    const out = Buffer.allocUnsafe(this.table.length + extra.length * RECORD);
-    let n = 0;
+    const out: Buffer[] = [];
     let pos = 0;
     let s = 0;
     /** The table's records from `pos` up to `until`, less the skipped ones. */
-    const copyUntil = (until: number) => {
+    const runUntil = (until: number) => {
       while (pos < until) {
         const stop = s < skips.length && skips[s]! < until ? skips[s]! : until;
-        n += this.table.copy(out, n, pos, stop);
+        if (stop > pos) out.push(this.table.subarray(pos, stop));
         pos = stop;
         if (s < skips.length && skips[s] === pos) { pos += RECORD; s++; }
       }
     };
     for (const { at, key, place } of inserts) {
-      copyUntil(at);
-      key.copy(out, n);
-      out.writeUIntBE(place.start, n + KEY_BYTES, 6);
-      out.writeUIntBE(place.end, n + KEY_BYTES + 6, 6);
-      n += RECORD;
+      runUntil(at);
+      const record = Buffer.allocUnsafe(RECORD);
+      key.copy(record, 0);
+      record.writeUIntBE(place.start, KEY_BYTES, 6);
+      record.writeUIntBE(place.end, KEY_BYTES + 6, 6);
+      out.push(record);
     }
-    copyUntil(this.table.length);
-    return out.subarray(0, n);
+    runUntil(this.table.length);
+    return out;
   }
 
-  /** The saved form: a line naming the format, a line of JSON about the pack, then the table. */
-  encode(meta: IndexMeta): Buffer {
-    const table = this.merged();
-    return Buffer.concat([Buffer.from(MAGIC), Buffer.from(`${JSON.stringify({ ...meta, count: table.length / RECORD })}\n`), table]);
+  /**
+   * The saved form, as pieces to write in turn (a file handle's `writev`): a line naming the format, a
+   * line of JSON about the pack, then the table. Many pieces (a build that added most of its keys)
+   * are joined into one first.
+   */
+  encode(meta: IndexMeta): Buffer[] {
+    const table = this.pieces();
+    const count = table.reduce((n, piece) => n + piece.length, 0) / RECORD;
+    const parts = [Buffer.from(`${MAGIC}${JSON.stringify({ ...meta, count })}\n`), ...table];
+    return parts.length > MOST_PIECES ? [Buffer.concat(parts)] : parts;
   }
 }
 

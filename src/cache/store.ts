@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readSync } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { CACHE_DIR } from '../output/layout.ts';
 import { decodePackIndex, PackIndex } from './pack-index.ts';
 
@@ -293,7 +293,12 @@ export class CacheStore<T> {
     const now = await stat(this.file).catch(() => undefined);
     if (!now) return;
     const tmp = `${this.indexFile}.${process.pid}.tmp`;
-    await writeFile(tmp, this.index.encode({ header: this.header, size: now.size, mtimeMs: now.mtimeMs, lines: this.lines }));
+    const out = await open(tmp, 'w');
+    try {
+      await out.writev(this.index.encode({ header: this.header, size: now.size, mtimeMs: now.mtimeMs, lines: this.lines }));
+    } finally {
+      await out.close();
+    }
     await rename(tmp, this.indexFile).catch(() => rm(tmp, { force: true }));
   }
 

@@ -56,21 +56,34 @@ export async function writeSeal(dir: string, files: readonly SealedFile[], about
   await writeManifest(dir, list.length, list.reduce((n, [, size]) => n + size, 0), [JSON.stringify(list)], about);
 }
 
+/** A manifest as read for a quick rebuild: its header, and its list's bytes as JSON.stringify wrote them. */
+export interface SealRead { head: Omit<Seal, 'list'>; list: Buffer }
+
 /**
- * The manifest of `from` (the live tree's site folder) with `changed` files in place, written into
- * `dir`: a quick rebuild's, which changed a few files of the last build's tree. The list's bytes are
- * spliced where each changed entry lies, not parsed. False (nothing written) if that manifest is
- * missing or damaged, or a file is not in it: the caller writes it whole.
+ * The manifest of `from` (the live tree's site folder), read and its digest checked, for `resealed`;
+ * undefined if it is missing or damaged. Apart, so that a quick rebuild reads it while it waits.
  */
-export async function resealed(from: string, dir: string, changed: readonly SealedFile[], about: { preview: boolean; clock?: Date }): Promise<boolean> {
+export async function readSeal(from: string): Promise<SealRead | undefined> {
   let text: Buffer;
-  try { text = await readFile(path.join(from, SEAL_FILE)); } catch { return false; }
+  try { text = await readFile(path.join(from, SEAL_FILE)); } catch { return undefined; }
   const listAt = text.indexOf(LIST_MEMBER);
-  if (listAt === -1 || text[text.length - 1] !== 0x7d) return false;
+  if (listAt === -1 || text[text.length - 1] !== 0x7d) return undefined;
   const list = text.subarray(listAt + LIST_MEMBER.length, text.length - 1);
   let head: Omit<Seal, 'list'>;
-  try { head = JSON.parse(`${text.toString('utf8', 0, listAt)}}`) as Omit<Seal, 'list'>; } catch { return false; }
-  if (head.generator !== 'site build' || digestOf([list]) !== head.digest) return false;
+  try { head = JSON.parse(`${text.toString('utf8', 0, listAt)}}`) as Omit<Seal, 'list'>; } catch { return undefined; }
+  if (head.generator !== 'site build' || digestOf([list]) !== head.digest) return undefined;
+  return { head, list };
+}
+
+/**
+ * The manifest `last` (`readSeal`'s, of the live tree) with `changed` files in place, written into
+ * `dir`: a quick rebuild's, which changed a few files of the last build's tree. The list's bytes are
+ * spliced where each changed entry lies, not parsed. False (nothing written) if there is no manifest
+ * to follow, or a file is not in it: the caller writes it whole.
+ */
+export async function resealed(last: SealRead | undefined, dir: string, changed: readonly SealedFile[], about: { preview: boolean; clock?: Date }): Promise<boolean> {
+  if (!last) return false;
+  const { head, list } = last;
   // Each changed entry, `["key",size,"sha256"]`, found by its key: no other entry starts so, and nothing after the key holds a ']'.
   const found: Array<{ at: number; end: number; entry: Seal['list'][number]; size: number }> = [];
   for (const f of changed) {

@@ -1,8 +1,9 @@
 // A quick rebuild's first question: which content files changed since the last complete build. The
 // answer takes a stat of every content file and the record's inputs (megabytes of JSON at 10,000
-// articles), some 150 ms of a single thread; asked in a thread of its own, it is answered while the
-// main thread loads the code, the caches and the file list.
-import { Worker } from 'node:worker_threads';
+// articles), some 150 ms of a single thread; asked in a thread of its own (the one bin/site started
+// before the CLI loaded, see pool/spare-thread.ts), it is answered while the main thread loads the
+// code, the caches and the file list.
+import { threadRunning } from '../pool/spare-thread.ts';
 import { articlesFile, contentFile, inputsFile, type QuickInputs, type Signature } from './build-record.ts';
 
 /** What the record's inputs and the content folder say, once compared. */
@@ -21,14 +22,15 @@ export interface ContentChanges {
 export class NotSmall extends Error {}
 
 /**
- * The thread's code, written out as text (a bundler may rename what a function's own text refers
- * to). The record's rules for a stat (build-record.ts, `signatureOf`): a file modified within
- * `settledMs` of the listing is not known by its stat (null); a file under images/ is known without
- * its change time, which the build itself moves (it hard-links those images into the output: each
- * link made or removed changes it), as git's core.trustctime=false.
+ * The thread's code, a function body of `require`, `data` and `parentPort` (see pool/spare-thread.ts),
+ * written out as text (a bundler may rename what a function's own text refers to). The record's rules
+ * for a stat (build-record.ts, `signatureOf`): a file modified within `settledMs` of the listing is not
+ * known by its stat (null); a file under images/ is known without its change time, which the build
+ * itself moves (it hard-links those images into the output: each link made or removed changes it), as
+ * git's core.trustctime=false.
  */
 const WORKER_SOURCE = `
-const { parentPort, workerData: { dir, inputsFile, articlesFile, contentFile, patch, settledMs, most } } = require('node:worker_threads');
+const { dir, inputsFile, articlesFile, contentFile, patch, settledMs, most } = data;
 const { readdirSync, readFileSync, statSync } = require('node:fs');
 const path = require('node:path');
 const answer = () => {
@@ -115,7 +117,7 @@ parentPort.postMessage(answer());
  */
 export function contentChanges(dir: string, record: string, patch: Record<string, Signature | null>, settledMs: number, most: number): Promise<ContentChanges> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { dir, inputsFile: inputsFile(record), articlesFile: articlesFile(record), contentFile: contentFile(record), patch, settledMs, most } });
+    const worker = threadRunning(WORKER_SOURCE, { dir, inputsFile: inputsFile(record), articlesFile: articlesFile(record), contentFile: contentFile(record), patch, settledMs, most });
     worker.once('message', (answer: { why: string } | { changes: ContentChanges }) => {
       void worker.terminate();
       if ('why' in answer) reject(new NotSmall(answer.why));

@@ -23,7 +23,7 @@ import type { Route } from '../routes/table.ts';
 import type { PageResult } from '../render/page-output.ts';
 import { needsExactGzip } from '../measure/gzip.ts';
 import type { treeParts } from '../output/layout.ts';
-import { resealed } from '../output/seal.ts';
+import { readSeal, resealed } from '../output/seal.ts';
 import { closeStaging, openStaging, swapIn } from '../output/swap.ts';
 import { pathIn } from '../output/tree-file.ts';
 import { DistWriter } from './dist-writer.ts';
@@ -69,6 +69,11 @@ async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResu
   const modules = Promise.all([import(code.markdownUrl), import(code.renderUrl)]);
   modules.catch(() => undefined);
   const cache = await BuildCache.open(root);
+  // What hangs on no answer, made ready while the thread compares the content: the staging tree
+  // claimed, and the last build's manifest read and checked.
+  const staged = openStaging(opts.outDir, root, { family: opts.family, warn: opts.warn });
+  staged.catch(() => undefined); // awaited below, or closed in the end
+  const lastSeal = readSeal(liveTree.site);
   lap('code');
   let saved = false;
   try {
@@ -76,15 +81,13 @@ async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResu
     if (now.getTime() >= q.until) notQuick('an article is published or expires, or the year changes, since the last build');
     if (same !== q.same) notQuick('the generator, the lockfile, budgets.json or the options changed');
     lap('check');
-
     // The code: the templates, markdown and card code, the islands and stylesheet, as the last build had them (each checked by its files' stats).
     const cardsCode = hashOf(code.cardsHash, cardFontsHash(), engineVersions());
     if (code.renderHash !== q.code.render || code.markdownHash !== q.code.markdown || cardsCode !== q.code.cards) notQuick('the templates or the card code changed');
     const { settings, images } = q.ctx;
     const shell = documentMaker({ settings, images, posts: { length: articles } } as unknown as Site, assets, inlineScripts(settings), undefined);
     if (shell.inputs !== q.shellInputs) notQuick('the islands or the stylesheet changed');
-    await modules;
-    lap('code');
+    await modules;    lap('code');
 
     // The last build's file list, read where each changed article's page entry lies; its route by the entry's key.
     const wanted = [...changed.map((c) => ({ file: c.article.file, place: c.article.place })), { file: FEED_FILE, place: q.fileList.feed }];
@@ -109,64 +112,57 @@ async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResu
       jobs.push({ route, about: entry!.about as StoredPage });
     }
     lap('load');
-
     // The staging tree made the live one: the files the last build wrote afresh linked in, those it dropped deleted, deploy/ likewise.
-    const staging = await openStaging(opts.outDir, root, { family: opts.family, warn: opts.warn });
-    try {
-      if (staging.live !== path.dirname(liveTree.fileList)) notQuick('another build swapped meanwhile');
-      catchUp(last, liveTree, nextTree);
-      const writer = new DistWriter(nextTree, liveTree);
-      writer.beginFrom(read);
-      lap('write');
+    const staging = await staged;
+    if (staging.live !== path.dirname(liveTree.fileList)) notQuick('another build swapped meanwhile');
+catchUp(last, liveTree, nextTree);    const writer = new DistWriter(nextTree, liveTree);
+    writer.beginFrom(read);
+    lap('write');
 
-      // The changed pages, made (on this thread: a handful) and checked against the budgets.
-      const table = new PageUsesTable(writer);
-      const base = pageKeyBase(cache.lockHash, code.renderHash, q.ctx);
-      let made = 0;
-      const outputs = new Map<Route, PageResult>();
-      await workers.pages(jobs.map((j) => ({ route: j.route, before: writer.before(j.route.file) })), { ctx: q.ctx, shell: q.shell, trees: writer.siteTrees },
-        async (job) => { const key = routeBodyKey(job.route); const body = key === undefined ? undefined : await cache.bodyBytes(key); return body ? { body } : {}; },
-        async (job, out) => { outputs.set(job.route, out); });
-      for (const { route, about } of jobs) {
-        const out = outputs.get(route);
-        if (!out || 'lostBody' in out) return notQuick(`${route.url}'s body is not in the cache`);
-        const last = table.last(about);
-        const uses = { islands: out.islands, images: out.images, ...(out.preload ? { preload: out.preload } : {}), markup: out.markup };
-        if (!last || table.made(uses) !== last) notQuick(`${route.url} uses other islands or images, or other markup figures`);
-        // The last build's budget: budgets.json and the options are the same (`same`).
-        const limit = q.htmlKb === null ? undefined : q.htmlKb * 1024;
-        if (limit !== undefined && (out.entry.gzip > limit || needsExactGzip(out.entry.gzip, limit))) notQuick(`${route.url} is near its HTML budget`);
-        const key = pageKey(base, route);
-        writer.add(route.file, { ...out.entry, key, about: table.stored(last!, { cut: out.cut, site: about.site, body: routeBodyKey(route), shell: about.shell }) });
-        await cache.keepRoute(key, JSON.stringify(route));
-        if (out.rendered) made++;
-      }
-      lap('render');
-
-      // The feed says when it was built: the one file that changes with every build.
-      if (list.files[FEED_FILE]) {
-        const feed = readFileSync(pathIn(liveTree.site, FEED_FILE), 'utf8');
-        const updated = feed.replace(/^ {2}<updated>[^<]*<\/updated>$/m, `  <updated>${now.toISOString()}</updated>`);
-        await writer.write({ file: FEED_FILE, contents: updated });
-      }
-      await writer.finish();
-      const about = { preview: false, clock: opts.now };
-      // The last build's manifest with these files in place (the whole list written again only if it cannot be read).
-      if (!await resealed(liveTree.site, writer.outDir, writer.touchedFiles(), about)) notQuick('the last completion manifest cannot be read');
-      const patch = { ...since, ...Object.fromEntries(changed.map((c) => [c.file, c.signature])) };
-      const record: Omit<BuildRecord, 'quick'> = { format: 1, id: newRecordId(), previous: last.id, ...writer.changes };
-      await cache.save(true);
-      saved = true;
-      await writeQuickRecord(nextTree.record, record, liveTree.record, patch);
-      lap('write');
-      await swapIn(staging);
-      lap('swap');
-      return { pages: q.pages, articles: changed.map((c) => c.file), made, checked, stages: { ...stages, total: performance.now() - startedAt }, deployDir: layout.deployDir };
-    } finally {
-      await closeStaging(staging);
+    // The changed pages, made (on this thread: a handful) and checked against the budgets.
+    const table = new PageUsesTable(writer);
+    const base = pageKeyBase(cache.lockHash, code.renderHash, q.ctx);
+    let made = 0;
+    const outputs = new Map<Route, PageResult>();
+    await workers.pages(jobs.map((j) => ({ route: j.route, before: writer.before(j.route.file) })), { ctx: q.ctx, shell: q.shell, trees: writer.siteTrees },
+      async (job) => { const key = routeBodyKey(job.route); const body = key === undefined ? undefined : await cache.bodyBytes(key); return body ? { body } : {}; },
+      async (job, out) => { outputs.set(job.route, out); });
+    for (const { route, about } of jobs) {
+      const out = outputs.get(route);
+      if (!out || 'lostBody' in out) return notQuick(`${route.url}'s body is not in the cache`);
+      const last = table.last(about);
+      const uses = { islands: out.islands, images: out.images, ...(out.preload ? { preload: out.preload } : {}), markup: out.markup };
+      if (!last || table.made(uses) !== last) notQuick(`${route.url} uses other islands or images, or other markup figures`);
+      // The last build's budget: budgets.json and the options are the same (`same`).
+      const limit = q.htmlKb === null ? undefined : q.htmlKb * 1024;
+      if (limit !== undefined && (out.entry.gzip > limit || needsExactGzip(out.entry.gzip, limit))) notQuick(`${route.url} is near its HTML budget`);
+      const key = pageKey(base, route);
+      writer.add(route.file, { ...out.entry, key, about: table.stored(last!, { cut: out.cut, site: about.site, body: routeBodyKey(route), shell: about.shell }) });
+      await cache.keepRoute(key, JSON.stringify(route));
+      if (out.rendered) made++;
     }
+    lap('render');
+    // The feed says when it was built: the one file that changes with every build.
+    if (list.files[FEED_FILE]) {
+      const feed = readFileSync(pathIn(liveTree.site, FEED_FILE), 'utf8');
+      const updated = feed.replace(/^ {2}<updated>[^<]*<\/updated>$/m, `  <updated>${now.toISOString()}</updated>`);
+      await writer.write({ file: FEED_FILE, contents: updated });
+    }
+    await writer.finish();    const about = { preview: false, clock: opts.now };
+    // The last build's manifest with these files in place (the whole list written again only if it cannot be read).
+    const patch = { ...since, ...Object.fromEntries(changed.map((c) => [c.file, c.signature])) };
+    const record: Omit<BuildRecord, 'quick'> = { format: 1, id: newRecordId(), previous: last.id, ...writer.changes };
+    // The cache saved while the manifest is hashed.
+    const [sealed] = await Promise.all([resealed(await lastSeal, writer.outDir, writer.touchedFiles(), about), cache.save(true).then(() => { saved = true; })]);
+    if (!sealed) notQuick('the last completion manifest cannot be read');
+    await writeQuickRecord(nextTree.record, record, liveTree.record, patch);
+    lap('write');
+await swapIn(staging);
+    lap('swap');
+    return { pages: q.pages, articles: changed.map((c) => c.file), made, checked, stages: { ...stages, total: performance.now() - startedAt }, deployDir: layout.deployDir };
   } finally {
     if (!saved) await cache.save(true).catch(() => undefined);
+    await staged.then(closeStaging, () => undefined);
   }
 }
 

@@ -7,6 +7,7 @@ import { CACHE_DIR, outputLayout, treeParts, TREES } from '../output/layout.ts';
 import { SEAL_FILE } from '../output/seal.ts';
 import { readRecord, SETTLED_MS, type RecordRead, type Signature } from './build-record.ts';
 import { contentChanges, type ContentChanges } from './content-changes.ts';
+import { dropSpareThread } from '../pool/spare-thread.ts';
 import type { BuildOptions } from './run.ts';
 
 /** More changed articles than this, and the full build (whose workers share the work) is the quicker. */
@@ -14,7 +15,8 @@ const MOST_ARTICLES = 20;
 
 /** Why a quick rebuild gave way to the full build: for tests and the curious (SITE_QUICK_WHY=1). */
 export class NotQuick extends Error {}
-export const notQuick = (why: string): never => { throw new NotQuick(why); };
+/** Gives way; the thread bin/site started for the content's changes goes too, if it was not asked yet. */
+export const notQuick = (why: string): never => { dropSpareThread(); throw new NotQuick(why); };
 
 /** What the first steps found: the folders, the output's two trees, the last build's record and the content stats taken since it, and the question asked. */
 export interface QuickStart {

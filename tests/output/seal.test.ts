@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resealed, sealProblem, SEAL_FILE, writeSeal, type Seal, type SealedFile } from '../../src/output/seal.ts';
+import { readSeal, resealed, sealProblem, SEAL_FILE, writeSeal, type Seal, type SealedFile } from '../../src/output/seal.ts';
 
 /**
  * The completion manifest: what a full build writes, what a quick rebuild splices into the last one
@@ -39,7 +39,7 @@ describe('the completion manifest', () => {
   it('patched by a quick rebuild is the one a full build of the same files writes', async () => {
     await writeSeal(live, files, { preview: false });
     const changed = [file('blog/x.html', 'a much longer page than before'), file('blog/a].html', 'b'), file('blog/café.html', 'thé')];
-    expect(await resealed(live, next, changed, { preview: false })).toBe(true);
+    expect(await resealed(await readSeal(live), next, changed, { preview: false })).toBe(true);
     const whole = await mkdtemp(path.join(tmpdir(), 'seal-whole-'));
     try {
       const byKey = new Map([...files, ...changed].map((f) => [f.key, f]));
@@ -58,12 +58,12 @@ describe('the completion manifest', () => {
 
   it('is not patched, and nothing is written, when the last one is damaged or lacks a changed file', async () => {
     await writeSeal(live, files, { preview: false });
-    expect(await resealed(live, next, [file('blog/new.html', 'new')], { preview: false })).toBe(false);
+    expect(await resealed(await readSeal(live), next, [file('blog/new.html', 'new')], { preview: false })).toBe(false);
     const text = await readFile(path.join(live, SEAL_FILE), 'utf8');
     await writeFile(path.join(live, SEAL_FILE), text.replace(sha('feed'), sha('tampered')));
-    expect(await resealed(live, next, [file('index.html', 'home again')], { preview: false })).toBe(false);
+    expect(await resealed(await readSeal(live), next, [file('index.html', 'home again')], { preview: false })).toBe(false);
     await rm(path.join(live, SEAL_FILE));
-    expect(await resealed(live, next, [file('index.html', 'home again')], { preview: false })).toBe(false);
+    expect(await resealed(await readSeal(live), next, [file('index.html', 'home again')], { preview: false })).toBe(false);
     await expect(readFile(path.join(next, SEAL_FILE))).rejects.toThrow(/ENOENT/);
   });
 

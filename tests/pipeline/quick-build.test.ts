@@ -1,7 +1,9 @@
 // The quick rebuild (src/pipeline/quick-build.ts): after a body edit it makes one page, and whatever it
 // or the full build it gives way to makes, the output is byte for byte a cold build's of the same content.
+import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildOptions } from '../../src/pipeline/build.ts';
 import { quickBuild } from '../../src/pipeline/quick-build.ts';
@@ -156,5 +158,20 @@ describe('a quick rebuild', () => {
     expect(await buildCommand({ ...flags, full: true }, io)).toBe(0);
     expect(lines.join('\n')).toMatch(/share cards: \d+/);
     await expectSameAsCold();
+  }, 300_000);
+
+  it('is what bin/site runs, the content compared in the thread bin/site starts before the CLI loads', async () => {
+    const site = async (...args: string[]) => {
+      const run = await promisify(execFile)(process.execPath, [path.resolve('bin/site'), 'build', '--root', dir, '--out', path.join(dir, 'out', 'dist'), '--now', NOW.toISOString(), '--no-search', ...args], { env: { ...process.env, SITE_QUICK_WHY: '1' } });
+      // bin/site says so when it compiles the CLI first (src/ edited since); and why a build is not quick (SITE_QUICK_WHY).
+      return { stdout: run.stdout, stderr: run.stderr.replace(/^site: compiling the CLI .*\n/m, '') };
+    };
+    // Its generator is the compiled CLI, not the tests' src/ (another hash): its first build is a full one.
+    expect((await site()).stderr).toBe('  full build: the generator, the lockfile, budgets.json or the options changed\n');
+    await editFile(dir, article('what-is-data'), (s) => `${s}\nA sentence for bin/site.\n`);
+    expect(await site()).toEqual({ stdout: expect.stringMatching(/^built \d+ pages \(a quick rebuild: 1 article's body changed; 1 page made, the rest stand\)$/m), stderr: '' });
+    await expectSameAsCold();
+    // With --full the thread has nothing to do: it is let go, and the process ends with the build.
+    expect((await site('--full')).stdout).toMatch(/share cards: \d+/);
   }, 300_000);
 });
