@@ -2,7 +2,7 @@
 // content files changed: src/pipeline/content-changes.ts) is handed to it, so that it does not wait for
 // a thread to boot beside the CLI's modules (100–200 ms on a 2-core machine). src/pool/spare-thread.ts
 // takes it; this script runs before anything is compiled, so it keeps its own copy of the thread's name
-// and code (tests/cli-launcher.test.ts checks that the two agree).
+// and code (tests/pool/spare-thread.test.ts checks that the two agree).
 import { Worker } from 'node:worker_threads';
 
 /** Where the thread is left for the CLI. */

@@ -81,13 +81,15 @@ async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResu
     if (now.getTime() >= q.until) notQuick('an article is published or expires, or the year changes, since the last build');
     if (same !== q.same) notQuick('the generator, the lockfile, budgets.json or the options changed');
     lap('check');
+
     // The code: the templates, markdown and card code, the islands and stylesheet, as the last build had them (each checked by its files' stats).
     const cardsCode = hashOf(code.cardsHash, cardFontsHash(), engineVersions());
     if (code.renderHash !== q.code.render || code.markdownHash !== q.code.markdown || cardsCode !== q.code.cards) notQuick('the templates or the card code changed');
     const { settings, images } = q.ctx;
     const shell = documentMaker({ settings, images, posts: { length: articles } } as unknown as Site, assets, inlineScripts(settings), undefined);
     if (shell.inputs !== q.shellInputs) notQuick('the islands or the stylesheet changed');
-    await modules;    lap('code');
+    await modules;
+    lap('code');
 
     // The last build's file list, read where each changed article's page entry lies; its route by the entry's key.
     const wanted = [...changed.map((c) => ({ file: c.article.file, place: c.article.place })), { file: FEED_FILE, place: q.fileList.feed }];
@@ -112,10 +114,12 @@ async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResu
       jobs.push({ route, about: entry!.about as StoredPage });
     }
     lap('load');
+
     // The staging tree made the live one: the files the last build wrote afresh linked in, those it dropped deleted, deploy/ likewise.
     const staging = await staged;
     if (staging.live !== path.dirname(liveTree.fileList)) notQuick('another build swapped meanwhile');
-catchUp(last, liveTree, nextTree);    const writer = new DistWriter(nextTree, liveTree);
+    catchUp(last, liveTree, nextTree);
+    const writer = new DistWriter(nextTree, liveTree);
     writer.beginFrom(read);
     lap('write');
 
@@ -142,22 +146,26 @@ catchUp(last, liveTree, nextTree);    const writer = new DistWriter(nextTree, li
       if (out.rendered) made++;
     }
     lap('render');
+
     // The feed says when it was built: the one file that changes with every build.
     if (list.files[FEED_FILE]) {
       const feed = readFileSync(pathIn(liveTree.site, FEED_FILE), 'utf8');
       const updated = feed.replace(/^ {2}<updated>[^<]*<\/updated>$/m, `  <updated>${now.toISOString()}</updated>`);
       await writer.write({ file: FEED_FILE, contents: updated });
     }
-    await writer.finish();    const about = { preview: false, clock: opts.now };
-    // The last build's manifest with these files in place (the whole list written again only if it cannot be read).
+    await writer.finish();
+    const about = { preview: false, clock: opts.now };
     const patch = { ...since, ...Object.fromEntries(changed.map((c) => [c.file, c.signature])) };
     const record: Omit<BuildRecord, 'quick'> = { format: 1, id: newRecordId(), previous: last.id, ...writer.changes };
-    // The cache saved while the manifest is hashed.
-    const [sealed] = await Promise.all([resealed(await lastSeal, writer.outDir, writer.touchedFiles(), about), cache.save(true).then(() => { saved = true; })]);
-    if (!sealed) notQuick('the last completion manifest cannot be read');
+    // The last build's manifest with these files in place (the quick rebuild gives way if it cannot be read), hashed while the cache saves.
+    const [sealing, saving] = await Promise.allSettled([resealed(await lastSeal, writer.outDir, writer.touchedFiles(), about), cache.save(true)]);
+    if (saving.status === 'rejected') throw saving.reason;
+    saved = true;
+    if (sealing.status === 'rejected') throw sealing.reason;
+    if (!sealing.value) notQuick('the last completion manifest cannot be read');
     await writeQuickRecord(nextTree.record, record, liveTree.record, patch);
     lap('write');
-await swapIn(staging);
+    await swapIn(staging);
     lap('swap');
     return { pages: q.pages, articles: changed.map((c) => c.file), made, checked, stages: { ...stages, total: performance.now() - startedAt }, deployDir: layout.deployDir };
   } finally {
