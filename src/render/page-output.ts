@@ -110,9 +110,8 @@ export function outputPages(task: PagesTask, render: (route: Route, ctx: RenderC
     const bytes = Buffer.from(html);
     const hash = sha256(bytes);
     const kept = keptContents(task.trees, route.file, hash, before, made);
-    // The last build's figure while the bytes are the same and it was taken at this level.
-    const same = kept ?? (before?.hash === hash ? before : undefined);
-    const gzip = same?.gzip !== undefined && same.gzipLevel === PAGE_GZIP_LEVEL ? same.gzip : pageGzipSize(bytes);
+    // The last build's figure while the bytes are the same (a kept file carries it too) and it was taken at this level.
+    const gzip = before?.hash === hash && before.gzip !== undefined && before.gzipLevel === PAGE_GZIP_LEVEL ? before.gzip : pageGzipSize(bytes);
     const figures = { markup: markupFigures(html), islands: islandList(page.islands), images: page.images, ...(page.preload ? { preload: page.preload } : {}), cut, rendered: !written };
     if (!kept && task.handBack) return { entry: { hash, gzip, gzipLevel: PAGE_GZIP_LEVEL }, document: bytes, ...figures };
     const entry = kept ?? writeContents(task.trees, route.file, bytes, hash, before, made);
