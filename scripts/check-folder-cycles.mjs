@@ -1,11 +1,10 @@
 #!/usr/bin/env node
-// The layering rules, from the imports:
+// The layering rules, from the imports, type-only ones and import() included (a type is part of a
+// module's surface: a folder that takes its types from one above it knows that floor all the same):
 // 1. No import cycle between folders. A node is each top-level folder and, inside src/, each
-//    sub-folder and each file directly in src/. Type-only imports do not count here (they vanish at
-//    build time); dynamic import() does (it loads code at run time).
-// 2. No import loop between the files of one folder (src/'s own files included). Here type-only
-//    imports count too: a file that takes its types from the module that imports it is a loop a
-//    reader has to untangle all the same, and most such loops are closed by a type.
+//    sub-folder and each file directly in src/.
+// 2. No import loop between the files of one such node (its sub-folders' files and src/'s own files
+//    included).
 // Tests, fixtures, content and outputs are outside the rules. Exit 1 with each cycle and loop, and
 // the imports that make it.
 //   node scripts/check-folder-cycles.mjs [root]
@@ -45,10 +44,6 @@ export function moduleImports(text) {
   return found;
 }
 
-/** The specifiers a module loads at run time: static imports and re-exports that are not type-only, and import(). */
-export function runtimeImports(text) {
-  return moduleImports(text).filter((i) => !i.typeOnly).map((i) => i.spec);
-}
 
 /** Tarjan's strongly connected components of more than one node. */
 function components(next) {
@@ -97,6 +92,9 @@ function nodeOf(root, file) {
   return parts[0] === 'src' ? `src/${parts[1]}` : parts[0];
 }
 
+/** The folder a file belongs to for the loop check: its folder-check node, or its own folder at the top. */
+const homeOf = (root, file) => nodeOf(root, file) ?? (path.relative(root, path.dirname(file)).split(path.sep).join('/') || '.');
+
 /** Every cycle between folders (strongly connected components of more than one node), with the imports behind each edge. */
 export function folderCycles(rootDir) {
   const root = path.resolve(rootDir);
@@ -104,7 +102,7 @@ export function folderCycles(rootDir) {
   for (const file of sourceFiles(root)) {
     const from = nodeOf(root, file);
     if (!from) continue;
-    for (const spec of runtimeImports(readFileSync(file, 'utf8'))) {
+    for (const { spec } of moduleImports(readFileSync(file, 'utf8'))) {
       if (!spec.startsWith('.')) continue;
       const to = nodeOf(root, path.resolve(path.dirname(file), spec));
       if (!to || to === from) continue;
@@ -115,8 +113,9 @@ export function folderCycles(rootDir) {
 }
 
 /**
- * Every import loop between the files of one folder, type-only imports included: `folder` is the
- * folder, `nodes` its files in the loop, and `edges` the imports that close it.
+ * Every import loop between the files of one folder (a node of the folder check: its sub-folders'
+ * files count as its own): `folder` is the folder, `nodes` its files in the loop, and `edges` the
+ * imports that close it. A loop through another folder is the folder check's.
  */
 export function fileLoops(rootDir) {
   const root = path.resolve(rootDir);
@@ -125,12 +124,12 @@ export function fileLoops(rootDir) {
     for (const { spec } of moduleImports(readFileSync(file, 'utf8'))) {
       if (!spec.startsWith('.')) continue;
       const target = path.resolve(path.dirname(file), spec);
-      if (target === file || path.dirname(target) !== path.dirname(file)) continue;
+      if (target === file || homeOf(root, target) !== homeOf(root, file)) continue;
       const [from, to] = [file, target].map((f) => path.relative(root, f).split(path.sep).join('/'));
       addEdge(edges, `${from} -> ${to}`, `${from} imports ${spec}`);
     }
   }
-  return cyclesOf(edges).map((loop) => ({ folder: path.posix.dirname(loop.nodes[0]), ...loop }));
+  return cyclesOf(edges).map((loop) => ({ folder: homeOf(root, path.join(root, loop.nodes[0])), ...loop }));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -146,8 +145,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error(`import loop inside ${l.folder}/: ${l.nodes.map((f) => path.posix.basename(f)).join(', ')}`);
     l.edges.forEach(show);
   }
-  if (cycles.length) console.error(`${cycles.length} folder cycle${cycles.length === 1 ? '' : 's'}: make each dependency point one way (type-only imports do not count)`);
-  if (loops.length) console.error(`${loops.length} loop${loops.length === 1 ? '' : 's'} between the files of a folder: move what both need into a module of its own (type-only imports count)`);
+  if (cycles.length) console.error(`${cycles.length} folder cycle${cycles.length === 1 ? '' : 's'}: make each dependency point one way (a type-only import counts: move the type down to the lowest folder that uses it)`);
+  if (loops.length) console.error(`${loops.length} loop${loops.length === 1 ? '' : 's'} between the files of a folder: move what both need into a module of its own`);
   if (cycles.length || loops.length) process.exitCode = 1;
   else console.log('folder cycles: none; loops inside a folder: none');
 }

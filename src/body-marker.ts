@@ -1,4 +1,3 @@
-import type { TocEntry } from './content/markdown-state.ts';
 
 /**
  * An article's body HTML lives in the build cache (.site/cache/bodies.pack), not in the main
@@ -14,6 +13,9 @@ import type { TocEntry } from './content/markdown-state.ts';
  * no real body can be taken for a marker.
  */
 const MARKER = '\u0000body:';
+
+/** A heading of an article's table of contents (the markdown renderer makes them, content/markdown-state.ts). */
+export interface TocEntry { id: string; text: string; depth: number }
 
 /** An article's body as the build cache keeps it apart, under the key its marker names. */
 export interface KeptBody { html: string; toc: TocEntry[] }

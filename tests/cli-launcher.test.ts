@@ -84,11 +84,11 @@ describe('bin/site', () => {
   }, 60_000);
 
   it('says so, and exits 1, when src/ does not compile', async () => {
-    const config = path.join(dir, 'src', 'config.ts');
-    await writeFile(config, `${await readFile(config, 'utf8')}\nexport const broken = ;\n`);
+    const hash = path.join(dir, 'src', 'hash.ts');
+    await writeFile(hash, `${await readFile(hash, 'utf8')}\nexport const broken = ;\n`);
     const result = await site('--help');
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^site: compiling the CLI from src\/ into \.site\/cli \(src\/config\.ts changed\)\nsite: cannot compile src\/: .*\n.*src\/config\.ts:\d+:\d+/s);
+    expect(result.stderr).toMatch(/^site: compiling the CLI from src\/ into \.site\/cli \(src\/hash\.ts changed\)\nsite: cannot compile src\/: .*\n.*src\/hash\.ts:\d+:\d+/s);
   }, 60_000);
 });
 

@@ -1,8 +1,8 @@
-import type { RenderedPage } from '../render/page.tsx';
+import type { PageIslands } from '../page-api/island.tsx';
 import type { BundleResult } from './bundle.ts';
 
 /** The scripts one page loads: before interaction (`eager`), all it can load (`every`), and the ones to preload. */
-export function pageScripts(page: Pick<RenderedPage, 'islands'>, assets: Pick<BundleResult, 'runtime' | 'islands' | 'closure'>) {
+export function pageScripts(page: { islands: PageIslands }, assets: Pick<BundleResult, 'runtime' | 'islands' | 'closure'>) {
   const eager = new Set<string>();
   const every = new Set<string>();
   if (assets.runtime && page.islands.size) { eager.add(assets.runtime); every.add(assets.runtime); }

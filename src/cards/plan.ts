@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Site } from '../content/load.ts';
 import type { Route } from '../routes/table.ts';
-import type { CardContent, ShareImage } from '../render/meta.ts';
+import type { CardContent, ShareImage } from '../routes/meta.ts';
 import { hashOf } from '../hash.ts';
 
 export const CARD_SIZE = { width: 1200, height: 630 } as const;

@@ -15,7 +15,8 @@ import { jobOfBytes, type CheckedFront, type LoadedMarkdown, type ParsedMarkdown
 import { readFrontMatter } from './front-matter.ts';
 import { frontDigest } from './front-digest.ts';
 import { hashOf } from '../hash.ts';
-import type { KnownImages, SiteImage } from './images.ts';
+import type { KnownImages } from './images.ts';
+import type { SiteImage } from '../images/site-image.ts';
 import type { SiteSettings } from './schemas.ts';
 
 /** An address written in a content file (a YAML value or a markdown link), and where. */

@@ -4,21 +4,9 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { ContentError } from './errors.ts';
 import { EXTENSIONS, FORMAT_NAMES, SOURCE_EXTENSION, sniff, type SourceFormat } from '../images/formats.ts';
+import type { SiteImage } from '../images/site-image.ts';
 import { shareVariant } from '../images/plan.ts';
 import { mapLimit } from '../concurrency.ts';
-
-/** An image of content/images, keyed by the path authors write (/images/x.jpg). */
-export interface SiteImage {
-  /** The one file served where a <picture> cannot be (og:image, JSON-LD, the favicon): an SVG as it is, a raster source as its fallback format at most 1200 px wide. */
-  src: string;
-  width: number;
-  height: number;
-  /** content/images/x.jpg, for errors. */
-  file: string;
-  bytes: number;
-  /** The source as its bytes say: format, size after EXIF orientation, alpha, SHA-256 of the content. */
-  source: { format: SourceFormat; width: number; height: number; alpha: boolean; hash: string };
-}
 
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 export const MAX_IMAGE_SIDE = 8000;

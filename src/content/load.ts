@@ -9,7 +9,8 @@ import { parseJob, type LoadedMarkdown, type ParsedMarkdownFile } from './markdo
 import { frontDigest, noteFrontDigest } from './front-digest.ts';
 import { noteFrontHash } from './front-hash.ts';
 import { hashOf } from '../hash.ts';
-import { loadImages, type SiteImage } from './images.ts';
+import { loadImages } from './images.ts';
+import type { SiteImage } from '../images/site-image.ts';
 import type { ImageUse } from '../images/picture.ts';
 import { newestFirst } from './article-order.ts';
 import { SLUG_PATTERN } from './field-rules.ts';

@@ -1,5 +1,5 @@
 import type { Definition, Html, Image, ImageReference, Parents } from 'mdast';
-import type { SiteImage } from './images.ts';
+import type { SiteImage } from '../images/site-image.ts';
 import { pictureMarkup, type PictureMarkup } from '../images/picture.ts';
 import { lineOf, type SiteStep } from './markdown-state.ts';
 

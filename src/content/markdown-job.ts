@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { RenderedMarkdown } from './markdown.ts';
 import type { SiteSettings } from './schemas.ts';
 import type { ContentError } from './errors.ts';
-import type { SiteImage } from './images.ts';
+import type { SiteImage } from '../images/site-image.ts';
 import { frontHash } from './front-hash.ts';
 import { imagesNamedIn } from './markdown-images.ts';
 

@@ -3,11 +3,12 @@
 // markdown-links.ts, markdown-images.ts) and the renderer (markdown.ts) all import it from here.
 import type { Nodes, Parents } from 'mdast';
 import type { ContentError } from './errors.ts';
-import type { SiteImage } from './images.ts';
+import type { SiteImage } from '../images/site-image.ts';
 import type { ImageUse } from '../images/picture.ts';
 import type { SiteSettings } from './schemas.ts';
+import type { TocEntry } from '../body-marker.ts';
 
-export interface TocEntry { id: string; text: string; depth: number }
+export type { TocEntry } from '../body-marker.ts';
 
 /** An address a document links to, with its line in the file. */
 export interface DocumentLink { href: string; line?: number }

@@ -10,7 +10,7 @@ import type { DocumentLink, SiteMarkdownState, TocEntry } from './markdown-state
 import { collectLinks, surveyLinks } from './markdown-links.ts';
 import { pictures } from './markdown-images.ts';
 import { markdownParser, type MarkdownParser } from './markdown-parser.ts';
-import type { SiteImage } from './images.ts';
+import type { SiteImage } from '../images/site-image.ts';
 import type { ImageUse } from '../images/picture.ts';
 
 export type { DocumentLink, TocEntry } from './markdown-state.ts';

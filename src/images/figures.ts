@@ -1,4 +1,4 @@
-import type { SiteImage } from '../content/images.ts';
+import type { SiteImage } from './site-image.ts';
 import { slotVariants, type Variant } from './plan.ts';
 import type { ImageUse } from './picture.ts';
 import { slotWidth, type SlotName } from './slots.ts';

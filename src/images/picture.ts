@@ -1,4 +1,4 @@
-import type { SiteImage } from '../content/images.ts';
+import type { SiteImage } from './site-image.ts';
 import { MIME } from './formats.ts';
 import { slotVariants, type Variant } from './plan.ts';
 import { sizesAttribute, type SlotName } from './slots.ts';

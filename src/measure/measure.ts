@@ -1,16 +1,17 @@
 import type { BundleResult } from '../bundle/bundle.ts';
 import { pageScripts } from '../bundle/page-scripts.ts';
-import type { RenderedPage } from '../render/page.tsx';
+import type { PageIslands } from '../page-api/island.tsx';
+import type { ImageUse } from '../images/picture.ts';
 import { markupFigures } from './markup.ts';
-import type { BuildSummary, SizeFigure } from './summary.ts';
+import type { BuildSummary, ImageStats, SizeFigure } from './summary.ts';
 import type { ArticleFigures } from '../content/published.ts';
-import type { SiteImage } from '../content/images.ts';
+import type { SiteImage } from '../images/site-image.ts';
 import { pageImageFigures } from '../images/figures.ts';
-import type { BuiltImages } from '../pipeline/image-stage.ts';
 
 /** What the write stage measured of each page's document as it wrote it (the documents are not kept). */
 export type DocumentFigures = Map<string, ReturnType<typeof markupFigures>>;
-type WrittenPage = Omit<RenderedPage, 'head' | 'body'>;
+/** What the summary reads of a written page. */
+interface WrittenPage { route: { url: string; file: string; template: string }; islands: PageIslands; images: ImageUse[] }
 
 /**
  * The build's figures, from what was written: raw and gzip sizes of the HTML, CSS and JS, the
@@ -20,7 +21,7 @@ type WrittenPage = Omit<RenderedPage, 'head' | 'body'>;
  * Pure: it reads no file, and gzips nothing: `sizes` (public path → raw and gzip bytes) come from the
  * write stage, which measured them off the main thread.
  */
-export function measureBuild(pages: WrittenPage[], markup: DocumentFigures, assets: BundleResult, stages: Record<string, number>, sizes: Map<string, SizeFigure>, articles: ArticleFigures, images: { site: Record<string, SiteImage>; built: BuiltImages }): BuildSummary {
+export function measureBuild(pages: WrittenPage[], markup: DocumentFigures, assets: BundleResult, stages: Record<string, number>, sizes: Map<string, SizeFigure>, articles: ArticleFigures, images: { site: Record<string, SiteImage>; built: { bytes: Map<string, number>; stats: ImageStats } }): BuildSummary {
   const sizeOf = (file: string) => {
     const size = sizes.get(file);
     if (!size) throw new Error(`no size was measured for ${file}`);

@@ -1,7 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { PageImageFigures } from '../images/figures.ts';
 import { EXACT_GZIP_LEVEL, PAGE_GZIP_LEVEL } from './gzip.ts';
-import type { ImageStats } from '../pipeline/image-stage.ts';
 import type { Pruned } from '../images/prune.ts';
 import type { ArticleFigures } from '../content/published.ts';
 
@@ -29,6 +28,22 @@ export interface PageFigures extends PageImageFigures {
   jsAll: number;
   renderBlockingScripts: number;
   imagesWithoutSize: number;
+}
+
+/** What the image stage made and kept (pipeline/image-stage.ts). */
+export interface ImageStats {
+  /** Raster sources turned into variants, and their bytes. */
+  sources: number;
+  sourceBytes: number;
+  /** Variants encoded by this build, and those taken from the cache. */
+  processed: number;
+  reused: number;
+  variantBytes: number;
+  /** Per source, its bytes less the largest file a modern browser gets for it: its largest AVIF, or its share file where no page shows it. */
+  saved: number;
+  svgs: number;
+  /** Cached variants deleted after the build, unused for 30 days (see prune.ts). */
+  pruned?: { files: number; bytes: number };
 }
 
 export interface BuildSummary {

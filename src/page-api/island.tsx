@@ -4,9 +4,12 @@ import type { ReactNode } from 'react';
 
 export type HydrateStrategy = 'load' | 'idle' | 'visible' | 'interaction';
 
+/** A page's islands, each with the hydrations its markers ask for. */
+export type PageIslands = Map<IslandName | ScriptIslandName, Set<HydrateStrategy>>;
+
 /** Records, per page render, which islands were used and how, so only those are bundled and linked. */
 export class IslandCollector {
-  readonly used = new Map<IslandName | ScriptIslandName, Set<HydrateStrategy>>();
+  readonly used: PageIslands = new Map();
   add(name: IslandName | ScriptIslandName, strategy: HydrateStrategy) {
     const set = this.used.get(name) ?? new Set();
     set.add(strategy);

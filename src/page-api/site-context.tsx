@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { SiteSettings } from '../content/schemas.ts';
-import type { SiteImage } from '../content/images.ts';
+import type { SiteImage } from '../images/site-image.ts';
 
 /** What every template may read besides its own props: settings, images, the page's URL, the build year. */
 export interface RenderContext {

@@ -5,7 +5,7 @@ import { access, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import type { Site } from '../content/load.ts';
-import type { SiteImage } from '../content/images.ts';
+import type { SiteImage } from '../images/site-image.ts';
 import { reason } from '../content/images.ts';
 import { ContentErrors, type ContentError } from '../content/errors.ts';
 import { encode } from '../images/encode.ts';
@@ -14,21 +14,7 @@ import { EXTENSION_OF } from '../images/formats.ts';
 import { shareFile, type Variant } from '../images/plan.ts';
 import { variantsOf, type ImageUse } from '../images/picture.ts';
 import type { WrittenPage } from './render-stage.ts';
-
-export interface ImageStats {
-  /** Raster sources turned into variants, and their bytes. */
-  sources: number;
-  sourceBytes: number;
-  /** Variants encoded by this build, and those taken from the cache. */
-  processed: number;
-  reused: number;
-  variantBytes: number;
-  /** Per source, its bytes less the largest file a modern browser gets for it: its largest AVIF, or its share file where no page shows it. */
-  saved: number;
-  svgs: number;
-  /** Cached variants deleted after the build, unused for 30 days (see prune.ts). */
-  pruned?: { files: number; bytes: number };
-}
+import type { ImageStats } from '../measure/summary.ts';
 
 export interface BuiltImages {
   /** Public URL → the file holding it (a cached variant, or an SVG source), to copy into dist/. */

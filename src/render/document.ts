@@ -1,5 +1,5 @@
 import type { RenderedPage } from './page.tsx';
-import type { SiteImage } from '../content/images.ts';
+import type { SiteImage } from '../images/site-image.ts';
 import type { ImagePreload } from '../images/picture.ts';
 import { escapeMarkup as attr } from './escape.ts';
 

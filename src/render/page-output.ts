@@ -1,7 +1,7 @@
 import type { RenderedPage } from './page.tsx';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import type { Route } from '../routes/table.ts';
-import type { SiteImage } from '../content/images.ts';
+import type { SiteImage } from '../images/site-image.ts';
 import type { ImagePreload, ImageUse } from '../images/picture.ts';
 import type { BundleResult } from '../bundle/bundle.ts';
 import { documentHtml, type DocumentCut } from './document.ts';

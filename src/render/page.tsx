@@ -1,20 +1,19 @@
 import { renderToString, renderToStaticMarkup } from 'react-dom/server';
 import type { ComponentType } from 'react';
 import type { Route } from '../routes/table.ts';
-import type { PageMeta } from './meta.ts';
+import type { PageMeta } from '../routes/meta.ts';
 import { structuredData } from './structured-data.ts';
 import { absoluteUrl } from '../url-resolution/absolute-url.ts';
 import { SiteContext, type RenderContext } from '../page-api/site-context.tsx';
-import { IslandCollector, IslandCollectorContext, type HydrateStrategy } from '../page-api/island.tsx';
+import { IslandCollector, IslandCollectorContext, type PageIslands } from '../page-api/island.tsx';
 import { ImageCollector, ImageCollectorContext } from '../page-api/images.ts';
 import type { ImagePreload, ImageUse } from '../images/picture.ts';
-import type { IslandName, ScriptIslandName } from '../../islands/index.ts';
 
 export interface RenderedPage {
   route: Route;
   head: string;
   body: string;
-  islands: Map<IslandName | ScriptIslandName, Set<HydrateStrategy>>;
+  islands: PageIslands;
   /** The images the page shows, and the preload of its LCP image if it has one. */
   images: ImageUse[];
   preload?: ImagePreload;

@@ -1,4 +1,3 @@
-import type { DistWriter } from '../pipeline/dist-writer.ts';
 import type { MarkupFigures } from '../measure/markup.ts';
 import type { DocumentCut } from './document.ts';
 import { islandMap, type IslandList } from './island-list.ts';
@@ -27,10 +26,18 @@ export interface StoredPage { uses: number; cut?: DocumentCut; site?: number; bo
 /** One PageUses as read or made by this build, with its islands as the Map the summary reads. */
 export interface SharedUses { text: string; uses: PageUses; islands: RenderedPage['islands'] }
 
+/** The texts a build's file list keeps once for many entries (pipeline/dist-writer.ts's DistWriter). */
+export interface SharedTexts {
+  /** `text` kept in this build's list: its index there. */
+  share(text: string): number;
+  /** The text the last complete build kept at `index`, if it kept one there. */
+  lastShared(index: unknown): string | undefined;
+}
+
 /** The PageUses of a build's pages: those the last build listed, and those its pages make. */
 export class PageUsesTable {
   private readonly byText = new Map<string, SharedUses>();
-  constructor(private readonly writer: DistWriter) {}
+  constructor(private readonly writer: SharedTexts) {}
 
   private read(text: string, uses?: PageUses): SharedUses {
     let found = this.byText.get(text);

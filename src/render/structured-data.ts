@@ -1,7 +1,7 @@
 import type { Faq, SiteSettings } from '../content/schemas.ts';
-import type { SiteImage } from '../content/images.ts';
+import type { SiteImage } from '../images/site-image.ts';
 import { absoluteUrl } from '../url-resolution/absolute-url.ts';
-import type { PageMeta } from './meta.ts';
+import type { PageMeta } from '../routes/meta.ts';
 
 /** schema.org FAQPage from question-and-answer pairs. */
 export function faqPageJsonLd(items: readonly Faq[]): Record<string, unknown> {

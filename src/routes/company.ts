@@ -1,6 +1,6 @@
 import type { CaseStudy, SiteContent } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
-import type { PageMeta } from '../render/meta.ts';
+import type { PageMeta } from './meta.ts';
 import type { CaseStudySummary } from '../../templates/components/CaseStudyTeaser.tsx';
 import { errorPage, page, type Route } from './route.ts';
 

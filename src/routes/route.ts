@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import type { PageMeta } from '../render/meta.ts';
+import type { PageMeta } from './meta.ts';
 import { pageFile } from '../url-resolution/resolve.ts';
 import type { templates } from '../../templates/pages/index.ts';
 

@@ -1,16 +1,5 @@
 import type { Route } from './route.ts';
-
-/** The routing table the build makes from the routes: what `resolve` and the store's entries are made of. */
-export interface RoutingTable {
-  /** Every page URL that has a file, without trailing slash ('/' for home). */
-  pageUrls: string[];
-  /** Exact-path redirects. */
-  redirects: Record<string, { to: string; status: 301 | 302 }>;
-  /** Unknown paths under a prefix: redirected, or answered with a page and status. */
-  fallbacks: Array<{ prefix: string; redirect?: string; file?: string; status: number }>;
-  /** The not-found page's file. */
-  notFound: string;
-}
+import type { RoutingTable } from '../url-resolution/routing-table.ts';
 
 /** Exact-path redirects; the CDN and `site serve` apply them alike. */
 export const REDIRECTS: RoutingTable['redirects'] = {

@@ -5,11 +5,11 @@
  */
 import { answer, type Resolution } from './rule.ts';
 import { rulesOf, storeEntries } from './store-data.ts';
-import type { RoutingTable } from '../routes/routing-table.ts';
+import type { RoutingTable } from './routing-table.ts';
 
 export { pageFile, type Resolution } from './rule.ts';
 
-export type { RoutingTable } from '../routes/routing-table.ts';
+export type { RoutingTable } from './routing-table.ts';
 
 /** Each table's entries, made once: serve and the link checker resolve many paths over one table. */
 const held = new WeakMap<RoutingTable, Map<string, string>>();

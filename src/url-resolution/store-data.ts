@@ -6,7 +6,7 @@
  * states them, and refuses an output that could not be deployed.
  */
 import { PAGE, RULES_KEY, redirectValue, type Rules } from './rule.ts';
-import type { RoutingTable } from '../routes/routing-table.ts';
+import type { RoutingTable } from './routing-table.ts';
 
 /** The service's limits: a key of at most 512 bytes, a value of at most 1 KB, and 5 MB in all (keys and values). */
 export const STORE_LIMITS = { keyBytes: 512, valueBytes: 1024, totalBytes: 5 * 1024 * 1024 } as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { imagesNamedIn } from '../../src/content/markdown-images.ts';
-import type { SiteImage } from '../../src/content/images.ts';
+import type { SiteImage } from '../../src/images/site-image.ts';
 
 // The images a markdown file names go into its cache key: a photo's change must re-render exactly the
 // articles whose text names it, and the key must not depend on where in the text the name is.
