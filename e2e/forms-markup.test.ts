@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ASSESSMENT_QUESTIONS } from '../forms/assessment.ts';
-import { MAX_LENGTHS } from '../forms/fields.ts';
+import { ASSESSMENT_TEXT_FIELDS, CONTACT_TEXT_FIELDS, controlType, type TextFieldDefinition } from '../forms/fields.ts';
 import { DESKTOP, useSiteAndBrowser } from './helpers.ts';
 
 const env = useSiteAndBrowser();
@@ -32,39 +32,42 @@ async function duplicateIds(page: Page): Promise<string[]> {
   return ids.filter((id, i) => ids.indexOf(id) !== i);
 }
 
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Each text field of a form's definition (forms/fields.ts) as the page ships it: a textbox labelled
+ * with the field's label (or the words the page asks in, `asked`), with its name, type, limit,
+ * autocomplete and required state.
+ */
+async function expectTextFields(form: Locator, fields: readonly TextFieldDefinition[], asked: Record<string, string> = {}) {
+  for (const field of fields) {
+    const control = form.getByRole('textbox', { name: new RegExp(`^${escape(asked[field.name] ?? field.label)}`) });
+    const type = controlType(field);
+    expect(await control.evaluate((el) => el.tagName), field.name).toBe(type === 'textarea' ? 'TEXTAREA' : 'INPUT');
+    expect(await attrs(control, ['name', 'type', 'maxlength', 'autocomplete']), field.name).toEqual({
+      name: field.name, type: type === 'textarea' ? null : type, maxlength: String(field.max), autocomplete: field.autoComplete ?? null,
+    });
+    expect(await control.evaluate((el: HTMLInputElement) => el.required), field.name).toBe(field.required);
+  }
+}
+
 /** The contact fields every contact form shares (the /contact page and the service pages). */
 async function expectContactFields(form: Locator) {
   expect(await attrs(form, ['method', 'action', 'novalidate'])).toEqual({ method: 'post', action: '/api/send-contact-form', novalidate: '' });
-
-  const name = form.getByRole('textbox', { name: 'Name' });
-  expect(await attrs(name, ['name', 'type', 'autocomplete', 'maxlength'])).toEqual({ name: 'name', type: 'text', autocomplete: 'name', maxlength: String(MAX_LENGTHS.name) });
-  expect(await name.evaluate((el: HTMLInputElement) => el.required)).toBe(true);
-
-  const email = form.getByRole('textbox', { name: 'Email' });
-  expect(await attrs(email, ['name', 'type', 'autocomplete', 'maxlength'])).toEqual({ name: 'email', type: 'email', autocomplete: 'email', maxlength: String(MAX_LENGTHS.email) });
-  expect(await email.evaluate((el: HTMLInputElement) => el.required)).toBe(true);
-
-  const organisation = form.getByRole('textbox', { name: /^Organisation/ });
-  expect(await attrs(organisation, ['name', 'autocomplete', 'maxlength'])).toEqual({ name: 'company', autocomplete: 'organization', maxlength: String(MAX_LENGTHS.company) });
-  expect(await organisation.evaluate((el: HTMLInputElement) => el.required)).toBe(false);
-
-  const message = form.getByRole('textbox', { name: 'How can we help?' });
-  expect(await message.evaluate((el) => el.tagName)).toBe('TEXTAREA');
-  expect(await attrs(message, ['name', 'maxlength'])).toEqual({ name: 'message', maxlength: String(MAX_LENGTHS.message) });
-  expect(await message.evaluate((el: HTMLTextAreaElement) => el.required)).toBe(true);
+  await expectTextFields(form, CONTACT_TEXT_FIELDS, { message: 'How can we help?' });
 
   const human = form.getByRole('checkbox', { name: /I confirm I am a human/ });
   expect(await attrs(human, ['name', 'value'])).toEqual({ name: 'isHuman', value: 'true' });
   expect(await human.evaluate((el: HTMLInputElement) => el.required)).toBe(true);
   expect(await form.locator(`label[for="${await human.getAttribute('id')}"] a`).getAttribute('href')).toBe('/privacy-policy');
 
-  // Required fields carry an asterisk that assistive technology does not read.
-  expect(await form.locator('.field__required[aria-hidden="true"]').count()).toBe(4);
+  // Required fields (and the checkbox) carry an asterisk that assistive technology does not read.
+  expect(await form.locator('.field__required[aria-hidden="true"]').count()).toBe(CONTACT_TEXT_FIELDS.filter((f) => f.required).length + 1);
 
   expect(await form.getByRole('button', { name: 'Send Message' }).getAttribute('type')).toBe('submit');
   expect(await form.locator('[name="formType"]').count()).toBe(0);
   await expectHoneypot(form);
-  await expectErrorSlots(form, ['name', 'email', 'company', 'message', 'isHuman']);
+  await expectErrorSlots(form, [...CONTACT_TEXT_FIELDS.map((f) => f.name), 'isHuman']);
 }
 
 /** The spam trap: present for software, absent for people and assistive technology. */
@@ -147,17 +150,12 @@ describe('DIAlog assessment page', () => {
     const form = page.locator('form[data-form="assessment"]');
     expect(await attrs(form, ['method', 'action', 'novalidate'])).toEqual({ method: 'post', action: '/api/send-contact-form', novalidate: '' });
     const contact = page.getByRole('region', { name: 'Your Contact Information' });
-    expect(await contact.getByRole('textbox', { name: 'Name' }).evaluate((el: HTMLInputElement) => el.required)).toBe(true);
-    expect(await contact.getByRole('textbox', { name: 'Email' }).getAttribute('type')).toBe('email');
-    expect(await contact.getByRole('textbox', { name: /^Organisation/ }).evaluate((el: HTMLInputElement) => el.required)).toBe(false);
-    const comments = contact.getByRole('textbox', { name: /^Comments/ });
-    expect(await attrs(comments, ['name'])).toEqual({ name: 'message' });
-    expect(await comments.evaluate((el: HTMLTextAreaElement) => el.required)).toBe(false);
+    await expectTextFields(contact, ASSESSMENT_TEXT_FIELDS);
     expect(await contact.getByRole('checkbox', { name: /I confirm I am a human/ }).getAttribute('name')).toBe('isHuman');
     expect(await form.locator('input[type="hidden"][name="formType"]').getAttribute('value')).toBe('DIAlog Assessment');
     expect(await form.getByRole('button', { name: 'Submit Assessment' }).getAttribute('type')).toBe('submit');
     await expectHoneypot(form);
-    await expectErrorSlots(form, ['name', 'email', 'company', 'message', 'isHuman', ...ASSESSMENT_QUESTIONS.map((q) => q.field)]);
+    await expectErrorSlots(form, [...ASSESSMENT_TEXT_FIELDS.map((f) => f.name), 'isHuman', ...ASSESSMENT_QUESTIONS.map((q) => q.field)]);
     await page.close();
   });
 });

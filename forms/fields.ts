@@ -3,8 +3,10 @@
 // taken, whether it is required and what kind of text it holds. Everything else is derived from
 // this list: the zod schemas (forms/contact.ts, forms/assessment.ts), the fields a plain form post
 // keeps (lambda/body.ts), the stored lead (lambda/leads/record.ts), the e-mail's rows
-// (lambda/email.ts), the CSV export's columns (src/leads/csv.ts) and the islands' values and error
-// summary. A field's control (its markup) is the one thing written by hand, in the form's island.
+// (lambda/email.ts), the CSV export's columns (src/leads/csv.ts), `site leads list`'s lines
+// (src/leads/command.ts) and the islands' values, error summary and controls' attributes (name,
+// type, maxlength, required, autocomplete). Where a control stands in its form is the one thing
+// written by hand, in the form's island (tests/islands/form-fields.test.ts holds it to this list).
 // Browser-safe, like the rest of forms/.
 import type { FormName } from './names.ts';
 
@@ -20,11 +22,21 @@ export interface TextFieldDefinition {
   max: number;
   required: boolean;
   kind: TextKind;
+  /** A one-line field's input type where it is not plain text: 'tel' for a phone number (the keyboard a phone shows). */
+  inputType?: 'tel' | 'url';
+  /** The control's autocomplete token (what the field holds, for the browser's autofill), if it has one. */
+  autoComplete?: string;
 }
 
-const NAME = { name: 'name', label: 'Name', max: 100, required: true, kind: 'line' } as const satisfies TextFieldDefinition;
-const EMAIL = { name: 'email', label: 'Email', max: 254, required: true, kind: 'email' } as const satisfies TextFieldDefinition;
-const ORGANISATION = { name: 'company', label: 'Organisation', max: 150, required: false, kind: 'line' } as const satisfies TextFieldDefinition;
+/** The type of a field's control: an <input>'s type, or 'textarea' for several lines. */
+export function controlType(field: TextFieldDefinition): 'text' | 'email' | 'tel' | 'url' | 'textarea' {
+  if (field.kind === 'lines') return 'textarea';
+  return field.kind === 'email' ? 'email' : field.inputType ?? 'text';
+}
+
+const NAME = { name: 'name', label: 'Name', max: 100, required: true, kind: 'line', autoComplete: 'name' } as const satisfies TextFieldDefinition;
+const EMAIL = { name: 'email', label: 'Email', max: 254, required: true, kind: 'email', autoComplete: 'email' } as const satisfies TextFieldDefinition;
+const ORGANISATION = { name: 'company', label: 'Organisation', max: 150, required: false, kind: 'line', autoComplete: 'organization' } as const satisfies TextFieldDefinition;
 
 /** The contact form's text fields, in page order. */
 export const CONTACT_TEXT_FIELDS = [
@@ -47,6 +59,10 @@ export type AssessmentTextField = (typeof ASSESSMENT_TEXT_FIELDS)[number]['name'
 /** Every text field of either form: the attributes a stored lead carries. */
 export type LeadField = ContactTextField | AssessmentTextField;
 
+/** Each of a form's fields by its name, for the island that places their controls. */
+export const fieldsByName = <F extends readonly TextFieldDefinition[]>(fields: F) =>
+  Object.fromEntries(fields.map((f) => [f.name, f])) as { [K in F[number]['name']]: Extract<F[number], { name: K }> };
+
 export const TEXT_FIELDS: Record<FormName, readonly TextFieldDefinition[]> = {
   contact: CONTACT_TEXT_FIELDS,
   assessment: ASSESSMENT_TEXT_FIELDS,
@@ -55,7 +71,7 @@ export const TEXT_FIELDS: Record<FormName, readonly TextFieldDefinition[]> = {
 /** Every text field name of either form, each once, contact form's order first. */
 export const LEAD_FIELDS = [...new Set([...CONTACT_TEXT_FIELDS, ...ASSESSMENT_TEXT_FIELDS].map((f) => f.name))] as readonly LeadField[];
 
-/** The most characters each text field takes (the islands' maxlength attributes). */
+/** The most characters each text field takes. */
 export const MAX_LENGTHS = Object.fromEntries(
   [...CONTACT_TEXT_FIELDS, ...ASSESSMENT_TEXT_FIELDS].map((f) => [f.name, f.max]),
 ) as Readonly<Record<LeadField, number>>;

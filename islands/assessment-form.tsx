@@ -1,5 +1,5 @@
 import { ASSESSMENT_FORM_TYPE, ASSESSMENT_QUESTIONS, UNANSWERED } from '../forms/assessment.ts';
-import { ASSESSMENT_TEXT_FIELDS, FORM_TYPE_FIELD, HUMAN_CHECK, MAX_LENGTHS } from '../forms/fields.ts';
+import { ASSESSMENT_TEXT_FIELDS, fieldsByName, FORM_TYPE_FIELD, HUMAN_CHECK } from '../forms/fields.ts';
 import { trackFormSubmit } from './shared/analytics.ts';
 import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, SelectField, Spinner, TextArea, TextField } from './shared/form-controls.tsx';
 import { useFormFlow, useFormIsland } from './shared/form-island.ts';
@@ -24,6 +24,7 @@ export const ASSESSMENT_FIELDS: readonly FieldName[] = [
   HUMAN_CHECK,
 ];
 const ORDER = ASSESSMENT_FIELDS.map((f) => f.name);
+const FIELD = fieldsByName(ASSESSMENT_TEXT_FIELDS);
 
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
@@ -79,11 +80,11 @@ export default function AssessmentForm({ idPrefix, action, questionsLead, contac
         <h2 id={`${c}-heading`}>Your Contact Information</h2>
         <p className="form-card__lead">{contactLead}</p>
         <div className="form__row">
-          <TextField idPrefix={idPrefix} name="name" label="Name" required maxLength={MAX_LENGTHS.name} autoComplete="name" error={error('name')} />
-          <TextField idPrefix={idPrefix} name="email" label="Email" type="email" required maxLength={MAX_LENGTHS.email} autoComplete="email" error={error('email')} />
+          <TextField idPrefix={idPrefix} field={FIELD.name} error={error('name')} />
+          <TextField idPrefix={idPrefix} field={FIELD.email} error={error('email')} />
         </div>
-        <TextField idPrefix={idPrefix} name="company" label="Organisation" maxLength={MAX_LENGTHS.company} autoComplete="organization" error={error('company')} />
-        <TextArea idPrefix={idPrefix} name="message" label="Comments" maxLength={MAX_LENGTHS.message} rows={4} error={error('message')} />
+        <TextField idPrefix={idPrefix} field={FIELD.company} error={error('company')} />
+        <TextArea idPrefix={idPrefix} field={FIELD.message} rows={4} error={error('message')} />
         <HumanCheckbox idPrefix={idPrefix} error={error('isHuman')} />
         <Honeypot idPrefix={idPrefix} />
         <ErrorSummary id={`${idPrefix}-summary`} text={errorSummary(ASSESSMENT_FIELDS, state.errors)} />

@@ -1,4 +1,4 @@
-import { CONTACT_TEXT_FIELDS, HUMAN_CHECK, MAX_LENGTHS } from '../forms/fields.ts';
+import { CONTACT_TEXT_FIELDS, fieldsByName, HUMAN_CHECK } from '../forms/fields.ts';
 import { trackFormSubmit } from './shared/analytics.ts';
 import { ErrorSummary, HumanCheckbox, Honeypot, RequiredNote, TextArea, TextField } from './shared/form-controls.tsx';
 import { useFormFlow, useFormIsland } from './shared/form-island.ts';
@@ -13,6 +13,7 @@ export const CONTACT_FIELDS: readonly FieldName[] = [
   HUMAN_CHECK,
 ];
 const ORDER = CONTACT_FIELDS.map((f) => f.name);
+const FIELD = fieldsByName(CONTACT_TEXT_FIELDS);
 
 /**
  * The contact form (/contact, and embedded on every service page). Its first render is the static
@@ -39,10 +40,10 @@ export default function ContactForm({ idPrefix, action }: ContactFormProps) {
   return (
     <form className="form" method="post" action={action} noValidate data-form="contact" aria-labelledby={`${idPrefix}-heading`} aria-busy={state.status === 'submitting' || undefined} onSubmit={onSubmit} onChange={onChange}>
       <RequiredNote />
-      <TextField idPrefix={idPrefix} name="name" label="Name" required maxLength={MAX_LENGTHS.name} autoComplete="name" error={error('name')} />
-      <TextField idPrefix={idPrefix} name="email" label="Email" type="email" required maxLength={MAX_LENGTHS.email} autoComplete="email" error={error('email')} />
-      <TextField idPrefix={idPrefix} name="company" label="Organisation" maxLength={MAX_LENGTHS.company} autoComplete="organization" error={error('company')} />
-      <TextArea idPrefix={idPrefix} name="message" label="How can we help?" required maxLength={MAX_LENGTHS.message} rows={6} error={error('message')} />
+      <TextField idPrefix={idPrefix} field={FIELD.name} error={error('name')} />
+      <TextField idPrefix={idPrefix} field={FIELD.email} error={error('email')} />
+      <TextField idPrefix={idPrefix} field={FIELD.company} error={error('company')} />
+      <TextArea idPrefix={idPrefix} field={FIELD.message} label="How can we help?" rows={6} error={error('message')} />
       <HumanCheckbox idPrefix={idPrefix} error={error('isHuman')} />
       <Honeypot idPrefix={idPrefix} />
       <ErrorSummary id={`${idPrefix}-summary`} text={errorSummary(CONTACT_FIELDS, state.errors)} />

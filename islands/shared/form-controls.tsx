@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { HONEYPOT_FIELD } from '../../forms/fields.ts';
+import { controlType, HONEYPOT_FIELD, type TextFieldDefinition } from '../../forms/fields.ts';
 
 /**
  * The controls (markup) of the contact and assessment forms, rendered by the form islands on the server
@@ -30,18 +30,24 @@ function Label({ htmlFor, required, children }: { htmlFor: string; required: boo
   );
 }
 
+/**
+ * A text field's control: its name, type, maxlength, required and autocomplete all from the field's
+ * definition (forms/fields.ts); `label` is the words shown, where the page asks in words of its own
+ * ("How can we help?"); the definition's label otherwise.
+ */
 interface FieldProps {
   idPrefix: string;
-  name: string;
-  label: string;
-  required?: boolean;
-  maxLength?: number;
-  autoComplete?: string;
+  field: TextFieldDefinition;
+  label?: string;
   error?: string | undefined;
 }
 
-export function TextField({ idPrefix, name, label, required = false, maxLength, autoComplete, error, type = 'text' }: FieldProps & { type?: 'text' | 'email' }) {
+/** A one-line field: <input> of the type its definition says (text, email, tel, url). */
+export function TextField({ idPrefix, field, label = field.label, error }: FieldProps) {
+  const { name, required, max } = field;
   const id = fieldId(idPrefix, name);
+  const type = controlType(field);
+  if (type === 'textarea') throw new Error(`field ${name} takes several lines: it is a TextArea`);
   return (
     <div className="field">
       <Label htmlFor={id} required={required}>{label}</Label>
@@ -51,8 +57,8 @@ export function TextField({ idPrefix, name, label, required = false, maxLength, 
         name={name}
         type={type}
         required={required || undefined}
-        maxLength={maxLength}
-        autoComplete={autoComplete}
+        maxLength={max}
+        autoComplete={field.autoComplete}
         {...(type === 'email' ? { inputMode: 'email' as const, spellCheck: false } : {})}
         {...invalidProps(idPrefix, name, error)}
       />
@@ -61,12 +67,15 @@ export function TextField({ idPrefix, name, label, required = false, maxLength, 
   );
 }
 
-export function TextArea({ idPrefix, name, label, required = false, maxLength, error, rows = 5 }: FieldProps & { rows?: number }) {
+/** A field of several lines: <textarea>. */
+export function TextArea({ idPrefix, field, label = field.label, error, rows = 5 }: FieldProps & { rows?: number }) {
+  const { name, required, max } = field;
   const id = fieldId(idPrefix, name);
+  if (controlType(field) !== 'textarea') throw new Error(`field ${name} takes one line: it is a TextField`);
   return (
     <div className="field">
       <Label htmlFor={id} required={required}>{label}</Label>
-      <textarea className="field__control" id={id} name={name} rows={rows} required={required || undefined} maxLength={maxLength} {...invalidProps(idPrefix, name, error)} />
+      <textarea className="field__control" id={id} name={name} rows={rows} required={required || undefined} maxLength={max} autoComplete={field.autoComplete} {...invalidProps(idPrefix, name, error)} />
       <ErrorSlot idPrefix={idPrefix} name={name} error={error} />
     </div>
   );

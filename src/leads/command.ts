@@ -5,6 +5,7 @@ import { resendLeads, UNANSWERED_QUIET_MS } from '../../lambda/leads/resend.ts';
 import { VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
 import { countFromLeads } from './hour-count.ts';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
+import { leadFieldValues, TEXT_FIELDS, type LeadField } from '../../forms/fields.ts';
 import { leadsToCsv } from './csv.ts';
 import { markErased, rewriteLocalStore } from '../../lambda/leads/rewrite-local-store.ts';
 import { printableJson, printableLine, printableText } from './printable.ts';
@@ -45,9 +46,17 @@ function mailSummary(mail: LeadRecord['mail']): string {
     : how;
 }
 
+/** Who sent the lead, from its form's one-line fields (forms/fields.ts) in order: `Name (Organisation, …) <email>`, blanks left out. */
+function sender(lead: LeadRecord): string {
+  const values = leadFieldValues(lead);
+  const lines = TEXT_FIELDS[lead.form].filter((f) => f.kind !== 'lines');
+  const [first = '', ...rest] = lines.filter((f) => f.kind !== 'email').map((f) => values[f.name as LeadField]).filter(Boolean);
+  const emails = lines.filter((f) => f.kind === 'email').map((f) => `<${values[f.name as LeadField]}>`);
+  return [rest.length ? `${first} (${rest.join(', ')})` : first, ...emails].join(' ');
+}
+
 function listLine(lead: LeadRecord): string {
-  const who = lead.company ? `${lead.name} (${lead.company})` : lead.name;
-  return printableLine(`${lead.receivedAt}  ${lead.form.padEnd(10)}  ${who} <${lead.email}>  ${mailSummary(lead.mail)}  ${lead.submissionId}`);
+  return printableLine(`${lead.receivedAt}  ${lead.form.padEnd(10)}  ${sender(lead)}  ${mailSummary(lead.mail)}  ${lead.submissionId}`);
 }
 
 export function leadsList(root: string, flags: StoreFlags & { json: boolean }, io: Io): Promise<number> {

@@ -1,6 +1,6 @@
 // Every text field each form defines (forms/fields.ts), posted without JavaScript (a urlencoded
-// form post), reaches the stored lead (dynalite), the e-mail (aws-ses-v2-local) and the CSV export
-// (`site leads export` through the CLI's entry), all through the real AWS SDK clients. A field added
+// form post), reaches the stored lead (dynalite), the e-mail (aws-ses-v2-local), the CSV export
+// (`site leads export` through the CLI's entry) and, each one-line field, `site leads list`, all through the real AWS SDK clients. A field added
 // to the definition is covered here without touching this file; one that a layer drops fails it.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -64,7 +64,7 @@ describe.each(FORMS)('every field of the %s form, posted without JavaScript', (f
     ...(form === 'assessment' ? { [FORM_TYPE_FIELD]: ASSESSMENT_FORM_TYPE, ...answers } : {}),
   };
 
-  it('reaches the stored lead, the e-mail and the CSV export', async () => {
+  it('reaches the stored lead, the e-mail, the CSV export and the list', async () => {
     const handler = createHandler({ ses: sesClientFor(ses.endpoint), leads, config: testConfig(), log: memoryLogger() });
     const result = await handler(formPost(post, { referer: `${ORIGIN}/contact` }));
     expect(result.statusCode).toBe(303);
@@ -92,5 +92,9 @@ describe.each(FORMS)('every field of the %s form, posted without JavaScript', (f
     expect(moreRows).toEqual([]);
     expect(header).toEqual([...CSV_COLUMNS]);
     for (const field of fields) expect(row?.[header!.indexOf(field.name)], field.name).toBe(values[field.name]);
+
+    const listed: string[] = [];
+    expect(await main(['node', 'site', '--root', root, 'leads', 'list', '--endpoint', local.endpoint, '--table', table], { out: (s) => listed.push(s), err: (s) => listed.push(s) })).toBe(0);
+    for (const field of fields.filter((f) => f.kind !== 'lines')) expect(listed[0], field.name).toContain(values[field.name]);
   });
 });
