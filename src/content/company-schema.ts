@@ -112,4 +112,3 @@ export const companyPages = {
   'case-studies': caseStudiesPageSchema,
 } satisfies Record<string, z.ZodType>;
 
-/** Folders content/<name>/*.yaml for the company pages: folder name → schema of one file. */

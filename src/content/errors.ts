@@ -60,7 +60,7 @@ export function issueToWords(issue: z.core.$ZodIssue, input: unknown): { message
       if (issue.origin === 'array') return { message: `allows at most ${issue.maximum} items` };
       return { message: issue.message };
     case 'unrecognized_keys':
-      return { message: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`, hint: 'check the spelling against the README content reference' };
+      return { message: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`, hint: 'check the spelling against the files and fields listed in docs/authors.md' };
     case 'invalid_value':
       return { message: `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describe(value)}` };
     default:

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,6 +66,10 @@ describe('loadSite', () => {
       'title: is required but missing',
     ]);
     expect(errors.every((e) => e.file === 'content/blog/what-is-data.md')).toBe(true);
+    // The hint sends the author to the guide that lists the fields, which exists.
+    const hint = errors.find((e) => e.message === 'unknown field excerpts')?.hint ?? '';
+    expect(hint).toBe('check the spelling against the files and fields listed in docs/authors.md');
+    expect(existsSync(hint.split(' ').at(-1)!)).toBe(true);
   });
 
   it('reports every bad file at once, not only the first', async () => {
