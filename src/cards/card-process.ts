@@ -2,7 +2,7 @@
  * Share cards drawn in a Node process of their own at the lowest scheduling priority (nice 19), so
  * that drawing, which nothing else in a build waits for until its very end, takes only the CPU the
  * build leaves idle: on a 2-core machine, cards drawn beside the pages took CPU from the rendering and
- * the search index, which everything after them waits for (docs/performance.md, The real site's cards).
+ * the search index, which everything after them waits for (docs/performance.md, What was tried).
  * The process loads the build's bundled drawing code (code.ts's cards.mjs) once it is told where it
  * is, and draws every card it is sent as soon as it gets it; the build takes each PNG as it comes.
  */
