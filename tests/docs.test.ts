@@ -29,6 +29,10 @@ describe('the documents', () => {
     for (const guide of ['authors', 'owners', 'architecture', 'performance', 'product-rules']) expect(DOCS).toContain(`docs/${guide}.md`);
   });
 
+  it('keep the performance guide a guide: at most 300 lines, the history left to git', () => {
+    expect(readFileSync('docs/performance.md', 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(300);
+  });
+
   it.each(DOCS)('%s names only paths that exist', (doc) => {
     const text = readFileSync(doc, 'utf8');
     const missing: string[] = [];
@@ -151,5 +155,54 @@ describe('the code, the tests and the docs', () => {
     expect(files).toContain(path.join('e2e', 'forms.test.ts'));
     const cites = files.flatMap((file) => citations(readFileSync(file, 'utf8')).map((line) => `${file}:${line}`));
     expect(cites).toEqual([]);
+  });
+});
+
+/**
+ * The word for a period of work, in any form: the repository speaks of the project, with dates and
+ * commits. A name in the code is not prose: BuildSession, session.ts, run.session, a name in
+ * backticks, SESSION_MEMORY_MAX; nor is AWS's session token. Spelt with a bracket, like CITATIONS.
+ */
+const WORK_SESSION = /(?<![\w.$/`-])s[e]ssions?(?![\w`]|\.\w|\s+tokens?\b)/i;
+
+const CODE = /\.(?:ts|tsx|mts|mjs|js|cjs)$|^[^.]+$/;
+
+/** The prose of a file, as [first line, text] pieces: a document's text outside code, a code file's comments and test names. */
+function proseOf(file: string, text: string): Array<[number, string]> {
+  const lineAt = (index: number) => text.slice(0, index).split('\n').length;
+  if (file.endsWith('.md')) {
+    return [[1, text.replace(/^```[\s\S]*?^```/gm, (block) => block.replace(/[^\n]/g, ' ')).replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))]];
+  }
+  if (!CODE.test(path.basename(file))) return [[1, text]];
+  const pieces: Array<[number, string]> = [];
+  for (const m of text.matchAll(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g)) pieces.push([lineAt(m.index!), m[0]]);
+  for (const m of text.matchAll(/\b(?:it|test|describe)(?:\.each\([^)]*\))?\(\s*(['"`])((?:(?!\1)[^\\\n]|\\.)*)\1/g)) pieces.push([lineAt(m.index!), m[2]!]);
+  return pieces;
+}
+
+/** Each place the word for a period of work stands in a file's prose, as file:line. */
+function workSessions(file: string, text: string): string[] {
+  return proseOf(file, text).flatMap(([first, piece]) => [...piece.matchAll(new RegExp(WORK_SESSION, 'gi'))]
+    .map((m) => `${file}:${first + piece.slice(0, m.index).split('\n').length - 1}`));
+}
+
+describe('the words of the repository', () => {
+  const word = 's' + 'ession';
+  it(`tell the word for a period of work from the code's names`, () => {
+    for (const said of [`the ninth ${word}`, `(second ${word})`, `this ${word}'s work`, `three other ${word}s' builds`, `${word[0]!.toUpperCase()}${word.slice(1)} 4 measured`]) {
+      expect(workSessions('docs/x.md', said), said).toEqual(['docs/x.md:1']);
+      expect(workSessions('src/x.ts', `const a = 1; // ${said}`), said).toEqual(['src/x.ts:1']);
+      expect(workSessions('tests/x.test.ts', `it('holds after the ${said}', () => {});`), said).toEqual(['tests/x.test.ts:1']);
+    }
+    for (const name of ['BuildSession', `${word}.ts`, `run.${word}`, `\`${word}\``, `temporary credentials are version 1 ${word} tokens`, `${word.toUpperCase()}_MEMORY_MAX`]) {
+      expect(workSessions('docs/x.md', `serve keeps its ${name}`), name).toEqual([]);
+    }
+    // Code is not prose: a variable of that name is the code's own word.
+    expect(workSessions('src/x.ts', `const { ${word} } = state;\nif (${word}) ${word}.codeChanged = true;`)).toEqual([]);
+  });
+
+  it('never use it: docs, comments and tests speak of the project, with dates and commits', () => {
+    const found = scannedFiles().flatMap((file) => workSessions(file, readFileSync(file, 'utf8')));
+    expect(found).toEqual([]);
   });
 });

@@ -109,7 +109,7 @@ export class BuildCache {
     [this.markdown, this.bodies, this.routes] = stores;
   }
 
-  /** `memory`: entries kept in memory from one build to the next as well (serve's session). */
+  /** `memory`: entries kept in memory from one build to the next as well (serve's BuildSession). */
   static async open(root: string, memory?: Map<string, unknown>): Promise<BuildCache> {
     const [lock, markdown, bodies, routes] = await Promise.all([
       readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from('')),

@@ -47,7 +47,7 @@ export class CacheStore<T> {
   private handle: FileHandle | undefined;
   private appending: Promise<void> = Promise.resolve();
 
-  /** `memory`, when given, keeps entries in memory too (serve's session): a rebuild then reads no cache file. */
+  /** `memory`, when given, keeps entries in memory too (serve's BuildSession): a rebuild then reads no cache file. */
   private constructor(root: string, private readonly kind: string, private readonly valid: (value: unknown) => value is T, private readonly memory?: Map<string, unknown>) {
     this.file = path.join(root, CACHE_DIR, `${kind}.pack`);
     this.indexFile = `${this.file}.index`;

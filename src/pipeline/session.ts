@@ -19,7 +19,7 @@ export interface BuildSession {
   memory?: Map<string, unknown>;
   /** The process that draws the share cards (cards/card-process.ts), kept warm from one build to the next; serve closes it. */
   cards?: CardProcess;
-  /** Set once a build of the session has pruned the image cache: a save need not walk it again. */
+  /** Set once a build serve made has pruned the image cache: a save need not walk it again. */
   pruned?: boolean;
   /**
    * The last build's search index, served by serve from the cache as soon as it is ready (undefined:

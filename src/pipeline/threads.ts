@@ -10,7 +10,7 @@ import { parseMarkdownFile } from '../content/markdown-file.ts';
 import { BuildWorkers } from '../pool/build-workers.ts';
 import type { BuildCode } from '../pool/code.ts';
 
-/** What of a build's run its threads need: where the project and its cache are, the pool's threshold, serve's session. */
+/** What of a build's run its threads need: where the project and its cache are, the pool's threshold, serve's BuildSession. */
 export interface ThreadsRun {
   root: string; contentDir: string; cacheDir: string; poolThreshold?: number;
   /** serve's, which keeps its card process from one build to the next. */
