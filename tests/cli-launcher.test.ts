@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -68,6 +68,25 @@ describe('bin/site', () => {
     expect(code).not.toMatch(/^\/\/ .*node_modules\/(zod|yaml|unified|gray-matter)/m);
     expect(code).not.toMatch(/from\s*["'](esbuild|react|react-dom\/server|@aws-sdk\/[\w-]+|chokidar|sirv)["']/);
     expect(loaded.get('cli.js')).toMatch(/import\(["']\.\/chunk-/);
+  });
+
+  it('loads no schema before `site build` knows whether a quick rebuild will do', async () => {
+    // The chunk that holds the build command, and the chunks it imports statically: what `site build` loads before its quick path.
+    const cli = path.join(dir, CLI);
+    const chunks = (await readdir(cli)).filter((f) => f.endsWith('.js'));
+    const texts = new Map(await Promise.all(chunks.map(async (f) => [f, await readFile(path.join(cli, f), 'utf8')] as const)));
+    const entry = [...texts].find(([, text]) => /^\/\/ src\/pipeline\/build-command\.ts$/m.test(text))?.[0];
+    expect(entry).toBeDefined();
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const [, chunk] of texts.get(file)!.matchAll(/^import\b[^;]*?from\s*["']\.\/([^"']+)["']/gm)) visit(chunk!);
+    };
+    visit(entry!);
+    const code = [...loaded].map((f) => texts.get(f)!).join('\n');
+    expect(code).toMatch(/^\/\/ src\/content\/settings-from-env\.ts$/m);
+    expect(code).not.toMatch(/^\/\/ (?:node_modules\/zod\/|src\/content\/schemas\.ts$)/m);
   });
 
   it('never runs stale code: a changed source is compiled again before the command runs', async () => {

@@ -1,26 +1,9 @@
 import { siteSchema, type SiteSettings } from './schemas.ts';
 import type { ContentError } from './errors.ts';
+import { SETTINGS_FROM_ENV, type SettingsOverrides } from './settings-from-env.ts';
 
-// The settings a build takes from flags and the environment, checked by the settings schema as they are applied.
-
-/** Settings that production may set from the environment rather than content/site.yaml. */
-export const SETTINGS_FROM_ENV = {
-  SITE_URL: 'url',
-  SITE_FORM_ENDPOINT: 'formEndpoint',
-  SITE_TAG_MANAGER_ID: 'tagManagerId',
-} as const satisfies Record<string, keyof SiteSettings>;
-
-/** `search: false` is `site build --no-search`: no index, no search page, for one build. */
-export type SettingsOverrides = Partial<Pick<SiteSettings, (typeof SETTINGS_FROM_ENV)[keyof typeof SETTINGS_FROM_ENV] | 'search'>>;
-
-export function overridesFromEnv(env: Record<string, string | undefined>): SettingsOverrides {
-  const out: SettingsOverrides = {};
-  for (const [name, key] of Object.entries(SETTINGS_FROM_ENV)) {
-    const value = env[name];
-    if (value !== undefined && value !== '') out[key] = value;
-  }
-  return out;
-}
+// The overrides checked by the settings schema as they are applied (the schema loads zod: the quick
+// rebuild, which reads the overrides, never applies them).
 
 /** An override (from a flag or the environment) that the settings schema refuses, in the shape of a content error. */
 export class SettingsOverrideError extends Error {

@@ -3,7 +3,7 @@ import type { QuickResult } from './quick-build.ts';
 import { startQuick, type QuickStart } from './quick-start.ts';
 import { formatSummary, summaryJson } from '../measure/summary.ts';
 import { londonDateTime } from '../content/publication.ts';
-import { overridesFromEnv } from '../content/apply-overrides.ts';
+import { overridesFromEnv } from '../content/settings-from-env.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 

@@ -1,6 +1,7 @@
 // The `load` stage: the content as read and validated.
 import { loadSite, type ParseMarkdown, type Site, type KnownSources } from '../content/load.ts';
-import { applyOverrides, type SettingsOverrides } from '../content/apply-overrides.ts';
+import { applyOverrides } from '../content/apply-overrides.ts';
+import type { SettingsOverrides } from '../content/settings-from-env.ts';
 
 /** `load`: the content, validated, with the flags' and environment's settings applied. */
 export async function loadStage(contentDir: string, overrides: SettingsOverrides | undefined, parse: ParseMarkdown, sources: KnownSources): Promise<Site> {

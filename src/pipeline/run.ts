@@ -9,7 +9,7 @@ import type { Route } from '../routes/table.ts';
 import type { DocumentShell } from '../render/page-output.ts';
 import type { BuildSummary } from '../measure/summary.ts';
 import type { RoutingTable } from '../url-resolution/resolve.ts';
-import type { SettingsOverrides } from '../content/apply-overrides.ts';
+import type { SettingsOverrides } from '../content/settings-from-env.ts';
 import type { Budgets } from '../measure/budgets.ts';
 import type { BuildCode } from '../pool/code.ts';
 import { CACHE_DIR } from '../output/layout.ts';
