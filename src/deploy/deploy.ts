@@ -4,15 +4,19 @@
 //   2. the new and changed routing keys go in: a page becomes routable only once its object exists;
 //   3. the changed paths are invalidated;
 //   4. the keys of pages that are gone come out;
-//   5. the stale objects are deleted: an object disappears only once no key points at it.
+//   5. the deploy waits for the edges to see that (`settle`): the store is eventually consistent,
+//      and an edge that still held a removed key would send its reader to an object already gone;
+//   6. the stale objects are deleted: an object disappears only once no key points at it.
 // Each step compares the build with what the bucket and the store hold now, so a deploy that
 // failed part-way, run again, does what is left. What it cannot see again, the paths it was to
 // invalidate (their objects are up by then), it notes in the store before uploading (JOURNAL_KEY,
 // a key no URL can be and the functions never read), and removes once CloudFront has them.
+// Another writer changing the store mid-deploy makes the deploy list it again and plan its
+// change again (store.ts); publishing is meant to run one deploy at a time (docs/owners.md).
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { deleteKeys, listRemote, putFile } from './bucket.ts';
+import { deleteKeys, listRemote, putFile, statusMetadata } from './bucket.ts';
 import type { Invalidator } from './cdn.ts';
 import { invalidationPaths } from './invalidation.ts';
 import { readLocalFiles, type LocalFile } from './local-files.ts';
@@ -20,9 +24,9 @@ import { carriesDevMarkup } from '../serve/live-reload.ts';
 import { sealProblem } from '../output/seal.ts';
 import { deployFilesOf } from '../output/layout.ts';
 import { planDeploy, type DeployPlan } from './plan.ts';
-import { JOURNAL_KEY, journalValue, planStore, readJournal, type RoutingStore } from './store.ts';
+import { isConflict, JOURNAL_KEY, journalValue, planStore, readJournal, type RoutingStore } from './store.ts';
 import { PAGE, pageFile } from '../url-resolution/rule.ts';
-import { parseStoreDataFile, STORE_DATA_FILE, type Entry } from '../url-resolution/store-data.ts';
+import { errorStatuses, parseStoreDataFile, rulesIn, STORE_DATA_FILE, type Entry } from '../url-resolution/store-data.ts';
 
 export interface DeployOptions {
   dir: string;
@@ -40,6 +44,17 @@ export interface DeployOptions {
   /** The distribution's KeyValueStore, brought into step with the routing entries the build wrote beside `dir` (.site/deploy/). */
   store?: RoutingStore;
   concurrency?: number;
+  /**
+   * Seconds to wait, once keys have come out of the store, before deleting objects: long enough
+   * for every edge to see the store's change (DEFAULT_SETTLE_SECONDS from the command; 0 in tests).
+   */
+  settle?: number;
+  /** How the deploy waits `settle` (tests: a clock of their own). */
+  wait?: (ms: number) => Promise<void>;
+  /** Called as the settle wait begins. */
+  onSettle?: (seconds: number, objects: number) => void;
+  /** Called when another writer changed the store under the deploy, before it lists the store again and plans again. */
+  onConflict?: (attempt: number) => void;
   /** Called once the plan is known, before anything is changed. */
   onPlan?: (plan: DeployPlan, invalidationPaths: readonly string[], store?: StorePlan) => void;
   onProgress?: (progress: UploadProgress) => void;
@@ -67,6 +82,9 @@ export interface DeployResult {
 export class DeployError extends Error {
   override name = 'DeployError';
 }
+
+/** How often the deploy lists the store again and plans again after another writer got in first. */
+export const CONFLICT_RETRIES = 5;
 
 /** Files every build of this site has; without them the folder is not a build, and deleting would empty the site. */
 const REQUIRED_FILES = ['index.html', '404.html'];
@@ -133,13 +151,23 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     throw new DeployError(`${which} in ${dir} ${dev.length === 1 ? 'carries' : 'carry'} the development markup of \`site serve\` (its live-reload script): deploy the output of \`site build\` instead`);
   }
   const wanted = options.store ? await routingEntries(dir, files) : undefined;
+  const current = options.store ? await options.store.list() : undefined;
   const remote = await listRemote(options.s3, options.bucket, prefix);
-  const plan = planDeploy(files, remote, { force: options.force ?? false, keepStale: options.keepStale ?? false });
+  // Each error page's object carries its status (the viewer-response function reads it): one whose
+  // metadata says otherwise (the rules changed, or it predates them) goes up again, whatever its bytes.
+  const statuses = wanted ? errorStatuses(rulesIn(wanted) ?? { notFound: '/404.html', fallbacks: [] }) : new Map<string, number>();
+  const before = current ? rulesIn(current) : undefined;
+  const restatus = new Set<string>();
+  for (const key of new Set([...statuses.keys(), ...(before ? errorStatuses(before).keys() : [])])) {
+    if (!remote.has(key) || !files.some((f) => f.key === key)) continue;
+    const stored = await statusMetadata(options.s3, options.bucket, prefix, key);
+    if (stored !== (statuses.has(key) ? String(statuses.get(key)) : undefined)) restatus.add(key);
+  }
+  const plan = planDeploy(files, remote, { force: options.force ?? false, keepStale: options.keepStale ?? false, restatus });
   let storePlan: StorePlan | undefined;
   /** Paths a deploy that stopped part-way was to invalidate, and did not. */
   let pending: string[] = [];
-  if (options.store && wanted) {
-    const current = await options.store.list();
+  if (options.store && wanted && current) {
     pending = readJournal(current.get(JOURNAL_KEY));
     const change = planStore(wanted, current);
     // --keep-stale deletes nothing this once: no object, and no key.
@@ -152,9 +180,36 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const calls = { journal: 0, puts: 0, deletes: 0 };
   if (options.dryRun) return { plan, invalidation: { paths }, ...(storePlan ? { store: { plan: storePlan, calls } } : {}), dryRun: true };
 
+  /**
+   * Brings the store in line with `change`, planned from what it holds: the deploy's listing, with
+   * its own changes applied as they succeed, and after another writer's change, a fresh listing.
+   * A plan is only ever sent against the ETag of the listing it was made from (store.ts).
+   */
+  const latest = new Map(current ?? []);
+  const converge = async (change: (held: ReadonlyMap<string, string>) => { puts?: Entry[]; deletes?: string[] }): Promise<number> => {
+    let made = 0;
+    for (let attempt = 1; ; attempt++) {
+      const { puts = [], deletes = [] } = change(latest);
+      if (puts.length + deletes.length === 0) return made;
+      try {
+        made += await options.store!.update({ puts, deletes });
+        for (const e of puts) latest.set(e.key, e.value);
+        for (const key of deletes) latest.delete(key);
+        return made;
+      } catch (error) {
+        if (!isConflict(error) || attempt > CONFLICT_RETRIES) throw error;
+        made += 1;
+        options.onConflict?.(attempt);
+        latest.clear();
+        for (const [key, value] of await options.store!.list()) latest.set(key, value);
+      }
+    }
+  };
+
   // Noted before anything changes: a run that stops after the uploads and before CloudFront is told leaves the paths here for the next.
   const journal = options.store && paths.length > 0 && paths.join(' ') !== pending.join(' ');
-  if (journal) calls.journal = await options.store!.update({ puts: [{ key: JOURNAL_KEY, value: journalValue(paths) }] });
+  const note = { key: JOURNAL_KEY, value: journalValue(paths) };
+  if (journal) calls.journal = await converge((held) => ({ puts: held.get(JOURNAL_KEY) === note.value ? [] : [note] }));
 
   const bytesTotal = plan.uploads.reduce((sum, u) => sum + u.file.size, 0);
   let done = 0;
@@ -164,14 +219,14 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const rest = plan.uploads.filter((u) => !u.file.key.endsWith('.html'));
   for (const group of [rest, html]) {
     await mapLimit(group, options.concurrency ?? 8, async ({ file }) => {
-      await putFile(options.s3, options.bucket, prefix, file);
+      await putFile(options.s3, options.bucket, prefix, file, statuses.get(file.key));
       done += 1;
       bytesDone += file.size;
       options.onProgress?.({ done, total: plan.uploads.length, bytesDone, bytesTotal, key: file.key });
     });
   }
 
-  if (options.store && storePlan?.puts.length) calls.puts = await options.store.update({ puts: storePlan.puts });
+  if (options.store && wanted && storePlan?.puts.length) calls.puts = await converge((held) => ({ puts: planStore(wanted, held).puts }));
 
   let id: string | undefined;
   if (options.distributionId && paths.length > 0) {
@@ -180,9 +235,24 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   }
 
   // The journal goes with the keys of pages that are gone, now that CloudFront has its paths.
-  const doneWith = options.distributionId && (journal || pending.length > 0) ? [JOURNAL_KEY] : [];
-  const keyDeletes = [...(storePlan?.deletes ?? []), ...doneWith];
-  if (options.store && keyDeletes.length) calls.deletes = await options.store.update({ deletes: keyDeletes });
-  if (plan.deletes.length > 0) await deleteKeys(options.s3, options.bucket, prefix, plan.deletes);
+  const doneWith = options.distributionId && (journal || pending.length > 0);
+  if (options.store && wanted && (storePlan?.deletes.length || doneWith)) {
+    calls.deletes = await converge((held) => ({
+      deletes: [
+        ...(options.keepStale ? [] : planStore(wanted, held).deletes.filter((key) => key !== JOURNAL_KEY)),
+        ...(doneWith && held.has(JOURNAL_KEY) ? [JOURNAL_KEY] : []),
+      ],
+    }));
+  }
+  const storeChanged = calls.puts + calls.deletes > 0;
+  if (plan.deletes.length > 0) {
+    // An edge that has not yet seen the keys come out (or change) still sends readers to these objects.
+    const settle = options.settle ?? 0;
+    if (storeChanged && settle > 0) {
+      options.onSettle?.(settle, plan.deletes.length);
+      await (options.wait ?? ((ms) => new Promise((done) => setTimeout(done, ms))))(settle * 1000);
+    }
+    await deleteKeys(options.s3, options.bucket, prefix, plan.deletes);
+  }
   return { plan, invalidation: { paths, ...(id ? { id } : {}) }, ...(storePlan ? { store: { plan: storePlan, calls } } : {}), dryRun: false };
 }

@@ -1,7 +1,9 @@
 // The CloudFront KeyValueStore side of a deploy, through @aws-sdk/client-cloudfront-keyvaluestore:
-// what the store holds, and changes to it in batches within the service's per-call limits, each
-// carrying the store's current ETag (If-Match), again with a fresh ETag when another writer got in
-// first (ConflictException).
+// what the store holds, and changes to it in batches within the service's per-call limits. Each
+// batch carries the ETag the store had when it was last listed (If-Match), or that the deploy's own
+// last batch left it with: a change planned from one listing never lands on a store that another
+// writer has changed since. That writer's change answers ConflictException, and the deploy lists
+// the store again and plans again (deploy.ts), never sending the stale plan.
 import '@aws-sdk/signature-v4a';
 import {
   ConflictException,
@@ -10,21 +12,18 @@ import {
   UpdateKeysCommand,
   type CloudFrontKeyValueStoreClient,
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
-import type { Entry } from '../url-resolution/store-data.ts';
+import { JOURNAL_KEY, type Entry } from '../url-resolution/store-data.ts';
+
+export { JOURNAL_KEY };
 
 /** UpdateKeys takes at most 50 keys (puts and deletes together) and 3 MB in one call. */
 export const UPDATE_LIMITS = { keys: 50, bytes: 3 * 1024 * 1024 } as const;
 /** ListKeys returns at most 50 keys a page. */
 const LIST_PAGE = 50;
-/** How often one batch is sent again after a conflicting write. */
-const CONFLICT_RETRIES = 5;
-
 /**
- * The paths a deploy is to invalidate, noted in the store until CloudFront has them (so that a
- * deploy that stopped part-way, run again, still invalidates them). No URL path (they all begin
- * with '/'), and no key the routing reads.
+ * The paths a deploy is to invalidate are noted under JOURNAL_KEY until CloudFront has them (so
+ * that a deploy that stopped part-way, run again, still invalidates them).
  */
-export const JOURNAL_KEY = 'deploy:to-invalidate';
 
 /** The journal's value: the paths as JSON, or '/*' where they would not fit a value (1 KB). */
 export function journalValue(paths: readonly string[]): string {
@@ -45,9 +44,13 @@ export function readJournal(value: string | undefined): string[] {
 
 /** What the deploy needs of the store. */
 export interface RoutingStore {
-  /** Every key the store holds, with its value. */
+  /** Every key the store holds, with its value; the store's ETag read before listing is what the next update is made against. */
   list(): Promise<Map<string, string>>;
-  /** Puts and deletes, in as few calls as the limits allow; resolves to the number of UpdateKeys calls made. */
+  /**
+   * Puts and deletes, in as few calls as the limits allow; resolves to the number of UpdateKeys
+   * calls made. Rejects with ConflictException (isConflict) when another writer changed the store
+   * since it was listed: the change was planned from what it no longer holds.
+   */
   update(change: { puts?: readonly Entry[]; deletes?: readonly string[] }): Promise<number>;
 }
 
@@ -71,10 +74,19 @@ export function batches(puts: readonly Entry[], deletes: readonly string[]): Arr
   return out;
 }
 
+/** Whether `error` is the store's answer to a write made against an ETag it has moved on from. */
+export function isConflict(error: unknown): boolean {
+  return error instanceof ConflictException;
+}
+
 export function keyValueStore(client: CloudFrontKeyValueStoreClient, arn: string): RoutingStore {
   const etag = async () => (await client.send(new DescribeKeyValueStoreCommand({ KvsARN: arn }))).ETag;
+  /** The ETag of the store as last listed, or as the last batch left it. */
+  let known: string | undefined;
   return {
     async list() {
+      // Read first: a write between it and the listing makes the next update a conflict, never a blind overwrite.
+      known = await etag();
       const entries = new Map<string, string>();
       let token: string | undefined;
       do {
@@ -86,25 +98,16 @@ export function keyValueStore(client: CloudFrontKeyValueStoreClient, arn: string
     },
     async update({ puts = [], deletes = [] }) {
       let calls = 0;
-      let current = await etag();
+      if (known === undefined) throw new Error('the routing store was changed before it was listed');
       for (const batch of batches(puts, deletes)) {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            calls += 1;
-            const result = await client.send(new UpdateKeysCommand({
-              KvsARN: arn,
-              IfMatch: current,
-              ...(batch.puts.length ? { Puts: batch.puts.map((e) => ({ Key: e.key, Value: e.value })) } : {}),
-              ...(batch.deletes.length ? { Deletes: batch.deletes.map((key) => ({ Key: key })) } : {}),
-            }));
-            current = result.ETag;
-            break;
-          } catch (error) {
-            // Another writer changed the store since its ETag was read: read it again and resend (puts and deletes are idempotent).
-            if (!(error instanceof ConflictException) || attempt >= CONFLICT_RETRIES) throw error;
-            current = await etag();
-          }
-        }
+        calls += 1;
+        const result: { ETag?: string } = await client.send(new UpdateKeysCommand({
+          KvsARN: arn,
+          IfMatch: known,
+          ...(batch.puts.length ? { Puts: batch.puts.map((e) => ({ Key: e.key, Value: e.value })) } : {}),
+          ...(batch.deletes.length ? { Deletes: batch.deletes.map((key) => ({ Key: key })) } : {}),
+        }));
+        known = result.ETag;
       }
       return calls;
     },

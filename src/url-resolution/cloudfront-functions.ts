@@ -10,6 +10,9 @@ import { parse, type Node } from 'acorn';
 import { build } from 'esbuild';
 import { cachedBundle } from '../bundle/bundle-cache.ts';
 import { FunctionRuntimeError, runtimeProblems } from './function-runtime.ts';
+import { ERROR_STATUS_HEADER } from './store-data.ts';
+
+export { ERROR_STATUS_HEADER, ERROR_STATUS_METADATA } from './store-data.ts';
 
 /** CloudFront Functions allow 10 KB of code. */
 export const FUNCTION_SIZE_LIMIT = 10 * 1024;
@@ -17,16 +20,6 @@ export const FUNCTION_SIZE_LIMIT = 10 * 1024;
 /** The runtime's module for the store; a function with a store associated reads it through `cf.kvs()`. */
 export const KVS_IMPORT = "import cf from 'cloudfront';";
 
-/**
- * The user metadata (`x-amz-meta-site-status`) that `site deploy` stores with each error page's
- * object (the not-found page, a fallback's page), holding the status it answers with. S3 sends it
- * with the object, CloudFront keeps it with the cached copy, and the response function turns it
- * into the status (and drops it). AWS documents a viewer-response event's `request` as the request
- * CloudFront received from the viewer, so nothing the request function adds to the request can be
- * relied on to reach it; the object's own header always does.
- */
-export const ERROR_STATUS_METADATA = 'site-status';
-export const ERROR_STATUS_HEADER = `x-amz-meta-${ERROR_STATUS_METADATA}`;
 
 /**
  * rule.ts as a script: esbuild's ES module output (which has none of the IIFE format's helpers,

@@ -49,7 +49,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-const flags = (extra: Partial<DeployFlags> = {}): DeployFlags => ({ dir: dist, kvsArn: KVS_ARN, dryRun: false, force: false, ...extra });
+const flags = (extra: Partial<DeployFlags> = {}): DeployFlags => ({ dir: dist, kvsArn: KVS_ARN, dryRun: false, force: false, settle: '0', ...extra });
 const capture = () => {
   const out: string[] = [];
   const err: string[] = [];
@@ -65,6 +65,10 @@ describe('deploy settings', () => {
     expect(resolveDeploySettings(flags({ bucket: 'b' }), { AWS_REGION: 'eu-central-1' })).toMatchObject({ region: 'eu-central-1', prefix: '' });
     expect(resolveDeploySettings(flags({ bucket: 'b' }), {})).toMatchObject({ region: 'eu-west-2' });
     expect(resolveDeploySettings(flags({ bucket: 'b', kvsArn: undefined }), { SITE_KVS_ARN: KVS_ARN })).toMatchObject({ kvsArn: KVS_ARN });
+    // The wait between removing routing keys and deleting objects: a minute unless told otherwise.
+    expect(resolveDeploySettings(flags({ bucket: 'b', settle: undefined }), {})).toMatchObject({ settle: 60 });
+    expect(resolveDeploySettings(flags({ bucket: 'b', settle: undefined }), { SITE_DEPLOY_SETTLE: '15' })).toMatchObject({ settle: 15 });
+    expect(resolveDeploySettings(flags({ bucket: 'b', settle: 'soon' }), {})).toBe('--settle soon is not a number of seconds from 0 to 3600');
   });
 
   test('without the store, or with something else for its ARN, it is a usage error (exit 2) that says where the ARN is', async () => {

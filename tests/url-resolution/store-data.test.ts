@@ -56,8 +56,25 @@ describe('the store\'s limits, checked at build time', () => {
     const pages = ['/about', ...Array.from({ length: 20_000 }, (_, i) => `/blog/${String(i).padStart(5, '0')}-${'x'.repeat(250)}`)];
     const problems = storeProblems(table({ pageUrls: pages, redirects: { '/about': { to: '/', status: 301 } } }));
     expect(problems[0]).toBe('/about: is both a page and a redirect (to /); remove the redirect or the page');
-    expect(problems[1]).toMatch(/^the routing entries of 20001 pages and 1 redirects come to \d+ bytes, and a CloudFront KeyValueStore holds at most 5242880$/);
+    expect(problems[1]).toMatch(/^the routing entries of 20001 pages and 1 redirects come to \d+ bytes with the deploy's note of paths to invalidate \(1044 bytes at most\), and a CloudFront KeyValueStore holds at most 5242880$/);
     expect(() => checkedStore(table({ pageUrls: pages }))).toThrow(StoreLimitError);
+  });
+
+  it('counts the deploy\'s note of paths to invalidate (its key and a value of up to 1 KB) in the 5 MB', () => {
+    const base = storeSize(storeEntries(table()));
+    // Pages of 1,000-byte URLs up to just under 5 MB with the entries alone, then filled to 1 KB short of it.
+    const filler = (n: number, last: number) => Array.from({ length: n }, (_, i) => `/${String(i).padStart(6, '0')}${'x'.repeat((i === n - 1 ? last : 500) - 7)}`);
+    const room = 5 * 1024 * 1024 - base;
+    const per = 500 + 'page'.length;
+    const n = Math.floor(room / per);
+    const left = room - n * per;
+    // Exactly 5 MB with the entries alone, the last page's key taking up what is left: the note would not fit.
+    const full = table({ pageUrls: [...table().pageUrls, ...filler(n, 500), `/${'y'.repeat(Math.max(1, left - 'page'.length - 1))}`] });
+    expect(storeSize(storeEntries(full))).toBeLessThanOrEqual(5 * 1024 * 1024);
+    expect(storeProblems(full).join('\n')).toMatch(/with the deploy's note of paths to invalidate/);
+    // 1,044 bytes fewer, and it fits.
+    const fits = table({ pageUrls: [...table().pageUrls, ...filler(n - 3, 500)] });
+    expect(storeProblems(fits)).toEqual([]);
   });
 
   it('gives the figures of a store within its limits', () => {
