@@ -98,6 +98,8 @@ export function runtimeProblems(code: string, file: string): string[] {
     if (feature) {
       const at = node.loc!.start;
       problems.push(`${file}:${at.line}:${at.column + 1}: ${feature} is not supported by CloudFront Functions' JavaScript runtime 2.0`);
+      // A pattern's, a chain's or a class's own parts (shorthand properties, `?.` members, methods) are that one feature.
+      if (/Pattern$|^ChainExpression$|^Class/.test(node.type)) return;
     }
     const n = node as Node & Record<string, any>;
     if (isFunction(n)) {
