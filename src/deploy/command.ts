@@ -35,6 +35,8 @@ export interface DeployClients {
   s3?: S3Client;
   cdn?: Invalidator;
   kvs?: CloudFrontKeyValueStoreClient;
+  /** The settle wait (tests: a clock of their own). */
+  wait?: (ms: number) => Promise<void>;
 }
 
 export const DEFAULT_REGION = 'eu-west-2';
@@ -162,6 +164,7 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
       store: keyValueStore(kvs, settings.kvsArn),
       ...(settings.distributionId ? { distributionId: settings.distributionId } : {}),
       settle: settings.settle,
+      ...(clients.wait ? { wait: clients.wait } : {}),
       onSettle: (seconds, objects) => io.out(`  waiting ${seconds} s for CloudFront's edges to see the routing keys go before deleting ${objects} stale object${objects === 1 ? '' : 's'} (--settle)`),
       onConflict: (attempt) => io.out(`  another writer changed the routing store during the deploy: listed it again and planned again (${attempt} of ${CONFLICT_RETRIES})`),
       onPlan: (plan, paths, store) => { for (const line of formatPlan(plan, paths, settings.dryRun, target, store)) io.out(line); },
