@@ -144,8 +144,8 @@ afterAll(async () => {
 });
 
 describe('the emitted functions fit CloudFront Functions (JavaScript runtime 2.0)', () => {
-  test('both are under 10 KB, use only the features the runtime lists, and njs 0.7.9 parses and runs them', async () => {
-    expect(await njsVersion()).toBe('0.7.9');
+  test('both are under 10 KB, use only the features the runtime lists, and njs parses and runs them', async () => {
+    expect(await njsVersion()).toMatch(/^\d+\.\d+\.\d+$/);
     for (const which of ['request', 'response'] as const) {
       expect(Buffer.byteLength(source[which], 'utf8')).toBeLessThan(SIZE_LIMIT);
       expect(runtimeProblems(source[which], `viewer-${which}.js`)).toEqual([]);
