@@ -226,7 +226,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     });
   }
 
-  if (options.store && wanted && storePlan?.puts.length) calls.puts = await converge((held) => ({ puts: planStore(wanted, held).puts }));
+  if (options.store && wanted) calls.puts = await converge((held) => ({ puts: planStore(wanted, held).puts }));
 
   let id: string | undefined;
   if (options.distributionId && paths.length > 0) {
@@ -236,7 +236,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
 
   // The journal goes with the keys of pages that are gone, now that CloudFront has its paths.
   const doneWith = options.distributionId && (journal || pending.length > 0);
-  if (options.store && wanted && (storePlan?.deletes.length || doneWith)) {
+  // Planned from the store as it is now: another writer's keys, seen after a conflict, go too.
+  if (options.store && wanted) {
     calls.deletes = await converge((held) => ({
       deletes: [
         ...(options.keepStale ? [] : planStore(wanted, held).deletes.filter((key) => key !== JOURNAL_KEY)),

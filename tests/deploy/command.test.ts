@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { cloudFrontInvalidator } from '../../src/deploy/cdn.ts';
 import { deployCommand, resolveDeploySettings, type DeployFlags } from '../../src/deploy/command.ts';
+import { deploy } from '../../src/deploy/deploy.ts';
+import { keyValueStore } from '../../src/deploy/store.ts';
 import { STORE_DATA_FILE, storeDataFile } from '../../src/url-resolution/store-data.ts';
 import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
 import { KVS_ARN, startLocalKvs, type LocalKvs } from './local-kvs.ts';
@@ -183,5 +185,42 @@ describe('deployCommand output', () => {
     expect(await deployCommand(flags({ bucket: 'no-such-bucket' }), io, {}, clients())).toBe(1);
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^site deploy failed: NoSuchBucket \(HTTP 404\)/);
+  });
+});
+
+describe('another writer changing the store during a deploy', () => {
+  test('the deploy lists the store again and plans again from what it holds, never sending the plan made before', async () => {
+    // The store holds all but '/': the deploy has a key to put.
+    kvs.entries.clear();
+    kvs.entries.set('/about', 'page');
+    kvs.entries.set('rules', '{"notFound":"/404.html","fallbacks":[]}');
+    const lines: string[] = [];
+    const result = await deploy({
+      dir: dist, bucket: 'site', s3: s3.client, store: keyValueStore(kvs.client, KVS_ARN), settle: 0,
+      // Once the deploy has listed the store and planned: another writer removes '/about', adds a key of its own, and moves the ETag on.
+      onPlan: (_plan, _paths, store) => {
+        lines.push(`planned: put ${store!.puts.map((e) => e.key).join(' ')}; remove ${store!.deletes.join(' ') || 'nothing'}`);
+        kvs.entries.delete('/about');
+        kvs.entries.set('/theirs', 'page');
+        kvs.interfere(1);
+      },
+      onConflict: (attempt) => lines.push(`conflict ${attempt}: listed again`),
+    });
+    expect(lines).toEqual(['planned: put /; remove nothing', 'conflict 1: listed again']);
+    // Planned again: '/about' put back and the other writer's key removed, which the first plan knew nothing of.
+    expect(Object.fromEntries(kvs.entries)).toEqual({ '/': 'page', '/about': 'page', rules: '{"notFound":"/404.html","fallbacks":[]}' });
+    const updates = kvs.calls.filter((c) => c.op === 'UpdateKeys').slice(-3);
+    expect(updates).toEqual([{ op: 'UpdateKeys', status: 409, puts: 1, deletes: 0 }, { op: 'UpdateKeys', status: 200, puts: 2, deletes: 0 }, { op: 'UpdateKeys', status: 200, puts: 0, deletes: 1 }]);
+    expect(result.store!.calls).toEqual({ journal: 0, puts: 2, deletes: 1 });
+  });
+
+  test('a conflict that does not end stops the deploy with the service\'s error after five new plans', async () => {
+    kvs.entries.delete('/');
+    const { io, err, out } = capture();
+    kvs.interfere(6);
+    expect(await deployCommand(flags({ bucket: 'site' }), io, {}, { s3: s3.client, cdn: cloudFrontInvalidator(cdn.client), kvs: kvs.client })).toBe(1);
+    expect(out.filter((l) => l.includes('another writer changed the routing store'))).toHaveLength(5);
+    expect(err[0]).toMatch(/^site deploy failed: ConflictException \(HTTP 409\)/);
+    kvs.interfere(0);
   });
 });
