@@ -10,7 +10,7 @@ import { parse, type Node } from 'acorn';
 import { build } from 'esbuild';
 import { cachedBundle } from '../bundle/bundle-cache.ts';
 import { FunctionRuntimeError, runtimeProblems } from './function-runtime.ts';
-import { ERROR_STATUS_HEADER } from './store-data.ts';
+import { ERROR_STATUS_HEADER, STORE_LIMITS } from './store-data.ts';
 
 export { ERROR_STATUS_HEADER, ERROR_STATUS_METADATA } from './store-data.ts';
 
@@ -76,6 +76,8 @@ ${code}
 var kvs = cf.kvs();
 var DESCRIPTIONS = { 301: 'Moved Permanently', 302: 'Found', 307: 'Temporary Redirect', 308: 'Permanent Redirect' };
 async function read(key, state) {
+  // No key is longer (the build refuses a page's), and the store refuses to look one up.
+  if (key.length > ${STORE_LIMITS.keyBytes}) return undefined;
   try { return await kvs.get(key); } catch (e) {}
   var exists = true;
   try { exists = await kvs.exists(key); } catch (e) {}

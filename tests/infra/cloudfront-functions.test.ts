@@ -187,6 +187,8 @@ const TABLE_OF_URLS = [
   '/blog/no-such-article', '/blog/no-such-article?ref=x', '/blog/no/such/thing',
   '/case-studies/no-such-client', '/case-studies/no-such-client/', '/case-studies/',
   '/no-such-page', '/no/such/page', '/favicon.ico', '/assets/no-such-file.js', '/robots.txt', '/sitemap.xml', '/404.html',
+  // Longer than any key the store takes: no page (the build refuses a longer URL), never looked up.
+  `/blog/${'a-very-long-slug-'.repeat(40)}`, `/${'x'.repeat(600)}`,
   // Targets no redirect may be built from: browsers read '\\' as '/', and an absolute-form target is not a path.
   '/\\evil.example/', '/\\evil.example', '/about/\\', 'https://evil.example/x/', 'http://evil.example', 'https://evil.example/x/?a=1',
 ];
