@@ -235,6 +235,17 @@ describe('the functions route as site serve does', () => {
     expect(about!.status).toBe(200);
   });
 
+  test('each redirect status is described as what it is, and a redirect the store holds may be kept a while', async () => {
+    const withRedirects: Array<[string, string]> = [...entries, ['/r301', '301 /about'], ['/r302', '302 /about'], ['/r307', '307 /about'], ['/r308', '308 /about']];
+    const outs = await runInNjs<CfResponse>(source.request, ['/r301', '/r302', '/r307', '/r308'].map(requestEvent), storeOf(withRedirects));
+    expect(outs.map((o) => [o.result.statusCode, o.result.statusDescription, o.result.headers?.['cache-control']?.value])).toEqual([
+      [301, 'Moved Permanently', 'public, max-age=300'],
+      [302, 'Found', 'public, max-age=300'],
+      [307, 'Temporary Redirect', 'public, max-age=300'],
+      [308, 'Permanent Redirect', 'public, max-age=300'],
+    ]);
+  });
+
   test('a page is its URL alone: the file beside its siblings answers it, and the file\'s own name and the old folder layout redirect to it', async () => {
     const article = table.pageUrls.find((p) => p.startsWith('/blog/') && !p.startsWith('/blog/page/'))!;
     const pages = [['/about', 'about.html'], ['/blog', 'blog.html'], ['/blog/page/2', 'blog/page/2.html'], ['/', 'index.html'], [article, `${article.slice(1)}.html`]] as const;
