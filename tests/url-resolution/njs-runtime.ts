@@ -10,7 +10,7 @@
 // it); exists(key) resolves to true or false; meta() to the store's creation and update times and
 // key count. It also rejects what the service would: a key that is not a string or is longer
 // than the store's 512 bytes, and a format it does not know ('bytes', which would be a Buffer, is
-// not needed here and refused). Tests make other failures happen on purpose (`failing`).
+// not needed here and refused). Tests make other failures happen on purpose (`failGet`, `failExists`).
 //
 // Where njs 0.7.9 and the documented runtime differ: both refuse for…of, spread, destructuring,
 // default parameters, classes and generators, and njs refuses `await` in a call's arguments ('await

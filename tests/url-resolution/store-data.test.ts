@@ -62,18 +62,16 @@ describe('the store\'s limits, checked at build time', () => {
 
   it('counts the deploy\'s note of paths to invalidate (its key and a value of up to 1 KB) in the 5 MB', () => {
     const base = storeSize(storeEntries(table()));
-    // Pages of 1,000-byte URLs up to just under 5 MB with the entries alone, then filled to 1 KB short of it.
-    const filler = (n: number, last: number) => Array.from({ length: n }, (_, i) => `/${String(i).padStart(6, '0')}${'x'.repeat((i === n - 1 ? last : 500) - 7)}`);
-    const room = 5 * 1024 * 1024 - base;
-    const per = 500 + 'page'.length;
-    const n = Math.floor(room / per);
-    const left = room - n * per;
-    // Exactly 5 MB with the entries alone, the last page's key taking up what is left: the note would not fit.
-    const full = table({ pageUrls: [...table().pageUrls, ...filler(n, 500), `/${'y'.repeat(Math.max(1, left - 'page'.length - 1))}`] });
-    expect(storeSize(storeEntries(full))).toBeLessThanOrEqual(5 * 1024 * 1024);
+    // Pages of 500-byte URLs (504 bytes an entry with its value, 'page'), and one more taking up what is left of 5 MB.
+    const pages = (n: number) => Array.from({ length: n }, (_, i) => `/${String(i).padStart(6, '0')}${'x'.repeat(493)}`);
+    const n = Math.floor((5 * 1024 * 1024 - base) / 504);
+    const left = 5 * 1024 * 1024 - base - n * 504;
+    const full = table({ pageUrls: [...table().pageUrls, ...pages(n), `/${'y'.repeat(left - 5)}`] });
+    // Exactly 5 MB with the entries alone: the note would not fit.
+    expect(storeSize(storeEntries(full))).toBe(5 * 1024 * 1024);
     expect(storeProblems(full).join('\n')).toMatch(/with the deploy's note of paths to invalidate/);
-    // 1,044 bytes fewer, and it fits.
-    const fits = table({ pageUrls: [...table().pageUrls, ...filler(n - 3, 500)] });
+    // Three pages (1,512 bytes) fewer, and it fits with the note.
+    const fits = table({ pageUrls: [...table().pageUrls, ...pages(n - 3)] });
     expect(storeProblems(fits)).toEqual([]);
   });
 
