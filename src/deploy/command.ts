@@ -6,8 +6,8 @@ import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { S3Client } from '@aws-sdk/client-s3';
 import { cloudFrontInvalidator, type Invalidator } from './cdn.ts';
-import { keyValueStore } from './store.ts';
-import { CONFLICT_RETRIES, deploy, DeployError, normalisePrefix } from './deploy.ts';
+import { CONFLICT_RETRIES, keyValueStore } from './store.ts';
+import { deploy, DeployError, normalisePrefix } from './deploy.ts';
 import { formatOutcome, formatPlan, progressReporter } from './report.ts';
 
 export interface DeployFlags {

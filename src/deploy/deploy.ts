@@ -23,9 +23,9 @@ import { readLocalFiles, type LocalFile } from './local-files.ts';
 import { carriesDevMarkup } from '../serve/live-reload.ts';
 import { sealProblem } from '../output/seal.ts';
 import { deployFilesOf } from '../output/layout.ts';
-import { planDeploy, type DeployPlan } from './plan.ts';
-import { isConflict, JOURNAL_KEY, journalValue, planStore, readJournal, type RoutingStore } from './store.ts';
-import { PAGE, pageFile } from '../url-resolution/rule.ts';
+import { planDeploy, type DeployPlan, type RemoteObject } from './plan.ts';
+import { convergeStore, JOURNAL_KEY, journalValue, planStore, readJournal, type Change, type RoutingStore } from './store.ts';
+import { PAGE, pageFile, type Rules } from '../url-resolution/rule.ts';
 import { errorStatuses, parseStoreDataFile, rulesIn, STORE_DATA_FILE, type Entry } from '../url-resolution/store-data.ts';
 
 export interface DeployOptions {
@@ -83,9 +83,6 @@ export class DeployError extends Error {
   override name = 'DeployError';
 }
 
-/** How often the deploy lists the store again and plans again after another writer got in first. */
-export const CONFLICT_RETRIES = 5;
-
 /** Files every build of this site has; without them the folder is not a build, and deleting would empty the site. */
 const REQUIRED_FILES = ['index.html', '404.html'];
 
@@ -131,6 +128,22 @@ async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => 
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+/**
+ * Each error page's object carries its status (the viewer-response function reads it): the keys
+ * of those whose metadata says otherwise (the rules changed, or the object predates them), to go
+ * up again whatever their bytes. Reads the error pages of the rules before and after, a HEAD each.
+ */
+async function wrongStatuses(options: DeployOptions, prefix: string, files: readonly LocalFile[], remote: ReadonlyMap<string, RemoteObject>, statuses: ReadonlyMap<string, number>, before: Rules | undefined): Promise<Set<string>> {
+  const local = new Set(files.map((f) => f.key));
+  const wrong = new Set<string>();
+  for (const key of new Set([...statuses.keys(), ...(before ? errorStatuses(before).keys() : [])])) {
+    if (!remote.has(key) || !local.has(key)) continue;
+    const stored = await statusMetadata(options.s3, options.bucket, prefix, key);
+    if (stored !== (statuses.has(key) ? String(statuses.get(key)) : undefined)) wrong.add(key);
+  }
+  return wrong;
+}
+
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const dir = path.resolve(options.dir);
   for (const file of REQUIRED_FILES) {
@@ -153,16 +166,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const wanted = options.store ? await routingEntries(dir, files) : undefined;
   const current = options.store ? await options.store.list() : undefined;
   const remote = await listRemote(options.s3, options.bucket, prefix);
-  // Each error page's object carries its status (the viewer-response function reads it): one whose
-  // metadata says otherwise (the rules changed, or it predates them) goes up again, whatever its bytes.
   const statuses = wanted ? errorStatuses(rulesIn(wanted) ?? { notFound: '/404.html', fallbacks: [] }) : new Map<string, number>();
-  const before = current ? rulesIn(current) : undefined;
-  const restatus = new Set<string>();
-  for (const key of new Set([...statuses.keys(), ...(before ? errorStatuses(before).keys() : [])])) {
-    if (!remote.has(key) || !files.some((f) => f.key === key)) continue;
-    const stored = await statusMetadata(options.s3, options.bucket, prefix, key);
-    if (stored !== (statuses.has(key) ? String(statuses.get(key)) : undefined)) restatus.add(key);
-  }
+  const restatus = await wrongStatuses(options, prefix, files, remote, statuses, current ? rulesIn(current) : undefined);
   const plan = planDeploy(files, remote, { force: options.force ?? false, keepStale: options.keepStale ?? false, restatus });
   let storePlan: StorePlan | undefined;
   /** Paths a deploy that stopped part-way was to invalidate, and did not. */
@@ -180,31 +185,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const calls = { journal: 0, puts: 0, deletes: 0 };
   if (options.dryRun) return { plan, invalidation: { paths }, ...(storePlan ? { store: { plan: storePlan, calls } } : {}), dryRun: true };
 
-  /**
-   * Brings the store in line with `change`, planned from what it holds: the deploy's listing, with
-   * its own changes applied as they succeed, and after another writer's change, a fresh listing.
-   * A plan is only ever sent against the ETag of the listing it was made from (store.ts).
-   */
   const latest = new Map(current ?? []);
-  const converge = async (change: (held: ReadonlyMap<string, string>) => { puts?: Entry[]; deletes?: string[] }): Promise<number> => {
-    let made = 0;
-    for (let attempt = 1; ; attempt++) {
-      const { puts = [], deletes = [] } = change(latest);
-      if (puts.length + deletes.length === 0) return made;
-      try {
-        made += await options.store!.update({ puts, deletes });
-        for (const e of puts) latest.set(e.key, e.value);
-        for (const key of deletes) latest.delete(key);
-        return made;
-      } catch (error) {
-        if (!isConflict(error) || attempt > CONFLICT_RETRIES) throw error;
-        made += 1;
-        options.onConflict?.(attempt);
-        latest.clear();
-        for (const [key, value] of await options.store!.list()) latest.set(key, value);
-      }
-    }
-  };
+  const converge = (change: Change) => convergeStore(options.store!, latest, change, options.onConflict);
 
   // Noted before anything changes: a run that stops after the uploads and before CloudFront is told leaves the paths here for the next.
   const journal = options.store && paths.length > 0 && paths.join(' ') !== pending.join(' ');

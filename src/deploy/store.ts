@@ -48,7 +48,7 @@ export interface RoutingStore {
   list(): Promise<Map<string, string>>;
   /**
    * Puts and deletes, in as few calls as the limits allow; resolves to the number of UpdateKeys
-   * calls made. Rejects with ConflictException (isConflict) when another writer changed the store
+   * calls made. Rejects with ConflictException when another writer changed the store
    * since it was listed: the change was planned from what it no longer holds.
    */
   update(change: { puts?: readonly Entry[]; deletes?: readonly string[] }): Promise<number>;
@@ -74,9 +74,36 @@ export function batches(puts: readonly Entry[], deletes: readonly string[]): Arr
   return out;
 }
 
-/** Whether `error` is the store's answer to a write made against an ETag it has moved on from. */
-export function isConflict(error: unknown): boolean {
-  return error instanceof ConflictException;
+/** How often a deploy lists the store again and plans again after another writer got in first. */
+export const CONFLICT_RETRIES = 5;
+
+/** A change to the store, planned from what it holds. */
+export type Change = (held: ReadonlyMap<string, string>) => { puts?: Entry[]; deletes?: string[] };
+
+/**
+ * Brings the store in line with `change`, planned from what it holds (`latest`): the deploy's
+ * listing, with its own changes applied as they succeed, and after another writer's change
+ * (ConflictException), a fresh listing, up to CONFLICT_RETRIES times. A plan is only ever sent
+ * against the ETag of the listing it was made from. Resolves to the UpdateKeys calls made.
+ */
+export async function convergeStore(store: RoutingStore, latest: Map<string, string>, change: Change, onConflict?: (attempt: number) => void): Promise<number> {
+  let made = 0;
+  for (let attempt = 1; ; attempt++) {
+    const { puts = [], deletes = [] } = change(latest);
+    if (puts.length + deletes.length === 0) return made;
+    try {
+      made += await store.update({ puts, deletes });
+      for (const e of puts) latest.set(e.key, e.value);
+      for (const key of deletes) latest.delete(key);
+      return made;
+    } catch (error) {
+      if (!(error instanceof ConflictException) || attempt > CONFLICT_RETRIES) throw error;
+      made += 1;
+      onConflict?.(attempt);
+      latest.clear();
+      for (const [key, value] of await store.list()) latest.set(key, value);
+    }
+  }
 }
 
 export function keyValueStore(client: CloudFrontKeyValueStoreClient, arn: string): RoutingStore {
