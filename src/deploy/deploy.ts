@@ -227,11 +227,12 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       ],
     }));
   }
-  const storeChanged = calls.puts + calls.deletes > 0;
   if (plan.deletes.length > 0) {
-    // An edge that has not yet seen the keys come out (or change) still sends readers to these objects.
+    // An edge that has not yet seen a page's key come out (or change) still sends readers to its
+    // object: so before a page's object goes, the wait, whether this run or an earlier one that
+    // stopped part-way took the key out. Other files (old assets) are named by no key.
     const settle = options.settle ?? 0;
-    if (storeChanged && settle > 0) {
+    if (options.store && settle > 0 && plan.deletes.some((key) => key.endsWith('.html'))) {
       options.onSettle?.(settle, plan.deletes.length);
       await (options.wait ?? ((ms) => new Promise((done) => setTimeout(done, ms))))(settle * 1000);
     }
