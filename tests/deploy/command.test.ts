@@ -224,3 +224,24 @@ describe('another writer changing the store during a deploy', () => {
     kvs.interfere(0);
   });
 });
+
+describe('the settle wait', () => {
+  test('before a page\'s object is deleted it waits --settle seconds and says so; old assets alone need no wait', async () => {
+    const clients = (waits: number[]) => ({ s3: s3.client, cdn: cloudFrontInvalidator(cdn.client), kvs: kvs.client, wait: async (ms: number) => { waits.push(ms); } });
+    // A page's object whose key is already gone (a deploy that stopped before deleting it).
+    await s3.client.send(new PutObjectCommand({ Bucket: 'site', Key: 'gone.html', Body: '<!doctype html><title>Gone</title>' }));
+    const page = capture();
+    const waits: number[] = [];
+    expect(await deployCommand(flags({ bucket: 'site', settle: '45' }), page.io, {}, clients(waits))).toBe(0);
+    expect(waits).toEqual([45_000]);
+    expect(page.out).toContain('  waiting 45 s for CloudFront\'s edges to see the routing keys go before deleting 1 stale object (--settle)');
+
+    await s3.client.send(new PutObjectCommand({ Bucket: 'site', Key: 'assets/old-ABCDEFGH.css', Body: 'body{}' }));
+    const asset = capture();
+    const none: number[] = [];
+    expect(await deployCommand(flags({ bucket: 'site', settle: '45' }), asset.io, {}, clients(none))).toBe(0);
+    expect(none).toEqual([]);
+    expect(asset.out.join('\n')).not.toContain('waiting');
+    expect(asset.out.join('\n')).toContain('deleted 1 stale object');
+  });
+});
