@@ -98,6 +98,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--dry-run', 'print the plan, key changes too, and change nothing', false)
     .option('--force', 'upload every file, even unchanged ones (to rewrite their headers)', false)
     .option('--keep-stale', 'delete nothing this once, neither objects nor routing keys', false)
+    .option('--settle <seconds>', 'wait this long after removing routing keys before deleting objects, so every CloudFront edge sees the keys go (or SITE_DEPLOY_SETTLE; default 60)')
     .action(async (opts: import('./deploy/command.ts').DeployFlags) => {
       const { deployCommand } = await import('./deploy/command.ts');
       code = await deployCommand(opts, io);

@@ -70,11 +70,11 @@ export class SiteStack extends Stack {
       runtime: FunctionRuntime.JS_2_0,
       keyValueStore: routes,
     });
+    // Reads no store: an error page's object carries its status in its metadata (site deploy sets it).
     const viewerResponse = new CloudFrontFunction(this, 'ViewerResponse', {
-      comment: 'Gives routed not-found pages their 404 status',
+      comment: 'Gives error pages the status their object carries (x-amz-meta-site-status)',
       code: FunctionCode.fromFile({ filePath: build.viewerResponsePath }),
       runtime: FunctionRuntime.JS_2_0,
-      keyValueStore: routes,
     });
 
     const policyOf = (id: string, comment: string, set: Record<string, string>) => {

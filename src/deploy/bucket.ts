@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { LocalFile } from './local-files.ts';
 import { etagIsMd5, type RemoteObject } from './plan.ts';
+import { ERROR_STATUS_METADATA } from '../url-resolution/store-data.ts';
 
 /** S3's limit on keys per DeleteObjects request. */
 const DELETE_BATCH = 1000;
@@ -41,7 +42,14 @@ export async function listRemote(s3: S3Client, bucket: string, prefix: string): 
   return objects;
 }
 
-export async function putFile(s3: S3Client, bucket: string, prefix: string, file: LocalFile): Promise<void> {
+/** The status an error page's object carries in its metadata (ERROR_STATUS_METADATA), or undefined. */
+export async function statusMetadata(s3: S3Client, bucket: string, prefix: string, key: string): Promise<string | undefined> {
+  const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: prefix + key }));
+  return head.Metadata?.[ERROR_STATUS_METADATA];
+}
+
+/** Uploads `file`; `status`: the status an error page answers with, kept in its metadata for the viewer-response function. */
+export async function putFile(s3: S3Client, bucket: string, prefix: string, file: LocalFile, status?: number): Promise<void> {
   const body = await readFile(file.absolutePath);
   await s3.send(new PutObjectCommand({
     Bucket: bucket,
@@ -51,7 +59,7 @@ export async function putFile(s3: S3Client, bucket: string, prefix: string, file
     CacheControl: file.cacheControl,
     // S3 checks the body against this and refuses a corrupted upload.
     ContentMD5: Buffer.from(file.md5, 'hex').toString('base64'),
-    Metadata: { [SHA256_METADATA]: file.sha256 },
+    Metadata: { [SHA256_METADATA]: file.sha256, ...(status === undefined ? {} : { [ERROR_STATUS_METADATA]: String(status) }) },
   }));
 }
 

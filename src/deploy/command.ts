@@ -6,7 +6,7 @@ import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { S3Client } from '@aws-sdk/client-s3';
 import { cloudFrontInvalidator, type Invalidator } from './cdn.ts';
-import { keyValueStore } from './store.ts';
+import { CONFLICT_RETRIES, keyValueStore } from './store.ts';
 import { deploy, DeployError, normalisePrefix } from './deploy.ts';
 import { formatOutcome, formatPlan, progressReporter } from './report.ts';
 
@@ -21,6 +21,8 @@ export interface DeployFlags {
   dryRun: boolean;
   force: boolean;
   keepStale?: boolean;
+  /** Seconds between removing routing keys and deleting objects (or SITE_DEPLOY_SETTLE; default DEFAULT_SETTLE_SECONDS). */
+  settle?: string;
 }
 
 export interface DeployIo {
@@ -33,9 +35,19 @@ export interface DeployClients {
   s3?: S3Client;
   cdn?: Invalidator;
   kvs?: CloudFrontKeyValueStoreClient;
+  /** The settle wait (tests: a clock of their own). */
+  wait?: (ms: number) => Promise<void>;
 }
 
 export const DEFAULT_REGION = 'eu-west-2';
+
+/**
+ * How long the deploy waits, once keys have come out of the routing store, before deleting the
+ * objects they pointed at. AWS documents the store as read at the edges from copies that an update
+ * reaches over time, without a bound; its guides speak of seconds. A minute leaves room for an edge
+ * that is slow to see it, and costs a deploy that removes pages one minute.
+ */
+export const DEFAULT_SETTLE_SECONDS = 60;
 
 export interface DeploySettings {
   dir: string;
@@ -47,6 +59,7 @@ export interface DeploySettings {
   dryRun: boolean;
   force: boolean;
   keepStale: boolean;
+  settle: number;
   /** An S3-compatible endpoint instead of AWS (SITE_S3_ENDPOINT), addressed path-style. */
   s3Endpoint?: string;
   cloudFrontEndpoint?: string;
@@ -72,6 +85,9 @@ export function resolveDeploySettings(flags: DeployFlags, env: Readonly<Record<s
   const kvsArn = pick(flags.kvsArn, 'SITE_KVS_ARN');
   if (!kvsArn) return 'no key value store: pass --kvs-arn <arn> or set SITE_KVS_ARN (the KeyValueStoreArn output of the Site stack), which routes the pages';
   if (!KVS_ARN.test(kvsArn)) return `--kvs-arn ${kvsArn} is not a CloudFront KeyValueStore ARN (arn:aws:cloudfront::<account>:key-value-store/<id>)`;
+  const settleText = pick(flags.settle, 'SITE_DEPLOY_SETTLE');
+  const settle = settleText === undefined ? DEFAULT_SETTLE_SECONDS : Number(settleText);
+  if (!/^\d+(?:\.\d+)?$/.test(settleText ?? '0') || !Number.isFinite(settle) || settle > 3600) return `--settle ${settleText} is not a number of seconds from 0 to 3600`;
   const distributionId = pick(flags.distributionId, 'SITE_DISTRIBUTION_ID');
   const s3Endpoint = pick(undefined, 'SITE_S3_ENDPOINT');
   const cloudFrontEndpoint = pick(undefined, 'SITE_CLOUDFRONT_ENDPOINT');
@@ -85,6 +101,7 @@ export function resolveDeploySettings(flags: DeployFlags, env: Readonly<Record<s
     dryRun: flags.dryRun,
     force: flags.force,
     keepStale: flags.keepStale ?? false,
+    settle,
     ...(distributionId ? { distributionId } : {}),
     ...(s3Endpoint ? { s3Endpoint } : {}),
     ...(cloudFrontEndpoint ? { cloudFrontEndpoint } : {}),
@@ -146,6 +163,10 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
       cdn,
       store: keyValueStore(kvs, settings.kvsArn),
       ...(settings.distributionId ? { distributionId: settings.distributionId } : {}),
+      settle: settings.settle,
+      ...(clients.wait ? { wait: clients.wait } : {}),
+      onSettle: (seconds, objects) => io.out(`  waiting ${seconds} s for CloudFront's edges to see the routing keys go before deleting ${objects} stale object${objects === 1 ? '' : 's'} (--settle)`),
+      onConflict: (attempt) => io.out(`  another writer changed the routing store during the deploy: listed it again and planned again (${attempt} of ${CONFLICT_RETRIES})`),
       onPlan: (plan, paths, store) => { for (const line of formatPlan(plan, paths, settings.dryRun, target, store)) io.out(line); },
       onProgress: progressReporter(io.out),
     });

@@ -4,25 +4,29 @@
 //   2. the new and changed routing keys go in: a page becomes routable only once its object exists;
 //   3. the changed paths are invalidated;
 //   4. the keys of pages that are gone come out;
-//   5. the stale objects are deleted: an object disappears only once no key points at it.
+//   5. the deploy waits for the edges to see that (`settle`): the store is eventually consistent,
+//      and an edge that still held a removed key would send its reader to an object already gone;
+//   6. the stale objects are deleted: an object disappears only once no key points at it.
 // Each step compares the build with what the bucket and the store hold now, so a deploy that
 // failed part-way, run again, does what is left. What it cannot see again, the paths it was to
 // invalidate (their objects are up by then), it notes in the store before uploading (JOURNAL_KEY,
 // a key no URL can be and the functions never read), and removes once CloudFront has them.
+// Another writer changing the store mid-deploy makes the deploy list it again and plan its
+// change again (store.ts); publishing is meant to run one deploy at a time (docs/owners.md).
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { deleteKeys, listRemote, putFile } from './bucket.ts';
+import { deleteKeys, listRemote, putFile, statusMetadata } from './bucket.ts';
 import type { Invalidator } from './cdn.ts';
 import { invalidationPaths } from './invalidation.ts';
 import { readLocalFiles, type LocalFile } from './local-files.ts';
 import { carriesDevMarkup } from '../serve/live-reload.ts';
 import { sealProblem } from '../output/seal.ts';
 import { deployFilesOf } from '../output/layout.ts';
-import { planDeploy, type DeployPlan } from './plan.ts';
-import { JOURNAL_KEY, journalValue, planStore, readJournal, type RoutingStore } from './store.ts';
-import { PAGE, pageFile } from '../url-resolution/rule.ts';
-import { parseStoreDataFile, STORE_DATA_FILE, type Entry } from '../url-resolution/store-data.ts';
+import { planDeploy, type DeployPlan, type RemoteObject } from './plan.ts';
+import { convergeStore, JOURNAL_KEY, journalValue, planStore, readJournal, type Change, type RoutingStore } from './store.ts';
+import { PAGE, pageFile, type Rules } from '../url-resolution/rule.ts';
+import { errorStatuses, parseStoreDataFile, rulesIn, STORE_DATA_FILE, type Entry } from '../url-resolution/store-data.ts';
 
 export interface DeployOptions {
   dir: string;
@@ -40,6 +44,17 @@ export interface DeployOptions {
   /** The distribution's KeyValueStore, brought into step with the routing entries the build wrote beside `dir` (.site/deploy/). */
   store?: RoutingStore;
   concurrency?: number;
+  /**
+   * Seconds to wait, once keys have come out of the store, before deleting objects: long enough
+   * for every edge to see the store's change (DEFAULT_SETTLE_SECONDS from the command; 0 in tests).
+   */
+  settle?: number;
+  /** How the deploy waits `settle` (tests: a clock of their own). */
+  wait?: (ms: number) => Promise<void>;
+  /** Called as the settle wait begins. */
+  onSettle?: (seconds: number, objects: number) => void;
+  /** Called when another writer changed the store under the deploy, before it lists the store again and plans again. */
+  onConflict?: (attempt: number) => void;
   /** Called once the plan is known, before anything is changed. */
   onPlan?: (plan: DeployPlan, invalidationPaths: readonly string[], store?: StorePlan) => void;
   onProgress?: (progress: UploadProgress) => void;
@@ -113,6 +128,22 @@ async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => 
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+/**
+ * Each error page's object carries its status (the viewer-response function reads it): the keys
+ * of those whose metadata says otherwise (the rules changed, or the object predates them), to go
+ * up again whatever their bytes. Reads the error pages of the rules before and after, a HEAD each.
+ */
+async function wrongStatuses(options: DeployOptions, prefix: string, files: readonly LocalFile[], remote: ReadonlyMap<string, RemoteObject>, statuses: ReadonlyMap<string, number>, before: Rules | undefined): Promise<Set<string>> {
+  const local = new Set(files.map((f) => f.key));
+  const wrong = new Set<string>();
+  for (const key of new Set([...statuses.keys(), ...(before ? errorStatuses(before).keys() : [])])) {
+    if (!remote.has(key) || !local.has(key)) continue;
+    const stored = await statusMetadata(options.s3, options.bucket, prefix, key);
+    if (stored !== (statuses.has(key) ? String(statuses.get(key)) : undefined)) wrong.add(key);
+  }
+  return wrong;
+}
+
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const dir = path.resolve(options.dir);
   for (const file of REQUIRED_FILES) {
@@ -133,13 +164,15 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     throw new DeployError(`${which} in ${dir} ${dev.length === 1 ? 'carries' : 'carry'} the development markup of \`site serve\` (its live-reload script): deploy the output of \`site build\` instead`);
   }
   const wanted = options.store ? await routingEntries(dir, files) : undefined;
+  const current = options.store ? await options.store.list() : undefined;
   const remote = await listRemote(options.s3, options.bucket, prefix);
-  const plan = planDeploy(files, remote, { force: options.force ?? false, keepStale: options.keepStale ?? false });
+  const statuses = wanted ? errorStatuses(rulesIn(wanted) ?? { notFound: '/404.html', fallbacks: [] }) : new Map<string, number>();
+  const restatus = await wrongStatuses(options, prefix, files, remote, statuses, current ? rulesIn(current) : undefined);
+  const plan = planDeploy(files, remote, { force: options.force ?? false, keepStale: options.keepStale ?? false, restatus });
   let storePlan: StorePlan | undefined;
   /** Paths a deploy that stopped part-way was to invalidate, and did not. */
   let pending: string[] = [];
-  if (options.store && wanted) {
-    const current = await options.store.list();
+  if (options.store && wanted && current) {
     pending = readJournal(current.get(JOURNAL_KEY));
     const change = planStore(wanted, current);
     // --keep-stale deletes nothing this once: no object, and no key.
@@ -152,9 +185,13 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const calls = { journal: 0, puts: 0, deletes: 0 };
   if (options.dryRun) return { plan, invalidation: { paths }, ...(storePlan ? { store: { plan: storePlan, calls } } : {}), dryRun: true };
 
+  const latest = new Map(current ?? []);
+  const converge = (change: Change) => convergeStore(options.store!, latest, change, options.onConflict);
+
   // Noted before anything changes: a run that stops after the uploads and before CloudFront is told leaves the paths here for the next.
   const journal = options.store && paths.length > 0 && paths.join(' ') !== pending.join(' ');
-  if (journal) calls.journal = await options.store!.update({ puts: [{ key: JOURNAL_KEY, value: journalValue(paths) }] });
+  const note = { key: JOURNAL_KEY, value: journalValue(paths) };
+  if (journal) calls.journal = await converge((held) => ({ puts: held.get(JOURNAL_KEY) === note.value ? [] : [note] }));
 
   const bytesTotal = plan.uploads.reduce((sum, u) => sum + u.file.size, 0);
   let done = 0;
@@ -164,14 +201,14 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const rest = plan.uploads.filter((u) => !u.file.key.endsWith('.html'));
   for (const group of [rest, html]) {
     await mapLimit(group, options.concurrency ?? 8, async ({ file }) => {
-      await putFile(options.s3, options.bucket, prefix, file);
+      await putFile(options.s3, options.bucket, prefix, file, statuses.get(file.key));
       done += 1;
       bytesDone += file.size;
       options.onProgress?.({ done, total: plan.uploads.length, bytesDone, bytesTotal, key: file.key });
     });
   }
 
-  if (options.store && storePlan?.puts.length) calls.puts = await options.store.update({ puts: storePlan.puts });
+  if (options.store && wanted) calls.puts = await converge((held) => ({ puts: planStore(wanted, held).puts }));
 
   let id: string | undefined;
   if (options.distributionId && paths.length > 0) {
@@ -180,9 +217,26 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   }
 
   // The journal goes with the keys of pages that are gone, now that CloudFront has its paths.
-  const doneWith = options.distributionId && (journal || pending.length > 0) ? [JOURNAL_KEY] : [];
-  const keyDeletes = [...(storePlan?.deletes ?? []), ...doneWith];
-  if (options.store && keyDeletes.length) calls.deletes = await options.store.update({ deletes: keyDeletes });
-  if (plan.deletes.length > 0) await deleteKeys(options.s3, options.bucket, prefix, plan.deletes);
+  const doneWith = options.distributionId && (journal || pending.length > 0);
+  // Planned from the store as it is now: another writer's keys, seen after a conflict, go too.
+  if (options.store && wanted) {
+    calls.deletes = await converge((held) => ({
+      deletes: [
+        ...(options.keepStale ? [] : planStore(wanted, held).deletes.filter((key) => key !== JOURNAL_KEY)),
+        ...(doneWith && held.has(JOURNAL_KEY) ? [JOURNAL_KEY] : []),
+      ],
+    }));
+  }
+  if (plan.deletes.length > 0) {
+    // An edge that has not yet seen a page's key come out (or change) still sends readers to its
+    // object: so before a page's object goes, the wait, whether this run or an earlier one that
+    // stopped part-way took the key out. Other files (old assets) are named by no key.
+    const settle = options.settle ?? 0;
+    if (options.store && settle > 0 && plan.deletes.some((key) => key.endsWith('.html'))) {
+      options.onSettle?.(settle, plan.deletes.length);
+      await (options.wait ?? ((ms) => new Promise((done) => setTimeout(done, ms))))(settle * 1000);
+    }
+    await deleteKeys(options.s3, options.bucket, prefix, plan.deletes);
+  }
   return { plan, invalidation: { paths, ...(id ? { id } : {}) }, ...(storePlan ? { store: { plan: storePlan, calls } } : {}), dryRun: false };
 }

@@ -12,7 +12,8 @@ export interface RemoteObject {
   sha256?: string;
 }
 
-export type UploadReason = 'new' | 'changed' | 'forced';
+/** 'status': the same bytes, but the error status its metadata holds is not the rules' (deploy.ts). */
+export type UploadReason = 'new' | 'changed' | 'forced' | 'status';
 
 export interface Upload {
   file: LocalFile;
@@ -58,7 +59,7 @@ export const KEPT_PREFIX = 'og/';
  * names (such as pages moving from about/index.html to about.html), whose old names must keep
  * answering until the new routing is live.
  */
-export function planDeploy(files: readonly LocalFile[], remote: ReadonlyMap<string, RemoteObject>, options: { force?: boolean; keepStale?: boolean } = {}): DeployPlan {
+export function planDeploy(files: readonly LocalFile[], remote: ReadonlyMap<string, RemoteObject>, options: { force?: boolean; keepStale?: boolean; restatus?: ReadonlySet<string> } = {}): DeployPlan {
   const uploads: Upload[] = [];
   const unchanged: LocalFile[] = [];
   for (const file of files) {
@@ -66,6 +67,7 @@ export function planDeploy(files: readonly LocalFile[], remote: ReadonlyMap<stri
     if (!existing) uploads.push({ file, reason: 'new' });
     else if (options.force) uploads.push({ file, reason: 'forced' });
     else if (!sameContent(file, existing)) uploads.push({ file, reason: 'changed' });
+    else if (options.restatus?.has(file.key)) uploads.push({ file, reason: 'status' });
     else unchanged.push(file);
   }
   // A file must never arrive before the files it names: content-hashed files first, then the other

@@ -13,10 +13,10 @@ const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? on
 export function formatPlan(plan: DeployPlan, paths: readonly string[], dryRun: boolean, target: string, store?: StorePlan): string[] {
   const files = plan.uploads.length + plan.unchanged.length;
   const bytes = plan.uploads.reduce((sum, u) => sum + u.file.size, 0);
-  const reasons = (['new', 'changed', 'forced'] as const)
+  const reasons = (['new', 'changed', 'forced', 'status'] as const)
     .map((r) => [r, plan.uploads.filter((u) => u.reason === r).length] as const)
     .filter(([, n]) => n > 0)
-    .map(([r, n]) => `${n} ${r}`);
+    .map(([r, n]) => `${n} ${r === 'status' ? 'for its error status' : r}`);
   const lines = [
     `${dryRun ? 'Dry run, nothing will be changed: ' : ''}${target}`,
     `  ${count(files, 'file')} in the build: ${plan.uploads.length} to upload${reasons.length ? ` (${reasons.join(', ')}, ${formatBytes(bytes)})` : ''}, ${plan.unchanged.length} unchanged, ${plan.kept.length ? `${count(plan.kept.length, 'stale object')} kept (--keep-stale)` : `${count(plan.deletes.length, 'stale object')} to delete`}`,

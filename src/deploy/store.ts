@@ -1,7 +1,9 @@
 // The CloudFront KeyValueStore side of a deploy, through @aws-sdk/client-cloudfront-keyvaluestore:
-// what the store holds, and changes to it in batches within the service's per-call limits, each
-// carrying the store's current ETag (If-Match), again with a fresh ETag when another writer got in
-// first (ConflictException).
+// what the store holds, and changes to it in batches within the service's per-call limits. Each
+// batch carries the ETag the store had when it was last listed (If-Match), or that the deploy's own
+// last batch left it with: a change planned from one listing never lands on a store that another
+// writer has changed since. That writer's change answers ConflictException, and the deploy lists
+// the store again and plans again (deploy.ts), never sending the stale plan.
 import '@aws-sdk/signature-v4a';
 import {
   ConflictException,
@@ -10,21 +12,18 @@ import {
   UpdateKeysCommand,
   type CloudFrontKeyValueStoreClient,
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
-import type { Entry } from '../url-resolution/store-data.ts';
+import { JOURNAL_KEY, type Entry } from '../url-resolution/store-data.ts';
+
+export { JOURNAL_KEY };
 
 /** UpdateKeys takes at most 50 keys (puts and deletes together) and 3 MB in one call. */
 export const UPDATE_LIMITS = { keys: 50, bytes: 3 * 1024 * 1024 } as const;
 /** ListKeys returns at most 50 keys a page. */
 const LIST_PAGE = 50;
-/** How often one batch is sent again after a conflicting write. */
-const CONFLICT_RETRIES = 5;
-
 /**
- * The paths a deploy is to invalidate, noted in the store until CloudFront has them (so that a
- * deploy that stopped part-way, run again, still invalidates them). No URL path (they all begin
- * with '/'), and no key the routing reads.
+ * The paths a deploy is to invalidate are noted under JOURNAL_KEY until CloudFront has them (so
+ * that a deploy that stopped part-way, run again, still invalidates them).
  */
-export const JOURNAL_KEY = 'deploy:to-invalidate';
 
 /** The journal's value: the paths as JSON, or '/*' where they would not fit a value (1 KB). */
 export function journalValue(paths: readonly string[]): string {
@@ -45,9 +44,13 @@ export function readJournal(value: string | undefined): string[] {
 
 /** What the deploy needs of the store. */
 export interface RoutingStore {
-  /** Every key the store holds, with its value. */
+  /** Every key the store holds, with its value; the store's ETag read before listing is what the next update is made against. */
   list(): Promise<Map<string, string>>;
-  /** Puts and deletes, in as few calls as the limits allow; resolves to the number of UpdateKeys calls made. */
+  /**
+   * Puts and deletes, in as few calls as the limits allow; resolves to the number of UpdateKeys
+   * calls made. Rejects with ConflictException when another writer changed the store
+   * since it was listed: the change was planned from what it no longer holds.
+   */
   update(change: { puts?: readonly Entry[]; deletes?: readonly string[] }): Promise<number>;
 }
 
@@ -71,10 +74,46 @@ export function batches(puts: readonly Entry[], deletes: readonly string[]): Arr
   return out;
 }
 
+/** How often a deploy lists the store again and plans again after another writer got in first. */
+export const CONFLICT_RETRIES = 5;
+
+/** A change to the store, planned from what it holds. */
+export type Change = (held: ReadonlyMap<string, string>) => { puts?: Entry[]; deletes?: string[] };
+
+/**
+ * Brings the store in line with `change`, planned from what it holds (`latest`): the deploy's
+ * listing, with its own changes applied as they succeed, and after another writer's change
+ * (ConflictException), a fresh listing, up to CONFLICT_RETRIES times. A plan is only ever sent
+ * against the ETag of the listing it was made from. Resolves to the UpdateKeys calls made.
+ */
+export async function convergeStore(store: RoutingStore, latest: Map<string, string>, change: Change, onConflict?: (attempt: number) => void): Promise<number> {
+  let made = 0;
+  for (let attempt = 1; ; attempt++) {
+    const { puts = [], deletes = [] } = change(latest);
+    if (puts.length + deletes.length === 0) return made;
+    try {
+      made += await store.update({ puts, deletes });
+      for (const e of puts) latest.set(e.key, e.value);
+      for (const key of deletes) latest.delete(key);
+      return made;
+    } catch (error) {
+      if (!(error instanceof ConflictException) || attempt > CONFLICT_RETRIES) throw error;
+      made += 1;
+      onConflict?.(attempt);
+      latest.clear();
+      for (const [key, value] of await store.list()) latest.set(key, value);
+    }
+  }
+}
+
 export function keyValueStore(client: CloudFrontKeyValueStoreClient, arn: string): RoutingStore {
   const etag = async () => (await client.send(new DescribeKeyValueStoreCommand({ KvsARN: arn }))).ETag;
+  /** The ETag of the store as last listed, or as the last batch left it. */
+  let known: string | undefined;
   return {
     async list() {
+      // Read first: a write between it and the listing makes the next update a conflict, never a blind overwrite.
+      known = await etag();
       const entries = new Map<string, string>();
       let token: string | undefined;
       do {
@@ -86,25 +125,16 @@ export function keyValueStore(client: CloudFrontKeyValueStoreClient, arn: string
     },
     async update({ puts = [], deletes = [] }) {
       let calls = 0;
-      let current = await etag();
+      if (known === undefined) throw new Error('the routing store was changed before it was listed');
       for (const batch of batches(puts, deletes)) {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            calls += 1;
-            const result = await client.send(new UpdateKeysCommand({
-              KvsARN: arn,
-              IfMatch: current,
-              ...(batch.puts.length ? { Puts: batch.puts.map((e) => ({ Key: e.key, Value: e.value })) } : {}),
-              ...(batch.deletes.length ? { Deletes: batch.deletes.map((key) => ({ Key: key })) } : {}),
-            }));
-            current = result.ETag;
-            break;
-          } catch (error) {
-            // Another writer changed the store since its ETag was read: read it again and resend (puts and deletes are idempotent).
-            if (!(error instanceof ConflictException) || attempt >= CONFLICT_RETRIES) throw error;
-            current = await etag();
-          }
-        }
+        calls += 1;
+        const result: { ETag?: string } = await client.send(new UpdateKeysCommand({
+          KvsARN: arn,
+          IfMatch: known,
+          ...(batch.puts.length ? { Puts: batch.puts.map((e) => ({ Key: e.key, Value: e.value })) } : {}),
+          ...(batch.deletes.length ? { Deletes: batch.deletes.map((key) => ({ Key: key })) } : {}),
+        }));
+        known = result.ETag;
       }
       return calls;
     },

@@ -4,6 +4,7 @@ import { BudgetError } from '../measure/budgets.ts';
 import { OutputFolderError } from '../output/swap.ts';
 import { IslandRegistryError } from '../bundle/island-registry.ts';
 import { StoreLimitError } from '../url-resolution/store-data.ts';
+import { FunctionRuntimeError } from '../url-resolution/function-runtime.ts';
 
 /**
  * What went wrong with a build, as lines for a person: the CLI prints them, `site serve` shows them
@@ -23,6 +24,7 @@ export function describeBuildError(error: unknown): string[] {
   }
   if (error instanceof BudgetError) return error.lines;
   if (error instanceof StoreLimitError) return error.lines;
+  if (error instanceof FunctionRuntimeError) return error.lines;
   if (error instanceof OutputFolderError) return [`build stopped: ${error.message}`];
   if (error instanceof IslandRegistryError) return [...error.problems, 'build stopped: the islands and their registry disagree'];
   return [`build failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`];

@@ -74,7 +74,8 @@ export function keysFor(path: string): string[] {
   var clean = tidy(path);
   if (clean === undefined) return [];
   var keys = [];
-  if (clean.slice(-5) === '.html') keys.push(clean.slice(0, -5));
+  // As answer() reads it: '/.html' and '/index.html' name no page ('' is no key, '/' is never asked).
+  if (clean.slice(-5) === '.html' && clean.length > 6) keys.push(clean.slice(0, -5));
   // A path that is tidied is redirected, whatever it holds.
   if (clean === path) keys.push(path);
   return keys;

@@ -11,6 +11,25 @@ import type { RoutingTable } from './routing-table.ts';
 /** The service's limits: a key of at most 512 bytes, a value of at most 1 KB, and 5 MB in all (keys and values). */
 export const STORE_LIMITS = { keyBytes: 512, valueBytes: 1024, totalBytes: 5 * 1024 * 1024 } as const;
 
+/**
+ * The key under which `site deploy` notes the paths it is yet to invalidate (src/deploy/store.ts):
+ * no URL path, since they all begin with '/', and no key the routing reads. It shares the store's
+ * 5 MB, so the build counts it at its largest (a value of 1 KB).
+ */
+export const JOURNAL_KEY = 'deploy:to-invalidate';
+const JOURNAL_BYTES = Buffer.byteLength(JOURNAL_KEY) + STORE_LIMITS.valueBytes;
+
+/**
+ * The user metadata (`x-amz-meta-site-status`) that `site deploy` stores with each error page's
+ * object (the not-found page, a fallback's page), holding the status it answers with. S3 sends it
+ * with the object, CloudFront keeps it with the cached copy, and the response function turns it
+ * into the status (and drops it). AWS documents a viewer-response event's `request` as the request
+ * CloudFront received from the viewer, so nothing the request function adds to the request can be
+ * relied on to reach it; the object's own header always does.
+ */
+export const ERROR_STATUS_METADATA = 'site-status';
+export const ERROR_STATUS_HEADER = `x-amz-meta-${ERROR_STATUS_METADATA}`;
+
 /** Where the build writes the entries (in .site/deploy/), in the service's import format: `{"data":[{"key","value"},…]}`. */
 export const STORE_DATA_FILE = 'cloudfront/key-value-store.json';
 
@@ -50,9 +69,9 @@ export function storeProblems(table: RoutingTable, entries: readonly Entry[] = s
     if (bytes(key) > STORE_LIMITS.keyBytes) problems.push(`${what.slice(0, 80)}…: its URL is ${bytes(key)} bytes, and the CloudFront KeyValueStore takes keys of at most ${STORE_LIMITS.keyBytes}; give it a shorter slug`);
     if (bytes(value) > STORE_LIMITS.valueBytes) problems.push(`${what}: its routing entry is ${bytes(value)} bytes, and the CloudFront KeyValueStore takes values of at most ${STORE_LIMITS.valueBytes}${key === RULES_KEY ? '' : '; shorten the redirect\'s target'}`);
   }
-  const size = storeSize(entries);
+  const size = storeSize(entries) + JOURNAL_BYTES;
   if (size > STORE_LIMITS.totalBytes) {
-    problems.push(`the routing entries of ${table.pageUrls.length} pages and ${Object.keys(table.redirects).length} redirects come to ${size} bytes, and a CloudFront KeyValueStore holds at most ${STORE_LIMITS.totalBytes}`);
+    problems.push(`the routing entries of ${table.pageUrls.length} pages and ${Object.keys(table.redirects).length} redirects come to ${size} bytes with the deploy's note of paths to invalidate (${JOURNAL_BYTES} bytes at most), and a CloudFront KeyValueStore holds at most ${STORE_LIMITS.totalBytes}`);
   }
   return problems;
 }
@@ -66,6 +85,31 @@ export class StoreLimitError extends Error {
 
   get lines(): string[] {
     return [...this.problems.map((p) => `error: ${p}`), `build stopped: ${this.problems.length} routing entr${this.problems.length === 1 ? 'y' : 'ies'} the CloudFront KeyValueStore would refuse (dist/ left as it was)`];
+  }
+}
+
+/**
+ * The status each error page's file answers with, by its key in the bucket ('404.html' → 404, a
+ * fallback's page → its status), from the rules: `site deploy` stores it in the object's metadata,
+ * where the viewer-response function reads it (cloudfront-functions.ts).
+ */
+export function errorStatuses(rules: Rules): Map<string, number> {
+  const statuses = new Map<string, number>([[rules.notFound.slice(1), 404]]);
+  for (const f of rules.fallbacks) if (f.file) statuses.set(f.file.slice(1), f.status);
+  return statuses;
+}
+
+/** The rules an entry list holds, or undefined (none, or not the rules). */
+export function rulesIn(entries: Iterable<Entry> | ReadonlyMap<string, string>): Rules | undefined {
+  let text: string | undefined;
+  if (entries instanceof Map) text = entries.get(RULES_KEY);
+  else for (const e of entries as Iterable<Entry>) if (e.key === RULES_KEY) text = e.value;
+  if (text === undefined) return undefined;
+  try {
+    const rules = JSON.parse(text) as Rules;
+    return typeof rules?.notFound === 'string' && Array.isArray(rules.fallbacks) ? rules : undefined;
+  } catch {
+    return undefined;
   }
 }
 

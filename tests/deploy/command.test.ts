@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { cloudFrontInvalidator } from '../../src/deploy/cdn.ts';
 import { deployCommand, resolveDeploySettings, type DeployFlags } from '../../src/deploy/command.ts';
+import { deploy } from '../../src/deploy/deploy.ts';
+import { keyValueStore } from '../../src/deploy/store.ts';
 import { STORE_DATA_FILE, storeDataFile } from '../../src/url-resolution/store-data.ts';
 import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
 import { KVS_ARN, startLocalKvs, type LocalKvs } from './local-kvs.ts';
@@ -49,7 +51,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-const flags = (extra: Partial<DeployFlags> = {}): DeployFlags => ({ dir: dist, kvsArn: KVS_ARN, dryRun: false, force: false, ...extra });
+const flags = (extra: Partial<DeployFlags> = {}): DeployFlags => ({ dir: dist, kvsArn: KVS_ARN, dryRun: false, force: false, settle: '0', ...extra });
 const capture = () => {
   const out: string[] = [];
   const err: string[] = [];
@@ -65,6 +67,10 @@ describe('deploy settings', () => {
     expect(resolveDeploySettings(flags({ bucket: 'b' }), { AWS_REGION: 'eu-central-1' })).toMatchObject({ region: 'eu-central-1', prefix: '' });
     expect(resolveDeploySettings(flags({ bucket: 'b' }), {})).toMatchObject({ region: 'eu-west-2' });
     expect(resolveDeploySettings(flags({ bucket: 'b', kvsArn: undefined }), { SITE_KVS_ARN: KVS_ARN })).toMatchObject({ kvsArn: KVS_ARN });
+    // The wait between removing routing keys and deleting objects: a minute unless told otherwise.
+    expect(resolveDeploySettings(flags({ bucket: 'b', settle: undefined }), {})).toMatchObject({ settle: 60 });
+    expect(resolveDeploySettings(flags({ bucket: 'b', settle: undefined }), { SITE_DEPLOY_SETTLE: '15' })).toMatchObject({ settle: 15 });
+    expect(resolveDeploySettings(flags({ bucket: 'b', settle: 'soon' }), {})).toBe('--settle soon is not a number of seconds from 0 to 3600');
   });
 
   test('without the store, or with something else for its ARN, it is a usage error (exit 2) that says where the ARN is', async () => {
@@ -179,5 +185,63 @@ describe('deployCommand output', () => {
     expect(await deployCommand(flags({ bucket: 'no-such-bucket' }), io, {}, clients())).toBe(1);
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^site deploy failed: NoSuchBucket \(HTTP 404\)/);
+  });
+});
+
+describe('another writer changing the store during a deploy', () => {
+  test('the deploy lists the store again and plans again from what it holds, never sending the plan made before', async () => {
+    // The store holds all but '/': the deploy has a key to put.
+    kvs.entries.clear();
+    kvs.entries.set('/about', 'page');
+    kvs.entries.set('rules', '{"notFound":"/404.html","fallbacks":[]}');
+    const lines: string[] = [];
+    const result = await deploy({
+      dir: dist, bucket: 'site', s3: s3.client, store: keyValueStore(kvs.client, KVS_ARN), settle: 0,
+      // Once the deploy has listed the store and planned: another writer removes '/about', adds a key of its own, and moves the ETag on.
+      onPlan: (_plan, _paths, store) => {
+        lines.push(`planned: put ${store!.puts.map((e) => e.key).join(' ')}; remove ${store!.deletes.join(' ') || 'nothing'}`);
+        kvs.entries.delete('/about');
+        kvs.entries.set('/theirs', 'page');
+        kvs.interfere(1);
+      },
+      onConflict: (attempt) => lines.push(`conflict ${attempt}: listed again`),
+    });
+    expect(lines).toEqual(['planned: put /; remove nothing', 'conflict 1: listed again']);
+    // Planned again: '/about' put back and the other writer's key removed, which the first plan knew nothing of.
+    expect(Object.fromEntries(kvs.entries)).toEqual({ '/': 'page', '/about': 'page', rules: '{"notFound":"/404.html","fallbacks":[]}' });
+    const updates = kvs.calls.filter((c) => c.op === 'UpdateKeys').slice(-3);
+    expect(updates).toEqual([{ op: 'UpdateKeys', status: 409, puts: 1, deletes: 0 }, { op: 'UpdateKeys', status: 200, puts: 2, deletes: 0 }, { op: 'UpdateKeys', status: 200, puts: 0, deletes: 1 }]);
+    expect(result.store!.calls).toEqual({ journal: 0, puts: 2, deletes: 1 });
+  });
+
+  test('a conflict that does not end stops the deploy with the service\'s error after five new plans', async () => {
+    kvs.entries.delete('/');
+    const { io, err, out } = capture();
+    kvs.interfere(6);
+    expect(await deployCommand(flags({ bucket: 'site' }), io, {}, { s3: s3.client, cdn: cloudFrontInvalidator(cdn.client), kvs: kvs.client })).toBe(1);
+    expect(out.filter((l) => l.includes('another writer changed the routing store'))).toHaveLength(5);
+    expect(err[0]).toMatch(/^site deploy failed: ConflictException \(HTTP 409\)/);
+    kvs.interfere(0);
+  });
+});
+
+describe('the settle wait', () => {
+  test('before a page\'s object is deleted it waits --settle seconds and says so; old assets alone need no wait', async () => {
+    const clients = (waits: number[]) => ({ s3: s3.client, cdn: cloudFrontInvalidator(cdn.client), kvs: kvs.client, wait: async (ms: number) => { waits.push(ms); } });
+    // A page's object whose key is already gone (a deploy that stopped before deleting it).
+    await s3.client.send(new PutObjectCommand({ Bucket: 'site', Key: 'gone.html', Body: '<!doctype html><title>Gone</title>' }));
+    const page = capture();
+    const waits: number[] = [];
+    expect(await deployCommand(flags({ bucket: 'site', settle: '45' }), page.io, {}, clients(waits))).toBe(0);
+    expect(waits).toEqual([45_000]);
+    expect(page.out).toContain('  waiting 45 s for CloudFront\'s edges to see the routing keys go before deleting 1 stale object (--settle)');
+
+    await s3.client.send(new PutObjectCommand({ Bucket: 'site', Key: 'assets/old-ABCDEFGH.css', Body: 'body{}' }));
+    const asset = capture();
+    const none: number[] = [];
+    expect(await deployCommand(flags({ bucket: 'site', settle: '45' }), asset.io, {}, clients(none))).toBe(0);
+    expect(none).toEqual([]);
+    expect(asset.out.join('\n')).not.toContain('waiting');
+    expect(asset.out.join('\n')).toContain('deleted 1 stale object');
   });
 });

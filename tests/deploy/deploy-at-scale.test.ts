@@ -54,7 +54,7 @@ async function run(): Promise<{ code: number; out: string[]; err: string[] }> {
   const invalidator = cloudFrontInvalidator(cdn.client);
   const cdnSpy: Invalidator = { invalidate: async (id, paths) => { events.push('invalidate'); return invalidator.invalidate(id, paths); } };
   const code = await deployCommand(
-    { dir: path.join(dir, 'dist'), bucket: 'site', distributionId: 'EDIST', kvsArn: KVS_ARN, dryRun: false, force: false },
+    { dir: path.join(dir, 'dist'), bucket: 'site', distributionId: 'EDIST', kvsArn: KVS_ARN, dryRun: false, force: false, settle: '0' },
     { out: (s) => out.push(s), err: (s) => err.push(s) }, {}, { s3: s3.client, cdn: cdnSpy, kvs: kvs.client },
   );
   return { code, out, err };
@@ -174,14 +174,18 @@ test('a deploy that fails part-way breaks no URL, and run again finishes the job
   expect(cdn.requests.at(-1)!.paths).toEqual(noted);
 }, 600_000);
 
-test('with another writer getting in first, each batch is sent again with the store\'s new ETag', async () => {
+test('with another writer getting in first, the deploy lists the store again and plans again, then goes on', async () => {
   await writeFile(path.join(dir, 'content/blog/a-third-new-article.md'), (await readFile(path.join(dir, 'content/blog/what-is-data.md'), 'utf8')).replace(/^title: .*$/m, 'title: "A Third New Article"'));
   const entries = await build();
   kvs.calls.length = 0;
   kvs.interfere(2);
-  const { code, err } = await run();
+  const { code, err, out } = await run();
   expect(err).toEqual([]);
   expect(code).toBe(0);
   expect(updates().map((c) => c.status)).toEqual([409, 409, 200, 200, 200]);
+  // Each conflict is followed by a fresh listing before the next plan is sent.
+  const ops = kvs.calls.map((c) => c.op);
+  for (const i of ops.flatMap((op, j) => (op === 'UpdateKeys' && kvs.calls[j]!.status === 409 ? [j] : []))) expect(ops.slice(i + 1, i + 3)).toEqual(['DescribeKeyValueStore', 'ListKeys']);
+  expect(out.filter((l) => l.includes('another writer changed the routing store'))).toHaveLength(2);
   expect(storeAsRecord()).toEqual(asRecord(entries));
 }, 600_000);

@@ -29,6 +29,7 @@ describe('the stand-in speaks the KeyValueStore API', () => {
     // 5 MB in all: 6,000 values of 1,000 bytes do not fit.
     const store = keyValueStore(kvs.client, KVS_ARN);
     const big = Array.from({ length: 6000 }, (_, i) => ({ key: `/big/${i}`, value: 'x'.repeat(1000) }));
+    await store.list();
     await expect(store.update({ puts: big })).rejects.toBeInstanceOf(ServiceQuotaExceededException);
     expect((await store.list()).size).toBeGreaterThan(50);
     await store.update({ deletes: [...(await store.list()).keys()] });

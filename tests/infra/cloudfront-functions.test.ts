@@ -1,6 +1,7 @@
-// The CloudFront Functions the build emits, run as CloudFront runs them: scripts under 10 KB that
-// import nothing but the runtime's `cloudfront` module, called with CloudFront's event shape and
-// reading the build's routing entries from a stand-in of the KeyValueStore. Their answers, with S3
+// The CloudFront Functions the build emits, run as CloudFront runs them: in njs, the engine
+// CloudFront Functions are built on, as scripts under 10 KB that import nothing but the runtime's
+// `cloudfront` module, called with CloudFront's event shape and reading the build's routing entries
+// from a stand-in of the KeyValueStore (tests/url-resolution/njs-runtime.ts). Their answers, with S3
 // and the distribution's error responses emulated around them, must be site serve's answers.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -8,14 +9,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildSite } from '../../src/pipeline/build.ts';
 import { resolve, type RoutingTable } from '../../src/url-resolution/resolve.ts';
-import { viewerRequestFunction, viewerResponseFunction } from '../../src/url-resolution/cloudfront-functions.ts';
-import { parseStoreDataFile, STORE_DATA_FILE, storeDataFile, storeEntries, storeProblems } from '../../src/url-resolution/store-data.ts';
+import { ERROR_STATUS_HEADER, KVS_IMPORT, viewerRequestFunction, viewerResponseFunction } from '../../src/url-resolution/cloudfront-functions.ts';
+import { runtimeProblems } from '../../src/url-resolution/function-runtime.ts';
+import { errorStatuses, parseStoreDataFile, rulesOf, STORE_DATA_FILE, storeDataFile, storeEntries, storeProblems } from '../../src/url-resolution/store-data.ts';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
-import { loadFunction, standInStore, type CfRequest, type CfResponse, type Handler, type StandInStore, type Value } from '../url-resolution/cloudfront-runtime.ts';
+import { runInNjs, njsVersion, type CfRequest, type CfResponse, type Outcome, type StandInStore, type Value } from '../url-resolution/njs-runtime.ts';
 import { deployDirFor } from '../../src/output/layout.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -25,10 +26,8 @@ let work: string;
 let dist: string;
 let table: RoutingTable;
 let source: { request: string; response: string };
-let viewerRequest: Handler;
-let viewerResponse: Handler;
 let serve: RunningServer;
-let store: StandInStore;
+let entries: Array<[string, string]>;
 
 /** CloudFront's querystring object: one field per name, repeats in multiValue, values as sent. */
 function querystring(search: string): Record<string, Value> {
@@ -43,10 +42,7 @@ function querystring(search: string): Record<string, Value> {
   return out;
 }
 
-interface Answer { status: number; location?: string; body?: string }
-
-/** The distribution: viewer request → S3 through OAC (403 for a missing key) → error responses → viewer response. */
-async function cdn(target: string): Promise<Answer> {
+const requestEvent = (target: string) => {
   const q = target.indexOf('?');
   const request: CfRequest = {
     method: 'GET',
@@ -55,24 +51,66 @@ async function cdn(target: string): Promise<Answer> {
     headers: { host: { value: 'www.example.com' } },
     cookies: {},
   };
-  const event = { version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '192.0.2.1' }, request };
-  const out = await viewerRequest(event);
-  if ('statusCode' in out) {
-    // A response the function makes itself: a redirect, or a refusal with an empty body.
-    if (out.statusCode >= 300 && out.statusCode < 400) return { status: out.statusCode, location: out.headers?.location?.value };
-    return { status: out.statusCode, body: '' };
+  return { version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '192.0.2.1' }, request };
+};
+
+/** The response CloudFront hands the viewer-response function for an object: S3's 200, with the error status `site deploy` stored in its metadata. */
+const responseEvent = (uri: string, status: number | undefined) => ({
+  version: '1.0',
+  context: { eventType: 'viewer-response' },
+  viewer: { ip: '192.0.2.1' },
+  // AWS: the request as CloudFront received it from the viewer (not the rewritten one).
+  request: { method: 'GET', uri, querystring: {}, headers: {}, cookies: {} },
+  response: { statusCode: 200, statusDescription: 'OK', headers: { 'content-type': { value: 'text/html; charset=utf-8' }, ...(status === undefined ? {} : { [ERROR_STATUS_HEADER]: { value: String(status) } }) } },
+});
+
+interface Answer { status: number; location?: string; body?: string; cacheControl?: string; reads: { request: number; response: number } }
+
+/**
+ * The distribution, for many targets at once: viewer request (njs) → S3 through OAC (403 for a
+ * missing key) → error responses → viewer response (njs). `bodies`: read each answered file.
+ */
+async function cdn(targets: readonly string[], store: StandInStore, code = source, bodies = true): Promise<Answer[]> {
+  const rules = rulesOf(table);
+  const statuses = errorStatuses(rules);
+  const requests = await runInNjs(code.request, targets.map(requestEvent), store);
+  const toS3: Array<{ i: number; file: string }> = [];
+  const answers: Answer[] = [];
+  for (const [i, out] of requests.entries()) {
+    expect({ target: targets[i], error: out.error }).toEqual({ target: targets[i], error: undefined });
+    const result = out.result;
+    const reads = { request: out.reads, response: 0 };
+    if ('statusCode' in result) {
+      // A response the function makes itself: a redirect, or a refusal with an empty body.
+      answers.push(result.statusCode >= 300 && result.statusCode < 400
+        ? { status: result.statusCode, location: result.headers?.location?.value, cacheControl: result.headers?.['cache-control']?.value, reads }
+        : { status: result.statusCode, body: '', reads });
+      continue;
+    }
+    const file = decodeURIComponent(result.uri);
+    if (!existsSync(path.join(dist, file))) {
+      // CloudFront runs no function on an origin error; the error response gives 404.html its 404.
+      answers.push({ status: 404, body: bodies ? await readFile(path.join(dist, '404.html'), 'utf8') : '/404.html', reads });
+      continue;
+    }
+    answers.push({ status: 0, body: file, reads });
+    toS3.push({ i, file });
   }
-  const file = path.join(dist, decodeURIComponent(out.uri));
-  if (!existsSync(file)) {
-    // CloudFront runs no function on an origin error; the error response gives 404.html its 404.
-    return { status: 404, body: await readFile(path.join(dist, '404.html'), 'utf8') };
+  const responses = await runInNjs<CfResponse>(code.response, toS3.map(({ i, file }) => responseEvent(targets[i]!.split('?')[0]!, statuses.get(file.slice(1)))), store);
+  for (const [j, { i, file }] of toS3.entries()) {
+    const out = responses[j]!;
+    expect({ target: targets[i], error: out.error }).toEqual({ target: targets[i], error: undefined });
+    // The status header is the function's to read, never the viewer's to see.
+    expect(out.result.headers?.[ERROR_STATUS_HEADER]).toBeUndefined();
+    answers[i] = { status: out.result.statusCode, body: bodies ? await readFile(path.join(dist, file), 'utf8') : file, reads: { request: answers[i]!.reads.request, response: out.reads } };
   }
-  const response = await viewerResponse({ version: '1.0', context: { eventType: 'viewer-response' }, request: out, response: { statusCode: 200, statusDescription: 'OK', headers: {} } }) as CfResponse;
-  return { status: response.statusCode, body: await readFile(file, 'utf8') };
+  return answers;
 }
 
+const storeOf = (list: Iterable<[string, string]> = entries): StandInStore => ({ entries: list });
+
 /** `site serve`'s answer, asked with the raw path (a URL object would tidy '//' away). */
-function served(target: string): Promise<Answer> {
+function served(target: string): Promise<Omit<Answer, 'reads'>> {
   const { port, hostname } = new URL(serve.url);
   return new Promise((ok, fail) => {
     http.get({ host: hostname, port, path: target }, (res) => {
@@ -96,10 +134,7 @@ beforeAll(async () => {
     request: await readFile(path.join(deployDirFor(dist), 'cloudfront/viewer-request.js'), 'utf8'),
     response: await readFile(path.join(deployDirFor(dist), 'cloudfront/viewer-response.js'), 'utf8'),
   };
-  const entries = parseStoreDataFile(await readFile(path.join(deployDirFor(dist), STORE_DATA_FILE), 'utf8'))!;
-  store = standInStore(entries.map((e) => [e.key, e.value]));
-  viewerRequest = loadFunction(source.request, 'viewer-request.js', store);
-  viewerResponse = loadFunction(source.response, 'viewer-response.js', store);
+  entries = parseStoreDataFile(await readFile(path.join(deployDirFor(dist), STORE_DATA_FILE), 'utf8'))!.map((e) => [e.key, e.value]);
   serve = await startServer({ root: ROOT, outDir: dist, port: 0, host: '127.0.0.1', watch: false, prebuilt: true });
 }, 60_000);
 
@@ -109,18 +144,23 @@ afterAll(async () => {
 });
 
 describe('the emitted functions fit CloudFront Functions (JavaScript runtime 2.0)', () => {
-  test.each(['request', 'response'] as const)('viewer-%s.js is under 10 KB and imports the runtime\'s cloudfront module alone', (which) => {
-    const code = source[which];
-    expect(Buffer.byteLength(code, 'utf8')).toBeLessThan(SIZE_LIMIT);
-    const [first, ...rest] = code.split('\n');
-    expect(first).toBe("import cf from 'cloudfront';");
-    // Past that line a classic script: another import or an export would not even parse here.
-    expect(() => new vm.Script(rest.join('\n'))).not.toThrow();
-    expect(rest.join('\n')).not.toMatch(/\brequire\s*\(|\bimport\b|\bmodule\.exports\b|\bprocess\./);
+  test('both are under 10 KB, use only the features the runtime lists, and njs parses and runs them', async () => {
+    expect(await njsVersion()).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const which of ['request', 'response'] as const) {
+      expect(Buffer.byteLength(source[which], 'utf8')).toBeLessThan(SIZE_LIMIT);
+      expect(runtimeProblems(source[which], `viewer-${which}.js`)).toEqual([]);
+      expect(source[which]).not.toMatch(/\brequire\s*\(|\bmodule\.exports\b|\bprocess\./);
+    }
+    // The request function imports the runtime's cloudfront module alone, as its first line; the response function reads no store.
+    expect(source.request.split('\n')[0]).toBe(KVS_IMPORT);
+    expect(source.request.match(/\bimport\b/g)).toHaveLength(1);
+    expect(source.response).not.toMatch(/\bimport\b|kvs/);
+    const [about] = await cdn(['/about'], storeOf());
+    expect(about).toMatchObject({ status: 200 });
   });
 
   test('no page is in the functions: the store holds them, one entry each, and the functions name none', () => {
-    expect(Object.fromEntries(store.entries)).toEqual(Object.fromEntries(storeEntries(table).map((e) => [e.key, e.value])));
+    expect(Object.fromEntries(entries)).toEqual(Object.fromEntries(storeEntries(table).map((e) => [e.key, e.value])));
     const article = table.pageUrls.find((p) => p.startsWith('/blog/') && !p.startsWith('/blog/page/'))!;
     for (const code of [source.request, source.response]) {
       expect(code).not.toContain(article);
@@ -128,13 +168,11 @@ describe('the emitted functions fit CloudFront Functions (JavaScript runtime 2.0
     }
   });
 
-  test('a request reads at most three entries of the store: the rules, the path, and the page a .html name may be', async () => {
-    const reads = { '/about': 2, '/about.html': 3, '/about/': 1, '/blog/no-such-article': 2, '/assets/x.css': 2 };
-    for (const [url, expected] of Object.entries(reads)) {
-      const before = store.reads;
-      await viewerRequest({ request: { method: 'GET', uri: url, querystring: {}, headers: {}, cookies: {} } });
-      expect({ url, reads: store.reads - before }).toEqual({ url, reads: expected });
-    }
+  test('store reads per request: the rules, the path, and the page a .html name may be (a miss asks exists()); none on the response side', async () => {
+    const reads = { '/about': 2, '/about.html': 4, '/about/': 1, '/blog/no-such-article': 3, '/assets/x.css': 3, '/404.html': 5, '/case-studies/no-such-client': 3 };
+    const answers = await cdn(Object.keys(reads), storeOf());
+    expect(Object.fromEntries(answers.map((a, i) => [Object.keys(reads)[i], a.reads.request]))).toEqual(reads);
+    for (const a of answers) expect(a.reads.response).toBe(0);
   });
 });
 
@@ -149,105 +187,158 @@ const TABLE_OF_URLS = [
   '/blog/no-such-article', '/blog/no-such-article?ref=x', '/blog/no/such/thing',
   '/case-studies/no-such-client', '/case-studies/no-such-client/', '/case-studies/',
   '/no-such-page', '/no/such/page', '/favicon.ico', '/assets/no-such-file.js', '/robots.txt', '/sitemap.xml', '/404.html',
+  // Longer than any key the store takes: no page (the build refuses a longer URL), never looked up.
+  `/blog/${'a-very-long-slug-'.repeat(40)}`, `/${'x'.repeat(600)}`,
   // Targets no redirect may be built from: browsers read '\\' as '/', and an absolute-form target is not a path.
   '/\\evil.example/', '/\\evil.example', '/about/\\', 'https://evil.example/x/', 'http://evil.example', 'https://evil.example/x/?a=1',
 ];
+
+const digest = (a: Omit<Answer, 'reads'>) => ({ status: a.status, location: a.location, body: a.body === undefined ? undefined : createHash('sha256').update(a.body).digest('hex').slice(0, 12) });
 
 describe('the functions route as site serve does', () => {
   test('every URL in the table gets the same status, redirect and page from the CDN as from site serve', async () => {
     const inner = table.pageUrls.filter((p) => p !== '/');
     const urls = [...TABLE_OF_URLS, ...table.pageUrls, ...inner.map((p) => `${p}/`), ...inner.map((p) => `${p}.html`), ...inner.map((p) => `${p}/index.html`)];
-    const digest = (a: Answer) => ({ ...a, body: a.body === undefined ? undefined : createHash('sha256').update(a.body).digest('hex').slice(0, 12) });
-    for (const url of urls) {
-      const [fromCdn, fromServe] = await Promise.all([cdn(url), served(url)]);
-      expect({ url, ...digest(fromCdn) }).toEqual({ url, ...digest(fromServe) });
-    }
+    const fromCdn = await cdn(urls, storeOf());
+    for (const [i, url] of urls.entries()) expect({ url, ...digest(fromCdn[i]!) }).toEqual({ url, ...digest(await served(url)) });
   });
 
   test('the viewer-request answers are src/url-resolution/resolve.ts resolve() answers, query string kept on redirects', async () => {
-    for (const url of TABLE_OF_URLS) {
+    const outs = await runInNjs(source.request, TABLE_OF_URLS.map(requestEvent), storeOf());
+    for (const [i, url] of TABLE_OF_URLS.entries()) {
       const q = url.indexOf('?');
-      const pathname = q === -1 ? url : url.slice(0, q);
+      const expected = resolve(q === -1 ? url : url.slice(0, q), table);
       const search = q === -1 ? '' : url.slice(q);
-      const expected = resolve(pathname, table);
-      const out = await viewerRequest({ request: { method: 'GET', uri: pathname, querystring: querystring(search), headers: {}, cookies: {} } });
+      const out = outs[i]!.result;
       if (expected.kind === 'bad-request') {
         expect({ url, status: (out as CfResponse).statusCode }).toEqual({ url, status: 400 });
       } else if (expected.kind === 'redirect') {
         expect({ url, status: (out as CfResponse).statusCode, location: (out as CfResponse).headers?.location?.value })
           .toEqual({ url, status: expected.status, location: expected.location + search });
       } else {
-        const req = out as CfRequest;
-        expect({ url, uri: req.uri, marked: req.headers['x-site-status']?.value })
-          .toEqual({ url, uri: expected.file, marked: expected.status === 200 ? undefined : String(expected.status) });
+        expect({ url, uri: (out as CfRequest).uri }).toEqual({ url, uri: expected.file });
       }
     }
   });
 
-  test('spot checks of the routing rules', async () => {
-    expect(await cdn('/about/?a=1&b=2')).toEqual({ status: 301, location: '/about?a=1&b=2' });
-    expect(await cdn('/blog/no-such-article')).toEqual({ status: 302, location: '/blog' });
-    expect(await cdn('/services/analytics-and-reporting')).toEqual({ status: 301, location: '/services/data-visualisation' });
-    expect(await cdn('//evil.example/')).toEqual({ status: 301, location: '/evil.example' });
-    const caseStudy = await cdn('/case-studies/no-such-client');
-    expect(caseStudy.status).toBe(404);
-    expect(caseStudy.body).toBe(await readFile(path.join(dist, 'case-studies/404.html'), 'utf8'));
-    expect((await cdn('/no-such-page')).status).toBe(404);
-    expect((await cdn('/about')).status).toBe(200);
+  test('spot checks of the routing rules, with what a browser may keep', async () => {
+    const urls = ['/about/?a=1&b=2', '/blog/no-such-article', '/services/analytics-and-reporting', '//evil.example/', '/case-studies/no-such-client', '/no-such-page', '/about'];
+    const [slash, unknown, redirect, evil, caseStudy, missing, about] = await cdn(urls, storeOf());
+    expect(slash).toMatchObject({ status: 301, location: '/about?a=1&b=2', cacheControl: 'public, max-age=300' });
+    // A fallback: an edge that has not yet seen a new article's key answers so; the browser must not keep it.
+    expect(unknown).toMatchObject({ status: 302, location: '/blog', cacheControl: 'no-store' });
+    expect(redirect).toMatchObject({ status: 301, location: '/services/data-visualisation', cacheControl: 'public, max-age=300' });
+    expect(evil).toMatchObject({ status: 301, location: '/evil.example' });
+    expect(caseStudy!.status).toBe(404);
+    expect(caseStudy!.body).toBe(await readFile(path.join(dist, 'case-studies/404.html'), 'utf8'));
+    expect(missing!.status).toBe(404);
+    expect(about!.status).toBe(200);
+  });
+
+  test('each redirect status is described as what it is, and a redirect the store holds may be kept a while', async () => {
+    const withRedirects: Array<[string, string]> = [...entries, ['/r301', '301 /about'], ['/r302', '302 /about'], ['/r307', '307 /about'], ['/r308', '308 /about']];
+    const outs = await runInNjs<CfResponse>(source.request, ['/r301', '/r302', '/r307', '/r308'].map(requestEvent), storeOf(withRedirects));
+    expect(outs.map((o) => [o.result.statusCode, o.result.statusDescription, o.result.headers?.['cache-control']?.value])).toEqual([
+      [301, 'Moved Permanently', 'public, max-age=300'],
+      [302, 'Found', 'public, max-age=300'],
+      [307, 'Temporary Redirect', 'public, max-age=300'],
+      [308, 'Permanent Redirect', 'public, max-age=300'],
+    ]);
   });
 
   test('a page is its URL alone: the file beside its siblings answers it, and the file\'s own name and the old folder layout redirect to it', async () => {
-    const pages = [['/about', 'about.html'], ['/blog', 'blog.html'], ['/blog/page/2', 'blog/page/2.html'], ['/', 'index.html']] as const;
-    for (const [url, file] of pages) {
-      expect({ url, ...(await cdn(url)) }).toEqual({ url, status: 200, body: await readFile(path.join(dist, file), 'utf8') });
-    }
     const article = table.pageUrls.find((p) => p.startsWith('/blog/') && !p.startsWith('/blog/page/'))!;
-    expect((await cdn(article)).body).toBe(await readFile(path.join(dist, `${article.slice(1)}.html`), 'utf8'));
-    expect(await cdn('/about.html')).toEqual({ status: 301, location: '/about' });
-    expect(await cdn(`${article}.html?utm_source=x`)).toEqual({ status: 301, location: `${article}?utm_source=x` });
-    expect(await cdn('/about/index.html')).toEqual({ status: 301, location: '/about' });
-    expect(await cdn(`${article}/index.html`)).toEqual({ status: 301, location: article });
-    expect(await cdn('/index.html')).toEqual({ status: 301, location: '/' });
-    // The error pages' files are no page's: they answer as themselves.
-    expect((await cdn('/404.html')).status).toBe(404);
+    const pages = [['/about', 'about.html'], ['/blog', 'blog.html'], ['/blog/page/2', 'blog/page/2.html'], ['/', 'index.html'], [article, `${article.slice(1)}.html`]] as const;
+    const answered = await cdn(pages.map(([url]) => url), storeOf());
+    for (const [i, [url, file]] of pages.entries()) {
+      expect({ url, status: answered[i]!.status, body: answered[i]!.body }).toEqual({ url, status: 200, body: await readFile(path.join(dist, file), 'utf8') });
+    }
+    const redirects = [['/about.html', '/about'], [`${article}.html?utm_source=x`, `${article}?utm_source=x`], ['/about/index.html', '/about'], [`${article}/index.html`, article], ['/index.html', '/']] as const;
+    const moved = await cdn(redirects.map(([from]) => from), storeOf());
+    for (const [i, [from, to]] of redirects.entries()) expect({ from, ...moved[i] }).toMatchObject({ from, status: 301, location: to });
+    // The error pages' files are no page's: they answer as themselves, with their status.
+    expect((await cdn(['/404.html'], storeOf()))[0]!.status).toBe(404);
     expect(existsSync(path.join(dist, 'about'))).toBe(false);
   });
 
   test('neither the CDN nor site serve redirects a backslash or an absolute-form target off the site: both answer 400', async () => {
-    for (const target of ['/\\evil.example/', 'https://evil.example/x/']) {
+    const targets = ['/\\evil.example/', 'https://evil.example/x/'];
+    const answers = await cdn(targets, storeOf());
+    for (const [i, target] of targets.entries()) {
       expect({ target, ...(await served(target)) }).toEqual({ target, status: 400, body: '' });
-      expect({ target, ...(await cdn(target)) }).toEqual({ target, status: 400, body: '' });
+      expect({ target, status: answers[i]!.status, body: answers[i]!.body }).toEqual({ target, status: 400, body: '' });
     }
   });
 
-  test('the response function gives error pages their status, and leaves pages and non-200 answers alone', async () => {
-    const respond = async (marked: string | undefined, statusCode: number, uri = '/about.html') =>
-      ((await viewerResponse({ request: { uri, headers: marked ? { 'x-site-status': { value: marked } } : {} }, response: { statusCode, headers: {} } })) as CfResponse).statusCode;
-    expect(await respond(undefined, 200)).toBe(200);
-    expect(await respond('404', 200)).toBe(404);
-    expect(await respond('404', 304)).toBe(304);
-    // Should CloudFront not pass the marker on, the status is worked out from the URI it sees.
-    expect(await respond(undefined, 200, '/404.html')).toBe(404);
-    expect(await respond(undefined, 200, '/case-studies/404.html')).toBe(404);
-    expect(await respond(undefined, 200, '/no-such-page')).toBe(404);
-    expect(await respond(undefined, 200, '/about')).toBe(200);
+  test('the response function gives an error page the status its object carries, drops the header, and leaves the rest alone', async () => {
+    const event = (statusCode: number, marked?: string) => ({ request: { uri: '/no-such-page', headers: {} }, response: { statusCode, headers: marked ? { [ERROR_STATUS_HEADER]: { value: marked } } : {} } });
+    const outs = await runInNjs<CfResponse>(source.response, [event(200), event(200, '404'), event(304, '404'), event(200, 'not a status'), event(200, '200')], storeOf());
+    expect(outs.map((o) => [o.result.statusCode, o.result.statusDescription, Object.keys(o.result.headers ?? {}).length, o.reads]))
+      .toEqual([[200, undefined, 0, 0], [404, 'Not Found', 0, 0], [304, undefined, 0, 0], [200, undefined, 0, 0], [200, undefined, 0, 0]]);
   });
 
   test('before the store holds anything (a new distribution, not yet deployed to), every page still answers from its file', async () => {
-    const empty = standInStore();
-    const request = loadFunction(source.request, 'viewer-request.js', empty);
-    const response = loadFunction(source.response, 'viewer-response.js', empty);
-    for (const url of table.pageUrls) {
-      const out = (await request({ request: { method: 'GET', uri: url, querystring: {}, headers: {}, cookies: {} } })) as CfRequest;
-      expect({ url, uri: out.uri, marked: out.headers['x-site-status'] }).toEqual({ url, uri: url === '/' ? '/index.html' : `${url}.html`, marked: undefined });
-      expect(existsSync(path.join(dist, decodeURIComponent(out.uri)))).toBe(true);
-      const answered = (await response({ request: out, response: { statusCode: 200, headers: {} } })) as CfResponse;
-      expect(answered.statusCode).toBe(200);
-    }
-    expect(((await request({ request: { uri: '/about/', querystring: {}, headers: {} } })) as CfResponse).statusCode).toBe(301);
-    expect(((await request({ request: { uri: '/assets/x.css', querystring: {}, headers: {} } })) as CfRequest).uri).toBe('/assets/x.css');
-    expect(((await request({ request: { uri: '/404.html', querystring: {}, headers: {} } })) as CfRequest).headers['x-site-status']).toEqual({ value: '404' });
+    const empty = storeOf([]);
+    const answered = await cdn(table.pageUrls, empty, source, false);
+    for (const [i, url] of table.pageUrls.entries()) expect({ url, status: answered[i]!.status, file: answered[i]!.body }).toEqual({ url, status: 200, file: url === '/' ? '/index.html' : `${url}.html` });
+    const [slash, asset, notFound] = await cdn(['/about/', '/robots.txt', '/404.html'], empty, source, false);
+    expect(slash).toMatchObject({ status: 301, location: '/about' });
+    expect(asset).toMatchObject({ status: 200, body: '/robots.txt' });
+    expect(notFound).toMatchObject({ status: 404 });
   });
+});
+
+describe('a store read that fails is not a missing key: the function answers by file name and sends nothing a browser keeps', () => {
+  const article = () => table.pageUrls.find((p) => p.startsWith('/blog/') && !p.startsWith('/blog/page/'))!;
+  const redirectFrom = '/services/analytics-and-reporting';
+  const urls = () => ['/about', article(), '/about/', '/blog/no-such-article', redirectFrom, '/case-studies/no-such-client', '/about.html'];
+
+  /** What each answer of a degraded function may be: a page as its file; else nothing kept (no redirect kept, no 404 but the page's own, never a 302 away). */
+  function expectDegraded(answers: Answer[]) {
+    const [about, live, slash, unknown, redirected, caseStudy, htmlName] = answers;
+    expect(about).toMatchObject({ status: 200, body: '/about.html' });
+    expect(live).toMatchObject({ status: 200, body: `${article()}.html` });
+    // The URL's own tidying does not need the store, but nothing a browser keeps comes out of a failure.
+    expect(slash).toMatchObject({ status: 301, location: '/about', cacheControl: 'no-store' });
+    // No fallback redirect and no table redirect: those need the store. The not-found page, revalidated on every use.
+    for (const a of [unknown, redirected, caseStudy]) expect(a!.status).toBe(404);
+    expect(htmlName).toMatchObject({ status: 200, body: '/about.html' });
+    for (const a of answers) if (a.status >= 300 && a.status < 400) expect(a.cacheControl).toBe('no-store');
+  }
+
+  test('reading the rules fails (get rejects, exists too): pages by file name', async () => {
+    expectDegraded(await cdn(urls(), { entries, failGet: ['rules'], failExists: ['rules'] }, source, false));
+  });
+
+  test('reading the rules fails, and exists() says the key is there: still a failure, not an absent store', async () => {
+    expectDegraded(await cdn(urls(), { entries, failGet: ['rules'] }, source, false));
+  });
+
+  test('reading a live page\'s key fails: the page still answers, never the /blog fallback', async () => {
+    const answers = await cdn(urls(), { entries, failGet: ['/about', article()], failExists: ['/about', article()] }, source, false);
+    expect(answers[0]).toMatchObject({ status: 200, body: '/about.html' });
+    expect(answers[1]).toMatchObject({ status: 200, body: `${article()}.html` });
+  });
+
+  test('reading an unknown article\'s key fails: no cacheable 302 to /blog', async () => {
+    const [unknown] = await cdn(['/blog/no-such-article'], { entries, failGet: ['/blog/no-such-article'], failExists: ['/blog/no-such-article'] }, source, false);
+    expect(unknown!.status).not.toBe(302);
+    expect(unknown!.cacheControl).toBeUndefined();
+  });
+
+  test('the store cannot be read at all: every page is still its file, no redirect is kept', async () => {
+    const all = await cdn(table.pageUrls, { entries, failGet: ['*'], failExists: ['*'] }, source, false);
+    for (const [i, url] of table.pageUrls.entries()) expect({ url, status: all[i]!.status, file: all[i]!.body }).toEqual({ url, status: 200, file: url === '/' ? '/index.html' : `${url}.html` });
+    expectDegraded(await cdn(urls(), { entries, failGet: ['*'], failExists: ['*'] }, source, false));
+  });
+
+  test.each([['not JSON', '{"notFound":'], ['not the rules', '{"notFound":404,"fallbacks":"none"}'], ['a fallback without a target', '{"notFound":"/404.html","fallbacks":[{"prefix":"/blog/","status":302}]}']])(
+    'a rules value that is %s is treated as an absent store, never a thrown error', async (_what, value) => {
+      const bad = entries.map(([k, v]): [string, string] => [k, k === 'rules' ? value : v]);
+      const outs = await runInNjs(source.request, urls().map(requestEvent), { entries: bad });
+      for (const o of outs) expect(o.error).toBeUndefined();
+      expectDegraded(await cdn(urls(), { entries: bad }, source, false));
+    });
 });
 
 /**
@@ -255,7 +346,8 @@ describe('the functions route as site serve does', () => {
  * pages they make (/blog/page/2…), rather than a rendered 10,000-article build, which takes minutes
  * (the routing reads the table alone, and the table is all a build hands it). The functions are the
  * build's generator's, the entries go through the file the build writes and the deploy reads, and
- * every answer is compared with resolve(), which is what site serve answers with.
+ * every answer is compared with resolve(), which is what site serve answers with. In njs, a few
+ * thousand requests a process.
  */
 describe('at 10,000 articles the functions still answer as site serve does', () => {
   test('every page, its trailing-slash, file-name and old-layout forms, unknown articles and case studies, redirects and assets', async () => {
@@ -263,13 +355,10 @@ describe('at 10,000 articles the functions still answer as site serve does', () 
     const lists = Array.from({ length: Math.ceil(10_000 / 6) - 1 }, (_, i) => `/blog/page/${i + 2}`);
     const big: RoutingTable = { ...table, pageUrls: [...new Set([...table.pageUrls, ...articles, ...lists])] };
     expect(storeProblems(big)).toEqual([]);
-    const entries = parseStoreDataFile(storeDataFile(storeEntries(big)))!;
-    const bigStore = standInStore(entries.map((e) => [e.key, e.value]));
+    const bigEntries = parseStoreDataFile(storeDataFile(storeEntries(big)))!.map((e): [string, string] => [e.key, e.value]);
     const code = { request: await viewerRequestFunction(ROOT), response: await viewerResponseFunction(ROOT) };
     // The functions hold no page: the same bytes as the 8-article build's.
     expect(code).toEqual(source);
-    const request = loadFunction(code.request, 'viewer-request.js', bigStore);
-    const response = loadFunction(code.response, 'viewer-response.js', bigStore);
 
     const inner = big.pageUrls.filter((p) => p !== '/');
     const urls = [
@@ -279,23 +368,31 @@ describe('at 10,000 articles the functions still answer as site serve does', () 
       ...Array.from({ length: 200 }, (_, i) => `/case-studies/no-such-client-${i}`), '/case-studies/404.html', '/404.html',
       ...Object.keys(big.redirects), ...Object.keys(big.redirects).map((p) => `${p}/`),
     ];
-    let checked = 0;
-    for (const url of urls) {
+    const statuses = errorStatuses(rulesOf(big));
+    const requests = await runInNjs(code.request, urls.map((u) => ({ request: { method: 'GET', uri: u, querystring: {}, headers: {}, cookies: {} } })), { entries: bigEntries });
+    const files = requests.flatMap((o, i) => ('uri' in o.result ? [{ i, file: o.result.uri }] : []));
+    const responses = await runInNjs<CfResponse>(code.response, files.map(({ i, file }) => responseEvent(urls[i]!, statuses.get(file.slice(1)))), { entries: bigEntries });
+    const status = new Map(files.map(({ i }, j) => [i, responses[j]!]));
+    let compared = 0;
+    for (const [i, url] of urls.entries()) {
       const expected = resolve(url, big);
-      const out = await request({ request: { method: 'GET', uri: url, querystring: {}, headers: {}, cookies: {} } });
+      const out = requests[i]!;
+      expect({ url, error: out.error }).toEqual({ url, error: undefined });
       if (expected.kind === 'bad-request') {
-        expect({ url, status: (out as CfResponse).statusCode }).toEqual({ url, status: 400 });
+        expect({ url, status: (out.result as CfResponse).statusCode }).toEqual({ url, status: 400 });
       } else if (expected.kind === 'redirect') {
-        expect({ url, status: (out as CfResponse).statusCode, location: (out as CfResponse).headers?.location?.value }).toEqual({ url, status: expected.status, location: expected.location });
+        const r = out.result as CfResponse;
+        expect({ url, status: r.statusCode, location: r.headers?.location?.value }).toEqual({ url, status: expected.status, location: expected.location });
       } else {
-        const req = out as CfRequest;
-        // S3 has the file: the response function gives it the status serve gives it.
-        const answered = (await response({ request: req, response: { statusCode: 200, headers: {} } })) as CfResponse;
-        expect({ url, file: req.uri, status: answered.statusCode }).toEqual({ url, file: expected.file, status: expected.status });
+        // S3 has the file: the response function gives it the status serve gives it, reading nothing.
+        const answered = status.get(i)!;
+        expect({ url, file: (out.result as CfRequest).uri, status: answered.result.statusCode, reads: answered.reads }).toEqual({ url, file: expected.file, status: expected.status, reads: 0 });
       }
-      checked += 1;
+      compared += 1;
     }
-    expect(checked).toBeGreaterThan(55_000);
+    expect(compared).toBe(urls.length);
+    expect(compared).toBeGreaterThan(55_000);
+    console.log(`njs ${await njsVersion()}: ${compared} routes compared with resolve() at 10,000 articles`);
     // Spot checks of what the comparison covered.
     expect(resolve(`${articles[9_999]}`, big)).toEqual({ kind: 'file', file: `${articles[9_999]}.html`, status: 200 });
     expect(resolve(`${articles[0]}-gone`, big)).toEqual({ kind: 'redirect', location: '/blog', status: 302 });

@@ -140,7 +140,7 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       'AWS::S3::BucketPolicy': 1,
       'AWS::CloudFront::OriginAccessControl': 1,
       'AWS::CloudFront::Function': 2,
-      // The routing entries both functions read.
+      // The routing entries the viewer-request function reads.
       'AWS::CloudFront::KeyValueStore': 1,
       // Every answer's, and the search paths' ('wasm-unsafe-eval').
       'AWS::CloudFront::ResponseHeadersPolicy': 2,
@@ -193,7 +193,7 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     expect(s3Origin.S3OriginConfig.OriginAccessIdentity).toBe('');
   });
 
-  test('the routing functions are the build files, on cloudfront-js-2.0, both reading the one KeyValueStore, attached to the default behaviour', async () => {
+  test('the routing functions are the build files, on cloudfront-js-2.0, the request function reading the KeyValueStore, attached to the default behaviour', async () => {
     const code = {
       request: await readFile(path.join(deployDir, 'cloudfront/viewer-request.js'), 'utf8'),
       response: await readFile(path.join(deployDir, 'cloudfront/viewer-response.js'), 'utf8'),
@@ -202,12 +202,12 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     const byCode = Object.fromEntries(Object.entries(functions).map(([id, r]) => [r.Properties.FunctionCode, { id, runtime: r.Properties.FunctionConfig.Runtime, publish: r.Properties.AutoPublish }]));
     expect(byCode[code.request]).toMatchObject({ runtime: 'cloudfront-js-2.0', publish: true });
     expect(byCode[code.response]).toMatchObject({ runtime: 'cloudfront-js-2.0', publish: true });
-    // Created empty (no ImportSource, which CloudFormation cannot update), and associated with both functions.
+    // Created empty (no ImportSource, which CloudFormation cannot update), and associated with the
+    // request function; the response function reads the error status from the object, no store.
     const storeId = Object.keys(template.findResources('AWS::CloudFront::KeyValueStore'))[0]!;
     expect(only(template, 'AWS::CloudFront::KeyValueStore').Properties.ImportSource).toBeUndefined();
-    for (const fn of Object.values(functions)) {
-      expect(fn.Properties.FunctionConfig.KeyValueStoreAssociations).toEqual([{ KeyValueStoreARN: { 'Fn::GetAtt': [storeId, 'Arn'] } }]);
-    }
+    expect(functions[byCode[code.request]!.id]!.Properties.FunctionConfig.KeyValueStoreAssociations).toEqual([{ KeyValueStoreARN: { 'Fn::GetAtt': [storeId, 'Arn'] } }]);
+    expect(functions[byCode[code.response]!.id]!.Properties.FunctionConfig.KeyValueStoreAssociations).toBeUndefined();
     expect(template.toJSON().Outputs.KeyValueStoreArn.Value).toEqual({ 'Fn::GetAtt': [storeId, 'Arn'] });
     expect(JSON.stringify(template.toJSON().Outputs.DeployCommand.Value)).toContain('--kvs-arn ');
 

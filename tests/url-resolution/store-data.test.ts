@@ -56,8 +56,23 @@ describe('the store\'s limits, checked at build time', () => {
     const pages = ['/about', ...Array.from({ length: 20_000 }, (_, i) => `/blog/${String(i).padStart(5, '0')}-${'x'.repeat(250)}`)];
     const problems = storeProblems(table({ pageUrls: pages, redirects: { '/about': { to: '/', status: 301 } } }));
     expect(problems[0]).toBe('/about: is both a page and a redirect (to /); remove the redirect or the page');
-    expect(problems[1]).toMatch(/^the routing entries of 20001 pages and 1 redirects come to \d+ bytes, and a CloudFront KeyValueStore holds at most 5242880$/);
+    expect(problems[1]).toMatch(/^the routing entries of 20001 pages and 1 redirects come to \d+ bytes with the deploy's note of paths to invalidate \(1044 bytes at most\), and a CloudFront KeyValueStore holds at most 5242880$/);
     expect(() => checkedStore(table({ pageUrls: pages }))).toThrow(StoreLimitError);
+  });
+
+  it('counts the deploy\'s note of paths to invalidate (its key and a value of up to 1 KB) in the 5 MB', () => {
+    const base = storeSize(storeEntries(table()));
+    // Pages of 500-byte URLs (504 bytes an entry with its value, 'page'), and one more taking up what is left of 5 MB.
+    const pages = (n: number) => Array.from({ length: n }, (_, i) => `/${String(i).padStart(6, '0')}${'x'.repeat(493)}`);
+    const n = Math.floor((5 * 1024 * 1024 - base) / 504);
+    const left = 5 * 1024 * 1024 - base - n * 504;
+    const full = table({ pageUrls: [...table().pageUrls, ...pages(n), `/${'y'.repeat(left - 5)}`] });
+    // Exactly 5 MB with the entries alone: the note would not fit.
+    expect(storeSize(storeEntries(full))).toBe(5 * 1024 * 1024);
+    expect(storeProblems(full).join('\n')).toMatch(/with the deploy's note of paths to invalidate/);
+    // Three pages (1,512 bytes) fewer, and it fits with the note.
+    const fits = table({ pageUrls: [...table().pageUrls, ...pages(n - 3)] });
+    expect(storeProblems(fits)).toEqual([]);
   });
 
   it('gives the figures of a store within its limits', () => {
