@@ -47,7 +47,7 @@ function mailSummary(mail: LeadRecord['mail']): string {
 
 function listLine(lead: LeadRecord): string {
   const who = lead.company ? `${lead.name} (${lead.company})` : lead.name;
-  return printableLine(`${lead.receivedAt}  ${lead.form.padEnd(10)}  ${who} <${lead.email}>  ${mailSummary(lead.mail)}  ${lead.submissionId}`);
+  return printableLine(`${lead.receivedAt}  ${lead.form.padEnd(10)}  ${who} <${lead.email}>  ${lead.likelySpam ? 'LIKELY SPAM (hidden field filled), ' : ''}${mailSummary(lead.mail)}  ${lead.submissionId}`);
 }
 
 export function leadsList(root: string, flags: StoreFlags & { json: boolean }, io: Io): Promise<number> {

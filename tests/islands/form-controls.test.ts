@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import AssessmentForm from '../../islands/assessment-form.tsx';
 import ContactForm from '../../islands/contact-form.tsx';
 import { HumanCheckbox, SelectField, TextField } from '../../islands/shared/form-controls.tsx';
+import { HONEYPOT_FIELD } from '../../forms/fields.ts';
 
 describe('a field without an error', () => {
   it('has a hidden, empty message slot and no aria-invalid or aria-describedby', () => {
@@ -42,7 +43,7 @@ describe('the islands’ first render', () => {
     expect(html).not.toContain('disabled');
     expect(html).not.toContain('aria-invalid');
     expect(html).not.toContain('aria-busy');
-    for (const name of ['name', 'email', 'company', 'message', 'isHuman', 'website']) expect(html).toContain(`name="${name}"`);
+    for (const name of ['name', 'email', 'company', 'message', 'isHuman', HONEYPOT_FIELD]) expect(html).toContain(`name="${name}"`);
   });
 
   it('is the complete static assessment form, each dropdown on its prompt', () => {
