@@ -21,7 +21,8 @@ export interface ClientNetworks {
 export function clientAddress(event: HttpEvent, throughCloudFront: boolean): ClientNetworks {
   const viewer = throughCloudFront ? header(event, VIEWER_ADDRESS_HEADER) : undefined;
   // CloudFront writes `address:port`, for IPv6 too (the port after the last colon).
-  const address = viewer ? viewer.trim().replace(/:\d+$/, '') : event.requestContext?.http?.sourceIp ?? '';
+  const source: unknown = event.requestContext?.http?.sourceIp;
+  const address = viewer ? viewer.trim().replace(/:\d+$/, '') : typeof source === 'string' ? source : '';
   return address ? networksOf(address) : { address: 'unknown', network: 'unknown' };
 }
 
