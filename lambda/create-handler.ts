@@ -59,15 +59,21 @@ export function createHandler(options: HandlerOptions): HttpHandler {
   const log = options.log ?? jsonLogger;
   return async (event) => {
     const started = performance.now();
+    let outcome: Outcome;
     try {
-      const outcome = await respond(event, options, log);
-      logRequest(event, outcome, started, options, log);
-      return outcome.result;
+      outcome = await respond(event, options, log);
     } catch (error) {
-      // A bug, not a visitor's doing (or an event no API sends): answer 500 and log what kind of error it was.
+      // A bug, not a visitor's doing: answer 500 and log what kind of error it was.
       log({ level: 'error', event: 'handler_error', name: error instanceof Error ? error.name : typeof error });
-      return jsonAnswer(500, { ok: false, error: 'Internal error' });
+      outcome = { result: jsonAnswer(500, { ok: false, error: 'Internal error' }), reason: 'internal' };
     }
+    // Guarded too: the log line reads the event again, and an event no API sends must still get its answer.
+    try {
+      logRequest(event, outcome, started, options, log);
+    } catch (error) {
+      log({ level: 'error', event: 'handler_error', step: 'log', name: error instanceof Error ? error.name : typeof error });
+    }
+    return outcome.result;
   };
 }
 
