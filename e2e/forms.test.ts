@@ -545,6 +545,24 @@ describe('without JavaScript', () => {
     await page.close();
   });
 
+  it('takes a 5,000-character message in Chinese, 45 KB as the browser encodes the post, and mails it as typed', async () => {
+    const page = await context.newPage();
+    await page.goto(`${env.site.url}/contact`);
+    const form = page.locator('form[data-form="contact"]');
+    const address = uniqueAddress('nojs-cjk');
+    const message = Array.from({ length: 5000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7) % 20000))).join('');
+    await fillContact(form, { name: '王小明', email: address, company: '', message });
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/send-contact-form')),
+      form.getByRole('button', { name: 'Send Message' }).click(),
+    ]);
+    expect(Buffer.byteLength(request.postData() ?? '')).toBeGreaterThan(45_000);
+    await page.waitForURL(`${env.site.url}/thank-you`);
+    const mail = await emailFrom(address);
+    expect(mail.body.text).toContain(message);
+    await page.close();
+  });
+
   it('the assessment posts its answers and lands on /thank-you', async () => {
     const page = await context.newPage();
     await page.goto(`${env.site.url}/dialog-assessment`);

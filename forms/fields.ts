@@ -90,8 +90,14 @@ export function leadFieldValues(source: Partial<Record<LeadField, unknown>>): Le
 /** The required human-confirmation checkbox both forms end with. */
 export const HUMAN_CHECK = { name: 'isHuman', label: 'Human confirmation' } as const;
 
-/** Hidden field a person never fills in; a bot that fills it is answered politely and ignored. */
-export const HONEYPOT_FIELD = 'website';
+/**
+ * The hidden field a person never fills in. A lead that arrives with it filled is stored and
+ * flagged as likely spam, and mailed only in the digest. Its name means nothing to a browser's
+ * autofill or a password manager: Chromium's heuristics read a field's name, id, label and
+ * autocomplete attribute, and a name such as `website`, `address` or `email` is filled from the
+ * visitor's saved details (the field is hidden with `hidden` too, which autofill skips).
+ */
+export const HONEYPOT_FIELD = 'mellifera';
 
 /** The assessment's hidden field naming the form (forms/assessment.ts's ASSESSMENT_FORM_TYPE). */
 export const FORM_TYPE_FIELD = 'formType';

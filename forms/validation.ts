@@ -65,11 +65,18 @@ export function withoutControls(value: string): string {
 const FORMAT_CHARS = /\p{Cf}/gu;
 const withoutFormatting = (value: string) => value.replace(FORMAT_CHARS, '');
 
+// What a browser takes off an address before anyone sees it: a type=email control's value
+// sanitisation strips line breaks and then leading and trailing ASCII whitespace (tab, line feed,
+// form feed, carriage return, space). The same is trimmed here, so a pasted address with a tab
+// round it is taken as the browser would take it; nothing else is ever taken off.
+const ASCII_WHITESPACE_AT_ENDS = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
+const trimAsciiWhitespace = (value: string) => value.replace(ASCII_WHITESPACE_AT_ENDS, '');
+
 // What is never part of an address someone typed: a control, a format character (zero-width,
-// direction controls, the byte-order mark) or a line or paragraph separator. An address holding
-// one is refused, never cleaned: a cleaned address would be one the visitor never typed, and the
-// owner would reply to it. Checked before the trim, which would quietly take a few of them off the ends.
-const NOT_IN_AN_ADDRESS = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+// direction controls, the byte-order mark), any other space, or a line or paragraph separator.
+// Once the ends are trimmed as above, an address holding one is refused, never cleaned: a cleaned
+// address would be one the visitor never typed, and the owner would reply to it.
+const NOT_IN_AN_ADDRESS = /[\p{Cc}\p{Cf}\p{Z}]/u;
 
 // In the message, a line break is a line break, whichever the browser sent (a form post sends CRLF).
 const toNewlines = (value: string) => value.replace(/\r\n?|[\u2028\u2029]/g, '\n');
@@ -114,11 +121,11 @@ export function optionalText(rule: TextRule) {
   return z.optional(textType(rule).check(z.trim(), ...textChecks(rule)));
 }
 
-/** The visitor's address: refused when it holds anything but what it looks like, never rewritten (past a trim of spaces). */
+/** The visitor's address: refused when it holds anything but what it looks like, never rewritten (past the trim a browser makes). */
 export function emailAddress({ label, max }: Omit<TextRule, 'singleLine'>) {
   return textOf(label).check(
+    z.overwrite(trimAsciiWhitespace),
     z.refine((value) => !NOT_IN_AN_ADDRESS.test(value), `${label} is invalid`),
-    z.trim(),
     z.minLength(1, `${label} is required`),
     z.maxLength(max, `${label} must be ${max} characters or fewer`),
     z.refine((value) => value === '' || EMAIL_SHAPE.test(value), `${label} is invalid`),

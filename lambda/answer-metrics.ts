@@ -1,9 +1,9 @@
 // The figures each answer of the form handler adds to its log line (metrics.ts), for the alarms on
 // what visitors meet (infra/lib/alarms.ts): every form post that came the way a visitor's does,
 // those of them refused with a 4xx (a wrong ALLOWED_ORIGINS or origin secret refuses them all with
-// 403), and honeypot hits, which are answered 200 and dropped.
+// 403), and honeypot hits, whose leads are stored flagged as likely spam and mailed only in the digest.
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from './cloudfront-request-headers.ts';
-import { header, type HttpEvent } from './event.ts';
+import { header, methodOf, type HttpEvent } from './event.ts';
 import { METRICS, type MetricName } from './metrics.ts';
 
 export interface AnsweredPost {
@@ -20,7 +20,7 @@ export interface AnsweredPost {
  * count: a crawler's GET of the form's address (405) turns no visitor away.
  */
 export function answerMetrics(event: HttpEvent, answer: AnsweredPost, behindCloudFront: boolean): MetricName[] {
-  if ((event.requestContext?.http?.method ?? '').toUpperCase() !== 'POST') return [];
+  if (methodOf(event) !== 'POST') return [];
   const cameThroughCloudFront = header(event, ORIGIN_VERIFY_HEADER) !== undefined || header(event, VIEWER_ADDRESS_HEADER) !== undefined;
   if (behindCloudFront && !cameThroughCloudFront) return [];
   const metrics: MetricName[] = [METRICS.formPosts];

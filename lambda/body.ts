@@ -1,11 +1,32 @@
 // Reading the request body: its kind from Content-Type, its bytes (plain or base64) under a
 // size limit, and its fields, with urlencoded form posts reshaped into the JSON payload's shape.
+// The limits that matter are the fields' own, on their decoded text (forms/fields.ts, checked by
+// the schemas); the body's cap only turns away early what no valid post could be.
 import { ANSWER_FIELDS } from '../forms/assessment-questions.ts';
-import { FORM_TYPE_FIELD, HONEYPOT_FIELD, HUMAN_CHECK, LEAD_FIELDS } from '../forms/fields.ts';
+import { CONTACT_TEXT_FIELDS, ASSESSMENT_TEXT_FIELDS, FORM_TYPE_FIELD, HONEYPOT_FIELD, HUMAN_CHECK, LEAD_FIELDS } from '../forms/fields.ts';
 
 export type BodyKind = 'json' | 'form';
 
-export const DEFAULT_MAX_BODY_BYTES = 32 * 1024;
+/**
+ * The most bytes one character of a text field can take in a body: a character of the Basic
+ * Multilingual Plane beyond ASCII (Chinese, Japanese, Greek…) counts once against a field's limit
+ * (its length in UTF-16 units) and is three UTF-8 bytes, each written `%XX` in a form post. JSON
+ * takes at most six (`\uXXXX`); a character beyond the BMP counts twice and takes twelve.
+ */
+export const WORST_BYTES_PER_CHARACTER = 9;
+
+/** Room for what is not a text field: names and separators, the six answers, the ids, the time and the origin. */
+const REST_OF_A_POST_BYTES = 16 * 1024;
+
+/**
+ * The body's cap: a post with every text field of the longer form at its longest, written in the
+ * costliest encoding a browser uses, still fits (a 5,000-character message in Chinese is 45 KB as
+ * a plain form post, 15 KB as JSON), while a body no valid post could be is refused before it is
+ * decoded. About 64 KB.
+ */
+export const DEFAULT_MAX_BODY_BYTES = Math.max(...[CONTACT_TEXT_FIELDS, ASSESSMENT_TEXT_FIELDS].map(
+  (fields) => fields.reduce((sum, field) => sum + field.max, 0),
+)) * WORST_BYTES_PER_CHARACTER + REST_OF_A_POST_BYTES;
 
 export function bodyKind(contentType: string | undefined): BodyKind | undefined {
   const media = contentType?.split(';')[0]?.trim().toLowerCase();
@@ -25,7 +46,8 @@ export function decodeBody(
   isBase64: boolean | undefined,
   maxBytes: number,
 ): DecodedBody {
-  const raw = body ?? '';
+  // Anything but text (an event no API sends) reads as an empty body.
+  const raw = typeof body === 'string' ? body : '';
   // Checked on the encoded length first so an oversized body is never decoded at all.
   const roughBytes = isBase64 ? Math.floor((raw.length * 3) / 4) : raw.length;
   if (roughBytes > maxBytes * 4) return { ok: false, problem: 'too-large' };

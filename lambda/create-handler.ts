@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 // and the tests all run the same code with their own configuration and SES client.
 import { bodyKind, DEFAULT_MAX_BODY_BYTES, readPayload, type BodyKind, type BodyProblem } from './body.ts';
 import type { HandlerConfig } from './config.ts';
-import { header, type HttpEvent, type HttpHandler, type HttpResult } from './event.ts';
+import { header, methodOf, type HttpEvent, type HttpHandler, type HttpResult } from './event.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { backPath, corsHeaders, isAllowedOrigin, requestOrigin } from './origin.ts';
 import { FAILURES, failureAnswer, type Failure } from './failures.ts';
@@ -13,7 +13,7 @@ import { mailLead } from './leads/mail-lead.ts';
 import { newLead, submissionKey } from './leads/new-lead.ts';
 import { clientAddress } from './limits/client-address.ts';
 import { ORIGIN_VERIFY_HEADER } from './cloudfront-request-headers.ts';
-import { checkSender, mayMailNow, type VolumeLimits } from './limits/volume.ts';
+import { checkSender, mayMailNow, networkMayMail, type VolumeLimits } from './limits/volume.ts';
 import { metricFields, METRICS, type MetricName } from './metrics.ts';
 import { answerMetrics } from './answer-metrics.ts';
 import { emailKeyOf, type LeadStore } from './leads/store.ts';
@@ -67,24 +67,35 @@ export function createHandler(options: HandlerOptions): HttpHandler {
       log({ level: 'error', event: 'handler_error', name: error instanceof Error ? error.name : typeof error });
       outcome = { result: jsonAnswer(500, { ok: false, error: 'Internal error' }), reason: 'internal' };
     }
-    const status = outcome.result.statusCode;
-    const metrics = [...(outcome.metrics ?? []), ...answerMetrics(event, { statusCode: status, spam: outcome.spam }, Boolean(options.config.originSecret))];
-    log({
-      level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
-      event: 'request',
-      method: event.requestContext?.http?.method,
-      status,
-      form: outcome.form,
-      kind: outcome.kind,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      ...(event.requestContext?.requestId ? { requestId: event.requestContext.requestId } : {}),
-      ...(outcome.reason ? { reason: outcome.reason } : {}),
-      ...(outcome.spam ? { spam: true } : {}),
-      ...(outcome.invalidFields ? { invalidFields: outcome.invalidFields } : {}),
-      ...(metrics.length ? { ...Object.fromEntries(metrics.map((name) => [name, 1])), ...metricFields(new Date(), metrics) } : {}),
-    });
+    // Guarded too: the log line reads the event again, and an event no API sends must still get its answer.
+    try {
+      logRequest(event, outcome, started, options, log);
+    } catch (error) {
+      log({ level: 'error', event: 'handler_error', step: 'log', name: error instanceof Error ? error.name : typeof error });
+    }
     return outcome.result;
   };
+}
+
+/** The request's log line, with the figures for the alarms (metrics.ts) each counted once. */
+function logRequest(event: HttpEvent, outcome: Outcome, started: number, options: HandlerOptions, log: Logger): void {
+  const status = outcome.result.statusCode;
+  const metrics = [...(outcome.metrics ?? []), ...answerMetrics(event, { statusCode: status, spam: outcome.spam }, Boolean(options.config.originSecret))];
+  const requestId = event.requestContext?.requestId;
+  log({
+    level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
+    event: 'request',
+    method: methodOf(event),
+    status,
+    form: outcome.form,
+    kind: outcome.kind,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+    ...(typeof requestId === 'string' && requestId ? { requestId } : {}),
+    ...(outcome.reason ? { reason: outcome.reason } : {}),
+    ...(outcome.spam ? { spam: true } : {}),
+    ...(outcome.invalidFields ? { invalidFields: outcome.invalidFields } : {}),
+    ...(metrics.length ? { ...Object.fromEntries(metrics.map((name) => [name, 1])), ...metricFields(new Date(), metrics) } : {}),
+  });
 }
 
 /** Constant-time comparison of the origin secret, so its value cannot be guessed a byte at a time. */
@@ -100,7 +111,7 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
   if (config.originSecret && !hasOriginSecret(event, config.originSecret)) {
     return { result: jsonAnswer(403, { ok: false, error: 'Forbidden' }), reason: 'origin-secret' };
   }
-  const method = (event.requestContext?.http?.method ?? '').toUpperCase();
+  const method = methodOf(event);
   const origin = requestOrigin(event);
   const allowed = isAllowedOrigin(origin, config.allowedOrigins);
   const headers = { vary: 'Origin', ...(allowed ? corsHeaders(origin, method === 'OPTIONS') : {}) };
@@ -132,55 +143,66 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
   });
 
   const checked = validateSubmission(payload);
-  // Spam gets the same answer as success, so a bot learns nothing, and nothing is sent.
-  if (isSpam(payload)) return succeed(checked.form, { spam: true });
   if (!checked.ok) {
     const outcome = fail(FAILURES.invalid, checked.form, checked.errors);
-    return { ...outcome, invalidFields: Object.keys(checked.errors) };
+    return { ...outcome, invalidFields: Object.keys(checked.errors), spam: isSpam(payload) || undefined };
   }
+  // A filled honeypot is a bot, or a person whose browser or password manager filled the hidden
+  // field: either way the lead is stored, flagged, and mailed only in the digest, never dropped.
+  const spam = isSpam(payload);
 
   const receivedAt = (options.now ?? (() => new Date()))();
   const submissionId = submissionKey(payload, checked.submission, receivedAt);
-  // Volume: a script posting from one address (or one IPv6 /48) is refused past a handful
-  // (lambda/limits/settings.ts): nothing is stored or sent, and the page keeps what was typed. Posts
-  // naming one e-mail address past its limit are taken, and mailed together in the digest.
-  let holdForDigest = false;
+  // Volume: a script posting from one address (an IPv4 address, an IPv6 /64) is refused past a
+  // handful (lambda/limits/settings.ts): nothing is stored or sent, and the page keeps what was
+  // typed. Posts past the limit on an IPv6 /48 or on one e-mail address are taken, and mailed
+  // together in the digest.
+  let heldBy: string | undefined = spam ? 'likely-spam' : undefined;
+  const networks = clientAddress(event, Boolean(config.originSecret));
   if (options.limits) {
-    const sender = { ...clientAddress(event, Boolean(config.originSecret)), emailKey: emailKeyOf(checked.submission.data.email), submissionId };
+    const sender = { ...networks, emailKey: emailKeyOf(checked.submission.data.email), submissionId };
     const verdict = await checkSender(options.limits, sender, receivedAt, log);
-    if (verdict.refuse) return { ...fail(FAILURES.rateLimited(verdict.refuse.retryAfterSeconds), checked.form), reason: `rate-limited-${verdict.refuse.limit}`, metrics: [METRICS.rateLimited] };
-    holdForDigest = verdict.holdForDigest;
+    if (verdict.refuse) return { ...fail(FAILURES.rateLimited(verdict.refuse.retryAfterSeconds), checked.form), reason: `rate-limited-${verdict.refuse.limit}`, metrics: [METRICS.rateLimited], spam: spam || undefined };
+    heldBy ??= verdict.heldBy && { perSite: 'held-per-site', perEmail: 'held-per-email' }[verdict.heldBy];
   }
 
   // Store first: once the lead is in the table it cannot be lost, whatever SES does next.
-  const record = newLead(checked.submission, {
-    submissionId,
-    receivedAt,
-    source: `${origin}${backPath(event, config.allowedOrigins, '')}`,
-    retentionMonths: config.retentionMonths,
-  });
+  const record = {
+    ...newLead(checked.submission, {
+      submissionId,
+      receivedAt,
+      source: `${origin}${backPath(event, config.allowedOrigins, '')}`,
+      retentionMonths: config.retentionMonths,
+    }),
+    ...(spam ? { likelySpam: true } : {}),
+  };
   let stored: 'stored' | 'duplicate';
   try {
     stored = await options.leads.putNew(record);
   } catch (error) {
     log({ level: 'error', event: 'store_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
-    return { ...fail(FAILURES.storeDown(), checked.form), reason: 'store_unavailable', metrics: [METRICS.storeErrors] };
+    return { ...fail(FAILURES.storeDown(), checked.form), reason: 'store_unavailable', metrics: [METRICS.storeErrors], spam: spam || undefined };
   }
   // The same submission again (a retry after a lost answer, a double-click): already stored and
   // mailed, or being mailed; the visitor is told it worked, and nothing is sent twice.
-  if (stored === 'duplicate') return succeed(checked.form, { reason: 'duplicate' });
+  if (stored === 'duplicate') return succeed(checked.form, { reason: 'duplicate', spam: spam || undefined });
 
-  // Past the limit for its e-mail address, or the hour's cap on lead e-mails, the lead stays stored
-  // and pending, and the scheduled mailer sends it in its next digest: the inbox gets one e-mail
-  // every few minutes, not hundreds.
-  if (holdForDigest || (options.limits && !(await mayMailNow(options.limits, receivedAt, log)))) {
+  // Past a limit that holds for the digest, past its network's share of the hour's lead e-mails, or
+  // past the hour's cap, the lead stays stored and pending, and the scheduled mailer sends it in its
+  // next digest: the inbox gets one e-mail every few minutes, not hundreds.
+  if (!heldBy && options.limits) {
+    if (!(await networkMayMail(options.limits, networks.network, receivedAt, log))) heldBy = 'held-network-share';
+    else if (!(await mayMailNow(options.limits, receivedAt, log))) heldBy = 'held-for-digest';
+  }
+  if (heldBy) {
     try {
       await options.leads.markHeld(record.submissionId);
     } catch (error) {
       // Still pending and claimed: the mailer takes it when the claim lapses.
       log({ level: 'error', event: 'mail_state_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
     }
-    return succeed(checked.form, { reason: holdForDigest ? 'held-per-email' : 'held-for-digest', metrics: [METRICS.digested] });
+    // Likely spam is counted as a honeypot hit (answer-metrics.ts), not as a lead pushed into the digest.
+    return succeed(checked.form, spam ? { reason: heldBy, spam } : { reason: heldBy, metrics: [METRICS.digested] });
   }
 
   // The record was written with the handler's claim on its first send (FIRST_SEND_CLAIM_MS), so

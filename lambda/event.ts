@@ -28,3 +28,9 @@ export function header(event: HttpEvent, name: string): string | undefined {
   const value = event.headers?.[name];
   return typeof value === 'string' ? value : undefined;
 }
+
+/** The request's method in capitals, or '' when the event carries none (or something other than text). */
+export function methodOf(event: HttpEvent): string {
+  const method: unknown = event.requestContext?.http?.method;
+  return typeof method === 'string' ? method.toUpperCase() : '';
+}

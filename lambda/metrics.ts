@@ -10,7 +10,7 @@ export const METRICS = {
   storeErrors: 'LeadStoreErrors',
   /** Posts refused with 429 for volume (per address or per e-mail address). */
   rateLimited: 'LeadsRateLimited',
-  /** Leads held for the digest because the hourly e-mail cap was reached. */
+  /** Leads held for the digest: past the hourly e-mail cap, their network's share of it, or a limit that holds rather than refuses. */
   digested: 'LeadsHeldForDigest',
   /** A send to SES that failed (handler or mailer). */
   mailFailures: 'LeadMailFailures',
@@ -22,7 +22,7 @@ export const METRICS = {
   formPosts: 'FormPosts',
   /** One of those answered 4xx, other than 429 (LeadsRateLimited): refused, so the visitor's lead was lost unless they fix it. */
   formPostsRefused: 'FormPostsRefused',
-  /** A post with the hidden honeypot field filled: answered as a success and dropped, nothing stored or sent. */
+  /** A post with the hidden honeypot field filled: answered as any other, its lead stored flagged as likely spam and mailed only in the digest. */
   honeypotHits: 'HoneypotHits',
 } as const;
 

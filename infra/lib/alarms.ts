@@ -156,7 +156,7 @@ export function defineLeadAlarms(scope: Construct, props: LeadAlarmsProps): Reco
     { threshold: REFUSED_POSTS_ALARM.percent });
 
   alarm('HoneypotAlarm',
-    `${HONEYPOT_ALARM_THRESHOLD} or more posts to the forms of ${site} in an hour filled the hidden honeypot field: a bot has found the forms. Each was answered as if sent and dropped: nothing stored or mailed, and ${list} is unchanged by them. Nothing to do unless it keeps on (WAF limits each address); the handler's request lines with "spam": true in ${logs(handler)} give their times and forms.`,
+    `${HONEYPOT_ALARM_THRESHOLD} or more posts to the forms of ${site} in an hour filled the hidden honeypot field: a bot has found the forms (or browsers are filling it). Each lead was answered as any other and stored flagged LIKELY SPAM, mailed only in a digest: ${list} shows them, in case a person's is among them. Nothing to do unless it keeps on (WAF limits each address); the handler's request lines with "spam": true in ${logs(handler)} give their times and forms.`,
     leadMetric(METRICS.honeypotHits, 'Sum', Duration.hours(1)),
     { threshold: HONEYPOT_ALARM_THRESHOLD });
 

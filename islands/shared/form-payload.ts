@@ -28,8 +28,8 @@ export interface FormEntries {
 /** What a visitor entered: each text field of the form (forms/fields.ts), the checkbox and the honeypot. */
 type Entered<F extends string> = Record<F, string> & {
   isHuman: boolean;
-  /** The honeypot: empty for people. */
-  website: string;
+  /** The honeypot's value: empty for people. */
+  honeypot: string;
 };
 
 export type ContactValues = Entered<ContactTextField>;
@@ -39,11 +39,10 @@ export type AssessmentValues = Entered<AssessmentTextField> & { answers: Record<
 export interface SendContext { timestamp: string; source: string }
 
 /** What is posted: each text field (an optional one left blank as ''), isHuman, the time and origin. */
-type Posted<F extends string> = Record<F, string> & {
+type Posted<F extends string> = Record<F, string> & Partial<Record<typeof HONEYPOT_FIELD, string>> & {
   isHuman: true;
   timestamp: string;
   source: string;
-  website?: string;
 };
 
 export type ContactPayload = Posted<ContactTextField>;
@@ -67,7 +66,7 @@ function entered<F extends string>(entries: FormEntries, fields: readonly (TextF
     ...values,
     // An unticked checkbox is absent from the form's entries.
     isHuman: entries.get(HUMAN_CHECK.name) !== null && entries.get(HUMAN_CHECK.name) !== undefined,
-    website: text(entries, HONEYPOT_FIELD),
+    honeypot: text(entries, HONEYPOT_FIELD),
   };
 }
 
@@ -90,14 +89,14 @@ export function assessmentValues(entries: FormEntries): AssessmentValues {
   return { ...entered(entries, ASSESSMENT_TEXT_FIELDS), answers };
 }
 
-// A bot that fills the trap with script running is sent on, so the handler can drop it quietly.
-const trap = (website: string) => (website ? { [HONEYPOT_FIELD]: website } : {});
+// A filled trap is sent on, so the handler stores the lead flagged as likely spam.
+const trap = (honeypot: string) => (honeypot ? { [HONEYPOT_FIELD]: honeypot } : {});
 
 /** The contact form's payload, or the validation message for each field that is wrong. */
 export function toContactPayload(values: ContactValues, context: SendContext): Checked<ContactPayload> {
   const result = validateContact({ ...textOf(values, CONTACT_TEXT_FIELDS), isHuman: values.isHuman });
   if (!result.ok) return { ok: false, errors: result.errors as FieldErrors };
-  return { ok: true, payload: { ...posted(result.data, CONTACT_TEXT_FIELDS), isHuman: true, ...context, ...trap(values.website) } };
+  return { ok: true, payload: { ...posted(result.data, CONTACT_TEXT_FIELDS), isHuman: true, ...context, ...trap(values.honeypot) } };
 }
 
 /** The assessment's payload (answers as labels), or a message for each field that is wrong. */
@@ -117,7 +116,7 @@ export function toAssessmentPayload(values: AssessmentValues, context: SendConte
       formType: ASSESSMENT_FORM_TYPE,
       assessmentData: result.data.assessmentData,
       ...context,
-      ...trap(values.website),
+      ...trap(values.honeypot),
     },
   };
 }

@@ -82,6 +82,8 @@ export type LeadRecord = LeadFieldValues & {
   assessment?: Record<string, string>;
   /** The page or origin the post came from. */
   source: string;
+  /** True when the post filled the forms' hidden honeypot field: kept, but mailed only in the digest. */
+  likelySpam?: boolean;
   mail: LeadMail;
   /** TTL, epoch seconds. */
   expiresAt: number;

@@ -56,7 +56,7 @@ function sender(lead: LeadRecord): string {
 }
 
 function listLine(lead: LeadRecord): string {
-  return printableLine(`${lead.receivedAt}  ${lead.form.padEnd(10)}  ${sender(lead)}  ${mailSummary(lead.mail)}  ${lead.submissionId}`);
+  return printableLine(`${lead.receivedAt}  ${lead.form.padEnd(10)}  ${sender(lead)}  ${lead.likelySpam ? 'LIKELY SPAM (hidden field filled), ' : ''}${mailSummary(lead.mail)}  ${lead.submissionId}`);
 }
 
 export function leadsList(root: string, flags: StoreFlags & { json: boolean }, io: Io): Promise<number> {

@@ -97,6 +97,8 @@ interface ServeState {
   formPath: string;
   /** Started once the port is known, after listen. */
   forms?: LocalFormBackend;
+  /** The form backend while it loads: a post that arrives before it is ready waits for it. */
+  formsLoading?: Promise<LocalFormBackend | undefined>;
   failure?: string[];
   /** The last build's site and what saves have changed since, served from memory (see live-site.ts). */
   live?: LiveSite;
@@ -212,6 +214,14 @@ function requestHandler(state: ServeState, firstBuild: Promise<void>) {
     if (url.pathname === '/__site/live-reload.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
       return res.end(LIVE_RELOAD_JS);
+    }
+    // A post as serve starts (a script's first GET answered, then its POST at once) waits for the
+    // form backend rather than meeting the static site's 405; if the backend could not load, 503.
+    if (!state.forms && state.formsLoading && url.pathname === state.formPath && req.method !== 'GET' && req.method !== 'HEAD') {
+      if (!(await state.formsLoading.catch(() => undefined))) {
+        res.writeHead(503, { 'retry-after': '5', 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+        return res.end('the local form backend is not running: see the terminal\n');
+      }
     }
     if (state.forms && url.pathname === state.formPath) return state.forms.listener(req, res);
     if (url.pathname.startsWith(`${SEARCH_DIR}/`) && session.search) {
@@ -339,8 +349,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   opts.listening?.(`http://${host}:${port}`);
-  if (state.table) await settled;
-  state.forms = await startForms(opts, host, port);
+  state.formsLoading = (async () => {
+    if (state.table) await settled;
+    return startForms(opts, host, port);
+  })();
+  state.forms = await state.formsLoading;
 
   const watcher = watchSaves(state, queue);
   // The watcher's first scan of the folders beside the first build: a save is seen from the moment this returns.

@@ -118,8 +118,8 @@ describe('validateContact', () => {
     });
   });
 
-  it('names the honeypot field', () => {
-    expect(HONEYPOT_FIELD).toBe('website');
+  it('names the honeypot with no word autofill or a password manager fills from saved details (the browser test fills it for real)', () => {
+    expect(HONEYPOT_FIELD).not.toMatch(/name|mail|phone|tel|cell|fax|address|street|line|company|organi[sz]ation|business|city|town|zip|post|country|url|web|site|home|user|login|pass|card|birth|title/i);
   });
 });
 
@@ -214,8 +214,10 @@ describe('an e-mail address is refused, never rewritten', () => {
     ['a zero-width joiner', 'morag@exa\u200dmple.co.uk'],
     ['a word joiner', 'morag@example.co.uk\u2060'],
     ['a byte-order mark in front (which a trim would quietly remove)', '\ufeffmorag@example.co.uk'],
-    ['a line feed at the end (which a trim would quietly remove)', 'morag@example.co.uk\n'],
-    ['a tab at the end', 'morag@example.co.uk\t'],
+    ['a line feed inside', 'morag@exam\nple.co.uk'],
+    ['a tab inside', 'morag@\texample.co.uk'],
+    ['a no-break space at the end (not ASCII whitespace: a browser keeps it)', 'morag@example.co.uk\u00a0'],
+    ['an ideographic space in front', '\u3000morag@example.co.uk'],
     ['a NUL', 'morag@example.co.uk\u0000'],
     ['a soft hyphen', 'mo\u00adrag@example.co.uk'],
     ['a line separator', 'morag@example.co.uk\u2028'],
@@ -223,11 +225,14 @@ describe('an e-mail address is refused, never rewritten', () => {
   ])('%s is "Email is invalid", in the handler\'s check and the browser\'s alike', (_what, email) => {
     expect(validateContact({ ...contact, email })).toEqual({ ok: false, errors: { email: 'Email is invalid' } });
     expect(validateSubmission({ ...contact, email })).toEqual({ ok: false, form: 'contact', errors: { email: 'Email is invalid' } });
-    expect(toContactPayload({ ...contact, email, website: '' }, { timestamp: '2026-01-01T00:00:00Z', source: 'https://www.example.co.uk' })).toEqual({ ok: false, errors: { email: 'Email is invalid' } });
+    expect(toContactPayload({ ...contact, email, honeypot: '' }, { timestamp: '2026-01-01T00:00:00Z', source: 'https://www.example.co.uk' })).toEqual({ ok: false, errors: { email: 'Email is invalid' } });
   });
 
-  it('still trims spaces round an address, which is all it ever changes', () => {
-    expect(validateContact({ ...contact, email: '  morag@example.co.uk ' })).toMatchObject({ ok: true, data: { email: 'morag@example.co.uk' } });
+  it('trims the ASCII whitespace round an address as a browser does (tab, line feed, form feed, carriage return, space), which is all it ever changes', () => {
+    for (const email of ['  morag@example.co.uk ', '\tmorag@example.co.uk\t', 'morag@example.co.uk\r\n', '\f morag@example.co.uk\n']) {
+      expect(validateContact({ ...contact, email }), JSON.stringify(email)).toMatchObject({ ok: true, data: { email: 'morag@example.co.uk' } });
+      expect(validateSubmission({ ...contact, email }), JSON.stringify(email)).toMatchObject({ ok: true, submission: { data: { email: 'morag@example.co.uk' } } });
+    }
   });
 });
 
@@ -241,6 +246,6 @@ describe('format characters in one-line fields', () => {
     const name = '\u200b\u200b\u200b';
     expect(validateContact({ ...contact, name })).toEqual({ ok: false, errors: { name: 'Name is required' } });
     expect(validateAssessment({ name, email: contact.email, isHuman: true, formType: ASSESSMENT_FORM_TYPE, assessmentData: {} })).toMatchObject({ ok: false, errors: { name: 'Name is required' } });
-    expect(toContactPayload({ ...contact, name, website: '' }, { timestamp: '2026-01-01T00:00:00Z', source: 'https://www.example.co.uk' })).toEqual({ ok: false, errors: { name: 'Name is required' } });
+    expect(toContactPayload({ ...contact, name, honeypot: '' }, { timestamp: '2026-01-01T00:00:00Z', source: 'https://www.example.co.uk' })).toEqual({ ok: false, errors: { name: 'Name is required' } });
   });
 });

@@ -5,7 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import AssessmentForm from '../../islands/assessment-form.tsx';
 import ContactForm from '../../islands/contact-form.tsx';
-import { CONTACT_TEXT_FIELDS, fieldsByName, type TextFieldDefinition } from '../../forms/fields.ts';
+import { CONTACT_TEXT_FIELDS, HONEYPOT_FIELD, fieldsByName, type TextFieldDefinition } from '../../forms/fields.ts';
 import { HumanCheckbox, SelectField, TextArea, TextField } from '../../islands/shared/form-controls.tsx';
 
 const FIELD = fieldsByName(CONTACT_TEXT_FIELDS);
@@ -66,7 +66,7 @@ describe('the islands’ first render', () => {
     expect(html).not.toContain('disabled');
     expect(html).not.toContain('aria-invalid');
     expect(html).not.toContain('aria-busy');
-    for (const name of ['name', 'email', 'company', 'message', 'isHuman', 'website']) expect(html).toContain(`name="${name}"`);
+    for (const name of ['name', 'email', 'company', 'message', 'isHuman', HONEYPOT_FIELD]) expect(html).toContain(`name="${name}"`);
   });
 
   it('is the complete static assessment form, each dropdown on its prompt', () => {

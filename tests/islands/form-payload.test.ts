@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ASSESSMENT_QUESTIONS, UNANSWERED, validateAssessment } from '../../forms/assessment.ts';
 import { validateContact } from '../../forms/contact.ts';
+import { HONEYPOT_FIELD } from '../../forms/fields.ts';
 import { assessmentValues, contactValues, toAssessmentPayload, toContactPayload, type ContactValues } from '../../islands/shared/form-payload.ts';
 
 const context = { timestamp: '2025-09-24T10:00:00.000Z', source: 'https://www.example.com' };
-const good: ContactValues = { name: '  Ada Lovelace ', email: 'ada@example.org', company: 'Analytical Engines', message: 'We need help with our data.', isHuman: true, website: '' };
+const good: ContactValues = { name: '  Ada Lovelace ', email: 'ada@example.org', company: 'Analytical Engines', message: 'We need help with our data.', isHuman: true, honeypot: '' };
 
 function entries(values: Record<string, string>): FormData {
   const data = new FormData();
@@ -14,7 +15,8 @@ function entries(values: Record<string, string>): FormData {
 
 describe('contactValues', () => {
   it('reads the fields a form posts; an unticked box is absent, so isHuman is false', () => {
-    expect(contactValues(entries({ name: 'A', email: 'a@b.co', company: '', message: 'Hi', website: '' }))).toEqual({ name: 'A', email: 'a@b.co', company: '', message: 'Hi', isHuman: false, website: '' });
+    expect(contactValues(entries({ name: 'A', email: 'a@b.co', company: '', message: 'Hi', [HONEYPOT_FIELD]: '' }))).toEqual({ name: 'A', email: 'a@b.co', company: '', message: 'Hi', isHuman: false, honeypot: '' });
+    expect(contactValues(entries({ [HONEYPOT_FIELD]: 'x' })).honeypot).toBe('x');
     expect(contactValues(entries({ isHuman: 'true' })).isHuman).toBe(true);
     expect(contactValues(entries({})).name).toBe('');
   });
@@ -45,14 +47,14 @@ describe('toContactPayload', () => {
   });
 
   it('reports every wrong field at once', () => {
-    const result = toContactPayload({ name: '', email: '', company: '', message: '', isHuman: false, website: '' }, context);
+    const result = toContactPayload({ name: '', email: '', company: '', message: '', isHuman: false, honeypot: '' }, context);
     expect(result).toEqual({ ok: false, errors: { name: 'Name is required', email: 'Email is required', message: 'Message is required', isHuman: 'Please confirm you are human' } });
   });
 
-  it('passes a filled honeypot on, so the handler can drop the submission quietly', () => {
-    const result = toContactPayload({ ...good, website: 'http://spam.example' }, context);
-    expect(result.ok && result.payload.website).toBe('http://spam.example');
-    expect(toContactPayload(good, context)).not.toHaveProperty('payload.website');
+  it('passes a filled honeypot on, so the handler can flag the lead as likely spam', () => {
+    const result = toContactPayload({ ...good, honeypot: 'http://spam.example' }, context);
+    expect(result.ok && result.payload[HONEYPOT_FIELD]).toBe('http://spam.example');
+    expect(toContactPayload(good, context)).not.toHaveProperty(`payload.${HONEYPOT_FIELD}`);
   });
 });
 

@@ -1,15 +1,20 @@
 // Property: whatever JSON (or urlencoded text) arrives, the handler answers with a 2xx/3xx or
-// 400 (never throws, never 500) and e-mails exactly when the schema accepts and no honeypot is set.
+// 400 (never throws, never 500), stores exactly what the schema accepts, and e-mails it on its own
+// exactly when no honeypot is set (a filled one is stored, flagged, for the digest). Whatever
+// event arrives, however unlike the API's, it is answered and never thrown out of the handler.
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHandler } from '../../lambda/create-handler.ts';
-import type { HttpHandler } from '../../lambda/event.ts';
+import type { HttpEvent, HttpHandler } from '../../lambda/event.ts';
 import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
 import { silentLogger } from '../../lambda/log.ts';
 import type { MailSender } from '../../lambda/ses-client.ts';
 import { isSpam, validateSubmission } from '../../lambda/submission.ts';
+import { HONEYPOT_FIELD } from '../../forms/fields.ts';
+import { ensureLimitsTable } from '../../lambda/leads/local-store.ts';
+import { limitCounter } from '../../lambda/limits/counter.ts';
 import type { LeadStore } from '../../lambda/leads/store.ts';
-import { clearStore, event, jsonPost, sesClientFor, startTestStore, storedEmails, testConfig, type TestStore } from './support.ts';
+import { clearStore, event, jsonPost, ORIGIN, sesClientFor, startTestStore, storedEmails, testConfig, validContact, type TestStore } from './support.ts';
 
 let ses: LocalSes;
 let handler: HttpHandler;
@@ -61,7 +66,7 @@ const contactFields = {
   company: field(['Acme', '', 'R&D <Ltd>', '\udc00Acme\u2066'], ['A\rB']),
   message: field(['Hello', '<script>x</script>', 'line\nline', 'x\ud800y'], [' ', '']),
   isHuman: field([true], [false, 'on', 'true']),
-  website: fc.constantFrom('', '', '', 'http://spam.example', '  '),
+  [HONEYPOT_FIELD]: fc.constantFrom('', '', '', 'http://spam.example', '  '),
 };
 const contactish = fc.oneof(fc.record(contactFields), fc.record(contactFields, { requiredKeys: [] }));
 const answers = fc.record(
@@ -88,7 +93,7 @@ const anyJson: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 describe('the handler on arbitrary input', () => {
-  it('never fails and e-mails only what the schema accepts', async () => {
+  it('never fails, stores only what the schema accepts, and e-mails it on its own only without the honeypot', async () => {
     let accepted = 0;
     await fc.assert(
       fc.asyncProperty(anyJson, async (value) => {
@@ -96,12 +101,15 @@ describe('the handler on arbitrary input', () => {
         const before = sends;
         const result = await handler(jsonPost(value));
 
-        const shouldSend = validateSubmission(value).ok && !isSpam(value);
+        const shouldStore = validateSubmission(value).ok;
+        const shouldSend = shouldStore && !isSpam(value);
         expect([200, 400]).toContain(result.statusCode);
-        expect(result.statusCode === 200).toBe(shouldSend || isSpam(value));
+        expect(result.statusCode === 200).toBe(shouldStore);
         expect(sends - before).toBe(shouldSend ? 1 : 0);
-        // Stored first, and only what is accepted: invalid input and spam leave the table empty.
-        expect(await leads.all()).toHaveLength(shouldSend ? 1 : 0);
+        // Stored first, and only what is accepted: invalid input leaves the table empty; spam is stored, flagged.
+        const stored = await leads.all();
+        expect(stored).toHaveLength(shouldStore ? 1 : 0);
+        if (shouldStore) expect(Boolean(stored[0]!.likelySpam)).toBe(isSpam(value));
         if (shouldSend) accepted += 1;
       }),
       { numRuns: 250 },
@@ -132,4 +140,40 @@ describe('the handler on arbitrary input', () => {
       { numRuns: 250 },
     );
   });
+
+  it('answers any event at all, however unlike the API\'s (a numeric method, headers that are not text, no request context), without throwing', async () => {
+    const client = store.local.client();
+    await ensureLimitsTable(client, 'limits-any-event');
+    const guarded = createHandler({ ses: counting, leads: await store.fresh(), limits: { counter: limitCounter(client, 'limits-any-event'), mailsPerHour: 30 }, config: testConfig(), log: silentLogger });
+    const anyValue = fc.anything({ maxDepth: 2 });
+    /** Mostly what the API sends, sometimes anything at all. */
+    const mostly = <T,>(usual: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: usual }, { weight: 1, arbitrary: anyValue });
+    const text = mostly(fc.string({ maxLength: 20 }));
+    const http = fc.record({
+      method: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('POST', 'post', 'GET', 'OPTIONS') }, { weight: 1, arbitrary: fc.integer() }, { weight: 1, arbitrary: anyValue }),
+      sourceIp: mostly(fc.constantFrom('203.0.113.5', '2001:db8::1', '::ffff:192.0.2.1')),
+    }, { requiredKeys: [] });
+    const headers = mostly(fc.record({
+      'content-type': mostly(fc.constantFrom('application/json', 'application/x-www-form-urlencoded')),
+      origin: mostly(fc.constant(ORIGIN)),
+    }, { requiredKeys: [] }));
+    const anyEvent = fc.record({
+      version: text,
+      rawPath: text,
+      headers,
+      body: mostly(fc.oneof(fc.constant(JSON.stringify(validContact())), fc.string({ maxLength: 40 }))),
+      isBase64Encoded: mostly(fc.constant(false)),
+      requestContext: mostly(fc.record({ requestId: text, http: mostly(http) }, { requiredKeys: [] })),
+    }, { requiredKeys: [] });
+    let posted = 0;
+    await fc.assert(
+      fc.asyncProperty(anyEvent, async (value) => {
+        const result = await guarded(value as HttpEvent);
+        expect([200, 204, 303, 400, 403, 405, 413, 415, 429]).toContain(result.statusCode);
+        if (result.statusCode === 200) posted += 1;
+      }),
+      { numRuns: 2000 },
+    );
+    expect(posted).toBeGreaterThan(0);
+  }, 60_000);
 });

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHandler } from '../../lambda/create-handler.ts';
 import type { HttpEvent, HttpHandler } from '../../lambda/event.ts';
 import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
+import type { LeadStore } from '../../lambda/leads/store.ts';
+import { DEFAULT_MAX_BODY_BYTES } from '../../lambda/body.ts';
+import { HONEYPOT_FIELD } from '../../forms/fields.ts';
 import {
   clearStore,
   event,
@@ -25,6 +28,7 @@ const RECEIVED = new Date('2025-09-24T09:30:00.000Z');
 let ses: LocalSes;
 let handler: HttpHandler;
 let store: TestStore;
+let leads: LeadStore;
 const log = memoryLogger();
 
 beforeAll(async () => {
@@ -34,7 +38,8 @@ beforeAll(async () => {
 afterAll(async () => { await ses.close(); await store.close(); });
 beforeEach(async () => {
   // A new table each test: the same content at the same fixed time is one lead (a derived submissionId).
-  handler = createHandler({ ses: sesClientFor(ses.endpoint), leads: await store.fresh(), config: testConfig(), now: () => RECEIVED, log });
+  leads = await store.fresh();
+  handler = createHandler({ ses: sesClientFor(ses.endpoint), leads, config: testConfig(), now: () => RECEIVED, log });
   await clearStore(ses);
   log.entries.length = 0;
 });
@@ -185,8 +190,8 @@ const badInputs: BadCase[] = [
   { name: 'unknown form type', request: jsonPost(validAssessment({ formType: 'Newsletter' })), status: 400, errors: { formType: 'Unknown form type' } },
   { name: 'a JSON array', request: jsonPost([validContact()]), status: 400, errors: { form: 'The form fields must be sent as an object' } },
   { name: 'JSON null', request: jsonPost(null), status: 400, errors: { form: 'The form fields must be sent as an object' } },
-  { name: 'huge body', request: jsonPost(validContact({ message: longText(40 * 1024) })), status: 413 },
-  { name: 'huge base64 body', request: jsonPost(validContact({ message: longText(40 * 1024) }), { base64: true }), status: 413 },
+  { name: 'huge body', request: jsonPost(validContact({ message: longText(DEFAULT_MAX_BODY_BYTES) })), status: 413 },
+  { name: 'huge base64 body', request: jsonPost(validContact({ message: longText(DEFAULT_MAX_BODY_BYTES) }), { base64: true }), status: 413 },
   { name: 'malformed JSON', request: event('{"name": "Morag",', {}), status: 400 },
   { name: 'empty JSON body', request: event(undefined, {}), status: 400 },
   { name: 'text/plain', request: event(JSON.stringify(validContact()), { contentType: 'text/plain' }), status: 415 },
@@ -222,33 +227,75 @@ describe('a bad request is refused and nothing is e-mailed', () => {
   });
 });
 
+describe('size limits, on the fields as typed rather than the body as encoded', () => {
+  // Common CJK ideographs, one UTF-16 unit and three UTF-8 bytes each: nine bytes each in a form post.
+  const cjk = (n: number) => Array.from({ length: n }, (_, i) => String.fromCodePoint(0x4e00 + (i % 20000))).join('');
+  const plainPost = (fields: Record<string, string>, base64 = false) =>
+    formPost({ name: 'Morag Campbell', email: 'morag@example.co.uk', isHuman: 'on', ...fields }, { referer: `${ORIGIN}/contact`, base64 });
+
+  it.each([false, true])('takes a 5,000-character Chinese message posted without JavaScript (45 KB encoded; base64 %s), stored and mailed as typed', async (base64) => {
+    const message = cjk(5000);
+    const request = plainPost({ message }, base64);
+    expect(Buffer.byteLength(new URLSearchParams({ message }).toString())).toBeGreaterThan(45_000);
+    const result = await handler(request);
+    expect(result.statusCode).toBe(303);
+    expect((await leads.all())[0]?.message).toBe(message);
+    const [mail] = await storedEmails(ses);
+    expect(mail?.body.text).toContain(message);
+  });
+
+  it('takes every text field at its longest in the costliest encoding a browser uses', async () => {
+    const result = await handler(plainPost({ name: cjk(100), company: cjk(150), message: cjk(5000), email: `${'a'.repeat(64)}@${'b'.repeat(180)}.co.uk` }));
+    expect(result.statusCode).toBe(303);
+    expect(await leads.all()).toHaveLength(1);
+  });
+
+  it('refuses a message one character too long by its own limit, with a message the visitor can act on (not 413)', async () => {
+    const result = await handler(jsonPost(validContact({ message: cjk(5001) })));
+    expect(result.statusCode).toBe(400);
+    expect(parse(result.body)).toMatchObject({ errors: { message: 'Message must be 5000 characters or fewer' } });
+  });
+
+  it('still refuses, before reading it, a body no valid post could be', async () => {
+    const result = await handler(plainPost({ message: cjk(DEFAULT_MAX_BODY_BYTES / 9 + 1) }));
+    expect(result.statusCode).toBe(413);
+    expect(await leads.all()).toEqual([]);
+  });
+});
+
 describe('the honeypot', () => {
-  it('answers a filled honeypot exactly like a success and sends nothing', async () => {
-    const result = await handler(jsonPost(validContact({ website: 'https://spam.example' })));
+  it('stores a lead with the hidden field filled, flagged as likely spam, answered as any success and mailed only in the digest', async () => {
+    const result = await handler(jsonPost(validContact({ [HONEYPOT_FIELD]: 'https://spam.example' })));
     expect(result.statusCode).toBe(200);
     expect(parse(result.body)).toEqual({ ok: true });
     expect(await storedEmails(ses)).toHaveLength(0);
-    expect(log.entries.find((e) => e.event === 'request')).toMatchObject({ spam: true });
+    const [lead, ...others] = await leads.all();
+    expect(others).toEqual([]);
+    expect(lead).toMatchObject({ name: 'Morag Campbell', likelySpam: true, mail: { state: 'pending', held: true, attempts: 0 } });
+    expect(log.entries.find((e) => e.event === 'request')).toMatchObject({ spam: true, reason: 'likely-spam', HoneypotHits: 1 });
   });
 
-  it('gives a bot no validation feedback either', async () => {
-    const result = await handler(jsonPost({ website: 'x', name: 42 }));
-    expect(result.statusCode).toBe(200);
-    expect(await storedEmails(ses)).toHaveLength(0);
-  });
-
-  it('redirects a filled honeypot form post to the thank-you page and sends nothing', async () => {
-    const fields = { name: 'Bot', email: 'bot@example.com', message: 'Buy', isHuman: 'on', website: 'x' };
+  it('keeps the lead of a person whose autofill filled it, from a plain form post too', async () => {
+    const fields = { name: 'Morag Campbell', email: 'morag@example.co.uk', message: 'Hello', isHuman: 'on', [HONEYPOT_FIELD]: '1 High Street, Dundee' };
     const result = await handler(formPost(fields));
     expect(result.statusCode).toBe(303);
     expect(result.headers.location).toBe('/thank-you');
+    expect(await leads.all()).toEqual([expect.objectContaining({ email: 'morag@example.co.uk', likelySpam: true })]);
     expect(await storedEmails(ses)).toHaveLength(0);
   });
 
+  it('answers an invalid post with the hidden field filled as any invalid post: 400 and its messages, so a person can put it right', async () => {
+    const result = await handler(jsonPost({ [HONEYPOT_FIELD]: 'x', name: 42 }));
+    expect(result.statusCode).toBe(400);
+    expect(await leads.all()).toEqual([]);
+    expect(log.entries.find((e) => e.event === 'request')).toMatchObject({ spam: true });
+  });
+
   it('treats a blank honeypot as a person', async () => {
-    const result = await handler(jsonPost(validContact({ website: '' })));
+    const result = await handler(jsonPost(validContact({ [HONEYPOT_FIELD]: '' })));
     expect(result.statusCode).toBe(200);
     expect(await storedEmails(ses)).toHaveLength(1);
+    expect((await leads.all())[0]).not.toHaveProperty('likelySpam');
   });
 });
 

@@ -12,6 +12,7 @@ import { VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
 import type { LogEntry } from '../../lambda/log.ts';
 import { METRIC_NAMESPACE, METRICS } from '../../lambda/metrics.ts';
 import { jsonPost, memoryLogger, OTHER_ORIGIN, sesClientFor, storedEmails, testConfig, useLeadBackends, validContact } from './support.ts';
+import { HONEYPOT_FIELD } from '../../forms/fields.ts';
 
 const backends = useLeadBackends();
 const SECRET = 'the-secret-cloudfront-sends-0123456789';
@@ -115,21 +116,21 @@ describe('the refused-posts figure', () => {
 });
 
 describe('the honeypot figure', () => {
-  it('counts a filled honeypot, answered like a success with nothing stored or sent', async () => {
+  it('counts a filled honeypot, answered like a success, its lead stored flagged and not mailed on its own', async () => {
     const { handler, log } = deployed();
-    const answer = await handler(viaCloudFront(jsonPost(validContact({ website: 'https://spam.example' }))));
+    const answer = await handler(viaCloudFront(jsonPost(validContact({ [HONEYPOT_FIELD]: 'https://spam.example' }))));
     expect(answer.statusCode).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ ok: true });
     expect(requestLine(log.entries)).toMatchObject({ status: 200, spam: true });
     expect(metricsOn(requestLine(log.entries))).toEqual({ [METRICS.formPosts]: 1, [METRICS.honeypotHits]: 1 });
-    expect(await backends.leads.all()).toHaveLength(0);
+    expect(await backends.leads.all()).toEqual([expect.objectContaining({ likelySpam: true })]);
     expect(await storedEmails(backends.ses)).toHaveLength(0);
   });
 
   it('counts a honeypot hit under `site serve` too, where no CloudFront is in front (no origin secret)', async () => {
     const log = memoryLogger();
     const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, config: testConfig(), log });
-    expect((await handler(jsonPost(validContact({ website: 'x' })))).statusCode).toBe(200);
+    expect((await handler(jsonPost(validContact({ [HONEYPOT_FIELD]: 'x' })))).statusCode).toBe(200);
     expect(metricsOn(requestLine(log.entries))).toEqual({ [METRICS.formPosts]: 1, [METRICS.honeypotHits]: 1 });
   });
 });

@@ -1,6 +1,7 @@
-// Leads under attack: a flood from one address (or one IPv6 /48) is cut off with 429s and nothing
-// past the limit is stored; a flood for one e-mail address, or past the hourly e-mail cap, is still
-// stored and goes out in the digest, so no limit can be aimed at another visitor; a retry of the
+// Leads under attack: a flood from one address (an IPv4 address, an IPv6 /64) is cut off with 429s
+// and nothing past the limit is stored; a flood from one IPv6 /48 or for one e-mail address, a
+// network past its share of the hour's e-mails, or leads past the hourly e-mail cap are still
+// stored and go out in the digest, so no limit can be aimed at another visitor; a retry of the
 // same submission takes no slot; ids a client sends cannot aim at another visitor's lead. Real dynalite and
 // aws-ses-v2-local servers, through the real AWS SDK clients.
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import type { HttpEvent } from '../../lambda/event.ts';
 import { ensureLimitsTable } from '../../lambda/leads/local-store.ts';
 import { createResendJob } from '../../lambda/leads/resend-job.ts';
 import { limitCounter } from '../../lambda/limits/counter.ts';
-import { VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
+import { networkMailsPerHour, VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
 import type { VolumeLimits } from '../../lambda/limits/volume.ts';
 import { METRICS } from '../../lambda/metrics.ts';
 import {
@@ -166,15 +167,53 @@ describe('limits that cannot be aimed at someone else', () => {
     expect((await storedEmails(backends.ses)).filter((e) => e.replyTo.includes('retry@example.org'))).toHaveLength(1);
   });
 
-  it("counts an IPv6 visitor's /48 too: a script rotating through its /64s is refused past the higher limit", async () => {
-    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), now: () => new Date('2026-11-25T17:00:00Z'), log: memoryLogger() });
+  it("counts an IPv6 visitor's /48 too, but never refuses it: a carrier's neighbours are held for the digest, not locked out", async () => {
+    const log = memoryLogger();
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), now: () => new Date('2026-11-25T17:00:00Z'), log });
+    // A script rotating through the /64s of one /48, then a neighbour on the same carrier's /48.
     const statuses = [];
     for (let i = 1; i <= 12; i += 1) statuses.push((await handler(viaCloudFront(jsonPost(distinct(800 + i)), `2001:db8:77:${i.toString(16)}::1:443`))).statusCode);
+    const neighbour = await handler(viaCloudFront(jsonPost(validContact({ name: 'Neighbour', email: 'neighbour@example.org' })), '2001:db8:77:ff::1:443'));
 
-    expect(statuses).toEqual([...Array(VOLUME_LIMITS.perSite.max).fill(200), 429, 429]);
-    expect(await backends.leads.all()).toHaveLength(VOLUME_LIMITS.perSite.max);
-    // Another /48 is another site.
+    expect(statuses).toEqual(Array(12).fill(200));
+    expect(neighbour.statusCode).toBe(200);
+    const stored = await backends.leads.all();
+    expect(stored).toHaveLength(13);
+    // Mailed one each: the /48's share of the hour (a fifth of 30); the rest wait for the digest.
+    expect(stored.filter((l) => l.mail.state === 'sent')).toHaveLength(networkMailsPerHour(VOLUME_LIMITS.mailsPerHour.max));
+    expect(stored.filter((l) => l.mail.held)).toHaveLength(13 - networkMailsPerHour(VOLUME_LIMITS.mailsPerHour.max));
+    expect(stored.find((l) => l.email === 'neighbour@example.org')?.mail).toMatchObject({ state: 'pending', held: true });
+    expect(log.entries.filter((e) => e.reason === 'held-per-site')).toHaveLength(13 - VOLUME_LIMITS.perSite.max);
+    expect(log.entries.filter((e) => e.status === 429)).toEqual([]);
+    // Another /48 is another network, mailed on its own.
     expect((await handler(viaCloudFront(jsonPost(distinct(899)), '2001:db8:78:1::1:443'))).statusCode).toBe(200);
+    expect((await backends.leads.all()).find((l) => l.email === 'visitor899@example.org')?.mail.state).toBe('sent');
+  });
+});
+
+describe("one network's share of the hour's lead e-mails", () => {
+  it('is a fifth: one IPv4 /24 within every other limit cannot push the hour\'s other leads into the digest', async () => {
+    const arrived = new Date('2026-11-25T15:00:00Z');
+    let clock = arrived;
+    const log = memoryLogger();
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), now: () => clock, log });
+    // One address posts its 5 in each 10-minute window, from another address of its /24 too: inside every per-address limit.
+    const statuses = [];
+    for (let window = 0; window < 3; window += 1) {
+      clock = new Date(arrived.getTime() + window * 10 * 60_000);
+      for (let i = 0; i < VOLUME_LIMITS.perAddress.max; i += 1) statuses.push((await handler(viaCloudFront(jsonPost(distinct(window * 10 + i)), `203.0.113.${window}:1000`))).statusCode);
+    }
+    expect(statuses).toEqual(Array(15).fill(200));
+    const share = networkMailsPerHour(VOLUME_LIMITS.mailsPerHour.max);
+    expect(share).toBe(6);
+    expect(await storedEmails(backends.ses)).toHaveLength(share);
+    expect(log.entries.filter((e) => e.reason === 'held-network-share' && e[METRICS.digested] === 1)).toHaveLength(15 - share);
+
+    // Real leads from other networks that hour still go out one each, with their Reply-To.
+    for (let i = 0; i < 5; i += 1) expect((await handler(viaCloudFront(jsonPost(validContact({ name: `Real ${i}`, email: `real${i}@example.org` })), `192.0.${2 + i}.10:1000`))).statusCode).toBe(200);
+    const real = (await storedEmails(backends.ses)).filter((e) => e.replyTo.some((r) => r.startsWith('real')));
+    expect(real).toHaveLength(5);
+    expect((await backends.leads.all()).filter((l) => l.email.startsWith('real')).every((l) => l.mail.state === 'sent')).toBe(true);
   });
 });
 
@@ -187,7 +226,8 @@ describe('past the hourly cap on lead e-mails', () => {
     const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits, config: testConfig({ originSecret: SECRET }), now: () => clock, log });
 
     const statuses = [];
-    for (let i = 0; i < 8; i += 1) statuses.push((await handler(viaCloudFront(jsonPost(distinct(i)), `198.51.100.${i}:1000`))).statusCode);
+    // Each from a network of its own, so no network's share of the hour comes into it.
+    for (let i = 0; i < 8; i += 1) statuses.push((await handler(viaCloudFront(jsonPost(distinct(i)), `198.51.${100 + i}.1:1000`))).statusCode);
 
     expect(statuses).toEqual(Array(8).fill(200));
     const stored = await backends.leads.all();

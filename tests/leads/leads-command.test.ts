@@ -112,6 +112,12 @@ describe('site leads', () => {
     expect(listed).toContain('1 bounced or complained about (check the inbox address)');
   });
 
+  it('shows a lead whose post filled the hidden honeypot field, flagged as likely spam', async () => {
+    await withLocal((store) => store.putRaw({ ...AWKWARD, submissionId: 'spam-0000-4000-8000-000000000001', name: 'Autofilled Visitor', company: '', likelySpam: true, mail: { state: 'pending', attempts: 0, held: true } }));
+    const listed = (await run('list')).out;
+    expect(listed).toContain('Autofilled Visitor <Ailsa@Example.org>  LIKELY SPAM (hidden field filled), UNSENT, held for the digest (0 attempts)  spam-0000-4000-8000-000000000001');
+  });
+
   it('prints nothing the terminal would act on, from records stored before validation removed it', async () => {
     const hostile: LeadRecord = { ...AWKWARD, submissionId: 'hostile-0000-4000-8000-000000000001', name: 'Evil\u001b]0;pwned\u0007\u001b[2K Name', company: '\u202eLtd\u0085' };
     await withLocal((store) => store.putRaw(hostile));
