@@ -8,6 +8,7 @@ import { CreateTableCommand, type CreateTableCommandInput, DescribeTableCommand,
 import dynalite from 'dynalite';
 import { LEAD_TABLE_SCHEMA } from './record.ts';
 import { LIMITS_TABLE_SCHEMA } from '../limits/table.ts';
+import { startOldItemProxy } from './old-item-proxy.ts';
 
 export const LOCAL_LEADS_TABLE = 'site-leads';
 /** The volume limits' counters, beside the leads. */
@@ -72,10 +73,13 @@ export async function startLocalStore(options: { dataDir?: string; port?: number
   const server: Server = dynalite({ path: options.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => { server.off('error', reject); resolve(); });
+    server.listen(0, host, () => { server.off('error', reject); resolve(); });
   });
   const { port } = server.address() as AddressInfo;
-  const endpoint = `http://${host}:${port}`;
+  // In front of it, what dynalite lacks: the old item on a failed conditional write (old-item-proxy.ts).
+  let proxy;
+  try { proxy = await startOldItemProxy(port, options.port ?? 0); } catch (error) { server.close(); throw error; }
+  const { endpoint } = proxy;
   const table = options.table ?? LOCAL_LEADS_TABLE;
   const setup = localClient(endpoint);
   try {
@@ -88,9 +92,12 @@ export async function startLocalStore(options: { dataDir?: string; port?: number
     limitsTable: LOCAL_LIMITS_TABLE,
     dataDir: options.dataDir,
     client: () => localClient(endpoint),
-    close: () => new Promise<void>((resolve, reject) => {
-      server.close((error) => (error ? reject(error) : resolve()));
-      server.closeAllConnections();
-    }),
+    close: async () => {
+      await proxy.close();
+      await new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
   };
 }

@@ -36,7 +36,7 @@ describe('digests', () => {
       await Promise.all(Array.from({ length: 50 }, async (_, k) => {
         const lead = maximalLead(from + k);
         await backends.leads.putNew(lead);
-        await backends.leads.markHeld(lead.submissionId);
+        await backends.leads.release(lead.submissionId, lead.mail.sendId!, true);
       }));
     }
     const ses = sesClientFor(backends.ses.endpoint);
@@ -72,7 +72,7 @@ describe('digests', () => {
     for (const i of [2, 3]) {
       const lead = maximalLead(i);
       await backends.leads.putNew(lead);
-      await backends.leads.markHeld(lead.submissionId);
+      await backends.leads.release(lead.submissionId, lead.mail.sendId!, true);
     }
     const report = await createResendJob({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, config: testConfig(), log: memoryLogger(), now: () => new Date(held.getTime() + 5 * 60_000) })();
     expect(report.digested).toHaveLength(3);
