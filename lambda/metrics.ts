@@ -12,6 +12,8 @@ export const METRICS = {
   rateLimited: 'LeadsRateLimited',
   /** Leads held for the digest because the hourly e-mail cap was reached. */
   digested: 'LeadsHeldForDigest',
+  /** Leads the mailer set aside for the owner (a damaged record, or one SES refused twice), every run while they are: their ids are on the same log line. */
+  setAside: 'LeadsSetAside',
   /** A send to SES that failed (handler or mailer). */
   mailFailures: 'LeadMailFailures',
   /** SES reported a bounce for a lead's e-mail. */
