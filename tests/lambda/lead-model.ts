@@ -116,6 +116,12 @@ export interface Wiring {
   lateSend?: { actor: string; nth: number };
   /** The actor is killed straight after SES took its n-th send. */
   killAfterSend?: { actor: string; nth: number };
+  /** The n-th SES send of the actor is refused as throttled (it never reaches SES). */
+  throttleSend?: { actor: string; nth: number };
+  /** SES refuses a send for what it holds (MessageRejected), or the account's sending: the error, or undefined to send. */
+  refuseSend?: (command: SendEmailCommand) => Error | undefined;
+  /** The n-th write of the actor fails outright (DynamoDB refused it): it never lands. */
+  failWrite?: { actor: string; nth: number };
   /** Every send SES took: its send tag and message id, for SES's events. */
   onSend(actor: string, sendId: string, messageId: string): void;
   /** Requests by target (x-amz-target for DynamoDB, the Action for SES), for counting. */
@@ -129,7 +135,7 @@ const WRITES = /\.(PutItem|UpdateItem|DeleteItem)$/;
  * every actor of every schedule cost more than the schedule's own requests); each schedule gives
  * it that schedule's wiring, and its counts of writes and sends start again.
  */
-interface Slot {
+export interface Slot {
   wiring?: Wiring;
   writes: number;
   sends: number;
@@ -140,7 +146,12 @@ interface Slot {
   destroy(): void;
 }
 
-function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: string): Slot {
+/** An SES error as the SDK raises it for an answer SES gave. */
+export function sesError(name: string, message: string, status = 400): Error {
+  return Object.assign(new Error(message), { name, Code: name, $metadata: { httpStatusCode: status } });
+}
+
+export function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: string): Slot {
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   const dynamo = new DynamoDBClient({ endpoint: backends.local.endpoint, region: 'eu-west-2', credentials, maxAttempts: 2 });
   const sesClient = new SESClient({ endpoint: backends.ses.endpoint, region: 'eu-west-2', credentials, maxAttempts: 1 });
@@ -155,6 +166,9 @@ function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: string)
         const wiring = slot.wiring!;
         wiring.requests.set('SES.SendEmail', (wiring.requests.get('SES.SendEmail') ?? 0) + 1);
         await wiring.interleaver.gate(actor);
+        if (wiring.throttleSend?.actor === actor && wiring.throttleSend.nth === slot.sends + 1) { slot.sends += 1; throw sesError('Throttling', 'Maximum sending rate exceeded.'); }
+        const refusal = wiring.refuseSend?.(command);
+        if (refusal) { slot.sends += 1; throw refusal; }
         const answer = await sesClient.send(command);
         slot.sends += 1;
         const sendId = command.input.Tags?.find((tag) => tag.Name === 'send')?.Value ?? '';
@@ -172,6 +186,10 @@ function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: string)
     const target = String((args.request as { headers?: Record<string, string> }).headers?.['x-amz-target'] ?? '');
     wiring.requests.set(target, (wiring.requests.get(target) ?? 0) + 1);
     await wiring.interleaver.gate(actor);
+    if (WRITES.test(target) && wiring.failWrite?.actor === actor && wiring.failWrite.nth === slot.writes + 1) {
+      slot.writes += 1;
+      throw Object.assign(new Error('The table refused the write'), { name: 'AccessDeniedException', $metadata: { httpStatusCode: 400 } });
+    }
     const answer = await next(args);
     if (WRITES.test(target)) {
       slot.writes += 1;
@@ -224,7 +242,14 @@ export async function startModelBackends(): Promise<ModelBackends> {
 }
 
 const T0 = Date.parse('2026-09-01T09:00:00Z');
-const minutes = (n: number) => new Date(T0 + n * 60_000);
+/** The model's clock: `n` minutes after the post. */
+export const minutes = (n: number) => new Date(T0 + n * 60_000);
+
+/** A schedule's wiring with no fault: sends are recorded in `sends` (send id, message id), for SES's events. */
+export function plainWiring(interleaver: Interleaver): Wiring & { sends: { actor: string; sendId: string; messageId: string }[] } {
+  const sends: { actor: string; sendId: string; messageId: string }[] = [];
+  return { interleaver, requests: new Map(), sends, onSend: (actor, sendId, messageId) => { sends.push({ actor, sendId, messageId }); } };
+}
 const CONFIG = testConfig();
 
 /**
@@ -286,7 +311,7 @@ export interface ScheduleResult {
 }
 
 /** The inbox copies of a lead, and how many say nothing of a repeat. */
-function copiesOf(name: string, emails: readonly StoredEmail[], rejected: ReadonlySet<string>): { copies: number; unmarked: number } {
+export function copiesOf(name: string, emails: readonly StoredEmail[], rejected: ReadonlySet<string>): { copies: number; unmarked: number } {
   let copies = 0;
   let unmarked = 0;
   for (const email of emails) {
