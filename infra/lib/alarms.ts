@@ -12,7 +12,7 @@
 //
 // CloudFront's and WAF's figures live in us-east-1, and an alarm can only watch, and notify, its
 // own region: their alarms are in edge-alarms.ts and waf-stack.ts, each with a topic of its own.
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Token } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -55,9 +55,12 @@ export interface LeadAlarmsProps {
 
 const FIVE_MINUTES = Duration.minutes(5);
 
-/** A word for a POSIX shell: as it is when it needs no quoting, else in single quotes. */
+/**
+ * A word for a POSIX shell: as it is when it needs no quoting, else in single quotes. A name
+ * CloudFormation fills in (a token here) is left as it is: its names are letters, digits and dashes.
+ */
 export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+  return Token.isUnresolved(word) || /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /** `site leads <command>` on the stack's table, as an alarm prints it for the owner to paste into a shell. */
@@ -141,7 +144,7 @@ export function defineLeadAlarms(scope: Construct, props: LeadAlarmsProps): Reco
 
   // Set aside every run while it is: a damaged record, or a lead SES refused twice for its content.
   alarm('SetAsideAlarm',
-    `The retry mailer of ${site} set a lead aside: its record is damaged, or SES refused its e-mail twice for what it holds. It is stored, and not sent again on its own. The mailer's "resend" log lines in ${logs(mailer)} name each one (setAside: its submissionId and why); ${list} shows it. Once mended (or read there), erase it or send it with \`site leads resend --id\` and its submissionId.`,
+    `The retry mailer of ${site} set a lead aside: its record is damaged, or SES refused its e-mail twice for what it holds. It is stored, and not sent again on its own. The mailer's "resend" log lines in ${logs(mailer)} name each one (setAside: its submissionId and why); ${list} shows it. Once it is mended (or read there), erase it, or send it with ${resend} given --id and its submissionId in place of --unsent.`,
     leadMetric(METRICS.setAside, 'Maximum'));
 
   // One failed send is retried within minutes; failures in three runs in a row are an outage.
