@@ -7,8 +7,12 @@
 // straight after the store, so a stream would only ever see leads that failed a moment ago, and
 // its retries are measured in seconds, which is no use when SES is out for an hour or the sender
 // identity needs fixing. A schedule retries for as long as it takes, needs no on-failure
-// destination, and is the same code the owner runs from the CLI. The table holds a consultancy's
-// leads (hundreds a year), so finding the pending ones with a filtered scan costs nothing.
+// destination, and is the same code the owner runs from the CLI. The pending leads come from the
+// sparse index of unsent leads (store.ts), newest first, so a run reads what is unsent, never the table.
+//
+// Each lead and each digest is a step of its own: a lead the table fails, or a damaged record (set
+// aside and named), stops nothing else. Every send takes the lead with a conditional claim on the
+// copy it read, so a run holding an old copy sends nothing another sender has moved on.
 //
 // One e-mail per lead, at most two under any one fault. A send SES refused, or that never reached
 // it, is retried with backoff. A send that got no answer (the request left, the answer did not
