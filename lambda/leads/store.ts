@@ -72,6 +72,11 @@ export interface LeadStore {
   eraseEmail(email: string): Promise<number>;
   /** Writes a record as it is (`site leads` import in tests, restores), with the keys of the indexes its mail state calls for. */
   putRaw(record: LeadRecord): Promise<void>;
+  /**
+   * Gives the index keys to pending leads stored before the indexes existed, which the index of
+   * unsent leads cannot see: a scan, for the owner's `site leads resend --unsent` only. Answers how many.
+   */
+  indexOlderLeads(): Promise<number>;
 }
 
 /** The index keys a record's mail state calls for: `unsent` while pending, `sendKey` while it has a send, `messageKey` once SES took it. */
@@ -124,7 +129,8 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
         Key: { [LEAD_KEY]: submissionId },
         ConditionExpression: condition,
         UpdateExpression: update,
-        ExpressionAttributeNames: { ...MAIL_NAMES, ...names },
+        // Only the names the expressions use: DynamoDB refuses a request that defines one it does not.
+        ExpressionAttributeNames: Object.fromEntries(Object.entries({ ...MAIL_NAMES, ...names }).filter(([name]) => `${condition} ${update}`.includes(name))),
         ExpressionAttributeValues: { ...values, ':zero': 0, ':one': 1, ':writeId': writeId },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -235,6 +241,19 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
     },
     async putRaw(record) {
       await doc.send(new PutCommand({ TableName: table, Item: withIndexKeys(record) }));
+    },
+    async indexOlderLeads() {
+      const older = await scan({ expression: '#mail.#state = :pending AND attribute_not_exists(unsentAt)', values: { ':pending': 'pending' }, names: { '#mail': 'mail', '#state': 'state' } });
+      let indexed = 0;
+      for (const lead of older) {
+        const keys = withIndexKeys(lead);
+        const result = await change(lead.submissionId, 'attribute_exists(#key) AND #mail.#state = :pending AND attribute_not_exists(unsentAt)',
+          `SET unsent = :unsent, unsentAt = :unsentAt${keys.sendKey ? ', sendKey = :sendKey' : ''}, ${BUMP}`,
+          { ':pending': 'pending', ':unsent': UNSENT_VALUE, ':unsentAt': keys.unsentAt, ...(keys.sendKey ? { ':sendKey': keys.sendKey } : {}) },
+          {});
+        if (result.ok) indexed += 1;
+      }
+      return indexed;
     },
   };
 }

@@ -113,6 +113,11 @@ export function leadsResend(root: string, flags: ResendFlags, io: Io, env: NodeJ
     const ses = createSesClient({ region: flags.region ?? 'eu-west-2', ...(sesEndpoint ? { endpoint: sesEndpoint, credentials: LOCAL_CREDENTIALS } : {}) });
     const log = (entry: { event: string; name?: unknown }) => io.err(`warning: ${entry.event}${entry.name ? ` (${String(entry.name)})` : ''}: the hourly cap could not be counted`);
     const mailer = { ses, store, mailTo, mailFrom, configurationSet, ...(counter ? { limits: { counter, mailsPerHour: cap } } : {}), ...(now ? { now } : {}) };
+    // Leads stored before the index of unsent leads existed are given its keys first, so --unsent sees them.
+    if (flags.unsent) {
+      const indexed = await store.indexOlderLeads();
+      if (indexed) io.out(`indexed ${indexed} unsent lead${indexed === 1 ? '' : 's'} stored before the index of unsent leads`);
+    }
     const report = await resendLeads(mailer, { now: true, log, ...(flags.id?.length ? { ids: flags.id } : {}) });
     for (const id of report.sent) io.out(`sent ${id}`);
     for (const id of report.digested) io.out(`sent ${id} in a digest`);

@@ -38,3 +38,23 @@ it('rebuilds a table of the old schema with the indexes, keeping every record, a
     client.destroy();
   }
 });
+
+it("gives the index keys to a pending lead stored before them (a table in AWS keeps its records as they were): `site leads resend --unsent` then sees it", async () => {
+  const client = local.client();
+  try {
+    await ensureLeadTable(client, 'aws-like-leads');
+    const doc = DynamoDBDocumentClient.from(client);
+    await doc.send(new PutCommand({ TableName: 'aws-like-leads', Item: {
+      submissionId: 'before-index', form: 'contact', receivedAt: '2026-05-01T10:00:00.000Z', ...leadFieldValues({ name: 'Ewan Fraser', email: 'ewan@example.org' }),
+      emailKey: 'ewan@example.org', source: 'https://www.example.co.uk', mail: { state: 'pending', attempts: 1, lastError: 'throttled', sendId: 'send-1' }, expiresAt: 2_000_000_000,
+    } }));
+    const store = leadStore(client, 'aws-like-leads');
+    expect(await store.unsent()).toEqual([]);
+    expect(await store.indexOlderLeads()).toBe(1);
+    expect((await store.unsent()).map((l) => l.submissionId)).toEqual(['before-index']);
+    expect(await store.get('before-index')).toMatchObject({ sendKey: 'send-1', unsent: 'pending' });
+    expect(await store.indexOlderLeads()).toBe(0);
+  } finally {
+    client.destroy();
+  }
+});
