@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 // and the tests all run the same code with their own configuration and SES client.
 import { bodyKind, DEFAULT_MAX_BODY_BYTES, readPayload, type BodyKind, type BodyProblem } from './body.ts';
 import type { HandlerConfig } from './config.ts';
-import { header, methodOf, type HttpEvent, type HttpHandler, type HttpResult } from './event.ts';
+import { header, methodOf, type HttpEvent, type HttpHandler, type HttpResult, type LambdaContext } from './event.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { backPath, corsHeaders, isAllowedOrigin, requestOrigin } from './origin.ts';
 import { FAILURES, failureAnswer, type Failure } from './failures.ts';
@@ -17,7 +17,7 @@ import { checkSender, mayMailNow, networkMayMail, type VolumeLimits } from './li
 import { metricFields, METRICS, type MetricName } from './metrics.ts';
 import { answerMetrics } from './answer-metrics.ts';
 import { emailKeyOf, type LeadStore } from './leads/store.ts';
-import type { MailSender } from './ses-client.ts';
+import { SES_DEFAULTS, type MailSender } from './ses-client.ts';
 import { validateSubmission, isSpam } from './submission.ts';
 
 export interface HandlerOptions {
@@ -33,6 +33,12 @@ export interface HandlerOptions {
   /** Where a successful plain form post is redirected. */
   successPath?: string;
 }
+
+/**
+ * The Lambda time a send needs: SES's one attempt (connect and answer, ses-client.ts), then the
+ * write of its outcome (two short DynamoDB attempts, lambda-env.ts), and a little to answer.
+ */
+export const SEND_NEEDS_MS = SES_DEFAULTS.connectionTimeoutMs + SES_DEFAULTS.requestTimeoutMs + 3500 + 500;
 
 const FORM_PAGES: Record<FormName, string> = { contact: '/contact', assessment: '/dialog-assessment' };
 
@@ -57,11 +63,11 @@ interface Outcome {
 
 export function createHandler(options: HandlerOptions): HttpHandler {
   const log = options.log ?? jsonLogger;
-  return async (event) => {
+  return async (event, context) => {
     const started = performance.now();
     let outcome: Outcome;
     try {
-      outcome = await respond(event, options, log);
+      outcome = await respond(event, options, log, context);
     } catch (error) {
       // A bug, not a visitor's doing: answer 500 and log what kind of error it was.
       log({ level: 'error', event: 'handler_error', name: error instanceof Error ? error.name : typeof error });
@@ -105,7 +111,7 @@ export function hasOriginSecret(event: HttpEvent, secret: string): boolean {
   return timingSafeEqual(digest(sent), digest(secret));
 }
 
-async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): Promise<Outcome> {
+async function respond(event: HttpEvent, options: HandlerOptions, log: Logger, context?: LambdaContext): Promise<Outcome> {
   const { config } = options;
   // Before anything else, OPTIONS included: a request that bypassed CloudFront is not answered.
   if (config.originSecret && !hasOriginSecret(event, config.originSecret)) {
@@ -196,13 +202,25 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger): 
   }
   if (heldBy) {
     try {
-      await options.leads.markHeld(record.submissionId);
+      await options.leads.release(record.submissionId, record.mail.sendId!, true);
     } catch (error) {
       // Still pending and claimed: the mailer takes it when the claim lapses.
       log({ level: 'error', event: 'mail_state_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
     }
     // Likely spam is counted as a honeypot hit (answer-metrics.ts), not as a lead pushed into the digest.
     return succeed(checked.form, spam ? { reason: heldBy, spam } : { reason: heldBy, metrics: [METRICS.digested] });
+  }
+
+  // Too little of the Lambda's time left for a send and the write of its outcome: the send is left
+  // to the mailer (never sent, so not a repeat), rather than be cut off after SES took it.
+  if (context && context.getRemainingTimeInMillis() < SEND_NEEDS_MS) {
+    try {
+      await options.leads.release(record.submissionId, record.mail.sendId!, false);
+    } catch (error) {
+      log({ level: 'error', event: 'mail_state_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
+    }
+    log({ level: 'warn', event: 'send_left_to_mailer', form: checked.form, remainingMs: context.getRemainingTimeInMillis() });
+    return succeed(checked.form, { reason: 'left-to-mailer' });
   }
 
   // The record was written with the handler's claim on its first send (FIRST_SEND_CLAIM_MS), so

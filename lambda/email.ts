@@ -33,6 +33,18 @@ interface Row {
   label: string;
   value: string;
   multiline?: boolean;
+  /** A link the HTML body makes of the value (a mailto: URL, escaped as every value is). */
+  href?: string;
+}
+
+/**
+ * A mailto: link that opens a reply to the lead: a digest has no Reply-To (its leads are from
+ * different people), so each entry carries its own. The address and subject are percent-encoded
+ * (RFC 6068), so nothing in them can add a header or a recipient.
+ */
+export function replyLink(email: string, subject: string): string {
+  const address = encodeURIComponent(email.trim()).replace(/%40/g, '@');
+  return `mailto:${address}?subject=${encodeURIComponent(subject)}`;
 }
 
 const FORM_TITLES: Record<FormName, string> = {
@@ -100,7 +112,8 @@ function htmlBody(heading: string, rows: readonly Row[], intro?: string): string
   const cells = rows
     .map((row) => {
       const style = row.multiline ? ' style="white-space:pre-wrap"' : '';
-      return `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(row.label)}</th><td${style}>${escapeHtml(row.value)}</td></tr>`;
+      const value = row.href ? `<a href="${escapeHtml(row.href)}">${escapeHtml(row.value)}</a>` : escapeHtml(row.value);
+      return `<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 12px 4px 0">${escapeHtml(row.label)}</th><td${style}>${value}</td></tr>`;
     })
     .join('\n');
   return [
@@ -140,17 +153,21 @@ export interface DigestLead { content: LeadContent; receivedAt: Date; source: st
 
 /**
  * Several leads in one e-mail, for when more lead e-mails arrive in an hour than the inbox should
- * take (a flood, or a very good day): each lead's rows as in its own e-mail, one after another,
- * escaped alike. No Reply-To: the leads are from different people; each row names the address.
+ * take (a flood, or a very good day): each lead's rows as in its own e-mail, one after another in
+ * the order given (the mailer gives the newest first), escaped alike. No Reply-To: the leads are
+ * from different people; each entry ends with a link that opens a reply to its own address.
  */
 export function composeDigest(leads: readonly DigestLead[], context: Omit<MailContext, 'receivedAt' | 'source'>): SendEmailCommandInput {
   const repeats = leads.filter((lead) => lead.repeat).length;
   const heading = `${leads.length} new ${leads.length === 1 ? 'lead' : 'leads'} from the website, sent together${repeats ? ` (${repeats} may already have arrived)` : ''}`;
   const intro = 'These leads were held back from one e-mail each: more arrived this hour than the hourly limit allows, or several named the same e-mail address. Every one is also in the leads table (site leads list).';
-  const sections = leads.map((lead, i) => ({
-    title: `${i + 1}. ${lead.repeat ? REPEAT_PREFIX : ''}${FORM_TITLES[lead.content.form]}: ${lead.content.name}`,
-    rows: rowsFor(lead.content, { ...context, receivedAt: lead.receivedAt, source: lead.source }),
-  }));
+  const sections = leads.map((lead, i) => {
+    const reply = replyLink(lead.content.email, `Re: ${FORM_TITLES[lead.content.form]}`);
+    return {
+      title: `${i + 1}. ${lead.repeat ? REPEAT_PREFIX : ''}${FORM_TITLES[lead.content.form]}: ${lead.content.name}`,
+      rows: [...rowsFor(lead.content, { ...context, receivedAt: lead.receivedAt, source: lead.source }), { label: 'Reply', value: reply, href: reply }],
+    };
+  });
   const text = [heading, '', intro, '', ...sections.map((section) => `${section.title}\n\n${textBody('', section.rows).trimStart()}`)].join('\n');
   const html = htmlBody(heading, sections.flatMap((section) => [{ label: section.title, value: '' }, ...section.rows]), intro);
   return {

@@ -22,7 +22,12 @@ export interface HttpResult {
   isBase64Encoded?: boolean;
 }
 
-export type HttpHandler = (event: HttpEvent) => Promise<HttpResult>;
+/** What the handler reads of Lambda's context: the time left before Lambda stops it (absent outside Lambda). */
+export interface LambdaContext {
+  getRemainingTimeInMillis(): number;
+}
+
+export type HttpHandler = (event: HttpEvent, context?: LambdaContext) => Promise<HttpResult>;
 
 export function header(event: HttpEvent, name: string): string | undefined {
   const value = event.headers?.[name];

@@ -12,6 +12,8 @@ export const METRICS = {
   rateLimited: 'LeadsRateLimited',
   /** Leads held for the digest: past the hourly e-mail cap, their network's share of it, or a limit that holds rather than refuses. */
   digested: 'LeadsHeldForDigest',
+  /** Leads the mailer set aside for the owner (a damaged record, or one SES refused twice), every run while they are: their ids are on the same log line. */
+  setAside: 'LeadsSetAside',
   /** A send to SES that failed (handler or mailer). */
   mailFailures: 'LeadMailFailures',
   /** SES reported a bounce for a lead's e-mail. */

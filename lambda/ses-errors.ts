@@ -1,13 +1,20 @@
 // Names what kind of failure a SendEmail met, for the lead's record (mail.lastError), the log and
 // the retry mailer: a throttle or a fault inside SES; no connection (refused, or not made in time);
-// any other SES error (rejected); an error raised before the request left (internal, a bug of ours);
+// SES refusing this e-mail for its own content or addresses (refused: sent again, the same mail
+// would be refused again, so a digest is split and a lead is set aside after two); SES refusing
+// every e-mail of the account or its set-up (account: paused sending, an unverified identity, a
+// missing configuration set, bad credentials, or an error we do not know, which is no reason to
+// blame the e-mail); an error raised before the request left (internal, a bug of ours);
 // or no answer in time after the request left (unanswered), the one kind whose e-mail may still have
 // been sent, which the mailer treats as uncertain rather than failed (leads/resend.ts). The lead is
 // stored before the send, so none of these reaches the visitor.
 // What is logged is the error's name and code, never its message: SES messages can quote
 // the addresses involved.
 
-export type SesFailureKind = 'throttled' | 'unanswered' | 'unavailable' | 'connection' | 'rejected' | 'internal';
+export type SesFailureKind = 'throttled' | 'unanswered' | 'unavailable' | 'connection' | 'refused' | 'account' | 'internal';
+
+/** Failures of this one e-mail (its content or addresses, or a request that could not be built from it): the same e-mail fails again. */
+export const isFailureOfTheEmail = (kind: string): boolean => kind === 'refused' || kind === 'internal';
 
 export interface SesFailure {
   kind: SesFailureKind;
@@ -23,6 +30,11 @@ const THROTTLE_NAMES = new Set([
   'TooManyRequests',
   'TooManyRequestsException',
 ]);
+
+// SES refusing one e-mail for what it holds; MessageRejected also says so of an unverified
+// address (the sandbox) or paused sending, which is the account's, not the e-mail's.
+const EMAIL_REFUSALS = new Set(['MessageRejected', 'InvalidParameterValue']);
+const ACCOUNT_WORDS = /not verified|verify|paused|sandbox|account|suspended/i;
 
 // SES's own faults; any 5xx answer counts too.
 const SERVER_FAULT_NAMES = new Set(['InternalFailure', 'ServiceUnavailable']);
@@ -75,5 +87,7 @@ export function classifySesError(error: unknown): SesFailure {
     return { kind: 'unavailable', ...details };
   }
   if (code && CONNECTION_CODES.has(code)) return { kind: 'connection', ...details };
-  return { kind: 'rejected', ...details };
+  const refusal = EMAIL_REFUSALS.has(name) || (code !== undefined && EMAIL_REFUSALS.has(code));
+  if (refusal && !ACCOUNT_WORDS.test(String(field(error, 'message') ?? ''))) return { kind: 'refused', ...details };
+  return { kind: 'account', ...details };
 }

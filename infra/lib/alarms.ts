@@ -6,16 +6,16 @@
 // Event counts are sparse (a metric with nothing to count has no data point), so missing data is
 // "nothing happened" for them; for the two figures that must keep arriving (the mailer's runs and
 // its unsent count) it is the alarm. CloudWatch charges $0.10 a month for each metric an alarm
-// watches (standard resolution, list price, 2025): these 18 alarms watch 19 (the refused-posts
-// alarm divides one by another), about $1.90 a month, and the handler's three figures of every
+// watches (standard resolution, list price, 2025): these 19 alarms watch 20 (the refused-posts
+// alarm divides one by another), about $2.00 a month, and the handler's three figures of every
 // post (FormPosts, FormPostsRefused, HoneypotHits) are custom metrics at $0.30 a month each.
 //
 // CloudFront's and WAF's figures live in us-east-1, and an alarm can only watch, and notify, its
 // own region: their alarms are in edge-alarms.ts and waf-stack.ts, each with a topic of its own.
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Token } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
@@ -42,7 +42,11 @@ export const HONEYPOT_ALARM_THRESHOLD = 10;
 export interface LeadAlarmsProps {
   settings: SiteSettings;
   topic: ITopic;
-  table: Table;
+  table: ITable;
+  /** The volume limits' table, where `site leads resend` counts the hour's lead e-mails with the handler and the mailer. */
+  limitsTable: ITable;
+  /** The SES configuration set every lead e-mail is sent with, so `site leads resend`'s sends raise SES's events too. */
+  configurationSet: string;
   /** The form handler (index.handler), the retry mailer (index.resend) and the SES events Lambda (index.sesEvents). */
   handler: LambdaFunction;
   mailer: LambdaFunction;
@@ -52,13 +56,32 @@ export interface LeadAlarmsProps {
 const FIVE_MINUTES = Duration.minutes(5);
 
 /**
+ * A word for a POSIX shell: as it is when it needs no quoting, else in single quotes. A name
+ * CloudFormation fills in (a token here) is left as it is: its names are letters, digits and dashes.
+ */
+export function shellWord(word: string): string {
+  return Token.isUnresolved(word) || /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** `site leads <command>` on the stack's table, as an alarm prints it for the owner to paste into a shell. */
+export function leadsCommand(command: string, flags: Record<string, string>, leading: readonly string[] = []): string {
+  const options = Object.entries(flags).map(([name, value]) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${shellWord(value)}`);
+  return ['site leads', command, ...leading, ...options].join(' ');
+}
+
+/** The resend the alarms name: every unsent lead, counted in the limits table and sent through the configuration set, as the mailer sends. */
+export function resendCommand(flags: { table: string; region: string; limitsTable: string; configurationSet: string; mailTo: string; mailFrom: string }): string {
+  return leadsCommand('resend', flags, ['--unsent']);
+}
+
+/**
  * Defines the alarms in `scope` (the Leads construct, so the unsent alarm keeps the logical id it
  * had when it was defined there) and answers them by construct id.
  */
 export function defineLeadAlarms(scope: Construct, props: LeadAlarmsProps): Record<string, Alarm> {
   const { settings, topic, table, handler, mailer, sesEvents } = props;
-  const list = `\`site leads list --table ${table.tableName} --region ${settings.region}\``;
-  const resend = `\`site leads resend --unsent --table ${table.tableName} --region ${settings.region}\``;
+  const list = `\`${leadsCommand('list', { table: table.tableName, region: settings.region })}\``;
+  const resend = `\`${resendCommand({ table: table.tableName, region: settings.region, limitsTable: props.limitsTable.tableName, configurationSet: props.configurationSet, mailTo: settings.mailTo, mailFrom: settings.mailFrom })}\``;
   const logs = (fn: LambdaFunction) => `its log group (${fn.logGroup.logGroupName}) in CloudWatch Logs, region ${settings.region}`;
   const site = settings.domainName;
 
@@ -119,13 +142,18 @@ export function defineLeadAlarms(scope: Construct, props: LeadAlarmsProps): Reco
     lambdaMetric(mailer, 'Invocations', Duration.minutes(15)),
     { comparison: ComparisonOperator.LESS_THAN_THRESHOLD, missing: TreatMissingData.BREACHING });
 
+  // Set aside every run while it is: a damaged record, or a lead SES refused twice for its content.
+  alarm('SetAsideAlarm',
+    `The retry mailer of ${site} set a lead aside: its record is damaged, or SES refused its e-mail twice for what it holds. It is stored, and not sent again on its own. The mailer's "resend" log lines in ${logs(mailer)} name each one (setAside: its submissionId and why); ${list} shows it. Once it is mended (or read there), erase it, or send it with ${resend} given --id and its submissionId in place of --unsent.`,
+    leadMetric(METRICS.setAside, 'Maximum'));
+
   // One failed send is retried within minutes; failures in three runs in a row are an outage.
   alarm('MailFailuresAlarm',
-    `SES has refused or failed the lead e-mails of ${site} for 15 minutes: leads are stored but not reaching the inbox. The handler's and mailer's logs name the kind of failure (throttled, rejected, config …); ${list} shows each lead's last error, and ${resend} sends them once SES is fixed.`,
+    `SES has refused or failed the lead e-mails of ${site} for 15 minutes: leads are stored but not reaching the inbox. The handler's and mailer's logs name the kind of failure (throttled, account: SES refused the account's sending or set-up, refused: one e-mail's content, unavailable, connection …); ${list} shows each lead's last error, and ${resend} sends them once SES is fixed.`,
     leadMetric(METRICS.mailFailures), { periods: 3 });
 
   alarm('DigestAlarm',
-    `Leads of ${site} were held for the digest: more lead e-mails than the hourly cap arrived, or more posts than the limit named one e-mail address. They are stored and will come together in digest e-mails every ${MAILER_EVERY_MINUTES} minutes. A burst this size is likely a flood of junk; ${list} shows them all.`,
+    `Leads of ${site} were held for the digest: more lead e-mails than the hourly cap arrived, or more posts than the limit named one e-mail address. They are stored and will come together in digest e-mails every ${MAILER_EVERY_MINUTES} minutes, newest first, each with a link to reply; ${list} shows them all.`,
     leadMetric(METRICS.digested, 'Sum', Duration.minutes(MAILER_EVERY_MINUTES)));
 
   alarm('BouncesAlarm',

@@ -5,8 +5,10 @@
 //
 // The leads table: on-demand (a few leads a day), TTL on expiresAt (the retention period of
 // content/site.yaml), point-in-time recovery, encrypted with the AWS-managed KMS key, kept if the
-// stack is deleted. The form handler may put and update its own records and nothing else; reading,
-// scanning and deleting are for the retry mailer and the owner's `site leads`.
+// stack is deleted. The form handler may put and update its own records and nothing else; reading
+// and deleting are for the retry mailer and the owner's `site leads`. Nothing the Lambdas do reads
+// the whole table: the mailer queries the sparse index of unsent leads, SES's events the index on
+// their send's id (lambda/leads/record.ts).
 //
 // The limits table (lambda/limits/): one counter per window and key, each deleted by TTL soon after
 // its window, so it holds minutes of data and nothing worth keeping: on-demand, no backups, removed
@@ -22,7 +24,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { EMAIL_INDEX, LEAD_KEY, TTL_ATTRIBUTE } from '../../lambda/leads/record.ts';
+import { LEAD_KEY, LEAD_TABLE_SCHEMA, TTL_ATTRIBUTE, UNSENT_INDEX } from '../../lambda/leads/record.ts';
 import { MAILER_EVERY_MINUTES } from '../../lambda/limits/settings.ts';
 import { LIMIT_TTL_ATTRIBUTE, LIMITS_TABLE_ENV, LIMITS_TABLE_SCHEMA } from '../../lambda/limits/table.ts';
 import type { SiteSettings } from './settings.ts';
@@ -56,11 +58,16 @@ export class Leads extends Construct {
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    this.table.addGlobalSecondaryIndex({
-      indexName: EMAIL_INDEX,
-      partitionKey: { name: 'emailKey', type: AttributeType.STRING },
-      projectionType: ProjectionType.KEYS_ONLY,
-    });
+    // The indexes of LEAD_TABLE_SCHEMA (lambda/leads/record.ts), which dynalite's tables are made with too.
+    for (const index of LEAD_TABLE_SCHEMA.GlobalSecondaryIndexes) {
+      const [partition, sort] = index.KeySchema;
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.IndexName,
+        partitionKey: { name: partition.AttributeName, type: AttributeType.STRING },
+        ...(sort ? { sortKey: { name: sort.AttributeName, type: AttributeType.STRING } } : {}),
+        projectionType: index.Projection.ProjectionType === 'ALL' ? ProjectionType.ALL : ProjectionType.KEYS_ONLY,
+      });
+    }
 
     const [limitKey] = LIMITS_TABLE_SCHEMA.KeySchema;
     this.limits = new Table(this, 'Limits', {
@@ -89,10 +96,12 @@ export class Leads extends Construct {
       },
       logGroup,
     });
+    // It reads the unsent leads from their sparse index (a Query, never a Scan), and claims and marks each.
     this.mailer.addToRolePolicy(new PolicyStatement({
-      actions: ['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
       resources: [this.table.tableArn],
     }));
+    this.mailer.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.table.tableArn}/index/${UNSENT_INDEX}`] }));
     // It counts the lead e-mails of each hour too (VOLUME_LIMITS.mailsPerHour).
     this.mailer.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [this.limits.tableArn] }));
     new Rule(this, 'Schedule', {

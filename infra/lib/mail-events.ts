@@ -24,6 +24,7 @@ import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { SES_CONFIGURATION_SET_ENV } from '../../lambda/leads/ses-events.ts';
+import { MESSAGE_INDEX, SEND_INDEX } from '../../lambda/leads/record.ts';
 import { leadsEnvironment } from './leads.ts';
 import { LIMITS_TABLE_ENV } from '../../lambda/limits/table.ts';
 import type { SiteSettings } from './settings.ts';
@@ -79,9 +80,13 @@ export class MailEvents extends Construct {
       // What it failed (or was throttled) on past its asynchronous retries.
       deadLetterQueue: this.deadLetters,
     });
-    // Finds a lead by its SES message id (a filtered Scan: hundreds of leads a year; a GSI cannot
-    // index the nested mail.messageId) and marks it.
-    this.handler.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Scan', 'dynamodb:UpdateItem'], resources: [table.tableArn] }));
+    // Finds a report's leads through the index on their send's id (or SES's message id), never by
+    // reading the table, and marks each.
+    this.handler.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [table.tableArn] }));
+    this.handler.addToRolePolicy(new PolicyStatement({
+      actions: ['dynamodb:Query'],
+      resources: [SEND_INDEX, MESSAGE_INDEX].map((index) => `${table.tableArn}/index/${index}`),
+    }));
     // What SNS could not hand to the Lambda at all.
     this.topic.addSubscription(new LambdaSubscription(this.handler, { deadLetterQueue: this.deadLetters }));
   }

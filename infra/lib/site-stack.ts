@@ -106,7 +106,7 @@ export class SiteStack extends Stack {
     const mailEvents = new MailEvents(this, 'MailEvents', { settings, lambdaDir: build.lambdaDir, table: leads.table, limitsTable: leads.limits });
     mailEvents.allowSending(forms.handler, settings);
     mailEvents.allowSending(leads.mailer, settings);
-    defineLeadAlarms(leads, { settings, topic: leads.topic, table: leads.table, handler: forms.handler, mailer: leads.mailer, sesEvents: mailEvents.handler });
+    defineLeadAlarms(leads, { settings, topic: leads.topic, table: leads.table, limitsTable: leads.limits, configurationSet: mailEvents.configurationSet.configurationSetName, handler: forms.handler, mailer: leads.mailer, sesEvents: mailEvents.handler });
 
     // Only what the handler reads reaches it: its origin check's Origin and Referer, Content-Type,
     // and the viewer's address as CloudFront saw the connection, which CloudFront writes itself
@@ -185,6 +185,7 @@ export class SiteStack extends Stack {
     new CfnOutput(this, 'KeyValueStoreArn', { value: routes.keyValueStoreArn, description: 'For site deploy --kvs-arn (or SITE_KVS_ARN)' });
     new CfnOutput(this, 'LeadsTable', { value: leads.table.tableName, description: 'For site leads --table (with --region)' });
     new CfnOutput(this, 'LimitsTable', { value: leads.limits.tableName, description: 'For site leads resend --limits-table (the hourly cap on lead e-mails)' });
+    new CfnOutput(this, 'SesConfigurationSet', { value: mailEvents.configurationSet.configurationSetName, description: "For site leads resend --configuration-set (or SES_CONFIGURATION_SET): SES's events of its sends" });
     new CfnOutput(this, 'DistributionDomainName', {
       value: this.distribution.distributionDomainName,
       description: `Point ${settings.domainName} here (a CNAME, or a Route 53 alias)`,

@@ -4,10 +4,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
-import { CreateTableCommand, type CreateTableCommandInput, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, type CreateTableCommandInput, DeleteTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
-import { LEAD_TABLE_SCHEMA } from './record.ts';
+import { LEAD_TABLE_SCHEMA, type LeadRecord } from './record.ts';
+import { withIndexKeys } from './store.ts';
 import { LIMITS_TABLE_SCHEMA } from '../limits/table.ts';
+import { startOldItemProxy } from './old-item-proxy.ts';
 
 export const LOCAL_LEADS_TABLE = 'site-leads';
 /** The volume limits' counters, beside the leads. */
@@ -32,8 +35,39 @@ export function localClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({ endpoint, region: 'eu-west-2', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 2 });
 }
 
-/** Creates the leads table where it does not exist yet, with the schema of lead records. */
-export const ensureLeadTable = (client: DynamoDBClient, table: string) => ensureTable(client, table, LEAD_TABLE_SCHEMA);
+/**
+ * Creates the leads table where it does not exist yet, with the schema of lead records. A table a
+ * store made before the indexes of unsent leads and of send and message ids is rebuilt with them
+ * (dynalite cannot add an index to a table): its records are read out, the table made again, and
+ * each written back with the index keys its mail state calls for.
+ */
+export async function ensureLeadTable(client: DynamoDBClient, table: string): Promise<void> {
+  await ensureTable(client, table, LEAD_TABLE_SCHEMA);
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: table }));
+  const indexes = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  if (LEAD_TABLE_SCHEMA.GlobalSecondaryIndexes.every((index) => indexes.has(index.IndexName))) return;
+  const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const records: LeadRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(new ScanCommand({ TableName: table, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    records.push(...((page.Items ?? []) as LeadRecord[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  await client.send(new DeleteTableCommand({ TableName: table }));
+  for (let tries = 0; tries < 100; tries += 1) {
+    try { await client.send(new DescribeTableCommand({ TableName: table })); } catch (error) { if (error instanceof ResourceNotFoundException) break; throw error; }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await ensureTable(client, table, LEAD_TABLE_SCHEMA);
+  for (let i = 0; i < records.length; i += 25) {
+    let requests = records.slice(i, i + 25).map((record) => ({ PutRequest: { Item: withIndexKeys(record) } }));
+    while (requests.length) {
+      const answer = await doc.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
+      requests = (answer.UnprocessedItems?.[table] ?? []) as typeof requests;
+    }
+  }
+}
 
 /** Creates the volume limits' table where it does not exist yet. */
 export const ensureLimitsTable = (client: DynamoDBClient, table: string) => ensureTable(client, table, LIMITS_TABLE_SCHEMA);
@@ -72,10 +106,13 @@ export async function startLocalStore(options: { dataDir?: string; port?: number
   const server: Server = dynalite({ path: options.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => { server.off('error', reject); resolve(); });
+    server.listen(0, host, () => { server.off('error', reject); resolve(); });
   });
   const { port } = server.address() as AddressInfo;
-  const endpoint = `http://${host}:${port}`;
+  // In front of it, what dynalite lacks: the old item on a failed conditional write (old-item-proxy.ts).
+  let proxy;
+  try { proxy = await startOldItemProxy(port, options.port ?? 0); } catch (error) { server.close(); throw error; }
+  const { endpoint } = proxy;
   const table = options.table ?? LOCAL_LEADS_TABLE;
   const setup = localClient(endpoint);
   try {
@@ -88,9 +125,12 @@ export async function startLocalStore(options: { dataDir?: string; port?: number
     limitsTable: LOCAL_LIMITS_TABLE,
     dataDir: options.dataDir,
     client: () => localClient(endpoint),
-    close: () => new Promise<void>((resolve, reject) => {
-      server.close((error) => (error ? reject(error) : resolve()));
-      server.closeAllConnections();
-    }),
+    close: async () => {
+      await proxy.close();
+      await new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
   };
 }

@@ -1,9 +1,10 @@
 // Sending one stored lead's e-mail, or a digest of several, and writing down how it went, for the
 // handler (first try, straight after the store) and the retry mailer (every later try) alike.
+import { randomUUID } from 'node:crypto';
 import { SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-ses';
 import { composeDigest, composeEmail } from '../email.ts';
 import type { VolumeLimits } from '../limits/volume.ts';
-import { classifySesError, type SesFailure } from '../ses-errors.ts';
+import { classifySesError, isFailureOfTheEmail, type SesFailure } from '../ses-errors.ts';
 import type { MailSender } from '../ses-client.ts';
 import { leadContent } from './new-lead.ts';
 import type { LeadRecord } from './record.ts';
@@ -36,11 +37,12 @@ export interface SendLabel {
 }
 
 /**
- * Sends the lead's e-mail and records the outcome on its record. Never throws for an SES failure
+ * Sends the lead's e-mail, which send `label.sendId` holds (the handler's new record, or a claim
+ * taken with `sending`), and records the outcome on its record. Never throws for an SES failure
  * (the lead is safe in the table; the retry mailer tries again); a failure to record the outcome
- * does throw, and leaves the lead pending (its outcome unknown: leads/resend.ts).
+ * does throw, and leaves the claim to lapse (a send that may have gone: leads/resend.ts).
  */
-export function mailLead(record: LeadRecord, mailer: LeadMailer, label: SendLabel): Promise<MailResult> {
+export async function mailLead(record: LeadRecord, mailer: LeadMailer, label: SendLabel): Promise<MailResult> {
   const email = composeEmail(leadContent(record), {
     mailTo: mailer.mailTo,
     mailFrom: mailer.mailFrom,
@@ -49,38 +51,77 @@ export function mailLead(record: LeadRecord, mailer: LeadMailer, label: SendLabe
     source: record.source,
     repeat: label.repeat,
   });
-  return sendAndRecord(email, [record], mailer, label.sendId, false);
+  const [result] = await sendAndRecord(email, [record], mailer, label.sendId, false);
+  return result!.result;
+}
+
+/** One lead of a digest, and the send that claimed it. */
+export interface ClaimedLead { lead: LeadRecord; sendId: string; repeat: boolean }
+
+/** What became of each lead of a digest. */
+export interface DigestOutcome { lead: LeadRecord; result: MailResult }
+
+/**
+ * Sends claimed leads as one digest e-mail, newest first, and marks each sent with its message id.
+ * SES refusing the digest for what it holds splits it in halves, each sent on its own, so one bad
+ * lead costs a few sends, never one per lead; any other failure marks each failed (letting go of
+ * their claims) for the next run.
+ */
+export async function mailDigest(claimed: readonly ClaimedLead[], mailer: LeadMailer): Promise<DigestOutcome[]> {
+  const moved: ClaimedLead[] = [];
+  const sendId = randomUUID();
+  for (const item of claimed) {
+    if ((await mailer.store.markSending(item.lead.submissionId, item.sendId, sendId)).ok) moved.push({ ...item, sendId });
+  }
+  if (moved.length === 0) return [];
+  const newestFirst = [...moved].sort((a, b) => String(b.lead.receivedAt).localeCompare(String(a.lead.receivedAt)));
+  const email = composeDigest(
+    newestFirst.map(({ lead, repeat }) => ({ content: leadContent(lead), receivedAt: new Date(lead.receivedAt), source: lead.source, repeat })),
+    { mailTo: mailer.mailTo, mailFrom: mailer.mailFrom, configurationSet: mailer.configurationSet },
+  );
+  if (newestFirst.length > 1) {
+    // Refused for what it holds: the halves go on their own (each a send of its own), down to the lead SES will not take.
+    const outcome = await send(email, sendId, mailer);
+    if (!outcome.sent && isFailureOfTheEmail(outcome.failure.kind)) {
+      const half = Math.ceil(newestFirst.length / 2);
+      return [...await mailDigest(newestFirst.slice(0, half), mailer), ...await mailDigest(newestFirst.slice(half), mailer)];
+    }
+    return record(outcome, newestFirst.map((item) => item.lead), mailer, sendId, true);
+  }
+  return sendAndRecord(email, newestFirst.map((item) => item.lead), mailer, sendId, true);
+}
+
+/** One SendEmail, tagged with its send id. */
+async function send(email: SendEmailCommandInput, sendId: string, mailer: LeadMailer): Promise<MailResult> {
+  try {
+    const answer = await mailer.ses.send(new SendEmailCommand({ ...email, Tags: [{ Name: SEND_TAG, Value: sendId }] }));
+    return { sent: true, messageId: String((answer as { MessageId?: unknown } | undefined)?.MessageId ?? 'unknown') };
+  } catch (error) {
+    return { sent: false, failure: classifySesError(error) };
+  }
+}
+
+/** One SendEmail, and its outcome written on every lead it carried. */
+async function sendAndRecord(email: SendEmailCommandInput, records: readonly LeadRecord[], mailer: LeadMailer, sendId: string, inDigest: boolean): Promise<DigestOutcome[]> {
+  return record(await send(email, sendId, mailer), records, mailer, sendId, inDigest);
 }
 
 /**
- * Sends claimed leads as one digest e-mail and marks each sent with its message id; on an SES
- * failure marks each failed (letting go of their claims) for the next run. `repeats` are the leads
- * an earlier send of which may have arrived.
+ * The outcome of send `sendId` written on its leads. SES's Reject event may have come first (the
+ * lead is pending again, and this answer changes nothing), or its Send event (already sent).
  */
-export async function mailDigest(records: readonly LeadRecord[], mailer: LeadMailer, sendId: string, repeats: ReadonlySet<string> = new Set()): Promise<MailResult> {
-  const email = composeDigest(
-    records.map((record) => ({ content: leadContent(record), receivedAt: new Date(record.receivedAt), source: record.source, repeat: repeats.has(record.submissionId) })),
-    { mailTo: mailer.mailTo, mailFrom: mailer.mailFrom, configurationSet: mailer.configurationSet },
-  );
-  for (const record of records) await mailer.store.markSending(record.submissionId, sendId);
-  return sendAndRecord(email, records, mailer, sendId, true);
-}
-
-/** One SendEmail, tagged with its send id, and its outcome written on every lead it carried. */
-async function sendAndRecord(email: SendEmailCommandInput, records: readonly LeadRecord[], mailer: LeadMailer, sendId: string, inDigest: boolean): Promise<MailResult> {
+async function record(result: MailResult, records: readonly LeadRecord[], mailer: LeadMailer, sendId: string, inDigest: boolean): Promise<DigestOutcome[]> {
   const now = mailer.now ?? (() => new Date());
-  let messageId: string;
-  try {
-    const answer = await mailer.ses.send(new SendEmailCommand({ ...email, Tags: [{ Name: SEND_TAG, Value: sendId }] }));
-    messageId = String((answer as { MessageId?: unknown } | undefined)?.MessageId ?? 'unknown');
-  } catch (error) {
-    const failure = classifySesError(error);
-    for (const record of records) {
-      if (failure.kind === 'unanswered') await mailer.store.markUnanswered(record.submissionId, now());
-      else await mailer.store.markFailed(record.submissionId, failure.kind, now());
+  const outcomes: DigestOutcome[] = [];
+  for (const lead of records) {
+    if (result.sent) {
+      const marked = await mailer.store.markSent(lead.submissionId, sendId, result.messageId, now(), inDigest);
+      outcomes.push({ lead, result: marked === 'rejected' ? { sent: false, failure: { kind: 'refused', name: 'Reject' } } : result });
+    } else {
+      if (result.failure.kind === 'unanswered') await mailer.store.markUnanswered(lead.submissionId, sendId, now());
+      else await mailer.store.markFailed(lead.submissionId, sendId, result.failure.kind, now(), isFailureOfTheEmail(result.failure.kind));
+      outcomes.push({ lead, result });
     }
-    return { sent: false, failure };
   }
-  for (const record of records) await mailer.store.markSent(record.submissionId, messageId, now(), inDigest);
-  return { sent: true, messageId };
+  return outcomes;
 }

@@ -75,7 +75,7 @@ export function newLead(submission: Submission, context: NewLeadContext): LeadRe
     emailKey: emailKeyOf(content.email),
     ...(content.answers ? { assessment: Object.fromEntries(content.answers) } : {}),
     source: context.source,
-    mail: { state: 'pending', attempts: 0, claimedUntil: new Date(context.receivedAt.getTime() + FIRST_SEND_CLAIM_MS).toISOString(), sendId: randomUUID() },
+    mail: { state: 'pending', attempts: 0, claimedUntil: new Date(context.receivedAt.getTime() + FIRST_SEND_CLAIM_MS).toISOString(), sendId: randomUUID(), sending: true },
     expiresAt: Math.floor(addMonths(context.receivedAt, context.retentionMonths).getTime() / 1000),
   };
 }

@@ -10,6 +10,18 @@ export const LEAD_KEY = 'submissionId';
 export const EMAIL_INDEX = 'byEmail';
 /** The TTL attribute: epoch seconds after which DynamoDB deletes the record (the retention period of content/site.yaml). */
 export const TTL_ATTRIBUTE = 'expiresAt';
+/**
+ * The sparse index of unsent leads: only a lead whose e-mail is pending carries `unsent` (a GSI
+ * cannot index the nested `mail.state`), so the mailer reads the pending leads, newest first,
+ * without reading the table.
+ */
+export const UNSENT_INDEX = 'byUnsent';
+/** The index on `sendKey` (a copy of `mail.sendId`): SES's events find the leads of their send with one Query. */
+export const SEND_INDEX = 'bySend';
+/** The index on `messageKey` (a copy of `mail.messageId`): a report that carries no send tag finds its leads by SES's message id. */
+export const MESSAGE_INDEX = 'byMessage';
+/** The value of `unsent` on every pending lead: the index's one partition. */
+export const UNSENT_VALUE = 'pending';
 
 /** The key schema, attributes and index every copy of the table is created with (CDK stack, dynalite, tests). */
 export const LEAD_TABLE_SCHEMA = {
@@ -17,9 +29,16 @@ export const LEAD_TABLE_SCHEMA = {
   AttributeDefinitions: [
     { AttributeName: LEAD_KEY, AttributeType: 'S' },
     { AttributeName: 'emailKey', AttributeType: 'S' },
+    { AttributeName: 'unsent', AttributeType: 'S' },
+    { AttributeName: 'unsentAt', AttributeType: 'S' },
+    { AttributeName: 'sendKey', AttributeType: 'S' },
+    { AttributeName: 'messageKey', AttributeType: 'S' },
   ],
   GlobalSecondaryIndexes: [
     { IndexName: EMAIL_INDEX, KeySchema: [{ AttributeName: 'emailKey', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
+    { IndexName: UNSENT_INDEX, KeySchema: [{ AttributeName: 'unsent', KeyType: 'HASH' }, { AttributeName: 'unsentAt', KeyType: 'RANGE' }], Projection: { ProjectionType: 'ALL' } },
+    { IndexName: SEND_INDEX, KeySchema: [{ AttributeName: 'sendKey', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
+    { IndexName: MESSAGE_INDEX, KeySchema: [{ AttributeName: 'messageKey', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
   ],
 } as const;
 
@@ -28,6 +47,14 @@ export type MailState = 'pending' | 'sent';
 
 export interface LeadMail {
   state: MailState;
+  /**
+   * Raised by one on every change of the mail state: each change is a conditional write on the
+   * version its writer read (or on the send id it holds), so a writer holding an old copy changes
+   * nothing (lambda/leads/store.ts). Absent on a lead stored before versions: read as 0.
+   */
+  version?: number;
+  /** The id of the write that made the last change: a writer whose answer was lost knows its own write by it. */
+  writeId?: string;
   /** Send attempts so far, by the handler and the retry mailer together. */
   attempts: number;
   /** SES's MessageId, once sent. */
@@ -40,6 +67,24 @@ export interface LeadMail {
   lastError?: string;
   /** Sends of this lead that got no answer from SES (each may have reached the inbox): any later e-mail of it says it is a repeat. */
   unanswered?: number;
+  /**
+   * Sends of this lead that may have reached the inbox, recorded for good: each unanswered one, and
+   * each whose sender stopped mid-send (its claim lapsed with `sending` set), counted by the write
+   * that takes the lead over. Never lowered; any later e-mail of the lead says it may be a repeat.
+   */
+  maybeSent?: number;
+  /** True once the holder of the claim may have handed the e-mail to SES: a lapsed claim with it set is a send that may have gone. */
+  sending?: boolean;
+  /** Sends SES refused for this e-mail's own content or address (`refused`); past two, the lead is set aside for the owner. */
+  refusals?: number;
+  /**
+   * Why the mailer stopped sending this lead on its own (`damaged: …`, `refused`, `maybe-sent`): it
+   * stays pending, and the mailer's log and the set-aside alarm name it until the owner sends it
+   * with `site leads resend --id` or erases it.
+   */
+  setAside?: string;
+  /** The send SES rejected after taking it (its Reject event): an answer for it that comes later does not mark the lead sent. */
+  rejectedSend?: string;
   /**
    * The id of the send that holds the lead, or made its last attempt: every SendEmail is tagged
    * `send=<sendId>`, so SES's own events (Send, Delivery, Reject) find the leads it carried even when
@@ -85,6 +130,18 @@ export type LeadRecord = LeadFieldValues & {
   /** True when the post filled the forms' hidden honeypot field: kept, but mailed only in the digest. */
   likelySpam?: boolean;
   mail: LeadMail;
+  /** `pending` while the e-mail is unsent, absent once sent: the key of the sparse index of unsent leads (UNSENT_INDEX). */
+  unsent?: typeof UNSENT_VALUE;
+  /**
+   * The sort key of that index: receivedAt and submissionId, so the index reads newest first and
+   * each lead has a key of its own (dynalite tells entries under one index key apart by six hex
+   * digits of a hash of the table key, which 100,000 leads would share). Written once, kept.
+   */
+  unsentAt?: string;
+  /** A copy of `mail.sendId`, the key of the index SES's events find their leads by (SEND_INDEX). */
+  sendKey?: string;
+  /** A copy of `mail.messageId` once SES took the e-mail, the key of MESSAGE_INDEX. */
+  messageKey?: string;
   /** TTL, epoch seconds. */
   expiresAt: number;
 };

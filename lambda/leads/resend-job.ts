@@ -30,7 +30,7 @@ export function createResendJob(options: ResendJobOptions): () => Promise<Resend
       { log: options.log },
     );
     options.log({
-      level: report.stuck > 0 ? 'error' : 'info',
+      level: report.stuck > 0 || report.setAside.length > 0 || report.errors.length > 0 ? 'error' : 'info',
       event: 'resend',
       sent: report.sent.length,
       digested: report.digested.length,
@@ -40,10 +40,15 @@ export function createResendJob(options: ResendJobOptions): () => Promise<Resend
       unanswered: report.unanswered.length,
       uncertain: report.uncertain.length,
       waiting: report.waiting,
+      // Each lead set aside by its id and why (a damaged record, or one SES refused twice): what the set-aside alarm points to.
+      setAside: report.setAside,
+      // Leads whose records the table failed this run: the rest of the run went on.
+      errors: report.errors,
       [STUCK_METRIC]: report.stuck,
       [METRICS.digested]: report.digested.length,
       [METRICS.mailFailures]: report.failed.length,
-      ...metricFields(now(), [STUCK_METRIC, METRICS.digested, METRICS.mailFailures]),
+      [METRICS.setAside]: report.setAside.length,
+      ...metricFields(now(), [STUCK_METRIC, METRICS.digested, METRICS.mailFailures, METRICS.setAside]),
     });
     return report;
   };

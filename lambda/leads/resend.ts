@@ -7,8 +7,12 @@
 // straight after the store, so a stream would only ever see leads that failed a moment ago, and
 // its retries are measured in seconds, which is no use when SES is out for an hour or the sender
 // identity needs fixing. A schedule retries for as long as it takes, needs no on-failure
-// destination, and is the same code the owner runs from the CLI. The table holds a consultancy's
-// leads (hundreds a year), so finding the pending ones with a filtered scan costs nothing.
+// destination, and is the same code the owner runs from the CLI. The pending leads come from the
+// sparse index of unsent leads (store.ts), newest first, so a run reads what is unsent, never the table.
+//
+// Each lead and each digest is a step of its own: a lead the table fails, or a damaged record (set
+// aside and named), stops nothing else. Every send takes the lead with a conditional claim on the
+// copy it read, so a run holding an old copy sends nothing another sender has moved on.
 //
 // One e-mail per lead, at most two under any one fault. A send SES refused, or that never reached
 // it, is retried with backoff. A send that got no answer (the request left, the answer did not
@@ -23,7 +27,7 @@ import type { LeadRecord } from './record.ts';
 import { mayMailNow } from '../limits/volume.ts';
 import { jsonLogger, type Logger } from '../log.ts';
 import { DigestPlan, digestBytesOf, type DigestBounds } from './digest-plan.ts';
-import { mailDigest, mailLead, type LeadMailer, type MailResult } from './mail-lead.ts';
+import { mailDigest, mailLead, type ClaimedLead, type DigestOutcome, type LeadMailer } from './mail-lead.ts';
 import { leadContent } from './new-lead.ts';
 
 /** A lead is left to the handler's own send for this long after it arrives. */
@@ -39,39 +43,46 @@ export const STUCK_AFTER_MS = 30 * 60 * 1000;
 export const UNANSWERED_QUIET_MS = 30 * 60 * 1000;
 /** Sends of unknown outcome after which only the owner sends the lead again (`site leads resend --id`). */
 export const MAX_UNCERTAIN_SENDS = 2;
+/** SES refusals of a lead's own e-mail after which only the owner sends it (`site leads resend --id`): the same mail is refused again. */
+export const MAX_REFUSALS = 2;
 /** How long one run holds a lead it is sending. */
 const CLAIM_MS = 5 * 60 * 1000;
+
 
 export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, 60_000 * 2 ** Math.max(0, attempts - 1));
 }
 
-/**
- * The last sender to claim the lead left no outcome: every outcome (sent, failed, unanswered, held)
- * lets go of the claim, so a claim that ran out means its holder stopped mid-send (the handler or a
- * mailer run timed out) or could not write what came of it.
- */
-const leftNoOutcome = (lead: LeadRecord, now: number) =>
-  lead.mail.claimedUntil !== undefined && Date.parse(lead.mail.claimedUntil) <= now;
+const lapsed = (lead: LeadRecord, now: number) => lead.mail.claimedUntil !== undefined && Date.parse(lead.mail.claimedUntil) <= now;
 
-/** Sends of this lead that may have reached the inbox: each unanswered one, and one whose sender left no outcome. */
+/**
+ * The last sender to claim the lead stopped mid-send, after it may have handed the e-mail to SES:
+ * every outcome lets go of the claim, so a lapsed claim with `sending` set means its holder timed
+ * out or could not write what came of it (a lead stored before `sending` was kept counts too).
+ * The claim that takes the lead over records this for good (mail.maybeSent).
+ */
+const lapsedWhileSending = (lead: LeadRecord, now: number) =>
+  lapsed(lead, now) && (lead.mail.sending === true || lead.mail.version === undefined);
+
+/** Sends of this lead that may have reached the inbox: those recorded, and one whose sender stopped mid-send. */
 export function uncertainSends(lead: LeadRecord, now: number): number {
-  return (lead.mail.unanswered ?? 0) + (leftNoOutcome(lead, now) ? 1 : 0);
+  return (lead.mail.maybeSent ?? lead.mail.unanswered ?? 0) + (lapsedWhileSending(lead, now) ? 1 : 0);
 }
 
 /**
  * When the lead's next send is due (epoch ms), or undefined when only the owner may send it now.
  * `byOwner` (`site leads resend`) skips the grace period and the backoff, never the quiet period
- * after a send that may have gone; `explicit` (`--id`) may send it after two such sends.
+ * after a send that may have gone; `explicit` (`--id`) may send it after two such sends, or two refusals.
  */
 export function dueAt(lead: LeadRecord, now: Date, byOwner = false, explicit = false): number | undefined {
   const received = Date.parse(lead.receivedAt);
   const last = lead.mail.lastAttemptAt ? Date.parse(lead.mail.lastAttemptAt) : undefined;
-  const lapsed = leftNoOutcome(lead, now.getTime());
-  if (lapsed || lead.mail.lastError === 'unanswered') {
+  if ((lead.mail.refusals ?? 0) >= MAX_REFUSALS && !explicit) return undefined;
+  const midSend = lapsedWhileSending(lead, now.getTime());
+  if (midSend || lead.mail.lastError === 'unanswered') {
     if (uncertainSends(lead, now.getTime()) >= MAX_UNCERTAIN_SENDS && !explicit) return undefined;
     // From the send's last moment: the claim's end, or the unanswered attempt.
-    return (lapsed ? Date.parse(lead.mail.claimedUntil!) : last ?? received) + UNANSWERED_QUIET_MS;
+    return (midSend ? Date.parse(lead.mail.claimedUntil!) : last ?? received) + UNANSWERED_QUIET_MS;
   }
   if (byOwner) return 0;
   return Math.max(received + HANDLER_GRACE_MS, last === undefined ? 0 : last + backoffMs(lead.mail.attempts));
@@ -81,6 +92,22 @@ export function dueAt(lead: LeadRecord, now: Date, byOwner = false, explicit = f
 export function isDue(lead: LeadRecord, now: Date): boolean {
   const at = dueAt(lead, now);
   return at !== undefined && at <= now.getTime();
+}
+
+/**
+ * Why a stored record cannot be mailed, or undefined when it can: a record damaged by hand or by an
+ * old bug is set aside (and named in the log) rather than stop every run at it.
+ */
+export function damageOf(lead: LeadRecord): string | undefined {
+  if (typeof lead.submissionId !== 'string') return 'it has no submissionId';
+  if (typeof lead.receivedAt !== 'string' || Number.isNaN(Date.parse(lead.receivedAt))) return 'its receivedAt is not a time';
+  if (typeof lead.mail !== 'object' || lead.mail === null || typeof lead.mail.attempts !== 'number') return 'its mail state is unreadable';
+  try {
+    digestBytesOf({ content: leadContent(lead), receivedAt: new Date(lead.receivedAt), source: lead.source });
+  } catch (error) {
+    return `its e-mail cannot be written (${error instanceof Error ? error.name : typeof error})`;
+  }
+  return undefined;
 }
 
 export interface ResendOptions {
@@ -104,76 +131,127 @@ export interface ResendReport {
   waiting: number;
   /** Left alone because an earlier send may have arrived: sent again from `from` (ISO), or only by the owner (`from` undefined). */
   uncertain: { submissionId: string; from?: string }[];
+  /** Left for the owner: a damaged record, or a lead SES refused twice for its content. Named in the log; the set-aside alarm fires. */
+  setAside: { submissionId: string; reason: string }[];
+  /** Leads this run could not read or write (the table failed them): the rest of the run went on. */
+  errors: string[];
   /** Asked for by id but not pending (sent already, or no such lead). */
   notPending: string[];
   /** Leads still pending after this run that arrived more than 30 minutes ago: the alarm's figure. */
   stuck: number;
 }
 
+/** A lead claimed for this run's digests, with the send that holds it. */
+type Claimed = ClaimedLead;
+
 export async function resendLeads(mailer: LeadMailer, options: ResendOptions = {}): Promise<ResendReport> {
   const clock = mailer.now ?? (() => new Date());
   const log = options.log ?? jsonLogger;
-  const report: ResendReport = { sent: [], digested: [], failed: [], unanswered: [], waiting: 0, uncertain: [], notPending: [], stuck: 0 };
+  const report: ResendReport = { sent: [], digested: [], failed: [], unanswered: [], waiting: 0, uncertain: [], setAside: [], errors: [], notPending: [], stuck: 0 };
   let pending: LeadRecord[];
   if (options.ids) {
     pending = [];
     for (const id of options.ids) {
       const lead = await mailer.store.get(id);
-      if (lead?.mail.state === 'pending') pending.push(lead);
+      if (lead?.mail?.state === 'pending') pending.push(lead);
       else report.notPending.push(id);
     }
   } else {
+    // Newest first (the sparse index of unsent leads): in a flood, the latest leads reach the digests first.
     pending = await mailer.store.unsent();
   }
-  // Claimed leads for this run's digests: held ones, and any past the hour's cap.
-  const plan = new DigestPlan<LeadRecord>(options.digestBounds);
+  const byOwner = Boolean(options.now);
+  const explicit = Boolean(options.ids);
+  const plan = new DigestPlan<Claimed>(options.digestBounds);
   let capReached = false;
+  // SES refused the account's e-mail (not one e-mail's): the rest wait for the next run.
+  let stopped = false;
   const wait = (lead: LeadRecord, now: Date) => {
     report.waiting += 1;
     if (isStuck(lead, now)) report.stuck += 1;
   };
-  // One at a time: SES's sending rate is low in the sandbox, and a backlog is small.
-  for (const lead of pending) {
+
+  /** Claims the lead on the copy read; on a copy gone stale, once more on the lead as it now stands, if that is still due. */
+  async function claim(lead: LeadRecord, now: Date, sending: boolean): Promise<LeadRecord | undefined> {
+    let read: LeadRecord | undefined = lead;
+    for (let tries = 0; read && tries < 2; tries += 1) {
+      const at = dueAt(read, now, byOwner, explicit);
+      if (read.mail?.state !== 'pending' || at === undefined || at > now.getTime()) return undefined;
+      const sendId = randomUUID();
+      const taken = await mailer.store.claim(read, { now, until: new Date(now.getTime() + CLAIM_MS), sendId, sending });
+      if (taken.ok) return taken.lead;
+      read = taken.current;
+    }
+    return undefined;
+  }
+
+  async function consider(lead: LeadRecord): Promise<void> {
     const now = clock();
-    const at = dueAt(lead, now, Boolean(options.now), Boolean(options.ids));
+    const damage = damageOf(lead);
+    if (damage) {
+      report.setAside.push({ submissionId: String(lead.submissionId), reason: `damaged: ${damage}` });
+      report.waiting += 1;
+      return;
+    }
+    const at = dueAt(lead, now, byOwner, explicit);
     if (at === undefined || at > now.getTime()) {
-      if (leftNoOutcome(lead, now.getTime()) || lead.mail.lastError === 'unanswered') report.uncertain.push({ submissionId: lead.submissionId, ...(at === undefined ? {} : { from: new Date(at).toISOString() }) });
+      if ((lead.mail.refusals ?? 0) >= MAX_REFUSALS && !explicit) report.setAside.push({ submissionId: lead.submissionId, reason: 'refused: SES refused its e-mail twice' });
+      else if (lapsedWhileSending(lead, now.getTime()) || lead.mail.lastError === 'unanswered') report.uncertain.push({ submissionId: lead.submissionId, ...(at === undefined ? {} : { from: new Date(at).toISOString() }) });
       wait(lead, now);
-      continue;
+      return;
     }
     const bytes = digestBytesOf({ content: leadContent(lead), receivedAt: new Date(lead.receivedAt), source: lead.source });
-    const alone = lead.mail.lastError === 'rejected';
+    // A lead SES refused once goes in a digest of its own, so it holds back no other.
+    const alone = (lead.mail.refusals ?? 0) > 0;
     // A held lead, or any once the cap is reached, goes in a digest: one this run has no room for waits for the next.
-    if ((lead.mail.held || capReached) && !plan.hasRoom(bytes, alone)) { wait(lead, now); continue; }
-    // The claim is the one every send takes, the handler's first included: whoever holds it sends.
-    const sendId = randomUUID();
-    if (!(await mailer.store.claim(lead.submissionId, now, new Date(now.getTime() + CLAIM_MS), sendId))) {
-      wait(lead, now);
-      continue;
-    }
-    if (!lead.mail.held && !capReached && mailer.limits && !(await mayMailNow(mailer.limits, now, log))) capReached = true;
-    if (lead.mail.held || capReached) {
-      if (!plan.add(lead, bytes, alone)) {
+    if (stopped || ((lead.mail.held || capReached) && !plan.hasRoom(bytes, alone))) { wait(lead, now); return; }
+    const claimed = await claim(lead, now, !(lead.mail.held || capReached));
+    if (!claimed) { wait(lead, now); return; }
+    const sendId = claimed.mail.sendId!;
+    const repeat = uncertainSends(claimed, now.getTime()) > 0;
+    if (!claimed.mail.held && !capReached && mailer.limits && !(await mayMailNow(mailer.limits, now, log))) capReached = true;
+    if (claimed.mail.held || capReached) {
+      if (!plan.add({ lead: claimed, sendId, repeat }, bytes, alone)) {
         // No room left this run: held for the next, its claim let go.
-        await mailer.store.markHeld(lead.submissionId);
-        wait(lead, now);
+        await mailer.store.release(claimed.submissionId, sendId, true);
+        wait(claimed, now);
       }
-      continue;
+      return;
     }
-    const result: MailResult = await mailLead(lead, mailer, { sendId, repeat: uncertainSends(lead, now.getTime()) > 0 });
-    record(report, [lead], result, false, clock);
+    const result = await mailLead(claimed, mailer, { sendId, repeat });
+    if (!result.sent && result.failure.kind === 'account') stopped = true;
+    record(report, [{ lead: claimed, result }], false, clock);
+  }
+
+  // One at a time: SES's sending rate is low in the sandbox, and a backlog is small. A lead the
+  // table fails is named and left for the next run; the others go ahead.
+  for (const lead of pending) {
+    try {
+      await consider(lead);
+    } catch (error) {
+      report.errors.push(String(lead?.submissionId));
+      log({ level: 'error', event: 'resend_lead_error', submissionId: String(lead?.submissionId), name: error instanceof Error ? error.name : typeof error });
+    }
   }
   for (const batch of plan.batches) {
-    const at = clock().getTime();
-    const repeats = new Set(batch.items.filter((lead) => uncertainSends(lead, at) > 0).map((lead) => lead.submissionId));
-    const result = await mailDigest(batch.items, mailer, randomUUID(), repeats);
-    record(report, batch.items, result, true, clock);
+    try {
+      if (stopped) throw new Error('SES refused the account\'s e-mail this run');
+      record(report, await mailDigest(batch.items, mailer), true, clock);
+    } catch (error) {
+      // Its leads are let go of (held for the next run's digests), so they do not wait for their claims to lapse.
+      for (const item of batch.items) {
+        await mailer.store.release(item.lead.submissionId, item.sendId, true).catch(() => undefined);
+        if (!stopped) report.errors.push(item.lead.submissionId);
+        wait(item.lead, clock());
+      }
+      if (!stopped) log({ level: 'error', event: 'resend_digest_error', leads: batch.items.map((item) => item.lead.submissionId), name: error instanceof Error ? error.name : typeof error });
+    }
   }
   return report;
 }
 
-function record(report: ResendReport, leads: readonly LeadRecord[], result: MailResult, inDigest: boolean, clock: () => Date): void {
-  for (const lead of leads) {
+function record(report: ResendReport, outcomes: readonly DigestOutcome[], inDigest: boolean, clock: () => Date): void {
+  for (const { lead, result } of outcomes) {
     if (result.sent) (inDigest ? report.digested : report.sent).push(lead.submissionId);
     else if (result.failure.kind === 'unanswered') report.unanswered.push(lead.submissionId);
     else report.failed.push({ submissionId: lead.submissionId, kind: result.failure.kind });

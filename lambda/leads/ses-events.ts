@@ -10,17 +10,19 @@
 // Send, Delivery, Bounce or Complaint event of that send marks a lead still pending sent (it went:
 // no repeat), and a Reject marks it failed (SES took it but never sent it: the mailer tries again).
 //
-// A lead is found by the SES message id its record keeps (`mail.messageId`, written when SES took
-// it) with a filtered Scan: the table holds hundreds of leads a year, and a GSI cannot index a
-// nested attribute. A digest e-mail carries several leads under one message id, so every match is
-// marked. The table is reached with the document client here, not through LeadStore: this function
-// may only Scan and UpdateItem (infra/lib/mail-events.ts), and needs nothing else.
+// A lead is found by its send's id, through the index on `sendKey` (a top-level copy of
+// `mail.sendId`: a GSI cannot index a nested attribute), never by reading the table: one Query, then
+// one conditional update per lead (two when the sender's own answer has not been written yet), so
+// a lead's event settles in three requests at most. A digest e-mail carries several leads under one
+// send, so each is marked. The table is reached with the document client here, not through
+// LeadStore: this function may only Query the index and UpdateItem (infra/lib/mail-events.ts).
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../log.ts';
 import { METRICS, metricFields, type MetricName } from '../metrics.ts';
 import { SEND_TAG } from './mail-lead.ts';
-import { LEAD_KEY as KEY, type MailDelivery } from './record.ts';
+import { LEAD_KEY as KEY, MESSAGE_INDEX, SEND_INDEX, UNSENT_VALUE, type MailDelivery } from './record.ts';
 
 /** The environment variable naming the SES configuration set every lead e-mail must be sent with. */
 export const SES_CONFIGURATION_SET_ENV = 'SES_CONFIGURATION_SET';
@@ -36,15 +38,17 @@ export interface DeliveryMark {
   reason?: string;
 }
 
-/** The two operations this Lambda needs on the leads table. */
+/** What this Lambda does to the leads table: one Query to find a send's leads, one or two conditional updates for each. */
 export interface DeliveryStore {
-  /** The submissionIds of the leads whose e-mail had this SES message id. */
-  findByMessageId(messageId: string): Promise<string[]>;
-  /** Marks sent, with this message id, every lead of send `sendId` still pending; answers which. */
-  confirmSent(sendId: string, messageId: string, at: string): Promise<string[]>;
-  /** Marks pending and failed (`rejected`) every lead of send `sendId`; answers which. */
-  markRejected(sendId: string, at: string): Promise<string[]>;
-  /** Writes the mark on one lead; false when the lead is gone or already carries a bounce or complaint that a delivery must not hide. */
+  /** The submissionIds of the leads send `sendId` carries (the index on sendKey). */
+  leadsOfSend(sendId: string): Promise<string[]>;
+  /** The submissionIds of the leads SES took as this message id (the index on messageKey), for a report with no send tag. */
+  leadsOfMessage(messageId: string): Promise<string[]>;
+  /** Marks the lead sent by send `sendId` (with a delivery mark, if any) while it is pending; false when it is not (sent already, or taken by another send). */
+  confirmSent(submissionId: string, sendId: string, messageId: string, at: string, mark?: DeliveryMark): Promise<boolean>;
+  /** The lead is pending again: SES took send `sendId` but never sent it. Counts a refusal of its content; false when the send no longer holds it. */
+  markRejected(submissionId: string, sendId: string, at: string): Promise<boolean>;
+  /** Writes the mark on a lead sent with this message id; false when it is not (yet) marked sent with it, or already carries a bounce or complaint that a delivery must not hide. */
   mark(submissionId: string, messageId: string, mark: DeliveryMark): Promise<boolean>;
 }
 
@@ -56,21 +60,51 @@ export type SesEventOutcome =
   | { kind: 'ignored'; type: string }
   | { kind: 'malformed'; reason: string };
 
+const NAMES = { '#key': KEY, '#mail': 'mail', '#state': 'state', '#version': 'version', '#writeId': 'writeId' };
+const BUMP = '#mail.#version = if_not_exists(#mail.#version, :zero) + :one, #mail.#writeId = :writeId';
+const DELIVERY_NAMES = { '#delivery': 'delivery', '#deliveryAt': 'deliveryAt', '#deliveryReason': 'deliveryReason' };
+
+/** The SET and REMOVE parts a delivery mark adds to an update. */
+function markParts(mark: DeliveryMark | undefined): { set: string; remove: string; values: Record<string, unknown> } {
+  if (!mark) return { set: '', remove: '', values: {} };
+  return {
+    set: `, #mail.#delivery = :delivery, #mail.#deliveryAt = :deliveryAt${mark.reason ? ', #mail.#deliveryReason = :reason' : ''}`,
+    remove: mark.reason ? '' : ', #mail.#deliveryReason',
+    values: { ':delivery': mark.delivery, ':deliveryAt': mark.at, ...(mark.reason ? { ':reason': mark.reason } : {}) },
+  };
+}
 
 export function deliveryStore(client: DynamoDBClient, table: string): DeliveryStore {
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
-  /** The leads whose mail attribute `field` holds `value`, found by a filtered Scan (a report is rare; the table is small). */
-  async function findByMail(field: 'sendId' | 'messageId', value: string): Promise<string[]> {
+  async function update(submissionId: string, condition: string, expression: string, values: Record<string, unknown>, names: Record<string, string> = {}): Promise<boolean> {
+    try {
+      await doc.send(new UpdateCommand({
+        TableName: table,
+        Key: { [KEY]: submissionId },
+        // attribute_exists: a lead erased meanwhile must not come back as a bare mail state.
+        ConditionExpression: `attribute_exists(#key) AND ${condition}`,
+        UpdateExpression: expression,
+        ExpressionAttributeNames: { ...NAMES, ...names },
+        ExpressionAttributeValues: { ...values, ':zero': 0, ':one': 1, ':writeId': randomUUID() },
+      }));
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** The keys of the leads whose `attribute` holds `value`, from its index (one Query, unless a send carries more leads than a page holds). */
+  async function keysOf(index: string, attribute: 'sendKey' | 'messageKey', value: string): Promise<string[]> {
     const ids: string[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const page = await doc.send(new ScanCommand({
+      const page = await doc.send(new QueryCommand({
         TableName: table,
-        ConsistentRead: true,
-        FilterExpression: '#mail.#field = :value',
-        ProjectionExpression: '#key',
-        ExpressionAttributeNames: { '#mail': 'mail', '#field': field, '#key': KEY },
+        IndexName: index,
+        KeyConditionExpression: '#attribute = :value',
+        ExpressionAttributeNames: { '#attribute': attribute },
         ExpressionAttributeValues: { ':value': value },
         ...(start ? { ExclusiveStartKey: start } : {}),
       }));
@@ -80,60 +114,28 @@ export function deliveryStore(client: DynamoDBClient, table: string): DeliverySt
     return ids.sort();
   }
 
-  /** One conditional update per lead of the send; answers the leads it changed. */
-  async function updateEach(ids: readonly string[], sendId: string, condition: string, update: string, values: Record<string, unknown>): Promise<string[]> {
-    const changed: string[] = [];
-    for (const id of ids) {
-      try {
-        await doc.send(new UpdateCommand({
-          TableName: table,
-          Key: { [KEY]: id },
-          ConditionExpression: `attribute_exists(#key) AND #mail.#sendId = :sendId${condition}`,
-          UpdateExpression: update,
-          ExpressionAttributeNames: { '#key': KEY, '#mail': 'mail', '#sendId': 'sendId', '#state': 'state' },
-          ExpressionAttributeValues: { ':sendId': sendId, ...values },
-        }));
-        changed.push(id);
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      }
-    }
-    return changed;
-  }
-
   return {
-    async confirmSent(sendId, messageId, at) {
-      const ids = await findByMail('sendId', sendId);
-      return updateEach(ids, sendId, ' AND #mail.#state = :pending',
-        `SET #mail.#state = :sent, #mail.messageId = :messageId, #mail.confirmedAt = :at${ids.length > 1 ? ', #mail.inDigest = :true' : ''} REMOVE #mail.lastError, #mail.claimedUntil, #mail.held`,
-        { ':pending': 'pending', ':sent': 'sent', ':messageId': messageId, ':at': at, ...(ids.length > 1 ? { ':true': true } : {}) });
+    leadsOfSend: (sendId) => keysOf(SEND_INDEX, 'sendKey', sendId),
+    leadsOfMessage: (messageId) => keysOf(MESSAGE_INDEX, 'messageKey', messageId),
+    confirmSent(submissionId, sendId, messageId, at, mark) {
+      const parts = markParts(mark);
+      return update(submissionId, 'sendKey = :sendId AND #mail.#state = :pending',
+        `SET #mail.#state = :sent, #mail.messageId = :messageId, messageKey = :messageId, #mail.confirmedAt = :at${parts.set}, ${BUMP} REMOVE #mail.lastError, #mail.claimedUntil, #mail.held, #mail.sending, unsent${parts.remove}`,
+        { ':sendId': sendId, ':pending': 'pending', ':sent': 'sent', ':messageId': messageId, ':at': at, ...parts.values }, mark ? DELIVERY_NAMES : {});
     },
-    async markRejected(sendId, at) {
-      return updateEach(await findByMail('sendId', sendId), sendId, '',
-        'SET #mail.#state = :pending, #mail.lastError = :rejected, #mail.lastAttemptAt = :at REMOVE #mail.messageId, #mail.inDigest',
-        { ':pending': 'pending', ':rejected': 'rejected', ':at': at });
+    markRejected(submissionId, sendId, at) {
+      // The send lets go of the lead (sendKey and mail.sendId removed): its own answer, or a Send event that comes later, no longer marks it sent.
+      return update(submissionId, 'sendKey = :sendId',
+        `SET #mail.#state = :pending, unsent = :unsent, #mail.lastError = :refused, #mail.lastAttemptAt = :at, #mail.rejectedSend = :sendId, #mail.refusals = if_not_exists(#mail.refusals, :zero) + :one, ${BUMP} REMOVE #mail.messageId, messageKey, #mail.inDigest, #mail.sendId, sendKey, #mail.claimedUntil, #mail.sending`,
+        { ':sendId': sendId, ':pending': 'pending', ':unsent': UNSENT_VALUE, ':refused': 'refused', ':at': at });
     },
-    findByMessageId: (messageId) => findByMail('messageId', messageId),
-    async mark(submissionId, messageId, mark) {
+    mark(submissionId, messageId, mark) {
       // A delivery report never hides a bounce or complaint that arrived first (SNS does not keep order).
       const keepWorse = mark.delivery === 'delivered' ? ' AND (attribute_not_exists(#mail.#delivery) OR #mail.#delivery = :delivery)' : '';
-      try {
-        await doc.send(new UpdateCommand({
-          TableName: table,
-          Key: { [KEY]: submissionId },
-          // attribute_exists: a lead erased meanwhile must not come back as a bare mail state.
-          ConditionExpression: `attribute_exists(#key) AND #mail.#messageId = :id${keepWorse}`,
-          UpdateExpression: `SET #mail.#delivery = :delivery, #mail.#deliveryAt = :at${mark.reason ? ', #mail.#deliveryReason = :reason' : ' REMOVE #mail.#deliveryReason'}`,
-          ExpressionAttributeNames: {
-            '#key': KEY, '#mail': 'mail', '#messageId': 'messageId', '#delivery': 'delivery', '#deliveryAt': 'deliveryAt', '#deliveryReason': 'deliveryReason',
-          },
-          ExpressionAttributeValues: { ':id': messageId, ':delivery': mark.delivery, ':at': mark.at, ...(mark.reason ? { ':reason': mark.reason } : {}) },
-        }));
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return false;
-        throw error;
-      }
+      const parts = markParts(mark);
+      return update(submissionId, `#mail.#state = :sent AND #mail.messageId = :id${keepWorse}`,
+        `SET ${parts.set.slice(2)}, ${BUMP}${parts.remove ? ` REMOVE ${parts.remove.slice(2)}` : ''}`,
+        { ':sent': 'sent', ':id': messageId, ...parts.values }, DELIVERY_NAMES);
     },
   };
 }
@@ -220,23 +222,29 @@ export async function recordSesNotification(message: string, options: SesEventsO
     return read;
   }
   const { messageId, sendId, mark } = read;
-  // First settle the send: a lead whose send got no answer is now known sent (or not).
-  let confirmed: string[] = [];
-  if (sendId && read.went) confirmed = await options.store.confirmSent(sendId, messageId, mark?.at ?? now.toISOString());
+  const metric = mark ? METRIC[mark.delivery] : undefined;
+  if (mark && metric) {
+    options.log({ level: 'error', event: `ses_${mark.delivery}`, messageId, reason: mark.reason, [metric]: 1, ...metricFields(now, [metric]) });
+  }
+  // The send's leads, by the index on its id; a report without the send tag, by the index on its message id.
+  const found = sendId ? await options.store.leadsOfSend(sendId) : await options.store.leadsOfMessage(messageId);
   if (sendId && !read.went) {
-    const rejected = await options.store.markRejected(sendId, now.toISOString());
+    const rejected: string[] = [];
+    for (const id of found) if (await options.store.markRejected(id, sendId, now.toISOString())) rejected.push(id);
     options.log({ level: 'warn', event: 'ses_event_rejected', messageId, leads: rejected });
     return { kind: 'rejected', messageId, leads: rejected };
   }
+  const at = mark?.at ?? now.toISOString();
+  const confirmed: string[] = [];
+  const leads: string[] = [];
+  for (const id of found) {
+    // Most reports come after the sender marked the lead sent: the mark alone. Otherwise its answer
+    // never came (or has not yet): the lead is settled as sent, with the mark, in the same write.
+    if (mark && await options.store.mark(id, messageId, mark)) { leads.push(id); continue; }
+    if (sendId && await options.store.confirmSent(id, sendId, messageId, at, mark)) { confirmed.push(id); if (mark) leads.push(id); }
+  }
   if (confirmed.length > 0) options.log({ level: 'info', event: 'ses_event_confirmed_send', messageId, leads: confirmed });
   if (!mark) return { kind: 'confirmed', messageId, leads: confirmed };
-  const metric = METRIC[mark.delivery];
-  if (metric) {
-    options.log({ level: 'error', event: `ses_${mark.delivery}`, messageId, reason: mark.reason, [metric]: 1, ...metricFields(now, [metric]) });
-  }
-  const found = await options.store.findByMessageId(messageId);
-  const leads: string[] = [];
-  for (const id of found) if (await options.store.mark(id, messageId, mark)) leads.push(id);
   if (found.length === 0) {
     // An erased lead, or an e-mail that was not a lead's (SES reports every send of the configuration set).
     options.log({ level: 'warn', event: 'ses_event_unmatched', delivery: mark.delivery, messageId });

@@ -1,40 +1,68 @@
 // The leads table through the AWS SDK's DynamoDB document client: the few operations the
 // handler, the retry mailer and `site leads` need, and nothing else. The handler's role may
-// only PutItem and UpdateItem (infra/lib/leads.ts); reads, scans and deletes are for the
-// retry mailer and the owner's CLI.
-import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+// only PutItem and UpdateItem (infra/lib/leads.ts); reads and deletes are for the retry mailer
+// and the owner's CLI.
+//
+// One sender at a time. Every change of a lead's mail state is a conditional write: a claim on the
+// version its writer read (mail.version, raised by every write), every later write of a send on
+// the send id that holds the lead (mail.sendId). So a writer holding an old copy, or a send that
+// lost the lead to SES's Reject event or to a later send, changes nothing and sends nothing.
+import { randomUUID } from 'node:crypto';
+import { type AttributeValue, ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
   DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { EMAIL_INDEX, LEAD_KEY, type LeadRecord } from './record.ts';
+import { EMAIL_INDEX, LEAD_KEY, UNSENT_INDEX, UNSENT_VALUE, type LeadRecord } from './record.ts';
+
+/** What a conditional write of the mail state came to: done, or refused with the lead as it now stands (absent when erased). */
+export type WriteResult = { ok: true; lead: LeadRecord } | { ok: false; current?: LeadRecord };
+
+/** A claim on a pending lead for one send (LeadStore.claim). */
+export interface ClaimRequest {
+  now: Date;
+  until: Date;
+  /** The send's id: every later write of this send is conditional on it. */
+  sendId: string;
+  /** True when the e-mail goes to SES straight after (a lead on its own); false for a digest's lead, which markSending makes so. */
+  sending: boolean;
+}
+
+/** What the store made of the answer SES gave one send, for each of its leads. */
+export type SentResult = 'sent' | 'rejected' | 'taken';
 
 export interface LeadStore {
   readonly table: string;
-  /** Writes a new lead; 'duplicate' when its submissionId is already stored (the conditional write decides). */
+  /**
+   * Writes a new lead; 'duplicate' when its submissionId is already stored (the conditional write
+   * decides). A write that landed but whose answer was lost, so that the SDK's retry met its own
+   * record, is 'stored': the stored record carries this one's send id.
+   */
   putNew(record: LeadRecord): Promise<'stored' | 'duplicate'>;
-  /** Records that SES accepted the lead's e-mail (`inDigest`: one of several in a digest e-mail). */
-  markSent(submissionId: string, messageId: string, at: Date, inDigest?: boolean): Promise<void>;
-  /** Leaves the lead pending for the digest (the hour's cap on lead e-mails is reached), and lets go of its claim. */
-  markHeld(submissionId: string): Promise<void>;
-  /** Records a failed send attempt and the kind of its error (SES answered, or was never reached: the e-mail did not go). */
-  markFailed(submissionId: string, kind: string, at: Date): Promise<void>;
   /**
-   * Records a send that got no answer from SES: it may have been sent, so the lead stays pending but
-   * is not sent again before a long quiet period (leads/resend.ts). Does nothing to a lead SES's own
-   * events have meanwhile shown sent.
+   * Takes a pending lead for one send, on the copy the caller read: refused when the lead changed
+   * since (any write raises mail.version), is sent, or is claimed by another sender. Taking over a
+   * claim that lapsed mid-send records for good that the lapsed send may have reached the inbox.
    */
-  markUnanswered(submissionId: string, at: Date): Promise<void>;
+  claim(lead: LeadRecord, request: ClaimRequest): Promise<WriteResult>;
+  /** Moves a lead claimed as `from` to the digest send `to`, which may now reach SES. */
+  markSending(submissionId: string, from: string, to: string): Promise<WriteResult>;
   /**
-   * Takes a pending lead for one send until `until`, as send `sendId`: false when it is sent already,
-   * erased, or claimed by another run, so two retry runs (or a run and `site leads resend`) never both mail it.
+   * Records that SES took send `sendId` of the lead. Refused when SES's Reject event for that send
+   * got there first ('rejected'), or the send no longer holds the lead ('taken'); 'sent' when SES's
+   * Send event marked it sent already.
    */
-  claim(submissionId: string, now: Date, until: Date, sendId: string): Promise<boolean>;
-  /** Names the send a claimed lead goes out in (a digest's, shared by its leads), before it is made. */
-  markSending(submissionId: string, sendId: string): Promise<void>;
+  markSent(submissionId: string, sendId: string, messageId: string, at: Date, inDigest?: boolean): Promise<SentResult>;
+  /** Records a failed attempt of send `sendId` and the kind of its error (the e-mail did not go), letting go of the claim; `refused` counts one more refusal of its content. */
+  markFailed(submissionId: string, sendId: string, kind: string, at: Date, refused?: boolean): Promise<WriteResult>;
+  /** Records that send `sendId` got no answer from SES: it may have gone, which the lead keeps for good (mail.maybeSent). */
+  markUnanswered(submissionId: string, sendId: string, at: Date): Promise<WriteResult>;
+  /** Lets go of send `sendId`'s claim before anything reached SES: `held` leaves the lead for the digest. */
+  release(submissionId: string, sendId: string, held: boolean): Promise<WriteResult>;
   get(submissionId: string): Promise<LeadRecord | undefined>;
-  /** Every lead (a scan: the table holds a consultancy's leads, hundreds a year, not millions). */
+  /** Every lead (a scan, for the owner's `site leads list` and `export`). */
   all(): Promise<LeadRecord[]>;
-  /** Leads whose e-mail is still pending. */
+  /** Leads whose e-mail is still pending, newest first, from the sparse index of unsent leads (eventually consistent: a claim checks each). */
   unsent(): Promise<LeadRecord[]>;
   /**
    * Deletes every record of an address (any case); answers how many. The email index is eventually
@@ -42,9 +70,32 @@ export interface LeadStore {
    * the table follows, and whatever either finds is deleted.
    */
   eraseEmail(email: string): Promise<number>;
-  /** Writes a record as it is (`site leads` import in tests, restores). */
+  /** Writes a record as it is (`site leads` import in tests, restores), with the keys of the indexes its mail state calls for. */
   putRaw(record: LeadRecord): Promise<void>;
+  /**
+   * Gives the index keys to pending leads stored before the indexes existed, which the index of
+   * unsent leads cannot see: a scan, for the owner's `site leads resend --unsent` only. Answers how many.
+   */
+  indexOlderLeads(): Promise<number>;
 }
+
+/** The index keys a record's mail state calls for: `unsent` while pending, `sendKey` while it has a send, `messageKey` once SES took it. */
+export function withIndexKeys(record: LeadRecord): LeadRecord {
+  const { unsent: _unsent, sendKey: _sendKey, messageKey: _messageKey, ...rest } = record;
+  return {
+    ...rest,
+    unsentAt: `${String(record.receivedAt)} ${String(record.submissionId)}`,
+    ...(record.mail?.state === 'pending' ? { unsent: UNSENT_VALUE } : {}),
+    ...(typeof record.mail?.sendId === 'string' && record.mail.sendId ? { sendKey: record.mail.sendId } : {}),
+    ...(typeof record.mail?.messageId === 'string' && record.mail.messageId ? { messageKey: record.mail.messageId } : {}),
+  };
+}
+
+const MAIL_NAMES = { '#key': LEAD_KEY, '#mail': 'mail', '#state': 'state', '#version': 'version', '#sendId': 'sendId', '#writeId': 'writeId' };
+/** Every change of the mail state raises the version by one and stamps the write's own id (to know it again if its answer is lost). */
+const BUMP = '#mail.#version = if_not_exists(#mail.#version, :zero) + :one, #mail.#writeId = :writeId';
+/** A write of send `:held`, which must still hold the pending lead. */
+const HELD = 'attribute_exists(#key) AND #mail.#state = :pending AND #mail.#sendId = :held';
 
 export function leadStore(client: DynamoDBClient, table: string): LeadStore {
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
@@ -62,40 +113,40 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
       items.push(...((page.Items ?? []) as LeadRecord[]));
       start = page.LastEvaluatedKey;
     } while (start);
-    return items.sort((a, b) => a.receivedAt.localeCompare(b.receivedAt) || a.submissionId.localeCompare(b.submissionId));
+    return items.sort((a, b) => String(a.receivedAt).localeCompare(String(b.receivedAt)) || a.submissionId.localeCompare(b.submissionId));
   }
 
   /**
-   * One send attempt recorded on an existing lead (an erased lead must not come back as a bare mail
-   * state): `set` and `remove` say what it came to; the attempt count and time are kept alike.
+   * One conditional change of a lead's mail state. Refused, it answers the lead as it now stands
+   * (ReturnValuesOnConditionCheckFailure); when that carries this write's own id, the write had
+   * landed and only its answer was lost (the SDK's retry met it), so it counts as done.
    */
-  async function recordAttempt(submissionId: string, at: Date, set: string, remove: string, values: Record<string, unknown>, names: Record<string, string> = {}, onlyPending = false): Promise<void> {
+  async function change(submissionId: string, condition: string, update: string, values: Record<string, unknown>, names: Record<string, string> = {}): Promise<WriteResult> {
+    const writeId = randomUUID();
     try {
-      await doc.send(new UpdateCommand({
+      const answer = await doc.send(new UpdateCommand({
         TableName: table,
         Key: { [LEAD_KEY]: submissionId },
-        ConditionExpression: `attribute_exists(#key)${onlyPending ? ' AND #mail.#state = :pending' : ''}`,
-        UpdateExpression: `${set}, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one ${remove}`,
-        ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail', ...(onlyPending ? { '#state': 'state' } : {}), ...names },
-        ExpressionAttributeValues: { ...values, ':at': at.toISOString(), ':one': 1, ...(onlyPending ? { ':pending': 'pending' } : {}) },
+        ConditionExpression: condition,
+        UpdateExpression: update,
+        // Only the names the expressions use: DynamoDB refuses a request that defines one it does not.
+        ExpressionAttributeNames: Object.fromEntries(Object.entries({ ...MAIL_NAMES, ...names }).filter(([name]) => `${condition} ${update}`.includes(name))),
+        ExpressionAttributeValues: { ...values, ':zero': 0, ':one': 1, ':writeId': writeId },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }));
+      return { ok: true, lead: answer.Attributes as LeadRecord };
     } catch (error) {
-      // Only a conditional write on a pending lead is let off: SES's events got there first.
-      if (!(onlyPending && error instanceof ConditionalCheckFailedException)) throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const current = error.Item ? (unmarshall(error.Item as Record<string, AttributeValue>) as LeadRecord) : undefined;
+      if (current?.mail?.writeId === writeId) return { ok: true, lead: current };
+      return current ? { ok: false, current } : { ok: false };
     }
   }
 
-  /** One unconditional change to a stored lead's mail state (the lead must exist). */
-  async function updateLead(submissionId: string, update: string, values: Record<string, unknown>): Promise<void> {
-    await doc.send(new UpdateCommand({
-      TableName: table,
-      Key: { [LEAD_KEY]: submissionId },
-      ConditionExpression: 'attribute_exists(#key)',
-      UpdateExpression: update,
-      ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail' },
-      ExpressionAttributeValues: values,
-    }));
-  }
+  /** A change made by send `sendId` while it holds the lead. */
+  const byHolder = (submissionId: string, sendId: string, update: string, values: Record<string, unknown>, names: Record<string, string> = {}) =>
+    change(submissionId, HELD, update, { ...values, ':pending': 'pending', ':held': sendId }, names);
 
   return {
     table,
@@ -103,48 +154,72 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
       try {
         await doc.send(new PutCommand({
           TableName: table,
-          Item: record,
+          Item: withIndexKeys({ ...record, mail: { ...record.mail, version: 0 } }),
           ConditionExpression: 'attribute_not_exists(#key)',
           ExpressionAttributeNames: { '#key': LEAD_KEY },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }));
         return 'stored';
       } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return 'duplicate';
-        throw error;
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        // Its own first attempt, landed with its answer lost: the same send id (a fresh UUID per post).
+        const stored = error.Item ? (unmarshall(error.Item as Record<string, AttributeValue>) as LeadRecord) : undefined;
+        return stored?.mail?.sendId !== undefined && stored.mail.sendId === record.mail.sendId ? 'stored' : 'duplicate';
       }
     },
-    markSent: (submissionId, messageId, at, inDigest = false) => recordAttempt(submissionId, at,
-      `SET #mail.#state = :sent, #mail.messageId = :id${inDigest ? ', #mail.inDigest = :true' : ''}`, 'REMOVE #mail.lastError, #mail.claimedUntil, #mail.held',
-      { ':sent': 'sent', ':id': messageId, ...(inDigest ? { ':true': true } : {}) }, { '#state': 'state' }),
-    markHeld: (submissionId) => updateLead(submissionId, 'SET #mail.held = :true REMOVE #mail.claimedUntil', { ':true': true }),
-    markFailed: (submissionId, kind, at) => recordAttempt(submissionId, at,
-      'SET #mail.lastError = :kind', 'REMOVE #mail.claimedUntil', { ':kind': kind }),
-    markUnanswered: (submissionId, at) => recordAttempt(submissionId, at,
-      'SET #mail.lastError = :kind, #mail.unanswered = if_not_exists(#mail.unanswered, :zero) + :one', 'REMOVE #mail.claimedUntil',
-      { ':kind': 'unanswered', ':zero': 0 }, {}, true),
-    markSending: (submissionId, sendId) => updateLead(submissionId, 'SET #mail.sendId = :sendId', { ':sendId': sendId }),
-    async claim(submissionId, now, until, sendId) {
-      try {
-        await doc.send(new UpdateCommand({
-          TableName: table,
-          Key: { [LEAD_KEY]: submissionId },
-          ConditionExpression: 'attribute_exists(#key) AND #mail.#state = :pending AND (attribute_not_exists(#mail.claimedUntil) OR #mail.claimedUntil < :now)',
-          UpdateExpression: 'SET #mail.claimedUntil = :until, #mail.sendId = :sendId',
-          ExpressionAttributeNames: { '#key': LEAD_KEY, '#mail': 'mail', '#state': 'state' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':now': now.toISOString(), ':until': until.toISOString(), ':sendId': sendId },
-        }));
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return false;
-        throw error;
-      }
+    async claim(lead, request) {
+      const read = lead.mail.version;
+      const lapsed = lead.mail.claimedUntil !== undefined && Date.parse(lead.mail.claimedUntil) <= request.now.getTime();
+      // A lapsed claim whose holder may have reached SES (or one from before `sending` was kept) may have sent it.
+      const tookOver = lapsed && (lead.mail.sending === true || read === undefined) ? 1 : 0;
+      return change(lead.submissionId,
+        `attribute_exists(#key) AND #mail.#state = :pending AND ${read === undefined ? 'attribute_not_exists(#mail.#version)' : '#mail.#version = :read'} AND (attribute_not_exists(#mail.claimedUntil) OR #mail.claimedUntil <= :now)`,
+        `SET #mail.claimedUntil = :until, #mail.#sendId = :sendId, sendKey = :sendId, #mail.maybeSent = if_not_exists(#mail.maybeSent, :legacy) + :took${request.sending ? ', #mail.sending = :true' : ''}, ${BUMP}${request.sending ? '' : ' REMOVE #mail.sending'}`,
+        {
+          ':pending': 'pending', ':now': request.now.toISOString(), ':until': request.until.toISOString(), ':sendId': request.sendId,
+          ':legacy': lead.mail.unanswered ?? 0, ':took': tookOver, ...(read === undefined ? {} : { ':read': read }), ...(request.sending ? { ':true': true } : {}),
+        });
     },
+    markSending: (submissionId, from, to) => byHolder(submissionId, from,
+      `SET #mail.#sendId = :to, sendKey = :to, #mail.sending = :true, ${BUMP}`, { ':to': to, ':true': true }),
+    async markSent(submissionId, sendId, messageId, at, inDigest = false) {
+      const result = await byHolder(submissionId, sendId,
+        `SET #mail.#state = :sent, #mail.messageId = :id, messageKey = :id, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one${inDigest ? ', #mail.inDigest = :true' : ''}, ${BUMP} REMOVE #mail.lastError, #mail.claimedUntil, #mail.held, #mail.sending, unsent`,
+        { ':sent': 'sent', ':id': messageId, ':at': at.toISOString(), ...(inDigest ? { ':true': true } : {}) });
+      if (result.ok) return 'sent';
+      if (result.current?.mail?.state === 'sent' && result.current.mail.messageId === messageId) return 'sent';
+      return result.current?.mail?.rejectedSend === sendId ? 'rejected' : 'taken';
+    },
+    markFailed: (submissionId, sendId, kind, at, refused = false) => byHolder(submissionId, sendId,
+      `SET #mail.lastError = :kind, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one${refused ? ', #mail.refusals = if_not_exists(#mail.refusals, :zero) + :one' : ''}, ${BUMP} REMOVE #mail.claimedUntil, #mail.sending`,
+      { ':kind': kind, ':at': at.toISOString() }),
+    markUnanswered: (submissionId, sendId, at) => byHolder(submissionId, sendId,
+      `SET #mail.lastError = :kind, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one, #mail.maybeSent = if_not_exists(#mail.maybeSent, :zero) + :one, ${BUMP} REMOVE #mail.claimedUntil, #mail.sending`,
+      { ':kind': 'unanswered', ':at': at.toISOString() }),
+    release: (submissionId, sendId, held) => byHolder(submissionId, sendId,
+      `SET ${held ? '#mail.held = :true, ' : ''}${BUMP} REMOVE #mail.claimedUntil, #mail.sending`, held ? { ':true': true } : {}),
     async get(submissionId) {
       const found = await doc.send(new GetCommand({ TableName: table, Key: { [LEAD_KEY]: submissionId }, ConsistentRead: true }));
       return found.Item as LeadRecord | undefined;
     },
     all: () => scan(),
-    unsent: () => scan({ expression: '#mail.#state = :pending', values: { ':pending': 'pending' }, names: { '#mail': 'mail', '#state': 'state' } }),
+    async unsent() {
+      const items: LeadRecord[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(new QueryCommand({
+          TableName: table,
+          IndexName: UNSENT_INDEX,
+          KeyConditionExpression: 'unsent = :pending',
+          ExpressionAttributeValues: { ':pending': UNSENT_VALUE },
+          ScanIndexForward: false,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }));
+        items.push(...((page.Items ?? []) as LeadRecord[]));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return items;
+    },
     async eraseEmail(email) {
       const keys: string[] = [];
       let start: Record<string, unknown> | undefined;
@@ -165,7 +240,20 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
       return keys.length;
     },
     async putRaw(record) {
-      await doc.send(new PutCommand({ TableName: table, Item: record }));
+      await doc.send(new PutCommand({ TableName: table, Item: withIndexKeys(record) }));
+    },
+    async indexOlderLeads() {
+      const older = await scan({ expression: '#mail.#state = :pending AND attribute_not_exists(unsentAt)', values: { ':pending': 'pending' }, names: { '#mail': 'mail', '#state': 'state' } });
+      let indexed = 0;
+      for (const lead of older) {
+        const keys = withIndexKeys(lead);
+        const result = await change(lead.submissionId, 'attribute_exists(#key) AND #mail.#state = :pending AND attribute_not_exists(unsentAt)',
+          `SET unsent = :unsent, unsentAt = :unsentAt${keys.sendKey ? ', sendKey = :sendKey' : ''}, ${BUMP}`,
+          { ':pending': 'pending', ':unsent': UNSENT_VALUE, ':unsentAt': keys.unsentAt, ...(keys.sendKey ? { ':sendKey': keys.sendKey } : {}) },
+          {});
+        if (result.ok) indexed += 1;
+      }
+      return indexed;
     },
   };
 }

@@ -1,9 +1,8 @@
 // `site leads list|export|resend|erase`: the owner's view of what came in through the forms.
 import { writeFile } from 'node:fs/promises';
 import { LOCAL_CREDENTIALS, createSesClient } from '../../lambda/ses-client.ts';
-import { resendLeads, UNANSWERED_QUIET_MS } from '../../lambda/leads/resend.ts';
+import { damageOf, MAX_REFUSALS, resendLeads, UNANSWERED_QUIET_MS } from '../../lambda/leads/resend.ts';
 import { VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
-import { countFromLeads } from './hour-count.ts';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { leadFieldValues, TEXT_FIELDS, type LeadField } from '../../forms/fields.ts';
 import { leadsToCsv } from './csv.ts';
@@ -34,9 +33,13 @@ async function withStore(root: string, flags: StoreFlags, io: Io, body: (opened:
 }
 
 /** Where the lead's e-mail stands, as the owner needs to know it. */
-function mailSummary(mail: LeadRecord['mail']): string {
+function mailSummary(lead: LeadRecord): string {
+  const damage = damageOf(lead);
+  if (damage) return `DAMAGED, set aside: ${damage}`;
+  const { mail } = lead;
   if (mail.state === 'pending') {
     const tries = `${mail.attempts} attempt${mail.attempts === 1 ? '' : 's'}${mail.lastError ? `, ${mail.lastError}` : ''}`;
+    if ((mail.refusals ?? 0) >= MAX_REFUSALS) return `UNSENT, set aside: SES refused its e-mail ${mail.refusals} times (${tries})`;
     if (mail.lastError === 'unanswered') return `MAYBE SENT: SES did not answer (${tries})`;
     return mail.held ? `UNSENT, held for the digest (${tries})` : `UNSENT (${tries})`;
   }
@@ -46,17 +49,17 @@ function mailSummary(mail: LeadRecord['mail']): string {
     : how;
 }
 
-/** Who sent the lead, from its form's one-line fields (forms/fields.ts) in order: `Name (Organisation, …) <email>`, blanks left out. */
+/** Who sent the lead, from its form's one-line fields (forms/fields.ts) in order: `Name (Organisation, …) <email>`, blanks left out (none for a damaged record's unknown form). */
 function sender(lead: LeadRecord): string {
   const values = leadFieldValues(lead);
-  const lines = TEXT_FIELDS[lead.form].filter((f) => f.kind !== 'lines');
+  const lines = (TEXT_FIELDS[lead.form] ?? []).filter((f) => f.kind !== 'lines');
   const [first = '', ...rest] = lines.filter((f) => f.kind !== 'email').map((f) => values[f.name as LeadField]).filter(Boolean);
   const emails = lines.filter((f) => f.kind === 'email').map((f) => `<${values[f.name as LeadField]}>`);
   return [rest.length ? `${first} (${rest.join(', ')})` : first, ...emails].join(' ');
 }
 
 function listLine(lead: LeadRecord): string {
-  return printableLine(`${lead.receivedAt}  ${lead.form.padEnd(10)}  ${sender(lead)}  ${lead.likelySpam ? 'LIKELY SPAM (hidden field filled), ' : ''}${mailSummary(lead.mail)}  ${lead.submissionId}`);
+  return printableLine(`${String(lead.receivedAt)}  ${String(lead.form).padEnd(10)}  ${sender(lead)}  ${lead.likelySpam ? 'LIKELY SPAM (hidden field filled), ' : ''}${mailSummary(lead)}  ${lead.submissionId}`);
 }
 
 export function leadsList(root: string, flags: StoreFlags & { json: boolean }, io: Io): Promise<number> {
@@ -64,8 +67,8 @@ export function leadsList(root: string, flags: StoreFlags & { json: boolean }, i
     const leads = await store.all();
     if (flags.json) { io.out(printableJson(JSON.stringify(leads, null, 2))); return 0; }
     for (const lead of leads) io.out(listLine(lead));
-    const unsent = leads.filter((l) => l.mail.state !== 'sent').length;
-    const undelivered = leads.filter((l) => l.mail.delivery === 'bounced' || l.mail.delivery === 'complained').length;
+    const unsent = leads.filter((l) => l.mail?.state !== 'sent').length;
+    const undelivered = leads.filter((l) => l.mail?.delivery === 'bounced' || l.mail?.delivery === 'complained').length;
     io.out(`${leads.length} lead${leads.length === 1 ? '' : 's'} in ${where}${unsent ? `, ${unsent} not yet e-mailed (site leads resend --unsent)` : ''}${undelivered ? `, ${undelivered} bounced or complained about (check the inbox address)` : ''}`);
     return 0;
   });
@@ -90,12 +93,16 @@ export interface ResendFlags extends StoreFlags {
   sesEndpoint?: string;
   mailTo?: string;
   mailFrom?: string;
+  /** The stack's SES configuration set (its SesConfigurationSet output), so SES reports these sends as it does the mailer's. */
+  configurationSet?: string;
 }
 
 /**
  * Sends unsent leads now, by the mailer's rules less its waits: past the hourly cap on lead e-mails
- * (counted with the handler and the scheduled mailer) the rest go in digests, and a lead whose last
- * send got no answer waits out its quiet period (lambda/leads/resend.ts).
+ * (counted with the handler and the scheduled mailer, in the limits table) the rest go in digests,
+ * and a lead whose last send got no answer waits out its quiet period (lambda/leads/resend.ts). On
+ * a table in AWS it sends through the stack's configuration set, as the mailer does, so SES's
+ * events settle and alarm on these sends too; both come from the flags, else the environment.
  */
 export function leadsResend(root: string, flags: ResendFlags, io: Io, env: NodeJS.ProcessEnv = process.env, now?: () => Date): Promise<number> {
   if (!flags.unsent && !flags.id?.length) { io.err('error: pass --unsent, or --id with a submissionId'); return Promise.resolve(2); }
@@ -106,14 +113,20 @@ export function leadsResend(root: string, flags: ResendFlags, io: Io, env: NodeJ
   if (!aws && !sesEndpoint) { io.err('error: locally, pass --ses-endpoint (or SES_ENDPOINT) with the mail server to send through, e.g. the address of the mail viewer `site serve` printed'); return Promise.resolve(1); }
   if (!mailTo || !mailFrom) { io.err('error: pass --mail-to and --mail-from (or SITE_MAIL_TO and SITE_MAIL_FROM), as the stack was deployed with'); return Promise.resolve(1); }
   const limitsTable = flags.limitsTable ?? env.LIMITS_TABLE?.trim();
+  const configurationSet = flags.configurationSet ?? env.SES_CONFIGURATION_SET?.trim();
+  if (aws && !limitsTable) { io.err("error: pass --limits-table (or LIMITS_TABLE) with the stack's LimitsTable output: the hour's lead e-mails are counted there, with the handler's and the mailer's"); return Promise.resolve(1); }
+  if (aws && !configurationSet) { io.err("error: pass --configuration-set (or SES_CONFIGURATION_SET) with the stack's SesConfigurationSet output: without it SES reports nothing of these sends, so a bounce raises no alarm"); return Promise.resolve(1); }
   const cap = Number(env.MAILS_PER_HOUR?.trim() || VOLUME_LIMITS.mailsPerHour.max);
   if (!Number.isInteger(cap) || cap < 1) { io.err(`error: MAILS_PER_HOUR is not a whole number of e-mails, 1 or more: '${env.MAILS_PER_HOUR}'`); return Promise.resolve(1); }
   return withStore(root, { ...flags, ...(limitsTable ? { limitsTable } : {}) }, io, async ({ store, counter }) => {
     const ses = createSesClient({ region: flags.region ?? 'eu-west-2', ...(sesEndpoint ? { endpoint: sesEndpoint, credentials: LOCAL_CREDENTIALS } : {}) });
     const log = (entry: { event: string; name?: unknown }) => io.err(`warning: ${entry.event}${entry.name ? ` (${String(entry.name)})` : ''}: the hourly cap could not be counted`);
-    // In AWS without --limits-table, the hour's lead e-mails are counted from the leads table.
-    const hourly = counter ?? countFromLeads(await store.all());
-    const mailer = { ses, store, mailTo, mailFrom, limits: { counter: hourly, mailsPerHour: cap }, ...(now ? { now } : {}) };
+    const mailer = { ses, store, mailTo, mailFrom, configurationSet, ...(counter ? { limits: { counter, mailsPerHour: cap } } : {}), ...(now ? { now } : {}) };
+    // Leads stored before the index of unsent leads existed are given its keys first, so --unsent sees them.
+    if (flags.unsent) {
+      const indexed = await store.indexOlderLeads();
+      if (indexed) io.out(`indexed ${indexed} unsent lead${indexed === 1 ? '' : 's'} stored before the index of unsent leads`);
+    }
     const report = await resendLeads(mailer, { now: true, log, ...(flags.id?.length ? { ids: flags.id } : {}) });
     for (const id of report.sent) io.out(`sent ${id}`);
     for (const id of report.digested) io.out(`sent ${id} in a digest`);
@@ -124,10 +137,12 @@ export function leadsResend(root: string, flags: ResendFlags, io: Io, env: NodeJ
         ? `waiting ${u.submissionId}: an earlier send got no answer from SES and may have arrived; it can be sent again from ${u.from}`
         : `held ${u.submissionId}: two sends got no answer from SES and either may have arrived; check the inbox, then send it with --id ${u.submissionId}`);
     }
+    for (const aside of report.setAside) io.out(`set aside ${aside.submissionId}: ${aside.reason}; read it with site leads list, then send it with --id ${aside.submissionId} or erase it`);
+    for (const id of report.errors) io.out(`error ${id}: the leads table failed its record this time; run again`);
     for (const id of report.notPending) io.out(`skipped ${id}: already sent, or no such lead`);
     const busy = report.waiting - report.uncertain.length;
     io.out(`${report.sent.length + report.digested.length} sent, ${report.failed.length} failed${report.unanswered.length ? `, ${report.unanswered.length} unanswered` : ''}${report.uncertain.length ? `, ${report.uncertain.length} waiting after an unanswered send` : ''}${busy ? `, ${busy} being sent by another run or waiting for the next digest` : ''}`);
-    return report.failed.length + report.unanswered.length > 0 ? 1 : 0;
+    return report.failed.length + report.unanswered.length + report.errors.length > 0 ? 1 : 0;
   });
 }
 

@@ -8,13 +8,13 @@
 // with a single quote gets one more; reading takes exactly one leading quote off.
 import type { FormName } from '../../forms/names.ts';
 import { LEAD_FIELDS, leadFieldValues } from '../../forms/fields.ts';
-import { emailKeyOf } from '../../lambda/leads/store.ts';
+import { emailKeyOf, withIndexKeys } from '../../lambda/leads/store.ts';
 import type { LeadRecord, MailState } from '../../lambda/leads/record.ts';
 
 /** The export's columns: the lead's own, one per text field of either form (forms/fields.ts), then its mail state. */
 export const CSV_COLUMNS = [
   'submissionId', 'form', 'receivedAt', ...LEAD_FIELDS, 'assessment', 'source',
-  'mailState', 'mailAttempts', 'mailMessageId', 'mailLastError', 'mailLastAttemptAt', 'mailUnanswered', 'mailSendId', 'expiresAt',
+  'mailState', 'mailAttempts', 'mailMessageId', 'mailLastError', 'mailLastAttemptAt', 'mailUnanswered', 'mailSendId', 'mailMaybeSent', 'mailRefusals', 'expiresAt',
 ] as const;
 
 const FORMULA_START = /^[=+\-@\t\r']/;
@@ -36,6 +36,7 @@ function rowOf(lead: LeadRecord): string[] {
     lead.assessment ? JSON.stringify(lead.assessment) : '', lead.source,
     lead.mail.state, String(lead.mail.attempts), lead.mail.messageId ?? '', lead.mail.lastError ?? '', lead.mail.lastAttemptAt ?? '',
     lead.mail.unanswered === undefined ? '' : String(lead.mail.unanswered), lead.mail.sendId ?? '',
+    lead.mail.maybeSent === undefined ? '' : String(lead.mail.maybeSent), lead.mail.refusals === undefined ? '' : String(lead.mail.refusals),
     String(lead.expiresAt),
   ];
 }
@@ -85,8 +86,11 @@ export function parseLeadsCsv(text: string): LeadRecord[] {
       ...(optional('mailLastAttemptAt') ? { lastAttemptAt: get('mailLastAttemptAt') } : {}),
       ...(optional('mailUnanswered') ? { unanswered: Number(get('mailUnanswered')) } : {}),
       ...(optional('mailSendId') ? { sendId: get('mailSendId') } : {}),
+      ...(optional('mailMaybeSent') ? { maybeSent: Number(get('mailMaybeSent')) } : {}),
+      ...(optional('mailRefusals') ? { refusals: Number(get('mailRefusals')) } : {}),
     };
-    return {
+    // The index keys are the record's own state again (the table's indexes), not columns of their own.
+    return withIndexKeys({
       submissionId: get('submissionId'),
       form: get('form') as FormName,
       receivedAt: get('receivedAt'),
@@ -96,6 +100,6 @@ export function parseLeadsCsv(text: string): LeadRecord[] {
       source: get('source'),
       mail,
       expiresAt: Number(get('expiresAt')),
-    };
+    });
   });
 }

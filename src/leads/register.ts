@@ -31,7 +31,8 @@ export function registerLeadsCommands(program: Command, io: Io, done: (code: num
     .option('--ses-endpoint <url>', 'an SES-compatible endpoint (or SES_ENDPOINT); default: SES in --region')
     .option('--mail-to <address>', 'the inbox (or SITE_MAIL_TO)')
     .option('--mail-from <mailbox>', 'the verified sender (or SITE_MAIL_FROM)')
-    .option('--limits-table <name>', "with --table: the stack's LimitsTable output (or LIMITS_TABLE), where the hourly cap on lead e-mails is counted; without it the hour's e-mails are counted from the leads")
+    .option('--limits-table <name>', "with --table: the stack's LimitsTable output (or LIMITS_TABLE), where the hourly cap on lead e-mails is counted")
+    .option('--configuration-set <name>', "with --table: the stack's SesConfigurationSet output (or SES_CONFIGURATION_SET), so SES reports these sends")
     .action(async (opts) => { const { leadsResend } = await import('./command.ts'); done(await leadsResend(root(), opts, io)); });
 
   storeOptions(leads.command('erase').description('delete every record of an e-mail address (a data subject\'s erasure request)'))

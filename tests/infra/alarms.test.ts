@@ -8,7 +8,12 @@ import path from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { leadFieldValues } from '../../forms/fields.ts';
+import { ensureLeadTable, ensureLimitsTable, startLocalStore } from '../../lambda/leads/local-store.ts';
+import { leadStore } from '../../lambda/leads/store.ts';
+import { startLocalSes } from '../../lambda/local-ses.ts';
+import { main } from '../../src/cli.ts';
 import { buildLambda } from '../../lambda/bundle-lambda.ts';
 import { METRIC_NAMESPACE, METRICS } from '../../lambda/metrics.ts';
 import { buildSite } from '../../src/pipeline/build.ts';
@@ -18,6 +23,13 @@ import { defineApp } from '../../infra/lib/define-app.ts';
 import { EDGE_5XX_ALARM } from '../../infra/lib/edge-alarms.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** A command line split as a POSIX shell splits it (plain words and single-quoted ones, which is all the alarms print). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const [, quoted, plain] of line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)) words.push(quoted !== undefined ? quoted.replaceAll(`'\\''`, "'") : plain!);
+  return words;
+}
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
 const SETTINGS = { domainName: 'www.example.co.uk', certificateArn: CERT, mailTo: 'leads@example.co.uk', mailFrom: 'Website <web@example.co.uk>' };
 const DISTRIBUTION = 'E2QWRUHAPOMQZL';
@@ -130,6 +142,62 @@ describe('the alarms of the site region (the Site stack)', { timeout: 60_000 }, 
       Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible', Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queue, 'QueueName'] } }],
       Statistic: 'Maximum', Period: 300, Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching',
     });
+  });
+
+  test('every `site leads` command an alarm names runs as printed, once CloudFormation has put in the names: on the tables and through the configuration set the stack made', async () => {
+    // What CloudFormation makes of each description: a table's or the configuration set's Ref is its name.
+    const physical = (id: string) => {
+      const type = (template.toJSON().Resources[id] as Resource).Type;
+      return type === 'AWS::DynamoDB::Table' ? `table-${id}` : type === 'AWS::SES::ConfigurationSet' ? `set-${id}` : `name-${id}`;
+    };
+    const resolve = (value: unknown): string => {
+      if (typeof value === 'string') return value;
+      const node = value as Record<string, any>;
+      if (node['Fn::Join']) return (node['Fn::Join'][1] as unknown[]).map(resolve).join(node['Fn::Join'][0]);
+      if (node.Ref) return physical(node.Ref);
+      if (node['Fn::GetAtt']) return `attribute-${node['Fn::GetAtt'].join('-')}`;
+      throw new Error(`an alarm description holds ${JSON.stringify(value)}`);
+    };
+    const commands = new Set<string>();
+    for (const [, a] of entries(template, 'AWS::CloudWatch::Alarm')) {
+      for (const [, command] of resolve(a.Properties.AlarmDescription).matchAll(/`(site leads [^`]+)`/g)) commands.add(command!);
+    }
+    expect([...commands].map((c) => c.split(' ').slice(0, 3).join(' ')).sort()).toEqual(['site leads list', 'site leads resend']);
+
+    // The tables the commands name, in dynalite, and SES, both reached as the AWS SDK reaches a service's own endpoint.
+    const local = await startLocalStore();
+    const ses = await startLocalSes();
+    const client = local.client();
+    const leadsTable = physical(Object.keys(template.findResources('AWS::DynamoDB::Table')).find((id) => !/Limits/.test(id))!);
+    const limitsTable = physical(Object.keys(template.findResources('AWS::DynamoDB::Table')).find((id) => /Limits/.test(id))!);
+    const root = await mkdtemp(path.join(tmpdir(), 'site-alarm-commands-'));
+    try {
+      await ensureLeadTable(client, leadsTable);
+      await ensureLimitsTable(client, limitsTable);
+      await leadStore(client, leadsTable).putRaw({
+        submissionId: 'alarm-command-lead', form: 'contact', receivedAt: new Date(Date.now() - 40 * 60_000).toISOString(),
+        ...leadFieldValues({ name: 'Morag Campbell', email: 'morag@tayside-example.co.uk', message: 'Hello' }), emailKey: 'morag@tayside-example.co.uk',
+        source: 'https://www.example.co.uk/contact', mail: { state: 'pending', attempts: 1, lastError: 'throttled', lastAttemptAt: new Date(Date.now() - 39 * 60_000).toISOString() }, expiresAt: 2_000_000_000,
+      });
+      for (const [name, value] of Object.entries({ AWS_ENDPOINT_URL_DYNAMODB: local.endpoint, AWS_ENDPOINT_URL_SES: ses.endpoint, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' })) vi.stubEnv(name, value);
+      for (const name of ['LIMITS_TABLE', 'SES_CONFIGURATION_SET', 'SITE_MAIL_TO', 'SITE_MAIL_FROM', 'AWS_SESSION_TOKEN', 'AWS_PROFILE']) vi.stubEnv(name, undefined);
+      for (const command of commands) {
+        const out: string[] = [];
+        const [site, ...args] = shellWords(command);
+        expect(site).toBe('site');
+        const code = await main(['node', 'site', '--root', root, ...args], { out: (line) => out.push(line), err: (line) => out.push(line) });
+        expect({ command, code, out }).toMatchObject({ code: 0 });
+      }
+      // The resend sent the unsent lead, through the stack's configuration set.
+      expect((await leadStore(client, leadsTable).get('alarm-command-lead'))?.mail.state).toBe('sent');
+      expect([...commands].find((c) => c.includes('resend'))).toContain(`--configuration-set set-${Object.keys(template.findResources('AWS::SES::ConfigurationSet'))[0]}`);
+    } finally {
+      vi.unstubAllEnvs();
+      client.destroy();
+      await ses.close();
+      await local.close();
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   test('every alarm of the site region tells the leads alarm topic, which e-mails alarmTo', () => {

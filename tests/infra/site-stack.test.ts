@@ -18,6 +18,7 @@ import { defineApp, type DefinedApp } from '../../infra/lib/define-app.ts';
 import { SettingsError } from '../../infra/lib/settings.ts';
 import { formActionSources } from '../../infra/lib/headers-policy.ts';
 import { LIMITS_TABLE_SCHEMA } from '../../lambda/limits/table.ts';
+import { LEAD_TABLE_SCHEMA, MESSAGE_INDEX, SEND_INDEX, UNSENT_INDEX } from '../../lambda/leads/record.ts';
 import { METRICS } from '../../lambda/metrics.ts';
 import { ConfigError, readConfig } from '../../lambda/config.ts';
 import { parseHeadersFile, SEARCH_PATHS, type HeadersFile } from '../../src/response-headers.ts';
@@ -158,7 +159,7 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       // The leads and the limits' counters, the retry mailer's schedule, the alarms and their topic.
       'AWS::DynamoDB::Table': 2,
       'AWS::Events::Rule': 1,
-      'AWS::CloudWatch::Alarm': 18,
+      'AWS::CloudWatch::Alarm': 19,
       // The dead letters of SES's reports, and the policy that lets their topic (and nobody without TLS) use it.
       'AWS::SQS::Queue': 1,
       'AWS::SQS::QueuePolicy': 1,
@@ -360,9 +361,11 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       // SSEEnabled without a key: the AWS-managed KMS key (aws/dynamodb).
       SSESpecification: { SSEEnabled: true },
       DeletionProtectionEnabled: true,
-      GlobalSecondaryIndexes: [{ IndexName: 'byEmail', KeySchema: [{ AttributeName: 'emailKey', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } }],
+      // The indexes dynalite's tables are made with too: by e-mail address, the sparse one of unsent leads, by send and by message id.
+      GlobalSecondaryIndexes: LEAD_TABLE_SCHEMA.GlobalSecondaryIndexes,
     });
     template.hasOutput('LeadsTable', { Value: { Ref: id } });
+    template.hasOutput('SesConfigurationSet', { Value: { Ref: Object.keys(template.findResources('AWS::SES::ConfigurationSet'))[0] } });
     template.hasOutput('LimitsTable', { Value: { Ref: tableId(template, 'limitKey') } });
   });
 
@@ -387,11 +390,13 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       MAIL_TO: 'leads@example.co.uk', ALLOWED_ORIGINS: 'https://www.example.co.uk',
     });
     const byResource = statementsOf(template, mailer).map((s) => [JSON.stringify(s.Resource), [s.Action].flat().sort()]);
+    // No Scan: the unsent leads come from their sparse index, by Query on that index alone.
     expect(byResource).toEqual(expect.arrayContaining([
-      [JSON.stringify({ 'Fn::GetAtt': [tableId(template), 'Arn'] }), ['dynamodb:GetItem', 'dynamodb:Scan', 'dynamodb:UpdateItem']],
+      [JSON.stringify({ 'Fn::GetAtt': [tableId(template), 'Arn'] }), ['dynamodb:GetItem', 'dynamodb:UpdateItem']],
+      [JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId(template), 'Arn'] }, `/index/${UNSENT_INDEX}`]] }), ['dynamodb:Query']],
       [JSON.stringify({ 'Fn::GetAtt': [tableId(template, 'limitKey'), 'Arn'] }), ['dynamodb:UpdateItem']],
     ]));
-    expect(byResource.flatMap(([, actions]) => actions).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Scan', 'dynamodb:UpdateItem', 'dynamodb:UpdateItem', 'ses:SendEmail']);
+    expect(byResource.flatMap(([, actions]) => actions).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:UpdateItem', 'ses:SendEmail']);
     const rule = only(template, 'AWS::Events::Rule').Properties;
     expect(rule.ScheduleExpression).toBe('rate(5 minutes)');
     const mailerId = Object.entries(template.findResources('AWS::Lambda::Function')).find(([, f]) => (f as Resource).Properties.Handler === 'index.resend')![0];
@@ -420,6 +425,8 @@ describe('the Site stack', { timeout: 60_000 }, () => {
       // Sustained: failed sends in three 5-minute periods running.
       [`Site/Leads/${METRICS.mailFailures}`]: expect.objectContaining({ ...sum5, ...atLeastOne, EvaluationPeriods: 3, DatapointsToAlarm: 3 }),
       [`Site/Leads/${METRICS.digested}`]: expect.objectContaining({ ...sum5, ...atLeastOne }),
+      // A lead set aside (a damaged record, or one SES refused twice), every run while it is.
+      [`Site/Leads/${METRICS.setAside}`]: expect.objectContaining({ Statistic: 'Maximum', Period: 300, ...atLeastOne }),
       [`Site/Leads/${METRICS.bounces}`]: expect.objectContaining({ ...sum5, ...atLeastOne }),
       [`Site/Leads/${METRICS.complaints}`]: expect.objectContaining({ ...sum5, ...atLeastOne }),
       [`Site/Leads/${METRICS.rateLimited}`]: expect.objectContaining({ ...sum5, Threshold: 20, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' }),
@@ -463,12 +470,14 @@ describe('the Site stack', { timeout: 60_000 }, () => {
     expect(resources(template, 'AWS::SNS::Subscription').map((r) => r.Properties)).toContainEqual(expect.objectContaining({
       Protocol: 'lambda', TopicArn: { Ref: eventsTopic }, Endpoint: { 'Fn::GetAtt': [lambdaId(template, 'index.sesEvents'), 'Arn'] },
     }));
-    // It finds leads by message id and marks them: Scan and UpdateItem on the leads table; and it
-    // may put what it fails on in its dead-letter queue. Nothing else.
+    // It finds leads through the indexes on send and message id (Query on those alone, never a Scan)
+    // and marks them (UpdateItem); and it may put what it fails on in its dead-letter queue. Nothing else.
     const deadLetters = Object.keys(template.findResources('AWS::SQS::Queue'))[0]!;
+    const index = (name: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId(template), 'Arn'] }, `/index/${name}`]] });
     expect(statementsOf(template, sesEvents)).toEqual([
       { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [deadLetters, 'Arn'] } },
-      { Effect: 'Allow', Action: ['dynamodb:Scan', 'dynamodb:UpdateItem'], Resource: { 'Fn::GetAtt': [tableId(template), 'Arn'] } },
+      { Effect: 'Allow', Action: 'dynamodb:UpdateItem', Resource: { 'Fn::GetAtt': [tableId(template), 'Arn'] } },
+      { Effect: 'Allow', Action: 'dynamodb:Query', Resource: [index(SEND_INDEX), index(MESSAGE_INDEX)] },
     ]);
   });
 

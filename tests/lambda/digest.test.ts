@@ -36,7 +36,7 @@ describe('digests', () => {
       await Promise.all(Array.from({ length: 50 }, async (_, k) => {
         const lead = maximalLead(from + k);
         await backends.leads.putNew(lead);
-        await backends.leads.markHeld(lead.submissionId);
+        await backends.leads.release(lead.submissionId, lead.mail.sendId!, true);
       }));
     }
     const ses = sesClientFor(backends.ses.endpoint);
@@ -72,13 +72,27 @@ describe('digests', () => {
     for (const i of [2, 3]) {
       const lead = maximalLead(i);
       await backends.leads.putNew(lead);
-      await backends.leads.markHeld(lead.submissionId);
+      await backends.leads.release(lead.submissionId, lead.mail.sendId!, true);
     }
     const report = await createResendJob({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, config: testConfig(), log: memoryLogger(), now: () => new Date(held.getTime() + 5 * 60_000) })();
     expect(report.digested).toHaveLength(3);
     const digests = await storedEmails(backends.ses);
     expect(digests.map((d) => d.subject).sort()).toEqual(['Website leads: 1 new lead from the website, sent together', 'Website leads: 2 new leads from the website, sent together']);
     expect(digests.find((d) => d.subject.includes('1 new lead'))?.body.text).toContain('Name: L0001');
+  });
+
+  it('lists the newest lead first, each with a link that opens a reply to its own address (a digest has no Reply-To)', async () => {
+    for (const [i, minutes] of [[11, 30], [12, 10], [13, 20]] as const) {
+      const lead = { ...maximalLead(i), email: `lead${i}@example.org`, receivedAt: new Date(held.getTime() - minutes * 60_000).toISOString(), mail: { state: 'pending' as const, attempts: 0, held: true } };
+      await backends.leads.putRaw(lead);
+    }
+    await createResendJob({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, config: testConfig(), log: memoryLogger(), now: () => new Date(held.getTime() + 5 * 60_000) })();
+    const [digest] = await storedEmails(backends.ses);
+    expect(digest?.replyTo ?? []).toEqual([]);
+    const text = digest!.body.text!;
+    expect([...text.matchAll(/^Name: (L\d{4})/gm)].map((m) => m[1])).toEqual(['L0012', 'L0013', 'L0011']);
+    expect([...text.matchAll(/^Reply: (.+)$/gm)].map((m) => m[1])).toEqual(['12', '13', '11'].map((i) => `mailto:lead${i}@example.org?subject=Re%3A%20Contact%20form`));
+    expect(digest!.body.html).toContain('<a href="mailto:lead12@example.org?subject=Re%3A%20Contact%20form">');
   });
 
   it('plans a lead SES refused last time, or one over the byte bound, in a digest of its own', () => {

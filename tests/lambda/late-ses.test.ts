@@ -47,7 +47,7 @@ describe('a slow SES that takes the e-mail and answers late', () => {
 
     expect(late.calls()).toBe(1);
     expect(await mailsOf('Handler Alone')).toHaveLength(1);
-    expect((await backends.leads.get(id))?.mail).toMatchObject({ state: 'pending', attempts: 1, lastError: 'unanswered', unanswered: 1 });
+    expect((await backends.leads.get(id))?.mail).toMatchObject({ state: 'pending', attempts: 1, lastError: 'unanswered', maybeSent: 1 });
   });
 
   it('an answer that comes late but within the timeout is one mail, sent', async () => {
@@ -74,7 +74,7 @@ describe('a slow SES that takes the e-mail and answers late', () => {
     for (const minutes of [62, 125, 600]) expect(await run(minutes)).toMatchObject({ sent: [], unanswered: [], uncertain: [{ submissionId: id }], stuck: 1 });
     expect(await mailsOf('With Mailer')).toHaveLength(2);
     expect(late.calls()).toBe(2);
-    expect((await backends.leads.get(id))?.mail).toMatchObject({ state: 'pending', attempts: 2, unanswered: 2 });
+    expect((await backends.leads.get(id))?.mail).toMatchObject({ state: 'pending', attempts: 2, maybeSent: 2 });
   });
 
   it('the handler and `site leads resend`: waits out the quiet period, then one repeat saying so (two mails)', async () => {

@@ -161,11 +161,11 @@ describe('SES failures', () => {
     await expectStoredUnsent(result, leads, 'unanswered');
     expect(Date.now() - started).toBeLessThan(3000);
     expect(ses.calls()).toBe(1);
-    expect((await leads.all())[0]?.mail).toMatchObject({ unanswered: 1 });
+    expect((await leads.all())[0]?.mail).toMatchObject({ maybeSent: 1 });
     expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'unanswered', name: 'TimeoutError' });
   });
 
-  it('stores the lead for any other SES error, without logging its message (which can quote addresses)', async () => {
+  it("stores the lead when SES refuses the account's e-mail (an unverified address), as the account's failure, not the e-mail's, without logging its message (which can quote addresses)", async () => {
     const ses = await fakeSes((_req, res) => {
       res.writeHead(400, XML_HEADERS);
       res.end(queryError('MessageRejected', 'Email address is not verified: morag@tayside-example.co.uk'));
@@ -175,9 +175,22 @@ describe('SES failures', () => {
 
     const result = await handler(jsonPost(validContact()));
 
-    await expectStoredUnsent(result, leads, 'rejected');
-    expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'rejected', name: 'MessageRejected' });
+    await expectStoredUnsent(result, leads, 'account');
+    expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'account', name: 'MessageRejected' });
     expectNoVisitorDataIn(log);
+  });
+
+  it("records a refusal of the e-mail's own content as refused, counted on the lead", async () => {
+    const ses = await fakeSes((_req, res) => {
+      res.writeHead(400, XML_HEADERS);
+      res.end(queryError('MessageRejected', 'Message length is more than 10485760 bytes long.'));
+    });
+    closers.push(ses.close);
+    const { handler, log, leads } = await handlerFor(ses.endpoint);
+
+    await expectStoredUnsent(await handler(jsonPost(validContact())), leads, 'refused');
+    expect((await leads.all())[0]?.mail).toMatchObject({ refusals: 1 });
+    expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'refused', name: 'MessageRejected' });
   });
 
   it('sends a plain form post on to the thank-you page when the mail service is busy', async () => {
