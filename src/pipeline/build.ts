@@ -35,7 +35,7 @@ import { listContent, newRecordId, quickOptions, readRecord, sameInputs, signatu
 import { notedFrontDigest } from '../content/front-digest.ts';
 import { notedFrontHash } from '../content/front-hash.ts';
 
-export type { BuildOptions, BuildResult, LiveBuild } from './run.ts';
+export type { BuildOptions, BuildResult, LiveBuild, PlannedBuild } from './run.ts';
 export type { BuildSession } from './session.ts';
 
 /**
@@ -105,6 +105,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     const assets = await assetsReady;
     const scripts = inlineScripts(site.settings);
     const documents = documentMaker(site, assets, scripts, opts.extraHead, contentDir);
+    await opts.planned?.({ site, routes, table: plan.table, live: { loaded, code, shell: documents.shell, cardsCode, contentDir, cacheDir, now, preview } });
     // The cards the cache holds, looked up before the pages render: then the side-by-side below writes
     // them beside the pages, not after.
     const lookup = await time('cards', () => lookUpCards(plan.cardJobs, cacheDir, cardsGeneration(cardsCode)));
