@@ -13,7 +13,7 @@ import { measureBuild, type DocumentFigures } from '../measure/measure.ts';
 import type { SizeFigure } from '../measure/summary.ts';
 import { bundleBuildCode } from '../pool/code.ts';
 import { BuildCache, LostBodiesError } from '../cache/build-cache.ts';
-import { CACHE_DIR, treeParts } from '../output/layout.ts';
+import { CACHE_DIR, TREES, treeParts } from '../output/layout.ts';
 import { sideBySide } from '../concurrency.ts';
 import { cardsGeneration, drawMissingCards, lookUpCards, type BuiltCards } from '../cards/card-cache.ts';
 import { plannedDocuments } from '../search/documents.ts';
@@ -30,11 +30,12 @@ import { FEED_FILE, sideFiles, writeFiles, writeStage } from './write-stage.ts';
 import { budgetStage } from './budget-stage.ts';
 import { swapStage } from './swap-stage.ts';
 import { pruneStage } from './prune-stage.ts';
+import { twinStage } from './twin-stage.ts';
 import { listContent, newRecordId, quickOptions, readRecord, sameInputs, signatureOf, writeRecord, type QuickInputs } from './build-record.ts';
 import { notedFrontDigest } from '../content/front-digest.ts';
 import { notedFrontHash } from '../content/front-hash.ts';
 
-export type { BuildOptions, BuildResult, LiveBuild } from './run.ts';
+export type { BuildOptions, BuildResult, LiveBuild, PlannedBuild } from './run.ts';
 export type { BuildSession } from './session.ts';
 
 /**
@@ -45,7 +46,7 @@ export type { BuildSession } from './session.ts';
  *     load ───┴─┴→ publish, routes, cards planned (untimed)
  *                  ├─ cards ───────────┐      (drawn on the workers, or by a process at nice 19)
  *                  ├─ search ──────────┤      (pagefind, a process of its own)
- *                  └─ render → images ─┴→ write → measure → budgets → swap → prune
+ *                  └─ render → images ─┴→ write → measure → budgets → swap → twin → prune
  *
  * A 2-core machine is CPU-bound from start to end, so whatever needs nothing from another stage
  * runs beside it: bundling beside loading, cards and the search index beside rendering. Every file
@@ -103,7 +104,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     const { site, routes, cardsCode } = plan;
     const assets = await assetsReady;
     const scripts = inlineScripts(site.settings);
-    const documents = documentMaker(site, assets, scripts, opts.extraHead);
+    const documents = documentMaker(site, assets, scripts, opts.extraHead, contentDir);
+    await opts.planned?.({ site, routes, table: plan.table, live: { loaded, code, shell: documents.shell, cardsCode, contentDir, cacheDir, now, preview } });
     // The cards the cache holds, looked up before the pages render: then the side-by-side below writes
     // them beside the pages, not after.
     const lookup = await time('cards', () => lookUpCards(plan.cardJobs, cacheDir, cardsGeneration(cardsCode)));
@@ -171,8 +173,13 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
       site, routes, code: made.code, cardsCode: made.cardsCode, shell: made.shell, shellInputs: made.shellInputs, siteInputs: made.siteInputs, articles: made.articles,
       htmlKb: budgets?.page.htmlKb ?? null,
     }, listed) : undefined;
-  await writeRecord(treeParts(staging.next).record, { format: 1, id: newRecordId(), previous: last?.id ?? null, ...writer.changes, ...(quick ? { quick } : {}) });
+  // A clean build that a quick one may follow leaves the other tree its twin (twin-stage.ts): the tree before it, the same files.
+  const twin = staging.live === undefined && quick ? { id: newRecordId(), tree: otherTree(staging) } : undefined;
+  const changes = twin ? { fresh: [], gone: [] } : writer.changes;
+  await writeRecord(treeParts(staging.next).record, { format: 1, id: newRecordId(), previous: twin?.id ?? last?.id ?? null, ...changes, ...(quick ? { quick } : {}) });
   await time('swap', () => swapStage(staging, writer, { preview, clock: opts.now }));
+  // Without it the output stands, and the next build is a full one.
+  if (twin) await time('twin', () => twinStage(staging.next, twin.tree, twin.id, writer.fileNames())).catch((error: unknown) => warn(`warning: the tree beside the build not made (the next build is a full one): ${error instanceof Error ? error.message : String(error)}`));
   await time('prune', () => pruneStage(run, images.files, cardsGeneration(made.cardsCode), summary));
   summary.wallMs = performance.now() - run.startedAt;
   await threadsGone;
@@ -185,6 +192,9 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   };
 }
 
+
+/** The tree this build did not write into: the one its swap made the next build's staging tree. */
+const otherTree = (staging: Staging) => path.join(staging.layout.buildsDir, TREES.find((t) => t !== path.basename(staging.next))!);
 
 /** What the record keeps for a quick rebuild after this build. */
 async function quickInputs(opts: BuildOptions, run: { root: string; contentDir: string; cacheDir: string; now: Date }, places: ListPlaces,

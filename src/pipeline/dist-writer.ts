@@ -266,6 +266,9 @@ export class DistWriter {
     return Object.entries(this.next).map(([file, r]) => sealed(file, r));
   }
 
+  /** Every file this build wrote or kept, by its public path. */
+  fileNames(): string[] { return Object.keys(this.next); }
+
   /** A quick rebuild's files written (see `beginFrom`), as `files` gives them. */
   touchedFiles(): SealedFile[] {
     return [...this.touched].map((file) => sealed(file, this.next[file]!));

@@ -86,7 +86,7 @@ async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResu
     const cardsCode = hashOf(code.cardsHash, cardFontsHash(), engineVersions());
     if (code.renderHash !== q.code.render || code.markdownHash !== q.code.markdown || cardsCode !== q.code.cards) notQuick('the templates or the card code changed');
     const { settings, images } = q.ctx;
-    const shell = documentMaker({ settings, images, posts: { length: articles } } as unknown as Site, assets, inlineScripts(settings), undefined);
+    const shell = documentMaker({ settings, images, posts: { length: articles } } as unknown as Site, assets, inlineScripts(settings), undefined, contentDir);
     if (shell.inputs !== q.shellInputs) notQuick('the islands or the stylesheet changed');
     await modules;
     lap('code');

@@ -4,7 +4,10 @@ import type { Site } from '../content/load.ts';
 import type { Route } from '../routes/table.ts';
 import type { RenderedPage } from '../render/page.tsx';
 import { PageUsesTable, type SharedUses, type StoredPage } from '../render/stored-page.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { DOCUMENT_CODE } from '../render/document.ts';
+import { INLINE_IMAGE_CODE, INLINE_SVG_BYTES, svgDataUrl } from '../render/inline-image.ts';
 import type { DocumentShell, PageResult } from '../render/page-output.ts';
 import type { BundleResult } from '../bundle/bundle.ts';
 import { pageScripts } from '../bundle/page-scripts.ts';
@@ -114,18 +117,32 @@ export async function renderStage(input: RenderInput): Promise<{ written: Writte
  * Part of `render`: what every page's document is made of besides the page (made in the thread that
  * renders it, see render/page-output.ts).
  */
-export function documentMaker(site: Site, assets: BundleResult, scripts: string[], extraHead: string | undefined): DocumentMaker {
+export function documentMaker(site: Pick<Site, 'settings' | 'images' | 'posts'>, assets: BundleResult, scripts: string[], extraHead: string | undefined, contentDir: string): DocumentMaker {
   const feed = site.posts.length ? { href: '/blog/feed.xml', title: `${site.settings.name} Insights` } : undefined;
   const favicon = site.images['/images/favicon.svg'];
+  const urls = smallSvgs(site.images, contentDir);
+  const logo = site.settings.logo === undefined ? undefined : site.images[site.settings.logo]?.src;
+  const inlineImages = { urls, everyPage: logo !== undefined && urls[logo] !== undefined ? [logo] : [] };
   const shell: DocumentShell = {
     css: assets.css, runtime: assets.runtime, islands: assets.islands, closure: assets.closure,
-    favicon, inlineScripts: scripts, extraHead, feed,
+    favicon, inlineScripts: scripts, extraHead, feed, inlineImages,
   };
   return {
     shell,
     // The functions' own text too: a generator that makes documents differently remakes them all.
     inputs: JSON.stringify([
-      DOCUMENT_CODE, String(pageScripts), assets.css, assets.runtime, assets.islands, assets.closure, favicon, scripts, extraHead, feed,
+      DOCUMENT_CODE, String(pageScripts), INLINE_IMAGE_CODE, assets.css, assets.runtime, assets.islands, assets.closure, favicon, scripts, extraHead, feed, inlineImages,
     ]),
   };
+}
+
+
+/** The site's SVGs of at most INLINE_SVG_BYTES, by the file the site serves (`src`), as data: URLs; read from the content folder (`/images/x.svg` is its images/x.svg). */
+function smallSvgs(images: Site['images'], contentDir: string): Record<string, string> {
+  const small: Record<string, string> = {};
+  for (const [key, image] of Object.entries(images)) {
+    if (image.source.format !== 'svg' || image.bytes > INLINE_SVG_BYTES) continue;
+    small[image.src] = svgDataUrl(readFileSync(path.join(contentDir, key), 'utf8'));
+  }
+  return small;
 }

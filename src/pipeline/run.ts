@@ -41,7 +41,15 @@ export interface BuildOptions {
   poolThreshold?: number;
   /** Where a one-line warning goes (a discarded cache); standard error by default. */
   warn?: (line: string) => void;
+  /**
+   * Called once the site is loaded and its routes planned, before any page renders: what `site serve`
+   * needs to answer a save from memory (serve/live-site.ts) while the build goes on. Awaited.
+   */
+  planned?: (early: PlannedBuild) => void | Promise<void>;
 }
+
+/** The build's site, routes and routing table, and its inputs, as they stand before any page renders. */
+export type PlannedBuild = Pick<BuildResult, 'site' | 'routes' | 'table' | 'live'>;
 
 export interface BuildResult {
   site: Site; routes: Route[]; table: RoutingTable; summary: BuildSummary; deployDir: string;

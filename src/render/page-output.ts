@@ -5,6 +5,7 @@ import type { SiteImage } from '../images/site-image.ts';
 import type { ImagePreload, ImageUse } from '../images/picture.ts';
 import type { BundleResult } from '../bundle/bundle.ts';
 import { documentHtml, type DocumentCut } from './document.ts';
+import { withInlineImages, type InlineImages } from './inline-image.ts';
 import { pageScripts } from '../bundle/page-scripts.ts';
 import { markupFigures, type MarkupFigures } from '../measure/markup.ts';
 import { PAGE_GZIP_LEVEL, pageGzipSize } from '../measure/gzip.ts';
@@ -19,6 +20,8 @@ export interface DocumentShell extends Pick<BundleResult, 'css' | 'runtime' | 'i
   inlineScripts: string[];
   extraHead?: string;
   feed?: { href: string; title: string };
+  /** The site's small SVGs as data: URLs, and those every page carries (inline-image.ts): a page's LCP image among them goes into its document too. */
+  inlineImages?: InlineImages;
 }
 
 /**
@@ -78,8 +81,9 @@ export type PageResult = PageOutput | LostBody;
 
 /** A rendered page as its whole HTML document, pointing at the bundled assets, and where its head and body lie in it. */
 export function documentOf(page: RenderedPage, shell: DocumentShell): { html: string; cut: DocumentCut } {
-  const { css, runtime, favicon, inlineScripts, extraHead, feed } = shell;
-  return documentHtml(page, { css, runtime, preload: pageScripts(page, shell).preload, favicon, inlineScripts, extraHead, feed });
+  const { css, runtime, favicon, inlineScripts, extraHead, feed, inlineImages } = shell;
+  const icon = favicon && inlineImages?.urls[favicon.src];
+  return documentHtml(withInlineImages(page, inlineImages), { css, runtime, preload: pageScripts(page, shell).preload, favicon: icon ? { ...favicon, src: icon } : favicon, inlineScripts, extraHead, feed });
 }
 
 const isCut = (cut: DocumentCut, length: number) => cut.length === 4 && cut.every(Number.isInteger) && cut[0] >= 0 && cut[0] <= cut[1] && cut[1] <= cut[2] && cut[2] <= cut[3] && cut[3] <= length;

@@ -69,7 +69,7 @@ export class LiveSite {
   private indexing: Promise<unknown> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly root: string, result: BuildResult, private readonly live: LiveBuild, private readonly session: BuildSession) {
+  constructor(private readonly root: string, result: Pick<BuildResult, 'site' | 'table' | 'routes'>, private readonly live: LiveBuild, private readonly session: BuildSession) {
     this.loaded = live.loaded;
     this.site = result.site;
     this.table = result.table;

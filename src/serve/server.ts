@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
-import type { BuildResult, BuildSession } from '../pipeline/build.ts';
+import type { BuildResult, BuildSession, PlannedBuild } from '../pipeline/build.ts';
 import { describeBuildError } from '../pipeline/errors.ts';
 import { formatContentError } from '../content/errors.ts';
 import { resolve, type RoutingTable } from '../url-resolution/resolve.ts';
@@ -43,6 +43,8 @@ export interface ServerOptions {
   now?: Date;
   /** Called once the server listens, before its first build is done (which `startServer` waits for). */
   listening?: (url: string) => void;
+  /** Awaited by the first build, over an earlier build's pages, once it has planned and before it renders (a test holds it there to save meanwhile). */
+  firstBuildPlanned?: () => Promise<void>;
 }
 
 export interface RunningServer {
@@ -107,6 +109,49 @@ interface ServeState {
   wholeBuild: boolean;
   /** The build's security headers, sent exactly as the CDN sends them (each path its own); re-read after each build. */
   headers: HeadersFile;
+  /** While serve's first build runs over the pages an earlier one left: saves answered meanwhile (see `startupSaves`). */
+  startup?: StartupSaves;
+}
+
+/**
+ * Saves made while serve's first build runs, when an earlier build's pages are being served: each is
+ * applied to a live site made from the build's site and routes as soon as they are planned, before
+ * any page renders (`live`: undefined when the build failed first), so that it reloads at once rather
+ * than after the build. The saves applied are applied again to the build's own live site once it is
+ * done (it may have read the article before the save).
+ */
+interface StartupSaves { live: Promise<LiveSite | undefined>; ready: (live: LiveSite | undefined) => void; applied: Set<string>; chain: Promise<void> }
+
+function startupSaves(): StartupSaves {
+  let ready!: StartupSaves['ready'];
+  const live = new Promise<LiveSite | undefined>((resolve) => { ready = resolve; });
+  return { live, ready, applied: new Set(), chain: Promise.resolve() };
+}
+
+/**
+ * The saves noted, answered: during serve's start-up build from its plan, once planned (see
+ * StartupSaves), one after another; else, or if a save needs a build (a new article, a template), by a pass.
+ */
+function answerSaves(state: ServeState, queue: () => Promise<void>): void {
+  const { startup, log } = state;
+  if (!startup || state.session.codeChanged) return void queue();
+  startup.chain = startup.chain.then(async () => {
+    const live = await startup.live;
+    const rels = [...state.saved];
+    if (!rels.length) return; // taken by an earlier call: a save is often two events
+    if (!live || state.startup !== startup) return void queue();
+    state.saved.clear();
+    const start = performance.now();
+    const applied = await live.apply(rels, state.opts.now ?? new Date()).catch(() => undefined);
+    if (!applied) {
+      for (const rel of rels) state.saved.add(rel);
+      log(`building the site once the first build is done: ${live.reason || `${rels.join(', ')} could not be applied`}`);
+      return void queue();
+    }
+    for (const rel of rels) startup.applied.add(rel);
+    log(`built ${applied.pages} page${applied.pages === 1 ? '' : 's'} in ${Math.round(performance.now() - start)} ms, while the first build runs (${applied.rendered} rendered)`);
+    state.reload.reload();
+  });
 }
 
 async function readHeaders(state: ServeState): Promise<void> {
@@ -115,17 +160,27 @@ async function readHeaders(state: ServeState): Promise<void> {
 
 /** A whole build. The first reports with the full summary (as `site build` does), rebuilds with one line. */
 async function runBuild(state: ServeState, first = false): Promise<void> {
-  const { opts, log, session } = state;
+  const { opts, log, session, startup } = state;
   const start = Date.now();
   try {
     // A preview: drafts and scheduled articles are built too, each with its banner.
     // Loaded here, not with the server: it answers from the last build's pages while these load (see `firstBuild`).
     const [{ buildSite }, { LiveSite }] = await Promise.all([import('../pipeline/build.ts'), import('./live-site.ts')]);
-    const result: BuildResult = await buildSite({ root: opts.root, outDir: state.outDir, family: state.layout.family, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log });
+    // During the start-up build, requests are answered from the earlier build's pages and, once the build has planned, from its live site.
+    const planned = startup && (async (plan: PlannedBuild) => {
+      const early = new LiveSite(opts.root, plan, plan.live, session);
+      early.warm();
+      state.live = early;
+      startup.ready(early);
+      await opts.firstBuildPlanned?.();
+    });
+    const result: BuildResult = await buildSite({ root: opts.root, outDir: state.outDir, family: state.layout.family, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log, ...(planned ? { planned } : {}) });
+    const next = new LiveSite(opts.root, result, result.live, session);
+    next.warm();
+    if (startup) await endStartup(state, startup, next);
     state.table = result.table;
     const before = state.live;
-    state.live = new LiveSite(opts.root, result, result.live, session);
-    state.live.warm();
+    state.live = next;
     void before?.close();
     state.formPath = endpointPath(result.site.settings.formEndpoint) ?? state.formPath;
     state.failure = undefined;
@@ -138,9 +193,24 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
       if (first && built) log(`  search index: ${built.pages} pages, ${built.indexed ? 'indexed' : 'reused from the cache'} in ${Math.round(built.ms)} ms`);
     }, (error: unknown) => log(`search index failed (the search page says so): ${error instanceof Error ? error.message : String(error)}`));
   } catch (error) {
+    if (startup) await endStartup(state, startup, undefined);
     state.failure = describeBuildError(error);
     log(`build failed; the browser shows why:\n  ${state.failure.join('\n  ')}`);
   }
+}
+
+/**
+ * The start-up build done (`next`, its live site) or failed: saves go to passes from here on, and those
+ * answered from its plan are applied to `next` too, before it answers (it may have read an article
+ * before its save); any it cannot take, or all if the build failed, are left for the next pass.
+ */
+async function endStartup(state: ServeState, startup: StartupSaves, next: LiveSite | undefined): Promise<void> {
+  state.startup = undefined;
+  startup.ready(undefined);
+  await startup.chain;
+  const rels = [...startup.applied];
+  const applied = rels.length && next ? await next.apply(rels, state.opts.now ?? new Date()).catch(() => undefined) : undefined;
+  if (rels.length && !applied) for (const rel of rels) state.saved.add(rel);
 }
 
 /**
@@ -152,6 +222,8 @@ async function pass(state: ServeState, first: boolean): Promise<void> {
   const rels = [...state.saved];
   state.saved.clear();
   const build = state.wholeBuild || state.session.codeChanged || !!state.failure || !live;
+  // Nothing saved since (the saves were answered during the start-up build): nothing to do.
+  if (!build && !rels.length) return;
   state.wholeBuild = false;
   if (!build) {
     const start = performance.now();
@@ -176,7 +248,8 @@ function passQueue(state: ServeState): (first?: boolean) => Promise<void> {
   return (first = false) => {
     if (building) { again = true; return building; }
     building = (async () => {
-      do { again = false; await pass(state, first); first = false; } while (again);
+      // Again while saves wait: made meanwhile, or left by the start-up build (see endStartup).
+      do { again = false; await pass(state, first); first = false; } while (again || state.saved.size);
       building = undefined;
       state.reload.reload();
     })();
@@ -309,7 +382,7 @@ function watchSaves(state: ServeState, queue: () => Promise<void>): { ready: Pro
     clearTimeout(timer);
     // Short: a save is often a few events (write, rename) in a millisecond or two, and a pass
     // that starts too early runs once more anyway (see `again` in passQueue).
-    timer = setTimeout(() => { log(`changed: ${rel}`); void queue(); }, 10);
+    timer = setTimeout(() => { log(`changed: ${rel}`); answerSaves(state, queue); }, 10);
   });
   return { ready: watcher.ready, close: async () => { clearTimeout(timer); await watcher.close(); } };
 }
@@ -355,10 +428,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   })();
   state.forms = await state.formsLoading;
 
+  // Served from an earlier build while the first runs: a save meanwhile is answered from the build's plan.
+  if (state.table && !opts.prebuilt && opts.watch !== false) state.startup = startupSaves();
   const watcher = watchSaves(state, queue);
-  // The watcher's first scan of the folders beside the first build: a save is seen from the moment this returns.
+  // The folders watched before the first build starts (a few folders listed): a save made during the build is seen.
+  await watcher?.ready;
   startBuild();
-  await Promise.all([firstBuild, watcher?.ready]);
+  await firstBuild;
 
   return {
     url: `http://${host}:${port}`,

@@ -36,15 +36,16 @@ export function PostMeta({ post, className = '' }: { post: PostSummary; classNam
 
 /**
  * A post's teaser in a grid (styled as a .card): the whole teaser opens the article (the title link is stretched), and
- * 'Read More' names its article for screen readers. data-post-card is the toast island's hook.
+ * 'Read More' names its article for screen readers. data-post-card is the toast island's hook. `priority`: its image is
+ * the page's LCP image (the first teaser of a list, whose image the first screen shows).
  */
-export function PostTeaser({ post, headingLevel = 3 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
+export function PostTeaser({ post, headingLevel = 3, priority = false }: { post: PostSummary; headingLevel?: 2 | 3; priority?: boolean }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const href = `/blog/${post.slug}`;
   return (
     <article className="card card--link post-card" data-post-card>
       <div className="card__media">
-        {post.image ? <Img src={post.image.src} alt={post.image.alt} slot="card" /> : <Img src={BLOG_PLACEHOLDER_IMAGE} alt="" slot="card" />}
+        {post.image ? <Img src={post.image.src} alt={post.image.alt} slot="card" priority={priority} /> : <Img src={BLOG_PLACEHOLDER_IMAGE} alt="" slot="card" priority={priority} />}
       </div>
       {post.preview && <PreviewNotice mark={post.preview} variant="card" />}
       <PostMeta post={post} />

@@ -41,7 +41,7 @@ export function BlogListPage({ hero, feedLink, searchLabel, category, posts, cur
           </h2>
           <ScriptIsland name="post-card-toast" hydrate="interaction">
             <ul className="grid grid--3 post-grid">
-              {posts.map((post) => <li key={post.slug}><PostTeaser post={post} headingLevel={3} /></li>)}
+              {posts.map((post, i) => <li key={post.slug}><PostTeaser post={post} headingLevel={3} priority={i === 0} /></li>)}
             </ul>
           </ScriptIsland>
           <Pagination pages={pages} current={current} />
