@@ -3,63 +3,83 @@
  * quality gate, laid out so that the two cores stay busy and the site is built once for the browser
  * tests and the gates both.
  *
- *   type-check, layering ─┐
- *   unit tests ───────────┴→ browser tests (on the gates' build) ─┐
- *   gates: build → html, vnu, links, browser sweep, photo hero ───┴→ Lighthouse, alone
+ *   type-check, layering, unit tests ───────────────────────────────┐
+ *   gates: build ─┬→ html, vnu, links, browser sweep, photo hero ───┼→ Lighthouse, alone
+ *                 └→ browser tests (on the gates' build) ───────────┘
  *
- * Most of the unit tests wait on child processes, servers and the disk, and none of the gates but
- * Lighthouse measures time, so those run side by side; Lighthouse waits until every other step has
- * ended, as it does in `npm run check`. The gates' tables are held back until the tests are done,
- * then printed as each gate ends. Every step runs to its end whatever another step did; the exit
- * code is 1 when any failed, and the last lines give each step's time.
+ * Apart, each step leaves a core idle much of the time, waiting on child processes, servers,
+ * Chromium and the disk: the unit tests' 383 CPU seconds took about 370 s of a clean clone's CI
+ * run, the browser tests' 115 about 310 s (28 November 2026). None of them, nor any gate but
+ * Lighthouse, measures time, so they run side by side; Lighthouse waits until every other step has
+ * ended, as it does in `npm run check`.
+ *
+ * The output comes in the steps' order, as if they ran one after another: the first unfinished
+ * step's lines go straight out, the others' are held until its turn. Every step runs to its end
+ * whatever another did; the exit code is 1 when any failed, and the last line gives each step's time.
  */
 import { spawn } from 'node:child_process';
 import { GATES, runCheck } from './run-check.ts';
 
 interface Step { name: string; ok: boolean; seconds: number }
+interface Channel { write(text: string): void; end(): void }
 
 const started = Date.now();
 const since = (t: number) => (Date.now() - t) / 1000;
+
+/** One channel per step, in order: a channel writes through while every channel before it has ended. */
+function inTurn(count: number): Channel[] {
+  const held: string[][] = Array.from({ length: count }, () => []);
+  const ended: boolean[] = new Array<boolean>(count).fill(false);
+  let live = 0;
+  return held.map((_, i) => ({
+    write(text) { if (i === live) process.stdout.write(text); else held[i]!.push(text); },
+    end() {
+      ended[i] = true;
+      while (live < count && ended[live]) {
+        live++;
+        if (live < count) process.stdout.write(held[live]!.splice(0).join(''));
+      }
+    },
+  }));
+}
 
 // The gates run in this process under NODE_ENV=production (as `npm run check` does); the test
 // steps get the environment `npm test` was given.
 const { NODE_ENV: _production, ...testEnv } = process.env;
 
-/** `npm run <script>`, its output straight through. */
-function npmRun(script: string, env: NodeJS.ProcessEnv = {}): Promise<Step> {
+/** `npm run <script>`, its output and errors into its channel. */
+function npmRun(script: string, channel: Channel, env: NodeJS.ProcessEnv = {}): Promise<Step> {
   const t = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script], { stdio: 'inherit', env: { ...testEnv, ...env } });
-    child.on('error', (error) => { console.error(`${script} could not start: ${error.message}`); resolve({ name: script, ok: false, seconds: since(t) }); });
-    child.on('close', (code) => resolve({ name: script, ok: code === 0, seconds: since(t) }));
+    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...testEnv, ...env } });
+    child.stdout.setEncoding('utf8').on('data', channel.write);
+    child.stderr.setEncoding('utf8').on('data', channel.write);
+    const done = (ok: boolean) => { channel.end(); resolve({ name: script, ok, seconds: since(t) }); };
+    child.on('error', (error) => { channel.write(`${script} could not start: ${error.message}\n`); done(false); });
+    child.on('close', (code) => done(code === 0));
   });
 }
+
+const [typecheck, layers, unit, e2e, gates] = inTurn(5) as [Channel, Channel, Channel, Channel, Channel];
 
 let lend!: (dir: string | undefined) => void;
 const lent = new Promise<string | undefined>((resolve) => { lend = resolve; });
 let giveBack!: () => void;
 const back = new Promise<void>((resolve) => { giveBack = resolve; });
 
-const held: string[] = [];
-let holding = true;
-const out = (line: string) => { if (holding) held.push(line); else console.log(line); };
-
 const checkStarted = Date.now();
-const check = runCheck({ root: process.cwd(), gates: new Set(GATES), out, lend: { built: lend, back } }).then(
+const check = runCheck({ root: process.cwd(), gates: new Set(GATES), out: (line) => gates.write(`${line}\n`), lend: { built: lend, back } }).then(
   ({ ok }) => ok,
-  (error: unknown) => { lend(undefined); out(`check could not run: ${error instanceof Error ? error.stack : String(error)}`); return false; },
-).then((ok): Step => ({ name: 'check', ok, seconds: since(checkStarted) }));
+  (error: unknown) => { lend(undefined); gates.write(`check could not run: ${error instanceof Error ? error.stack : String(error)}\n`); return false; },
+).then((ok): Step => { gates.end(); return { name: 'check', ok, seconds: since(checkStarted) }; });
 
-const tests = (async () => {
-  const first = await Promise.all([npmRun('typecheck'), npmRun('check:layers'), npmRun('test:unit')]);
-  const dir = await lent;
-  return [...first, await npmRun('test:e2e', dir ? { SITE_E2E_DIST: dir } : {})];
-})();
-
-const steps = await tests;
+const steps = await Promise.all([
+  npmRun('typecheck', typecheck),
+  npmRun('check:layers', layers),
+  npmRun('test:unit', unit),
+  lent.then((dir) => npmRun('test:e2e', e2e, dir ? { SITE_E2E_DIST: dir } : {})),
+]);
 giveBack();
-holding = false;
-for (const line of held.splice(0)) console.log(line);
 steps.push(await check);
 
 console.log(`\nnpm test: ${steps.map((s) => `${s.name} ${s.ok ? 'passed' : 'FAILED'} in ${Math.round(s.seconds)} s`).join('; ')}; ${Math.round(since(started))} s in all`);
