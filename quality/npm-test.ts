@@ -18,30 +18,13 @@
  * whatever another did; the exit code is 1 when any failed, and the last line gives each step's time.
  */
 import { spawn } from 'node:child_process';
+import { inTurn, type Channel } from './in-turn.ts';
 import { GATES, runCheck } from './run-check.ts';
 
 interface Step { name: string; ok: boolean; seconds: number }
-interface Channel { write(text: string): void; end(): void }
 
 const started = Date.now();
 const since = (t: number) => (Date.now() - t) / 1000;
-
-/** One channel per step, in order: a channel writes through while every channel before it has ended. */
-function inTurn(count: number): Channel[] {
-  const held: string[][] = Array.from({ length: count }, () => []);
-  const ended: boolean[] = new Array<boolean>(count).fill(false);
-  let live = 0;
-  return held.map((_, i) => ({
-    write(text) { if (i === live) process.stdout.write(text); else held[i]!.push(text); },
-    end() {
-      ended[i] = true;
-      while (live < count && ended[live]) {
-        live++;
-        if (live < count) process.stdout.write(held[live]!.splice(0).join(''));
-      }
-    },
-  }));
-}
 
 // The gates run in this process under NODE_ENV=production (as `npm run check` does); the test
 // steps get the environment `npm test` was given.
@@ -60,7 +43,7 @@ function npmRun(script: string, channel: Channel, env: NodeJS.ProcessEnv = {}): 
   });
 }
 
-const [typecheck, layers, unit, e2e, gates] = inTurn(5) as [Channel, Channel, Channel, Channel, Channel];
+const [typecheck, layers, unit, e2e, gates] = inTurn(5, (text) => process.stdout.write(text)) as [Channel, Channel, Channel, Channel, Channel];
 
 let lend!: (dir: string | undefined) => void;
 const lent = new Promise<string | undefined>((resolve) => { lend = resolve; });
