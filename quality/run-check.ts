@@ -38,7 +38,7 @@ export type Gate = (typeof GATES)[number];
  * folder once the build gate is done (undefined when the build could not run), and Lighthouse and
  * the folder's removal wait for `back`.
  */
-export interface Lend { built(dir: string | undefined): void; back: Promise<unknown> }
+export interface Lend { built(dir: string | undefined): void; back: PromiseLike<unknown> }
 
 export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (line: string) => void; lend?: Lend }): Promise<{ reports: GateReport[]; ok: boolean }> {
   const started = Date.now();
