@@ -2,8 +2,6 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 export interface SiteOptions { forms?: boolean; limits?: boolean }
 
 /** The shared production build (made once in global-setup), served on a free loopback port. */
@@ -15,12 +13,13 @@ export async function startSite(opts: SiteOptions = {}): Promise<RunningServer &
   return Object.assign(server, { dir });
 }
 
-/** Debian's Chromium, never a downloaded browser; flags keep it off the (closed) network. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+/**
+ * The suite's one Chromium (started in global-setup), connected to: each file's contexts are its
+ * own, and `close()` on a connected browser closes them and disconnects, leaving the browser to
+ * the other files.
+ */
+export function connectBrowser(): Promise<Browser> {
+  return chromium.connect(inject('browserEndpoint'));
 }
 
 export const PHONE = { width: 375, height: 667 } as const;
@@ -44,7 +43,7 @@ export interface SiteAndBrowser { site: RunningServer & { dir: string }; browser
 export function useSiteAndBrowser(opts: SiteOptions = {}): SiteAndBrowser {
   const env = {} as SiteAndBrowser;
   beforeAll(async () => {
-    [env.site, env.browser] = await Promise.all([startSite(opts), launchBrowser()]);
+    [env.site, env.browser] = await Promise.all([startSite(opts), connectBrowser()]);
   });
   afterAll(async () => {
     await env.browser?.close();

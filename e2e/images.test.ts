@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../src/pipeline/build.ts';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
 import { photoHeroContent } from '../quality/photo-fixture.ts';
-import { DESKTOP, PHONE, launchBrowser } from './helpers.ts';
+import { DESKTOP, PHONE, connectBrowser } from './helpers.ts';
 
 /** The site with a 4 MB phone photo as the home hero, built once and served on a free port. */
 let work: string;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   await buildSite({ root: process.cwd(), contentDir: content.contentDir, outDir, budgets: false });
   [server, browser] = await Promise.all([
     startServer({ root: process.cwd(), outDir, port: 0, host: '127.0.0.1', watch: false, prebuilt: true }),
-    launchBrowser(),
+    connectBrowser(),
   ]);
 }, 240_000);
 

@@ -10,7 +10,7 @@ import { buildSite } from '../src/pipeline/build.ts';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
 import { addPublishingArticles, CLOCK, fixtureProject, type FixtureProject } from '../tests/support/fixture-project.ts';
 import { axe } from './axe.ts';
-import { DESKTOP, PHONE, collectConsole, launchBrowser } from './helpers.ts';
+import { DESKTOP, PHONE, collectConsole, connectBrowser } from './helpers.ts';
 
 /** Screenshots for a person to look at; not compared. */
 const SHOTS = process.env.SITE_SCREENSHOTS;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   [production, preview, browser] = await Promise.all([
     startServer({ root: project.root, outDir: prodOut, port: 0, host: '127.0.0.1', watch: false, prebuilt: true }),
     startServer({ root: project.root, outDir: path.join(project.root, 'serve', 'dist'), port: 0, host: '127.0.0.1', watch: false, now: CLOCK.june }),
-    launchBrowser(),
+    connectBrowser(),
   ]);
   if (SHOTS) await mkdir(SHOTS, { recursive: true });
 }, 180_000);

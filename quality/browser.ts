@@ -9,11 +9,10 @@ export const VIEWPORTS = [PHONE, DESKTOP] as const;
 export const vp = (v: Viewport) => `${v.width}`;
 
 /** Debian's Chromium, never a downloaded browser; the flags keep it off the network. */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 /** Runs `work` over the items, `concurrency` at a time, keeping the results in the items' order. */

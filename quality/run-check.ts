@@ -33,7 +33,14 @@ import { vnuGate } from './vnu.ts';
 export const GATES = ['budgets', 'html', 'vnu', 'links', 'axe', 'runtime', 'headers', 'lighthouse'] as const;
 export type Gate = (typeof GATES)[number];
 
-export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (line: string) => void }): Promise<{ reports: GateReport[]; ok: boolean }> {
+/**
+ * The build lent to other work (`npm test` serves it to the browser tests): `built` hears of its
+ * folder once the build gate is done (undefined when the build could not run), and Lighthouse and
+ * the folder's removal wait for `back`.
+ */
+export interface Lend { built(dir: string | undefined): void; back: PromiseLike<unknown> }
+
+export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (line: string) => void; lend?: Lend }): Promise<{ reports: GateReport[]; ok: boolean }> {
   const started = Date.now();
   const reports: GateReport[] = [];
   /** Prints a gate's report with the time it took: from `since` until now, or until `until`. */
@@ -60,6 +67,7 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
     const since = Date.now();
     const built = await buildGate({ root: opts.root, outDir: out, budgets }).catch((error: unknown) => ({ report: crashed('build', error), result: undefined, failed: true }));
     if (opts.gates.has('budgets') || 'failed' in built) emit(built.report, since);
+    opts.lend?.built('failed' in built ? undefined : built.dir);
     if ('failed' in built) return await finish(); // every other gate needs the build
     // The pages as built: dist/, or where an over-budget build left them.
     const dir = built.dir;
@@ -109,6 +117,7 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
 
     if (vnu) { emit(...(await vnu)); vnu = undefined; }
 
+    await opts.lend?.back;
     if (opts.gates.has('lighthouse')) {
       // Nothing else runs from here on: the photo-hero build is awaited before the first audit.
       await gate('lighthouse', async () => {
@@ -125,6 +134,7 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
     await vnu; // should something above have thrown: the checker still reads the build's pages
     const hero = await photo;
     if (hero && !(hero instanceof Error)) await hero.close();
+    await opts.lend?.back;
     await rm(work, { recursive: true, force: true });
   }
   return finish();
