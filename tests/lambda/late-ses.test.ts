@@ -32,11 +32,13 @@ const mailsOf = async (name: string) => (await storedEmails(backends.ses)).filte
 /** Posts one lead through the handler, against the late SES, at `arrived`; answers its stored id. */
 async function postLead(name: string): Promise<string> {
   const handler = createHandler({ ses: slowSes(), leads: backends.leads, config: testConfig(), now: () => arrived, log: memoryLogger() });
-  const started = performance.now();
+  const answeredBefore = late.answered();
   const result = await handler(jsonPost(validContact({ submissionId: `1a7e0000-0000-4000-8000-${String(name.length).padStart(12, '0')}`, name })));
   expect(result.statusCode).toBe(200);
-  // One attempt, given up after the timeout: the visitor is not kept waiting for SES's retries.
-  expect(performance.now() - started).toBeLessThan(LATE_MS);
+  // One attempt, given up after the timeout: the visitor is not kept waiting for SES's late answer
+  // (the proxy hands it to no one: the client had closed its connection). Counted, not timed, so a
+  // busy machine cannot fail it.
+  if (late.delay() > TIMEOUT_MS) expect(late.answered()).toBe(answeredBefore);
   const [lead] = await backends.leads.all();
   return lead!.submissionId;
 }

@@ -9,6 +9,10 @@ export interface LateSes {
   endpoint: string;
   /** SendEmail requests passed on. */
   calls(): number;
+  /** Answers handed to a client still waiting for them (a client that gave up is not counted). */
+  answered(): number;
+  /** How long each answer is held back now. */
+  delay(): number;
   /** The `send` tag of each request, in order. */
   sendTags(): string[];
   /** How long each answer is held back from now on. */
@@ -21,6 +25,7 @@ export async function startLateSes(target: string, delayMs: number): Promise<Lat
   let delay = delayMs;
   const tags: string[] = [];
   let calls = 0;
+  let answered = 0;
   const timers = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -38,6 +43,7 @@ export async function startLateSes(target: string, delayMs: number): Promise<Lat
           const timer = setTimeout(() => {
             timers.delete(timer);
             if (res.destroyed) return;
+            answered += 1;
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             res.end(Buffer.concat(parts));
           }, held);
@@ -52,6 +58,8 @@ export async function startLateSes(target: string, delayMs: number): Promise<Lat
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls: () => calls,
+    answered: () => answered,
+    delay: () => delay,
     sendTags: () => [...tags],
     setDelay: (ms) => { delay = ms; },
     close: () => new Promise<void>((resolve) => {
