@@ -22,6 +22,7 @@ import type { LiveSite, MemoryFile } from './live-site.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import type { LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
+import { serveCms, type CmsSiteFacts } from '../cms/serve-cms.ts';
 
 export interface ServerOptions {
   root: string;
@@ -41,6 +42,8 @@ export interface ServerOptions {
   formLog?: Logger;
   /** A fixed clock for every rebuild (--now); by default each rebuild reads the real time. */
   now?: Date;
+  /** The content manager at /admin, writing into content/ (on unless false). */
+  cms?: boolean;
   /** Called once the server listens, before its first build is done (which `startServer` waits for). */
   listening?: (url: string) => void;
 }
@@ -105,6 +108,9 @@ interface ServeState {
   wholeBuild: boolean;
   /** The build's security headers, sent exactly as the CDN sends them (each path its own); re-read after each build. */
   headers: HeadersFile;
+  /** The content manager's answers (see cms/serve-cms.ts), and what it needs of the last build. */
+  cms?: ReturnType<typeof serveCms>;
+  cmsFacts?: CmsSiteFacts;
 }
 
 async function readHeaders(state: ServeState): Promise<void> {
@@ -127,6 +133,7 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
     void before?.close();
     state.formPath = endpointPath(result.site.settings.formEndpoint) ?? state.formPath;
     state.failure = undefined;
+    state.cmsFacts = { name: result.site.settings.name, url: result.site.settings.url, categories: [...new Set(result.site.posts.flatMap((p) => p.categories ?? []))].sort(), styles: session.assets ? [session.assets.css] : [] };
     await readHeaders(state);
     const stages = Object.entries(result.summary.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
     log(first ? formatSummary(result.summary) : `built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged; ${stages} ms)`);
@@ -213,6 +220,7 @@ function requestHandler(state: ServeState, firstBuild: Promise<void>) {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
       return res.end(LIVE_RELOAD_JS);
     }
+    if (state.cms && await state.cms(req, res, url.pathname, headersFor(state.headers, '/'))) return;
     if (state.forms && url.pathname === state.formPath) return state.forms.listener(req, res);
     if (url.pathname.startsWith(`${SEARCH_DIR}/`) && session.search) {
       state.live?.searchAsked();
@@ -341,6 +349,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   opts.listening?.(`http://${host}:${port}`);
   if (state.table) await settled;
   state.forms = await startForms(opts, host, port);
+  if (opts.cms !== false) {
+    const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`];
+    const validate = async (contentDir: string) => (await import('../content/load.ts')).loadSite(contentDir);
+    state.cms = serveCms(opts.root, validate, () => state.cmsFacts, () => origins, state.log);
+  }
 
   const watcher = watchSaves(state, queue);
   // The watcher's first scan of the folders beside the first build: a save is seen from the moment this returns.
