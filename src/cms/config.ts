@@ -33,6 +33,8 @@ export interface CmsConfig {
   display_url?: string;
   publish_mode?: string;
   locale?: string;
+  /** An optional field left empty is left out of the file, as the schemas want (never written as ''). */
+  omit_empty_optional_fields: true;
   collections: CmsCollection[];
   /** The schemas' rules across fields, which no form field can carry: checked when an entry is saved. */
   saveRules: Record<string, string[]>;
@@ -137,6 +139,7 @@ export function cmsConfig(settings: CmsSettings): CmsConfig {
     public_folder: '/images',
     ...(settings.siteUrl ? { site_url: settings.siteUrl, display_url: settings.siteUrl } : {}),
     locale: 'en',
+    omit_empty_optional_fields: true,
     collections,
     saveRules,
   };

@@ -72,6 +72,10 @@ function lengthPattern(min: number, max: number | undefined, trimmed: boolean): 
   return `^\\s*\\S[\\s\\S]{${Math.max(min - 2, 0)},${upper}}\\S\\s*$`;
 }
 
+/** A web address a URL parser takes: a host of dotted labels, the last opening with a letter (else it reads as an IPv4 address), then a path and query of plain characters. */
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+const webAddress = (scheme: string) => `^${scheme}://${LABEL}(?:\\.${LABEL})*\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:/[A-Za-z0-9._~!$&'()*+,;=:@/-]*)?(?:\\?[A-Za-z0-9._~!$&'()*+,;=:@/?-]*)?$`;
+
 interface StringRule { pattern?: [string, string]; hint?: string }
 
 /** The one pattern a string schema comes to: its expression, else its length. */
@@ -83,13 +87,14 @@ function stringRule(def: Def): StringRule {
   let tooShort = 'must not be empty';
   let tooLong = '';
   const patterns: Array<[string, string]> = [];
-  if (def.format === 'url') patterns.push([`^${(def.protocol as RegExp | undefined)?.source === '^https$' ? 'https' : 'https?'}://[^\\s/]+\\.[^\\s]+$`, 'expected a web address such as https://www.example.com']);
-  if (def.format === 'email') patterns.push(['^[^\\s@"]+@[^\\s@"]+\\.[a-zA-Z]{2,}$', 'expected an e-mail address such as hello@example.com']);
+  if (def.format === 'url') patterns.push([webAddress((def.protocol as RegExp | undefined)?.source === '^https$' ? 'https' : 'https?'), 'expected a web address such as https://www.example.com']);
+  // zod's own expression for the formats that have one (e-mail): the form is held to what the schema checks.
+  if (def.format === 'email' && def.pattern instanceof RegExp) patterns.push([withoutFlags(def.pattern), 'expected an e-mail address such as hello@example.com']);
   for (const check of checks) {
     if (check.check === 'min_length') { min = check.minimum as number; if (min > 1) tooShort = messageOf(check, `must be at least ${min} characters`); }
     if (check.check === 'max_length') { max = check.maximum as number; tooLong = messageOf(check, `must be at most ${max} characters`); }
     if (check.check === 'string_format' && check.format === 'regex') patterns.push([anchored(withoutFlags(check.pattern as RegExp)), messageOf(check, 'is not in the expected form')]);
-    if (check.check === 'string_format' && check.format === 'url') patterns.push(['^https?://[^\\s/]+\\.[^\\s]+$', 'expected a web address']);
+    if (check.check === 'string_format' && check.format === 'url') patterns.push([webAddress('https?'), 'expected a web address such as https://www.example.com']);
   }
   if (patterns.length) return { pattern: patterns[0], hint: patterns.length > 1 ? patterns.slice(1).map((p) => p[1]).join('; ') : undefined };
   if (min !== undefined || max !== undefined) return { pattern: [lengthPattern(min ?? 0, max, trimmed), max !== undefined ? tooLong || tooShort : tooShort] };
