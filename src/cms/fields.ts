@@ -201,6 +201,15 @@ export function fieldOf(name: string, schema: z.ZodType, options: FieldOptions =
       field.widget = 'object';
       field.fields = objectFields(schema, options, at);
       for (const f of field.fields) if (f.saveRules) { saveRules.push(...f.saveRules); delete f.saveRules; }
+      // Decap asks for an optional object's required fields even when the author leaves it out: they
+      // are optional in the form, and their being needed once the object is filled in is checked on save.
+      if (!required) {
+        field.fields = field.fields.map((f) => {
+          if (f.required === false) return f;
+          saveRules.push(`${at}.${f.name}: needed once ${at} is filled in`);
+          return { ...f, required: false };
+        });
+      }
       break;
     }
     default:
