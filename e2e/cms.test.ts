@@ -67,9 +67,9 @@ describe('the content manager at /admin in site serve', () => {
     expect(front.body).toContain('Most charities count too much');
 
     // serve takes the save like any other: the draft's page is served, with its banner.
-    await expect.poll(async () => (await fetch(`${server.url}/blog/counting-what-matters-in-a-small-charity`)).status, { timeout: 30_000 }).toBe(200);
-    const html = await (await fetch(`${server.url}/blog/counting-what-matters-in-a-small-charity`)).text();
-    expect(html).toContain(TITLE);
+    const served = async () => { const res = await fetch(`${server.url}/blog/counting-what-matters-in-a-small-charity`); return { status: res.status, html: await res.text() }; };
+    await expect.poll(async () => { const r = await served(); return r.status === 200 && r.html.includes(TITLE); }, { timeout: 30_000 }).toBe(true);
+    const { html } = await served();
     expect(html).toContain('Most charities count too much');
     expect(seen.errors.filter((e) => !/favicon|404/.test(e))).toEqual([]);
   }, 180_000);
