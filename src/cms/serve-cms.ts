@@ -4,8 +4,9 @@ import { ADMIN_PATH, CMS_CONFIG, CMS_LOCAL_API, CMS_SCRIPT, adminPage, cmsHeader
 import { CMS_BODY_LIMIT, CmsLocalBackend, type ValidateContent } from './local-backend.ts';
 import { cmsBundle, type CmsBundle } from './bundle.ts';
 import { cmsConfig } from './config.ts';
+import type { PreviewContext } from './client/previews.tsx';
 
-export interface CmsSiteFacts { name: string; url: string; categories: readonly string[]; styles: readonly string[] }
+export interface CmsSiteFacts { name: string; url: string; categories: readonly string[]; styles: readonly string[]; preview: PreviewContext }
 
 /**
  * The CMS's answers, or undefined for a path that is not the CMS's. `facts`: the last build's site
@@ -40,7 +41,7 @@ export function serveCms(root: string, validate: ValidateContent, facts: () => C
     }
     if (pathname === CMS_CONFIG) {
       const host = req.headers.host ?? '127.0.0.1';
-      const config = { ...cmsConfig({ categories: site?.categories ?? [], siteUrl: `http://${host}` }), previewStyles: site?.styles ?? [], local_backend: { url: `http://${host}${CMS_LOCAL_API}` } };
+      const config = { ...cmsConfig({ categories: site?.categories ?? [], siteUrl: `http://${host}` }), previewStyles: site?.styles ?? [], previewContext: site?.preview, local_backend: { url: `http://${host}${CMS_LOCAL_API}` } };
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       return void res.end(JSON.stringify(config)), true;
     }

@@ -133,7 +133,7 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
     void before?.close();
     state.formPath = endpointPath(result.site.settings.formEndpoint) ?? state.formPath;
     state.failure = undefined;
-    state.cmsFacts = { name: result.site.settings.name, url: result.site.settings.url, categories: [...new Set(result.site.posts.flatMap((p) => p.categories ?? []))].sort(), styles: session.assets ? [session.assets.css] : [] };
+    state.cmsFacts = { name: result.site.settings.name, url: result.site.settings.url, categories: [...new Set(result.site.posts.flatMap((p) => p.categories ?? []))].sort(), styles: session.assets ? [session.assets.css] : [], preview: { settings: result.site.settings, images: result.site.images, year: (opts.now ?? new Date()).getUTCFullYear(), studyCta: result.site.pages['case-studies'].studyCta } };
     await readHeaders(state);
     const stages = Object.entries(result.summary.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
     log(first ? formatSummary(result.summary) : `built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged; ${stages} ms)`);
