@@ -73,4 +73,32 @@ describe('the content manager at /admin in site serve', () => {
     expect(html).toContain('Most charities count too much');
     expect(seen.errors.filter((e) => !/favicon|404/.test(e))).toEqual([]);
   }, 180_000);
+
+  /** The main element's outline and words: each heading with its level, each paragraph and list item's text. */
+  const outline = () => [...document.querySelectorAll('main h1, main h2, main h3, main h4, main p, main li, main figcaption, main blockquote')]
+    // 'Continue Reading' (two other articles, chosen across the blog) is left out: the preview has no other articles.
+    .filter((e) => !e.closest('#continue-reading'))
+    .map((e) => `${e.tagName.toLowerCase()}: ${(e.textContent ?? '').replace(/\s+/g, ' ').trim()}`);
+
+  for (const [what, admin, url] of [
+    ['an article', '#/collections/blog/entries/what-is-data', '/blog/what-is-data'],
+    ['a case study', '#/collections/case-studies/entries/dc-thomson', '/case-studies/dc-thomson'],
+  ] as const) {
+    it(`previews ${what} as its built page: the same headings, text and structure`, async () => {
+      const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+      await page.goto(`${server.url}${url}`);
+      const built = await page.evaluate(outline);
+      await page.goto(`${server.url}/admin/${admin}`);
+      await page.getByRole('button', { name: 'Login' }).click({ timeout: 60_000 });
+      const preview = page.frameLocator('iframe').first();
+      await preview.locator('main h1').waitFor({ timeout: 30_000 });
+      const previewed = await preview.locator('body').evaluate(outline);
+      expect(built.length).toBeGreaterThan(10);
+      expect(previewed).toEqual(built);
+      // The site's own stylesheet is applied in the preview: its heading's font and colour are the page's (its size follows the narrower pane).
+      const look = (h: Element) => { const c = getComputedStyle(h); return [c.fontFamily, c.fontWeight, c.color]; };
+      expect(await preview.locator('main h1').evaluate(look)).toEqual(await page.goto(`${server.url}${url}`).then(() => page.locator('main h1').evaluate(look)));
+      await page.close();
+    }, 120_000);
+  }
 });

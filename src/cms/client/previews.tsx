@@ -3,6 +3,7 @@
 // article's body goes through the build's markdown steps (renderMarkdown), parsed by remark-parse,
 // the parser the build falls back to and holds satteri's output to.
 import type { ReactNode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import type CMS from 'decap-cms-app';
 import { SiteContext, type RenderContext } from '../../page-api/site-context.tsx';
 import { IslandCollector, IslandCollectorContext } from '../../page-api/island.tsx';
@@ -31,16 +32,21 @@ const plain = (value: unknown): Record<string, unknown> => {
 };
 const slugOf = (entry: PreviewProps['entry']) => String(entry.get('slug') ?? 'new-entry') || 'new-entry';
 
+/**
+ * The page's markup as the build renders it (renderToStaticMarkup, so each island shows its server
+ * HTML, as a visitor sees it before touching it), put into the preview's frame.
+ */
 function Page({ ctx, url, children }: { ctx: PreviewContext; url: string; children: ReactNode }) {
-  return (
+  const html = renderToStaticMarkup(
     <SiteContext.Provider value={{ settings: ctx.settings, images: ctx.images, url, year: ctx.year }}>
       <IslandCollectorContext.Provider value={new IslandCollector()}>
         <ImageCollectorContext.Provider value={new ImageCollector(url)}>
           <Layout>{children}</Layout>
         </ImageCollectorContext.Provider>
       </IslandCollectorContext.Provider>
-    </SiteContext.Provider>
+    </SiteContext.Provider>,
   );
+  return <div dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 let parser: MarkdownParser | undefined;
@@ -55,7 +61,9 @@ export function previewPost(data: Record<string, unknown>, slug: string, ctx: Pr
   parser ??= browserParser();
   const body = renderMarkdown(String(data.body ?? ''), `content/blog/${slug}.md`, 0, ctx.settings.assessmentForms, ctx.images, parser);
   const { body: _, ...front } = data;
-  return { title: '', excerpt: '', date: '', faq: [], ...front, slug, html: body.html, toc: body.toc, bodyImages: body.images } as Post;
+  // A new article has no date until one is picked: shown as today's meanwhile.
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(String(front.date ?? '')) ? front.date : new Date().toISOString().slice(0, 10);
+  return { title: '', excerpt: '', faq: [], ...front, date, slug, html: body.html, toc: body.toc, bodyImages: body.images } as Post;
 }
 
 export function registerPreviews(cms: PreviewApi, collections: Array<Record<string, unknown>>, ctx: PreviewContext): void {
