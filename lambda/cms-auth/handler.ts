@@ -82,12 +82,13 @@ export function createCmsAuthHandler(config: CmsAuthConfig): HttpHandler {
       const state = q.get('state');
       if (!state || !stateIsGood(secret, state, now())) return plain(403, 'the sign-in was not started here, or took longer than ten minutes: start again from the content manager');
       if (!code || code.length > 200) return failed(q.get('error_description') ?? 'GitHub gave no code');
-      const answer = await fetch(config.tokenUrl ?? GITHUB_TOKEN, {
+      type TokenAnswer = { access_token?: unknown; error?: unknown; error_description?: unknown };
+      const answer: TokenAnswer = await fetch(config.tokenUrl ?? GITHUB_TOKEN, {
         method: 'POST',
         headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ client_id: config.clientId, client_secret: secret, code, redirect_uri: config.callbackUrl }).toString(),
         signal: AbortSignal.timeout(10_000),
-      }).then((r) => r.json() as Promise<{ access_token?: unknown; error?: unknown; error_description?: unknown }>, () => ({ error: 'unreachable', error_description: 'GitHub could not be reached' }));
+      }).then((r) => r.json() as Promise<TokenAnswer>, (): TokenAnswer => ({ error: 'unreachable', error_description: 'GitHub could not be reached' }));
       if (typeof answer.access_token !== 'string' || !answer.access_token) return failed(String(answer.error_description ?? answer.error ?? 'GitHub refused the code'));
       return handoff(config.siteOrigin, `authorization:github:success:${JSON.stringify({ token: answer.access_token, provider: 'github' })}`);
     }
