@@ -8,6 +8,9 @@ export const CMS_CONFIG = '/admin/config.json';
 /** Where `site serve` answers Decap's local backend protocol. */
 export const CMS_LOCAL_API = '/admin/api/v1';
 
+/** The pages the content manager adds to the routing table: /admin, when the settings name its repository. */
+export const cmsPages = (settings: { cms?: unknown }): string[] => (settings.cms ? [ADMIN_PATH] : []);
+
 export function adminPage(siteName: string): string {
   const name = siteName.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   return `<!doctype html>
