@@ -8,11 +8,11 @@
 // warned about, so a slow SES would become a Lambda timeout instead of a 503. Bundling pins
 // the version the tests ran against, at the cost of a larger zip.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { createZip } from './zip.ts';
-import { lambdaDirOf } from '../src/output/layout.ts';
+import { CMS_AUTH_DIR, lambdaDirOf } from '../src/output/layout.ts';
 
 export interface LambdaBuild {
   bundlePath: string;
@@ -26,7 +26,7 @@ const REQUIRE_SHIM =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 export async function buildLambda(
-  options: { outDir?: string; entry?: string } = {},
+  options: { outDir?: string; entry?: string; cmsAuthDir?: string } = {},
 ): Promise<LambdaBuild> {
   const outDir = resolve(options.outDir ?? lambdaDirOf(resolve(import.meta.dirname, '..')));
   const entry = resolve(options.entry ?? join(import.meta.dirname, 'handler.ts'));
@@ -56,7 +56,18 @@ export async function buildLambda(
   const zipPath = join(outDir, 'send-contact-form.zip');
   const zip = createZip([{ name: 'index.mjs', data: code }]);
   await writeFile(zipPath, zip);
+  // The content manager's sign-in: a function of its own, beside the forms' folder (no AWS SDK in it).
+  if (!options.entry) await bundleCmsAuth(options.cmsAuthDir ?? join(dirname(outDir), CMS_AUTH_DIR));
   return { bundlePath, zipPath, bundleBytes: code.length, zipBytes: zip.length };
+}
+
+async function bundleCmsAuth(outDir: string): Promise<void> {
+  await mkdir(outDir, { recursive: true });
+  await build({
+    entryPoints: [join(import.meta.dirname, 'cms-auth', 'index.ts')],
+    outfile: join(outDir, 'index.mjs'),
+    bundle: true, platform: 'node', target: 'node22', format: 'esm', minify: true, legalComments: 'eof', logLevel: 'warning',
+  });
 }
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SiteSettings } from './content/schemas.ts';
+import { CMS_PATHS, cmsHeaders } from './cms/admin-page.ts';
 
 export const HEADERS_FILE = 'headers.json';
 
@@ -37,12 +38,18 @@ export function parseHeadersFile(text: string): HeadersFile {
   return { default: value as HeaderSet, paths: [] };
 }
 
-/** The build's headers file: every answer's, and the search paths' (when the site has search). */
+/** The build's headers file: every answer's, the search paths' (when the site has search), and the content manager's (when it has one). */
 export function headersFile(settings: SiteSettings, inlineScripts: string[]): HeadersFile {
   const site = securityHeaders(settings, inlineScripts);
-  if (!settings.search) return { default: site, paths: [] };
-  const search = securityHeaders(settings, inlineScripts, { wasm: true });
-  return { default: site, paths: [{ patterns: SEARCH_PATHS, why: "pagefind's WebAssembly: 'wasm-unsafe-eval' in script-src", headers: search }] };
+  const paths: HeadersFile['paths'] = [];
+  if (settings.search) {
+    paths.push({ patterns: SEARCH_PATHS, why: "pagefind's WebAssembly: 'wasm-unsafe-eval' in script-src", headers: securityHeaders(settings, inlineScripts, { wasm: true }) });
+  }
+  if (settings.cms) {
+    const why = "Decap CMS: 'unsafe-eval' (ajv), inline styles (emotion), GitHub's API and the sign-in handler; noindex";
+    paths.push({ patterns: CMS_PATHS, why, headers: cmsHeaders(site, { authOrigin: new URL(settings.cms.authUrl).origin }) });
+  }
+  return { default: site, paths };
 }
 
 const hash = (script: string) => `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;

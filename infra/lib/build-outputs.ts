@@ -2,6 +2,7 @@
 // that `site build` writes to .site/deploy/, and the Lambda bundle that lambda/bundle-lambda.ts writes to
 // .site/deploy/lambda/. Reading them here, rather than regenerating them, keeps one source for each:
 // what `site serve` ran and the tests checked is exactly what is deployed.
+import { CMS_AUTH_DIR } from '../../src/output/layout.ts';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseHeadersFile, type HeadersFile } from '../../src/response-headers.ts';
@@ -16,6 +17,8 @@ export interface BuildOutputs {
   headers: HeadersFile;
   /** Folder holding index.mjs, the Lambda's handler module. */
   lambdaDir: string;
+  /** Folder holding index.mjs, the content manager's sign-in handler. */
+  cmsAuthDir: string;
 }
 
 export class BuildOutputsError extends Error {
@@ -38,6 +41,8 @@ export function readBuildOutputs(deployDir: string): BuildOutputs {
   const headersPath = file('headers.json', siteBuild);
   const lambdaDir = path.join(deployDir, 'lambda');
   file('lambda/index.mjs', '`npm run build:lambda`');
+  const cmsAuthDir = path.join(deployDir, CMS_AUTH_DIR);
+  file(`${CMS_AUTH_DIR}/index.mjs`, '`npm run build:lambda`');
 
   for (const fn of [viewerRequestPath, viewerResponsePath]) {
     if (existsSync(fn) && statSync(fn).size >= FUNCTION_SIZE_LIMIT) {
@@ -66,5 +71,5 @@ export function readBuildOutputs(deployDir: string): BuildOutputs {
   }
 
   if (problems.length > 0) throw new BuildOutputsError(problems);
-  return { viewerRequestPath, viewerResponsePath, headers, lambdaDir };
+  return { viewerRequestPath, viewerResponsePath, headers, lambdaDir, cmsAuthDir };
 }

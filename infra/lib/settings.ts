@@ -32,9 +32,16 @@ export interface SiteSettings {
   distributionId?: string;
   /** Months a lead is kept (the table's TTL); content/site.yaml's leadRetentionMonths unless overridden. */
   leadRetentionMonths: number;
+  /** The GitHub OAuth app's client id: when set, the content manager's sign-in handler is deployed (cms-auth.ts). */
+  cmsClientId?: string;
+  /** The SSM Parameter Store SecureString holding that app's client secret (put there by hand, never in the repository). */
+  cmsSecretParameter: string;
   /** AWS account to deploy to; the CDK CLI sets CDK_DEFAULT_ACCOUNT from the credentials in use. */
   account?: string;
 }
+
+/** Where the GitHub OAuth app's client secret is kept, unless SITE_CMS_SECRET_PARAMETER says otherwise. */
+export const DEFAULT_CMS_SECRET_PARAMETER = '/site/cms/github-client-secret';
 
 /** Requests per IP per 5 minutes to /api/* before WAF blocks: a person sends one enquiry, perhaps corrects it; a script is stopped in minutes. */
 export const DEFAULT_WAF_API_RATE_LIMIT = 20;
@@ -63,6 +70,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'alarmTo', env: 'SITE_ALARM_TO', what: 'the address every alarm is e-mailed to (default: mailTo, with a warning: a bouncing inbox would swallow its own bounce alarm)' },
   { key: 'distributionId', env: 'SITE_DISTRIBUTION_ID', what: "the Site stack's DistributionId output, for CloudFront's alarms in us-east-1 (the SiteEdgeAlarms stack)" },
   { key: 'leadRetentionMonths', env: 'SITE_LEAD_RETENTION_MONTHS', what: 'months each lead is kept before DynamoDB deletes it: must equal leadRetentionMonths in content/site.yaml, which is the default' },
+  { key: 'cmsClientId', env: 'SITE_CMS_CLIENT_ID', what: "the GitHub OAuth app's client id, to deploy the content manager's sign-in handler (default: none deployed)" },
+  { key: 'cmsSecretParameter', env: 'SITE_CMS_SECRET_PARAMETER', what: `the SSM SecureString parameter holding that app's client secret (default ${DEFAULT_CMS_SECRET_PARAMETER})` },
   { key: 'priceClass', env: 'SITE_PRICE_CLASS', what: "CloudFront price class: 100, 200 or All (default 100: Europe and North America)" },
 ];
 
@@ -202,11 +211,17 @@ export function readSettings(
       + 'the privacy page the build writes and the leads table\'s TTL must use one figure; change content/site.yaml (then rebuild) or unset this setting');
   }
 
+  const cmsClientId = raw('cmsClientId');
+  if (cmsClientId && !/^[\w.-]{8,100}$/.test(cmsClientId)) invalid('cmsClientId', cmsClientId, "a GitHub OAuth app's client id such as Ov23liAbCdEf12345678");
+  const cmsSecretParameter = raw('cmsSecretParameter') ?? DEFAULT_CMS_SECRET_PARAMETER;
+  if (!/^\/[\w.\/-]+$/.test(cmsSecretParameter)) invalid('cmsSecretParameter', cmsSecretParameter, 'an SSM parameter name such as /site/cms/github-client-secret');
+
   if (problems.length > 0) throw new SettingsError(problems);
   const account = env.CDK_DEFAULT_ACCOUNT?.trim() || undefined;
   return {
     domainName, certificateArn, mailTo, mailFrom, region, sesIdentity, allowedOrigins, waf, wafApiRateLimit, wafSiteRateLimit,
-    logRetentionDays, priceClass: priceClass as SiteSettings['priceClass'], alarmTo, leadRetentionMonths,
+    logRetentionDays, priceClass: priceClass as SiteSettings['priceClass'], alarmTo, leadRetentionMonths, cmsSecretParameter,
+    ...(cmsClientId ? { cmsClientId } : {}),
     ...(webAclArn ? { webAclArn } : {}),
     ...(distributionId ? { distributionId } : {}),
     ...(reservedConcurrency !== undefined ? { reservedConcurrency } : {}),

@@ -29,6 +29,7 @@ import type { Construct } from 'constructs';
 import type { BuildOutputs } from './build-outputs.ts';
 import { defineLeadAlarms } from './alarms.ts';
 import { FormBackend } from './form-backend.ts';
+import { CmsAuth } from './cms-auth.ts';
 import { VIEWER_ADDRESS_HEADER } from '../../lambda/cloudfront-request-headers.ts';
 import { Leads } from './leads.ts';
 import { MailEvents } from './mail-events.ts';
@@ -106,6 +107,8 @@ export class SiteStack extends Stack {
     const mailEvents = new MailEvents(this, 'MailEvents', { settings, lambdaDir: build.lambdaDir, table: leads.table, limitsTable: leads.limits });
     mailEvents.allowSending(forms.handler, settings);
     mailEvents.allowSending(leads.mailer, settings);
+    // The content manager's sign-in, once the GitHub OAuth app's client id is set (cms-auth.ts says why a Function URL).
+    if (settings.cmsClientId) new CmsAuth(this, 'CmsAuth', { settings: { ...settings, cmsClientId: settings.cmsClientId }, codeDir: build.cmsAuthDir });
     defineLeadAlarms(leads, { settings, topic: leads.topic, table: leads.table, limitsTable: leads.limits, configurationSet: mailEvents.configurationSet.configurationSetName, handler: forms.handler, mailer: leads.mailer, sesEvents: mailEvents.handler });
 
     // Only what the handler reads reaches it: its origin check's Origin and Referer, Content-Type,

@@ -47,6 +47,15 @@ export const siteSchema = z.strictObject({
   leadRetentionMonths: z.number().int().min(1).max(120).default(24),
   /** Site search: the index, the /search page, the form on /blog. false builds none of them. */
   search: z.boolean({ error: 'expected true or false' }).default(true),
+  /**
+   * The content manager at /admin in the built site: the GitHub repository it commits to, its branch,
+   * and where its sign-in handler answers (the stack's output CmsAuthUrl). Absent: no /admin is built.
+   */
+  cms: z.strictObject({
+    repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'expected a GitHub repository as owner/name'),
+    branch: z.string().regex(/^[\w.\/-]+$/, 'expected a branch name such as main').default('main'),
+    authUrl: z.url({ protocol: /^https$/, error: 'expected the https:// address of the sign-in handler' }),
+  }).optional(),
   author: z.strictObject({ name: text, role: text, bio: text }),
 });
 

@@ -10,8 +10,11 @@ export const SETTINGS_FROM_ENV = {
   SITE_TAG_MANAGER_ID: 'tagManagerId',
 } as const satisfies Record<string, keyof SiteSettings>;
 
-/** `search: false` is `site build --no-search`: no index, no search page, for one build. */
-export type SettingsOverrides = Partial<Pick<SiteSettings, (typeof SETTINGS_FROM_ENV)[keyof typeof SETTINGS_FROM_ENV] | 'search'>>;
+/**
+ * `search: false` is `site build --no-search`: no index, no search page, for one build; `cms:
+ * undefined` is `site build --no-cms`: no /admin, for one build.
+ */
+export type SettingsOverrides = Partial<Pick<SiteSettings, (typeof SETTINGS_FROM_ENV)[keyof typeof SETTINGS_FROM_ENV] | 'search' | 'cms'>>;
 
 export function overridesFromEnv(env: Record<string, string | undefined>): SettingsOverrides {
   const out: SettingsOverrides = {};

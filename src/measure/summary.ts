@@ -63,6 +63,8 @@ export interface BuildSummary {
   cards?: { drawn: number; reused: number; bytes: number; pruned?: Pruned };
   /** The search index (dist/pagefind/): pages indexed, its bytes, its stage's time, and whether pagefind ran (false: the last index reused). */
   search?: { pages: number; bytes: number; ms: number; indexed: boolean };
+  /** The content manager's bundle (dist/admin/cms.js), raw and gzip: apart from the pages' JavaScript and budgets. */
+  cms?: { bytes: number; gzip: number };
   /** The routing entries for the CloudFront KeyValueStore: how many, their bytes, and the store's limit. */
   store?: { keys: number; bytes: number; limit: number };
   stages: Record<string, number>;
@@ -102,6 +104,7 @@ export function formatSummary(s: BuildSummary): string {
   lines.push(`  images: ${i.sources} raster source${i.sources === 1 ? '' : 's'} (${mb(i.sourceBytes)}) → ${i.processed + i.reused} file${i.processed + i.reused === 1 ? '' : 's'} (${mb(i.variantBytes)}): ${i.processed} processed, ${i.reused} reused from the cache; ${mb(i.saved)} saved (each source less the largest file a modern browser gets for it); ${i.svgs} SVG${i.svgs === 1 ? '' : 's'} copied as they are`);
   if (s.cards) lines.push(`  share cards: ${s.cards.drawn + s.cards.reused}: ${s.cards.drawn} drawn (${mb(s.cards.bytes)}), ${s.cards.reused} reused from the cache`);
   if (s.search) lines.push(`  search index: ${s.search.pages} page${s.search.pages === 1 ? '' : 's'}, ${mb(s.search.bytes)}, ${s.search.indexed ? 'indexed' : 'unchanged, reused from the cache'} in ${Math.round(s.search.ms)} ms`);
+  if (s.cms) lines.push(`  cms: /admin's bundle ${mb(s.cms.bytes)} (${mb(s.cms.gzip)} gzip level 9), not page JavaScript: outside the page budgets`);
   if (s.store) lines.push(`  routing store: ${s.store.keys} entries, ${kb(s.store.bytes)} of the CloudFront KeyValueStore's ${mb(s.store.limit)} (${(100 * s.store.bytes / s.store.limit).toFixed(1)}%), ${mb(s.store.limit - s.store.bytes)} to spare`);
   if (i.pruned?.files) lines.push(`  image cache: ${i.pruned.files} variant${i.pruned.files === 1 ? '' : 's'} (${mb(i.pruned.bytes)}) no build had used for 30 days deleted from .site/cache/images/`);
   const c = s.cards?.pruned;

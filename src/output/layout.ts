@@ -46,6 +46,8 @@ export const cliDirOf = (packageDir: string) => path.join(familyOf(packageDir), 
 
 /** The Lambda bundle lambda/bundle-lambda.ts writes and infra/ reads: in the deploy folder beside dist/. */
 export const lambdaDirOf = (root: string) => path.join(familyOf(root), 'deploy', 'lambda');
+/** The content manager's sign-in handler's bundle: a folder of its own beside lambda/. */
+export const CMS_AUTH_DIR = 'lambda-cms-auth';
 
 /** `site serve`'s output family: its pages (which load the live-reload script) never reach dist/. */
 export const serveFamilyOf = (root: string) => path.join(familyOf(root), 'serve');

@@ -7,14 +7,14 @@ import { overridesFromEnv } from '../content/settings-from-env.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 
-export interface BuildFlags { root: string; out: string; siteUrl?: string; now?: Date; clockFrom: '--now' | 'SITE_NOW'; jsonSummary: boolean; search?: boolean;
+export interface BuildFlags { root: string; out: string; siteUrl?: string; now?: Date; clockFrom: '--now' | 'SITE_NOW'; jsonSummary: boolean; search?: boolean; cms?: boolean;
   /** The whole site, never the quick rebuild. */
   full?: boolean }
 
 /** `site build`: kept apart from cli.ts so that `site --help` and the other commands never load the build. */
 export async function buildCommand(opts: BuildFlags, io: Io, early?: Promise<QuickStart>): Promise<number> {
   try {
-    const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}), ...(opts.search === false ? { search: false } : {}) };
+    const overrides = { ...overridesFromEnv(process.env), ...(opts.siteUrl ? { url: opts.siteUrl } : {}), ...(opts.search === false ? { search: false } : {}), ...(opts.cms === false ? { cms: undefined } : {}) };
     // Only article bodies changed since the last build: those pages alone (pipeline/quick-build.ts); else the full build.
     const why = process.env.SITE_QUICK_WHY ? (reason: string) => io.err(`  full build: ${reason}`) : undefined;
     const quickOptions = { root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err };

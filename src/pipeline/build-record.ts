@@ -169,5 +169,6 @@ export const quickOptions = (opts: { overrides?: unknown; budgets?: unknown }, r
  */
 export async function sameInputs(root: string, options: unknown): Promise<string> {
   const [lock, budgets] = await Promise.all(['package-lock.json', BUDGETS_FILE].map((name) => readFile(path.join(root, name)).catch(() => Buffer.from(''))));
-  return hashOf(generatorCode(), lock!, budgets!, JSON.stringify(options ?? null));
+  // An override that unsets a setting (`--no-cms`: cms undefined) counts, as null: JSON would drop it.
+  return hashOf(generatorCode(), lock!, budgets!, JSON.stringify(options ?? null, (_, v: unknown) => (v === undefined ? null : v)));
 }

@@ -28,6 +28,7 @@ import { documentMaker, renderStage, type WrittenPage } from './render-stage.ts'
 import { imagesStage, type BuiltImages } from './image-stage.ts';
 import { FEED_FILE, sideFiles, writeFiles, writeStage } from './write-stage.ts';
 import { budgetStage } from './budget-stage.ts';
+import { cmsStage } from './cms-stage.ts';
 import { swapStage } from './swap-stage.ts';
 import { pruneStage } from './prune-stage.ts';
 import { twinStage } from './twin-stage.ts';
@@ -131,10 +132,17 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
       await time('write', () => writeFiles(writer, sizes, [...built.files].map(([file, from]) => ({ file, from }))));
       return built;
     });
+    // The content manager (/admin) beside them: its bundle from the cache, or made by esbuild; serve answers /admin itself.
+    const managing = session ? Promise.resolve(undefined) : time('cms', () => cmsStage(root, site, assets, now)).then(async (built) => {
+      if (built) await time('write', () => writeFiles(writer, sizes, built.files));
+      return built;
+    });
+    managing.catch(() => { /* awaited below */ });
     type Rendered = { written: WrittenPage[]; documents: number; images: BuiltImages };
     const [rendered, cards, searched] = await sideBySide<[Rendered, BuiltCards, BuiltSearch | undefined]>(
       [rendering, drawing, indexing], threads.stop);
-    made = { ...plan, loaded, shell: documents.shell, shellInputs: documents.inputs, siteInputs, code, assets, scripts, rendered, cards, searched };
+    const cms = await managing;
+    made = { ...plan, loaded, shell: documents.shell, shellInputs: documents.inputs, siteInputs, code, assets, scripts, rendered, cards, searched, cms };
   } finally {
     // Every body the index needs is read before the cache is saved (a save may rewrite the pack), and
     // a failed build's indexer is let finish: pagefind's service is one per process, and serve builds again.
@@ -161,6 +169,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const summary = await time('measure', () => measureBuild(pages, markup, made.assets, stages, sizes, made.articles, imageFigures));
   summary.cards = { drawn: cards.drawn, reused: cards.reused, bytes: cards.bytes };
   summary.store = made.store.figures;
+  if (made.cms) summary.cms = { bytes: made.cms.bytes, gzip: made.cms.gzip };
   if (searched) summary.search = { pages: searched.pages, bytes: searched.bytes, ms: searched.ms, indexed: searched.indexed };
   // A page's document, as written into the staging tree: what the budgets gzip again at level 9 near a limit.
   const fileOf = new Map(pages.map((p) => [p.route.url, p.route.file]));

@@ -6,9 +6,10 @@ export const REDIRECTS: RoutingTable['redirects'] = {
   '/services/analytics-and-reporting': { to: '/services/data-visualisation', status: 301 },
 };
 
-export function routingTable(all: Route[]): RoutingTable {
+/** `others`: pages the build writes that are no route (the content manager's /admin), each an exact path like a page's. */
+export function routingTable(all: Route[], others: string[] = []): RoutingTable {
   return {
-    pageUrls: all.filter((r) => r.status === 200).map((r) => r.url),
+    pageUrls: [...all.filter((r) => r.status === 200).map((r) => r.url), ...others],
     redirects: REDIRECTS,
     fallbacks: [
       { prefix: '/blog/', redirect: '/blog', status: 302 },

@@ -20,6 +20,7 @@ export async function serve(opts: { root: string; port: number; host: string; no
   }
   opts.log(`serving ${server.url} from ${path.relative(process.cwd(), serveOutDirOf(opts.root))}/, not dist/  (watching content/, templates/, islands/; Ctrl+C to stop)`);
   if (server.forms) for (const line of localFormsLines(server.forms)) opts.log(line);
+  opts.log(`  content manager: ${server.url}/admin/ (writes into content/; each save checked as the build checks it)`);
   const unannounce = server.forms ? await announceServedStore(opts.root, server.forms) : undefined;
   await new Promise<void>((done) => {
     const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); done(); };

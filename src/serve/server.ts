@@ -22,6 +22,7 @@ import type { LiveSite, MemoryFile } from './live-site.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import type { LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
+import { serveCms, type CmsSiteFacts } from '../cms/serve-cms.ts';
 
 export interface ServerOptions {
   root: string;
@@ -41,6 +42,8 @@ export interface ServerOptions {
   formLog?: Logger;
   /** A fixed clock for every rebuild (--now); by default each rebuild reads the real time. */
   now?: Date;
+  /** The content manager at /admin, writing into content/ (on unless false). */
+  cms?: boolean;
   /** Called once the server listens, before its first build is done (which `startServer` waits for). */
   listening?: (url: string) => void;
   /** Awaited by the first build, over an earlier build's pages, once it has planned and before it renders (a test holds it there to save meanwhile). */
@@ -111,6 +114,9 @@ interface ServeState {
   headers: HeadersFile;
   /** While serve's first build runs over the pages an earlier one left: saves answered meanwhile (see `startupSaves`). */
   startup?: StartupSaves;
+  /** The content manager's answers (see cms/serve-cms.ts), and what it needs of the last build. */
+  cms?: ReturnType<typeof serveCms>;
+  cmsFacts?: CmsSiteFacts;
 }
 
 /**
@@ -184,6 +190,7 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
     void before?.close();
     state.formPath = endpointPath(result.site.settings.formEndpoint) ?? state.formPath;
     state.failure = undefined;
+    state.cmsFacts = { name: result.site.settings.name, url: result.site.settings.url, categories: [...new Set(result.site.posts.flatMap((p) => p.categories ?? []))].sort(), styles: session.assets ? [session.assets.css] : [], preview: { settings: result.site.settings, images: result.site.images, year: (opts.now ?? new Date()).getUTCFullYear(), studyCta: result.site.pages['case-studies'].studyCta } };
     await readHeaders(state);
     const stages = Object.entries(result.summary.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
     log(first ? formatSummary(result.summary) : `built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged; ${stages} ms)`);
@@ -296,6 +303,7 @@ function requestHandler(state: ServeState, firstBuild: Promise<void>) {
         return res.end('the local form backend is not running: see the terminal\n');
       }
     }
+    if (state.cms && await state.cms(req, res, url.pathname, headersFor(state.headers, '/'))) return;
     if (state.forms && url.pathname === state.formPath) return state.forms.listener(req, res);
     if (url.pathname.startsWith(`${SEARCH_DIR}/`) && session.search) {
       state.live?.searchAsked();
@@ -427,6 +435,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     return startForms(opts, host, port);
   })();
   state.forms = await state.formsLoading;
+  if (opts.cms !== false) {
+    const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`];
+    const validate = async (contentDir: string) => (await import('../content/load.ts')).loadSite(contentDir);
+    state.cms = serveCms(opts.root, validate, () => state.cmsFacts, () => origins, state.log);
+  }
 
   // Served from an earlier build while the first runs: a save meanwhile is answered from the build's plan.
   if (state.table && !opts.prebuilt && opts.watch !== false) state.startup = startupSaves();

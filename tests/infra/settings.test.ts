@@ -28,7 +28,7 @@ describe('readSettings', () => {
     expect(() => readSettings(fromContext({}), {})).toThrow(/Set each with `-c name=value`/);
   });
 
-  test('defaults: eu-west-2, the sender domain as SES identity, the site origin allowed, WAF on with 20 posts per address, no reserved concurrency, 90 days of logs', () => {
+  test('defaults: eu-west-2, the sender domain as SES identity, the site origin allowed, WAF on with 20 posts per address, no reserved concurrency, 90 days of logs, no content manager sign-in', () => {
     expect(readSettings(fromContext(REQUIRED), {})).toEqual({
       ...REQUIRED,
       region: 'eu-west-2',
@@ -41,6 +41,8 @@ describe('readSettings', () => {
       priceClass: '100',
       alarmTo: 'leads@example.co.uk',
       leadRetentionMonths: 24,
+      // No content manager sign-in (no cmsClientId); its secret's parameter name, were there one.
+      cmsSecretParameter: '/site/cms/github-client-secret',
     });
   });
 

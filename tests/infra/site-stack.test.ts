@@ -545,6 +545,42 @@ describe('settings that change the stacks', { timeout: 60_000 }, () => {
     expect(lambdaWith(agreed, 'index.handler').Properties.Environment.Variables.LEAD_RETENTION_MONTHS).toBe(String(months));
   });
 
+  test("cmsClientId deploys the content manager's sign-in: its own bundle behind a public Function URL, the secret read from SSM through the extension, never in the template", async () => {
+    const without = Template.fromStack(synth().site);
+    expect(resources(without, 'AWS::Lambda::Function').some((f) => f.Properties.Environment?.Variables?.CMS_CLIENT_ID)).toBe(false);
+    expect(Object.keys(without.findOutputs('CmsAuthUrl'))).toEqual([]);
+
+    const template = Template.fromStack(synth({ cmsClientId: 'Ov23liAbCdEf12345678' }).site);
+    const [fn, ...others] = resources(template, 'AWS::Lambda::Function').filter((f) => f.Properties.Environment?.Variables?.CMS_CLIENT_ID);
+    expect(others).toEqual([]);
+    expect(fn!.Properties).toMatchObject({ Handler: 'index.handler', Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 15 });
+    // Its settings, and no secret among them: only the parameter's name.
+    const variables = fn!.Properties.Environment.Variables as Record<string, string>;
+    expect(Object.fromEntries(Object.entries(variables).filter(([k]) => !/^(PARAMETERS_SECRETS_EXTENSION|SSM_PARAMETER_STORE|SECRETS_MANAGER)_/.test(k)))).toEqual({
+      CMS_CLIENT_ID: 'Ov23liAbCdEf12345678', CMS_SECRET_PARAMETER: '/site/cms/github-client-secret', SITE_ORIGIN: 'https://www.example.co.uk',
+    });
+    // The extension's own settings: its port, which lambda/cms-auth/secret.ts reads, and a cache of five minutes.
+    expect(variables).toMatchObject({ PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773', SSM_PARAMETER_STORE_TTL: '300' });
+    // Its code is the sign-in bundle (no form handler in it), and reads the parameter through the extension's layer.
+    const bundle = await readFile(path.join(deployDir, 'lambda-cms-auth', 'index.mjs'), 'utf8');
+    expect(bundle).toContain('/systemsmanager/parameters/get');
+    expect(bundle).not.toContain('SendEmail');
+    expect(JSON.stringify(fn!.Properties.Layers)).toMatch(/AWS-Parameters-and-Secrets-Lambda-Extension-Arm64/);
+    // Allowed to read that one parameter, nothing else of SSM, and no other service.
+    const statements = statementsOf(template, fn!);
+    expect(statements.map((st) => st.Action)).toEqual(['ssm:GetParameter']);
+    expect(JSON.stringify(statements[0]!.Resource)).toMatch(/:ssm:.*:parameter\/site\/cms\/github-client-secret"/);
+    // A public Function URL (GitHub redirects the sign-in window to it), given as an output for site.yaml and the OAuth app.
+    const fnId = idOf(template, 'AWS::Lambda::Function', (f) => Boolean(f.Properties.Environment?.Variables?.CMS_CLIENT_ID));
+    const urls = resources(template, 'AWS::Lambda::Url').filter((u) => u.Properties.TargetFunctionArn['Fn::GetAtt'][0] === fnId);
+    expect(urls.map((u) => u.Properties.AuthType)).toEqual(['NONE']);
+    expect(Object.keys(template.findOutputs('CmsAuthUrl'))).toEqual(['CmsAuthUrl']);
+    expect(JSON.stringify(template.toJSON())).not.toMatch(/client_secret|clientSecret/i);
+
+    expect(() => synth({ cmsClientId: 'no good!' })).toThrow(/cmsClientId .* is 'no good!'/);
+    expect(() => synth({ cmsClientId: 'Ov23liAbCdEf12345678', cmsSecretParameter: 'relative' })).toThrow(/cmsSecretParameter/);
+  });
+
   test('missing build outputs are named, with the command that makes them', () => {
     const app = new App({ context: { ...SETTINGS, deployDir: path.join(work, 'nowhere') } });
     expect(() => defineApp(app, {})).toThrow(BuildOutputsError);

@@ -1,0 +1,55 @@
+// /admin's own page: no index, no site chrome, the CMS's bundle alone.
+
+export const ADMIN_PATH = '/admin';
+/** The paths the CMS answers at, as CloudFront's path patterns: its page, bundle and config, and serve's local backend. */
+export const CMS_PATHS = ['/admin', '/admin/*'];
+export const CMS_SCRIPT = '/admin/cms.js';
+export const CMS_CONFIG = '/admin/config.json';
+/** Where `site serve` answers Decap's local backend protocol. */
+export const CMS_LOCAL_API = '/admin/api/v1';
+
+/** The pages the content manager adds to the routing table: /admin, when the settings name its repository. */
+export const cmsPages = (settings: { cms?: unknown }): string[] => (settings.cms ? [ADMIN_PATH] : []);
+
+export function adminPage(siteName: string): string {
+  const name = siteName.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>Content manager | ${name}</title>
+<script type="module" src="${CMS_SCRIPT}"></script>
+</head>
+<body>
+<noscript>The content manager needs JavaScript.</noscript>
+</body>
+</html>
+`;
+}
+
+/**
+ * /admin's headers: its own policy, as strict as Decap CMS allows. Decap compiles its config's
+ * schema with ajv (new Function: 'unsafe-eval'), styles itself with emotion (inline style elements:
+ * 'unsafe-inline' styles), shows uploads and previews as blob: URLs, and signs in to GitHub through
+ * the OAuth handler's window and GitHub's API. Nothing else loads from anywhere but the site.
+ */
+export function cmsHeaders(base: Record<string, string>, allow: { authOrigin?: string } = {}): Record<string, string> {
+  const connect = ["'self'", 'https://api.github.com', ...(allow.authOrigin ? [allow.authOrigin] : [])];
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self' 'unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https://avatars.githubusercontent.com https://raw.githubusercontent.com",
+    "font-src 'self' data:",
+    `connect-src ${connect.join(' ')}`,
+    "frame-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "manifest-src 'self'",
+  ].join('; ');
+  return { ...base, 'content-security-policy': csp, 'x-robots-tag': 'noindex, nofollow', 'cross-origin-opener-policy': 'same-origin-allow-popups' };
+}

@@ -1,0 +1,86 @@
+// Each collection's preview: the site's own template for that page type, inside the site's layout,
+// drawn from the entry being edited, with the site's stylesheet (registered in index.tsx). An
+// article's body goes through the build's markdown steps (renderMarkdown), parsed by remark-parse,
+// the parser the build falls back to and holds satteri's output to.
+import type { ReactNode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type CMS from 'decap-cms-app';
+import { SiteContext, type RenderContext } from '../../page-api/site-context.tsx';
+import { IslandCollector, IslandCollectorContext } from '../../page-api/island.tsx';
+import { ImageCollector, ImageCollectorContext } from '../../page-api/images.ts';
+import { renderMarkdown } from '../../content/markdown.ts';
+import type { MarkdownParser } from '../../content/markdown-parser.ts';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import remarkDirective from 'remark-directive';
+import type { Root } from 'mdast';
+import { summary } from '../../routes/blog.ts';
+import { caseStudyImageAlt } from '../../routes/company.ts';
+import type { Post, CaseStudy } from '../../content/load.ts';
+import { Layout } from '../../../templates/layout/Layout.tsx';
+import { BlogPostPage } from '../../../templates/pages/blog/BlogPost.tsx';
+import { CaseStudyPage } from '../../../templates/pages/company/CaseStudyPage.tsx';
+
+type PreviewApi = typeof CMS;
+interface PreviewProps { entry: { get(key: string): unknown; getIn(path: string[]): unknown } }
+export interface PreviewContext { settings: RenderContext['settings']; images: RenderContext['images']; year: number; studyCta?: { heading: string; text: string } }
+
+const plain = (value: unknown): Record<string, unknown> => {
+  const v = value && typeof (value as { toJS?: unknown }).toJS === 'function' ? (value as { toJS(): unknown }).toJS() : value;
+  return (v ?? {}) as Record<string, unknown>;
+};
+const slugOf = (entry: PreviewProps['entry']) => String(entry.get('slug') ?? 'new-entry') || 'new-entry';
+
+/**
+ * The page's markup as the build renders it (renderToStaticMarkup, so each island shows its server
+ * HTML, as a visitor sees it before touching it), put into the preview's frame.
+ */
+function Page({ ctx, url, children }: { ctx: PreviewContext; url: string; children: ReactNode }) {
+  const html = renderToStaticMarkup(
+    <SiteContext.Provider value={{ settings: ctx.settings, images: ctx.images, url, year: ctx.year }}>
+      <IslandCollectorContext.Provider value={new IslandCollector()}>
+        <ImageCollectorContext.Provider value={new ImageCollector(url)}>
+          <Layout>{children}</Layout>
+        </ImageCollectorContext.Provider>
+      </IslandCollectorContext.Provider>
+    </SiteContext.Provider>,
+  );
+  return <div dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+let parser: MarkdownParser | undefined;
+/** remark-parse with the syntax the build parses (GFM, directives), as markdown-parser.ts's remarkParser makes it. */
+function browserParser(): MarkdownParser {
+  const processor = unified().use(remarkParse).use(remarkGfm).use(remarkDirective).freeze();
+  return { name: 'remark-parse', parse: (source) => processor.parse(source) as unknown as Root };
+}
+
+/** An article as the build makes it from its file: the body through the build's markdown steps. */
+export function previewPost(data: Record<string, unknown>, slug: string, ctx: PreviewContext): Post {
+  parser ??= browserParser();
+  const body = renderMarkdown(String(data.body ?? ''), `content/blog/${slug}.md`, 0, ctx.settings.assessmentForms, ctx.images, parser);
+  const { body: _, ...front } = data;
+  // A new article has no date until one is picked: shown as today's meanwhile.
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(String(front.date ?? '')) ? front.date : new Date().toISOString().slice(0, 10);
+  return { title: '', excerpt: '', faq: [], ...front, date, slug, html: body.html, toc: body.toc, bodyImages: body.images } as Post;
+}
+
+export function registerPreviews(cms: PreviewApi, collections: Array<Record<string, unknown>>, ctx: PreviewContext): void {
+  const templates: Record<string, (props: PreviewProps) => ReactNode> = {
+    blogPost: ({ entry }) => {
+      const slug = slugOf(entry);
+      const post = previewPost(plain(entry.get('data')), slug, ctx);
+      return <Page ctx={ctx} url={`/blog/${slug}`}><BlogPostPage post={{ ...summary(post), html: post.html, toc: post.toc, faq: post.faq, bodyImages: post.bodyImages }} related={[]} /></Page>;
+    },
+    caseStudy: ({ entry }) => {
+      const slug = slugOf(entry);
+      const study = { order: 100, solution: [], results: [], ...plain(entry.get('data')), slug } as unknown as CaseStudy;
+      return <Page ctx={ctx} url={`/case-studies/${slug}`}><CaseStudyPage study={study} imageAlt={caseStudyImageAlt(study)} cta={ctx.studyCta ?? { heading: '', text: '' }} /></Page>;
+    },
+  };
+  for (const c of collections) {
+    const template = templates[String(c.preview)];
+    if (template) cms.registerPreviewTemplate(String(c.name), template as never);
+  }
+}

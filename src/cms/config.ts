@@ -1,0 +1,155 @@
+// Decap CMS's config, made from the build's own schemas: one collection per kind of content file.
+import type { z } from 'zod';
+import { caseStudySchema, legalSchema, postSchema, siteSchema } from '../content/schemas.ts';
+import { serviceSchema } from '../content/services-schema.ts';
+import { pageSchemas } from '../content/pages.ts';
+import { fieldOf, objectFields, schemaRules, type CmsField, type FieldOptions } from './fields.ts';
+
+export interface CmsCollection {
+  name: string;
+  label: string;
+  label_singular?: string;
+  folder?: string;
+  extension?: string;
+  format?: string;
+  create?: boolean;
+  delete?: boolean;
+  slug?: string;
+  identifier_field?: string;
+  summary?: string;
+  sortable_fields?: string[];
+  fields?: CmsField[];
+  files?: Array<{ name: string; label: string; file: string; fields: CmsField[] }>;
+  /** Which of the site's templates draws its preview (see cms/client/previews.tsx). */
+  preview?: string;
+}
+
+export interface CmsConfig {
+  backend: { name: string; repo?: string; branch?: string; base_url?: string; auth_endpoint?: string };
+  load_config_file: false;
+  media_folder: string;
+  public_folder: string;
+  site_url?: string;
+  display_url?: string;
+  publish_mode?: string;
+  locale?: string;
+  /** An optional field left empty is left out of the file, as the schemas want (never written as ''). */
+  omit_empty_optional_fields: true;
+  collections: CmsCollection[];
+  /** The schemas' rules across fields, which no form field can carry: checked when an entry is saved. */
+  saveRules: Record<string, string[]>;
+}
+
+export interface CmsSettings {
+  /** The categories the articles already name: offered as choices, beside a new one. */
+  categories: readonly string[];
+  siteUrl?: string;
+  /** Production: the GitHub repository (owner/name), its branch, and where sign-in's OAuth handler answers. */
+  repo?: string;
+  branch?: string;
+  authBaseUrl?: string;
+}
+
+const IMAGE_PATTERN = '^\\/images\\/';
+
+/** Every string field whose schema is a site image's path becomes Decap's image widget, which uploads to content/images. */
+function withImages(field: CmsField): CmsField {
+  const out: CmsField = { ...field };
+  if (out.widget === 'string' && out.pattern?.[0].startsWith(IMAGE_PATTERN)) out.widget = 'image';
+  if (out.fields) out.fields = out.fields.map(withImages);
+  if (out.field) out.field = withImages(out.field);
+  return out;
+}
+
+const date: Partial<CmsField> = { widget: 'datetime', format: 'YYYY-MM-DD', date_format: 'YYYY-MM-DD', time_format: false };
+const moment: Partial<CmsField> = { widget: 'datetime', format: 'YYYY-MM-DDTHH:mm:ssZ', date_format: 'YYYY-MM-DD', time_format: 'HH:mm' };
+const BODY: CmsField = { name: 'body', label: 'Body', widget: 'markdown' };
+
+function fields(schema: z.ZodType, options: FieldOptions = {}): CmsField[] {
+  return objectFields(schema, options).map(withImages);
+}
+
+/** Each saved rule named by its collection (and file), for the save's message and the docs. */
+function rulesOf(fieldsList: CmsField[], schema: z.ZodType): string[] {
+  const walk = (list: CmsField[]): string[] => list.flatMap((f) => [...(f.saveRules ?? []), ...walk(f.fields ?? [])]);
+  return [...schemaRules(schema), ...walk(fieldsList)];
+}
+function stripRules(list: CmsField[]): CmsField[] {
+  return list.map(({ saveRules: _, ...f }) => ({ ...f, ...(f.fields ? { fields: stripRules(f.fields) } : {}) }));
+}
+
+/** Decap CMS's config for this site, from the schemas the build enforces. */
+export function cmsConfig(settings: CmsSettings): CmsConfig {
+  const saveRules: Record<string, string[]> = {};
+  const keep = (key: string, list: CmsField[], schema: z.ZodType) => {
+    const rules = rulesOf(list, schema);
+    if (rules.length) saveRules[key] = rules;
+    return stripRules(list);
+  };
+
+  const postFields = keep('blog', fields(postSchema, {
+    overrides: {
+      date,
+      publishDate: moment,
+      expiryDate: moment,
+      // A select of the categories in use, and a box for a new one (the client's 'categories' widget).
+      categories: (f) => ({ ...f, widget: 'categories', options: [...settings.categories], field: undefined }),
+      // A new article starts as a draft: kept out of production builds until the author unticks it.
+      draft: { default: true },
+    },
+  }), postSchema);
+
+  const collections: CmsCollection[] = [
+    {
+      name: 'blog', label: 'Articles', label_singular: 'Article', folder: 'content/blog', extension: 'md', format: 'frontmatter',
+      create: true, slug: '{{slug}}', identifier_field: 'title', summary: '{{title}} ({{date}})', sortable_fields: ['date', 'title'],
+      fields: [...postFields, BODY], preview: 'blogPost',
+    },
+    {
+      name: 'case-studies', label: 'Case studies', label_singular: 'Case study', folder: 'content/case-studies', extension: 'yaml', format: 'yaml',
+      create: true, slug: '{{slug}}', identifier_field: 'title', summary: '{{client}}: {{title}}',
+      fields: keep('case-studies', fields(caseStudySchema), caseStudySchema), preview: 'caseStudy',
+    },
+    {
+      name: 'services', label: 'Services', label_singular: 'Service', folder: 'content/services', extension: 'yaml', format: 'yaml',
+      create: true, slug: '{{slug}}', identifier_field: 'name', summary: '{{name}}',
+      fields: keep('services', fields(serviceSchema), serviceSchema), preview: 'service',
+    },
+    {
+      name: 'pages', label: 'Pages', format: 'yaml', create: false, delete: false,
+      files: [
+        ...Object.entries(pageSchemas).map(([name, schema]) => ({
+          name, label: `Page: ${name}`, file: `content/pages/${name}.yaml`, fields: keep(`pages/${name}`, fields(schema as z.ZodType), schema as z.ZodType),
+        })),
+        ...['privacy-policy', 'terms-of-service'].map((name) => ({
+          name, label: `Page: ${name}`, file: `content/pages/${name}.md`, fields: [...keep(`pages/${name}`, fields(legalSchema), legalSchema), BODY],
+        })),
+      ],
+    },
+    {
+      name: 'site', label: 'Site settings', format: 'yaml', create: false, delete: false,
+      files: [{ name: 'site', label: 'Site settings', file: 'content/site.yaml', fields: keep('site', fields(siteSchema), siteSchema) }],
+    },
+  ];
+
+  return {
+    backend: { name: 'github', repo: settings.repo ?? 'owner/site', branch: settings.branch ?? 'main', ...(settings.authBaseUrl ? { base_url: settings.authBaseUrl, auth_endpoint: 'auth' } : {}) },
+    load_config_file: false,
+    media_folder: 'content/images',
+    public_folder: '/images',
+    ...(settings.siteUrl ? { site_url: settings.siteUrl, display_url: settings.siteUrl } : {}),
+    locale: 'en',
+    omit_empty_optional_fields: true,
+    collections,
+    saveRules,
+  };
+}
+
+/** A collection's fields by name, for the tests and the previews. */
+export function collectionFields(config: CmsConfig, name: string): CmsField[] {
+  const c = config.collections.find((x) => x.name === name);
+  if (!c?.fields) throw new Error(`no folder collection ${name}`);
+  return c.fields;
+}
+
+export { fieldOf };

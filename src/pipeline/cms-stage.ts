@@ -1,0 +1,41 @@
+// The content manager in the built site: /admin's page, Decap CMS's bundle and its config, which
+// signs in to GitHub through the stack's handler and commits to the repository site.yaml names.
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { ADMIN_PATH, CMS_CONFIG, CMS_SCRIPT, adminPage } from '../cms/admin-page.ts';
+import { cmsBundle } from '../cms/bundle.ts';
+import { cmsConfig } from '../cms/config.ts';
+import type { BundleResult } from '../bundle/bundle.ts';
+import type { Site } from '../content/load.ts';
+import type { DistFile } from './dist-writer.ts';
+
+export interface BuiltCms {
+  files: DistFile[];
+  /** The bundle's bytes, and gzipped (level 9): stated in the summary, never held to the page budgets. */
+  bytes: number;
+  gzip: number;
+}
+
+/** /admin's files, or undefined when site.yaml names no repository (or `--no-cms`). */
+export async function cmsStage(root: string, site: Site, assets: BundleResult, now: Date): Promise<BuiltCms | undefined> {
+  const { settings } = site;
+  if (!settings.cms) return undefined;
+  const categories = [...new Set(site.posts.flatMap((p) => p.categories ?? []))].sort();
+  const config = {
+    ...cmsConfig({ categories, siteUrl: settings.url, repo: settings.cms.repo, branch: settings.cms.branch, authBaseUrl: settings.cms.authUrl }),
+    previewStyles: [assets.css],
+    previewContext: { settings, images: site.images, year: now.getUTCFullYear(), studyCta: site.pages['case-studies'].studyCta },
+  };
+  const made = await cmsBundle(root);
+  const zipped = await promisify(gzip)(made.js, { level: 9 });
+  return {
+    files: [
+      // A page's file, as every page's: /admin answered from /admin.html.
+      { file: `${ADMIN_PATH}.html`, contents: adminPage(settings.name) },
+      { file: CMS_SCRIPT, contents: made.js },
+      { file: CMS_CONFIG, contents: JSON.stringify(config) },
+    ],
+    bytes: made.js.byteLength,
+    gzip: zipped.byteLength,
+  };
+}

@@ -1,0 +1,115 @@
+// The content manager in `site build`: /admin's page, bundle and config written into the output,
+// routed as a page, out of the sitemap and the page budgets, its own CSP, and left out by --no-cms.
+import { existsSync } from 'node:fs';
+import { readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite, type BuildOptions } from '../../src/pipeline/build.ts';
+import { quickBuild } from '../../src/pipeline/quick-build.ts';
+import { buildCommand } from '../../src/pipeline/build-command.ts';
+import { formatSummary } from '../../src/measure/summary.ts';
+import { outputLayout } from '../../src/output/layout.ts';
+import { headersFile, headersFor, parseHeadersFile, type HeadersFile } from '../../src/response-headers.ts';
+import { cmsHeaders } from '../../src/cms/admin-page.ts';
+import { resolve, type RoutingTable } from '../../src/url-resolution/resolve.ts';
+import { siteSchema } from '../../src/content/schemas.ts';
+import { editFile, scratchProject } from '../scratch-project.ts';
+
+let dir: string;
+const NOW = new Date('2026-06-15T12:00:00Z');
+const out = () => path.join(dir, 'out', 'dist');
+const options = (overrides: BuildOptions['overrides'] = {}): BuildOptions => ({ root: dir, outDir: out(), now: NOW, overrides: { search: false, ...overrides }, warn: () => undefined });
+const deploy = (file: string) => readFile(path.join(outputLayout(out()).current, 'deploy', file), 'utf8');
+const headers = async () => parseHeadersFile(await deploy('headers.json'));
+const CMS_YAML = '\ncms:\n  repo: dundee-data/site\n  branch: main\n  authUrl: https://abc123.lambda-url.eu-west-2.on.aws/\n';
+
+let before: HeadersFile;
+let beforeJs: unknown;
+beforeAll(async () => {
+  dir = await scratchProject('site-cms-build-');
+  // The site as it was without a content manager: its headers and JavaScript figures.
+  const plain = await buildSite(options());
+  expect(existsSync(path.join(out(), 'admin'))).toBe(false);
+    expect(existsSync(path.join(out(), 'admin.html'))).toBe(false);
+  before = await headers();
+  beforeJs = { js: plain.summary.js, jsByTemplate: plain.summary.jsByTemplate };
+  await editFile(dir, 'content/site.yaml', (s) => s + CMS_YAML);
+}, 300_000);
+afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+describe('site build with cms: in site.yaml', { timeout: 300_000 }, () => {
+  it('writes /admin (noindex), its bundle and a GitHub config; routes it; keeps it out of the sitemap and the budgets; states its size', async () => {
+    const built = await buildSite(options());
+    const page = await readFile(path.join(out(), 'admin.html'), 'utf8');
+    expect(page).toContain('<meta name="robots" content="noindex, nofollow">');
+    expect(page).toContain('<script type="module" src="/admin/cms.js"></script>');
+    const bundle = await stat(path.join(out(), 'admin', 'cms.js'));
+    expect(bundle.size).toBeGreaterThan(1_000_000);
+
+    const config = JSON.parse(await readFile(path.join(out(), 'admin', 'config.json'), 'utf8')) as { backend: Record<string, string>; local_backend?: unknown; collections: unknown[]; previewStyles: string[] };
+    expect(config.backend).toEqual({ name: 'github', repo: 'dundee-data/site', branch: 'main', base_url: 'https://abc123.lambda-url.eu-west-2.on.aws/', auth_endpoint: 'auth' });
+    expect(config.local_backend).toBeUndefined();
+    expect(config.collections.length).toBeGreaterThan(3);
+    expect(existsSync(path.join(out(), config.previewStyles[0]!))).toBe(true);
+
+    // Its size in the summary, apart from the pages' JavaScript, which is what it was without it.
+    expect(built.summary.cms).toEqual({ bytes: bundle.size, gzip: expect.any(Number) as number });
+    expect(built.summary.cms!.gzip).toBeLessThan(bundle.size);
+    expect(formatSummary(built.summary)).toMatch(/\n {2}cms: \/admin's bundle [\d.]+ MB \([\d.]+ MB gzip level 9\), not page JavaScript: outside the page budgets\n/);
+    expect({ js: built.summary.js, jsByTemplate: built.summary.jsByTemplate }).toEqual(beforeJs);
+    expect(built.summary.perPage.some((p) => p.url.startsWith('/admin'))).toBe(false);
+
+    // Routed as an exact path like a page (the table serve, check-links and the CloudFront function share), not in the sitemap.
+    const table = JSON.parse(await deploy('routing.json')) as RoutingTable;
+    expect(table.pageUrls).toContain('/admin');
+    expect(resolve('/admin', table)).toMatchObject({ kind: 'file', file: '/admin.html' });
+    expect(await readFile(path.join(out(), 'sitemap.xml'), 'utf8')).not.toContain('/admin');
+
+    // /admin's own policy; every other path's headers as they were.
+    const now = await headers();
+    expect(now.default).toEqual(before.default);
+    expect(headersFor(now, '/admin')).toEqual(cmsHeaders(before.default, { authOrigin: 'https://abc123.lambda-url.eu-west-2.on.aws' }));
+    expect(headersFor(now, '/admin/cms.js')['content-security-policy']).toContain("connect-src 'self' https://api.github.com https://abc123.lambda-url.eu-west-2.on.aws;");
+    for (const p of ['/', '/blog', '/blog/what-is-data', '/contact', '/administration', '/images/x.png']) expect(headersFor(now, p)).toEqual(before.default);
+  });
+
+  it('keeps /admin when a quick rebuild follows an article body edit', async () => {
+    await buildSite(options()); // the tree of the build before, which a quick rebuild needs
+    const bundle = await readFile(path.join(out(), 'admin', 'cms.js'));
+    await editFile(dir, 'content/blog/what-is-data.md', (s) => `${s}\nA sentence added for the quick rebuild.\n`);
+    const reasons: string[] = [];
+    const quick = await quickBuild(options(), (why) => reasons.push(why));
+    expect(reasons).toEqual([]);
+    expect(quick?.made).toBe(1);
+    expect(await readFile(path.join(out(), 'admin', 'cms.js'))).toEqual(bundle);
+    expect(await readFile(path.join(out(), 'admin.html'), 'utf8')).toContain('noindex');
+    expect(JSON.parse(await deploy('routing.json')).pageUrls).toContain('/admin');
+    expect(headersFor(await headers(), '/admin')['content-security-policy']).toContain("'unsafe-eval'");
+  });
+
+  it('--no-cms leaves it out: no /admin, no route, headers as without it', async () => {
+    const lines: string[] = [];
+    const code = await buildCommand({ root: dir, out: out(), now: NOW, clockFrom: '--now', jsonSummary: true, search: false, cms: false }, { out: (s) => lines.push(s), err: (s) => lines.push(s) });
+    expect(code).toBe(0);
+    expect((JSON.parse(lines.join('\n')) as { cms?: unknown }).cms).toBeUndefined();
+    expect(existsSync(path.join(out(), 'admin'))).toBe(false);
+    expect(existsSync(path.join(out(), 'admin.html'))).toBe(false);
+    expect((JSON.parse(await deploy('routing.json')) as RoutingTable).pageUrls).not.toContain('/admin');
+    expect(await headers()).toEqual(before);
+  });
+});
+
+describe('the headers file with search and the content manager', () => {
+  it('gives the search paths and every page the policies they have without the content manager', () => {
+    const base = siteSchema.parse({ name: 'N', description: 'D', url: 'https://example.com', email: 'a@example.com', location: 'L', officeHours: 'O', author: { name: 'A', role: 'R', bio: 'B' } });
+    const withCms = siteSchema.parse({ ...base, cms: { repo: 'o/n', authUrl: 'https://auth.example.net/' } });
+    const plain = headersFile(base, ['x()']);
+    const both = headersFile(withCms, ['x()']);
+    expect(both.default).toEqual(plain.default);
+    expect(both.paths[0]).toEqual(plain.paths[0]);
+    expect(headersFor(both, '/search')).toEqual(headersFor(plain, '/search'));
+    expect(headersFor(both, '/admin')['content-security-policy']).toContain('https://auth.example.net');
+    expect(headersFor(both, '/admin')['x-robots-tag']).toBe('noindex, nofollow');
+    expect(() => siteSchema.parse({ ...base, cms: { repo: 'not a repo', authUrl: 'http://x.example' } })).toThrow(/owner\/name[\s\S]*https:\/\//);
+  });
+});

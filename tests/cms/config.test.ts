@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { cmsConfig } from '../../src/cms/config.ts';
+import type { CmsField } from '../../src/cms/fields.ts';
+import { caseStudySchema, postSchema } from '../../src/content/schemas.ts';
+import { serviceSchema } from '../../src/content/services-schema.ts';
+import { pageSchemas } from '../../src/content/pages.ts';
+import { readFrontMatter } from '../../src/content/front-matter.ts';
+import { readYaml } from '../../src/content/yaml.ts';
+
+const config = cmsConfig({ categories: ['Data Literacy'] });
+const folder = (name: string) => config.collections.find((c) => c.name === name)!;
+type Shape = Record<string, z.ZodType>;
+const shapeOf = (schema: z.ZodType): Shape => (schema as unknown as { shape: Shape }).shape;
+
+/** Each field is required exactly when the schema refuses the field left out. */
+function requiredMatches(fields: CmsField[], schema: z.ZodType, at = ''): string[] {
+  const shape = shapeOf(schema);
+  const wrong: string[] = [];
+  expect(fields.map((f) => f.name).filter((n) => n !== 'body').sort(), at || 'fields').toEqual(Object.keys(shape).sort());
+  for (const f of fields) {
+    if (f.name === 'body') continue;
+    const optional = shape[f.name]!.safeParse(undefined).success;
+    if ((f.required !== false) === optional) wrong.push(`${at}${f.name}`);
+  }
+  return wrong;
+}
+
+/** A value of the site's own content as the field's widget would hold it: the pattern matches, the choice is offered, the list is of the length allowed. */
+function refusals(field: CmsField, value: unknown, at: string): string[] {
+  if (value === undefined) return field.required === false ? [] : [`${at}: required`];
+  const out: string[] = [];
+  if (field.pattern && typeof value === 'string' && !new RegExp(field.pattern[0]).test(value)) out.push(`${at}: ${JSON.stringify(value)} fails ${field.pattern[0]}`);
+  if (field.widget === 'select' && !field.options!.includes(String(value))) out.push(`${at}: ${String(value)} not offered`);
+  if (field.widget === 'list' && Array.isArray(value)) {
+    if (field.min !== undefined && value.length < field.min) out.push(`${at}: fewer than ${field.min}`);
+    if (field.max !== undefined && value.length > field.max) out.push(`${at}: more than ${field.max}`);
+    value.forEach((v, i) => out.push(...(field.fields ? fieldsRefuse(field.fields, v as Record<string, unknown>, `${at}[${i}]`) : refusals(field.field!, v, `${at}[${i}]`))));
+  }
+  if (field.widget === 'object') out.push(...fieldsRefuse(field.fields!, value as Record<string, unknown>, at));
+  return out;
+}
+const fieldsRefuse = (fields: CmsField[], data: Record<string, unknown>, at: string) => fields.flatMap((f) => (f.name === 'body' ? [] : refusals(f, data[f.name], `${at}.${f.name}`)));
+
+const read = (file: string) => (file.endsWith('.md') ? readFrontMatter(readFileSync(file, 'utf8'), file).data : readYaml(readFileSync(file, 'utf8'), file).data) as Record<string, unknown>;
+const filesIn = (dir: string, ext: string) => readdirSync(dir).filter((n) => n.endsWith(ext)).map((n) => path.join(dir, n));
+
+describe('the CMS config made from the schemas', () => {
+  it('asks for exactly the fields each schema has, required where the schema requires them', () => {
+    expect(requiredMatches(folder('blog').fields!, postSchema)).toEqual([]);
+    expect(requiredMatches(folder('case-studies').fields!, caseStudySchema)).toEqual([]);
+    expect(requiredMatches(folder('services').fields!, serviceSchema)).toEqual([]);
+    for (const file of folder('pages').files!) {
+      const schema = (pageSchemas as Record<string, z.ZodType>)[file.name];
+      if (schema) expect(requiredMatches(file.fields, schema, `${file.name}.`)).toEqual([]);
+    }
+  });
+
+  it("takes the limits, choices and list shapes from the schemas", () => {
+    const blog = Object.fromEntries(folder('blog').fields!.map((f) => [f.name, f]));
+    expect(blog.faq).toMatchObject({ widget: 'list', min: 3, max: 3 });
+    expect(blog.faq!.fields!.map((f) => f.name)).toEqual(['question', 'answer']);
+    expect(blog.categories).toMatchObject({ widget: 'categories', options: ['Data Literacy'], required: false });
+    expect(blog.date).toMatchObject({ widget: 'datetime', format: 'YYYY-MM-DD', pattern: ['^\\d{4}-\\d{2}-\\d{2}$', 'expected an ISO date like 2025-09-24'] });
+    expect(blog.image!.fields![0]).toMatchObject({ name: 'src', widget: 'image' });
+    expect(blog.body).toMatchObject({ widget: 'markdown' });
+    const service = Object.fromEntries(folder('services').fields!.map((f) => [f.name, f]));
+    expect(service.hero!.fields!.find((f) => f.name === 'action')).toMatchObject({ widget: 'select', options: ['consultation', 'assessment'], default: 'consultation', required: false });
+    expect(service.metaDescription!.pattern![1]).toBe('is too long for a meta description: write 120 to 160 characters');
+    const pattern = new RegExp(service.metaDescription!.pattern![0]);
+    expect(['x'.repeat(119), 'x'.repeat(120), 'x'.repeat(160), 'x'.repeat(161)].map((s) => pattern.test(s))).toEqual([false, true, true, false]);
+    expect(service.order).toMatchObject({ widget: 'number', value_type: 'int' });
+    // Rules across fields, which no widget carries, are named for the save's check.
+    expect(config.saveRules.blog).toContain('entry: a rule across fields');
+  });
+
+  it("accepts every file of the site's own content as it stands", () => {
+    const out: string[] = [];
+    for (const file of filesIn('content/blog', '.md')) out.push(...fieldsRefuse(folder('blog').fields!, read(file), file));
+    for (const file of filesIn('content/case-studies', '.yaml')) out.push(...fieldsRefuse(folder('case-studies').fields!, read(file), file));
+    for (const file of filesIn('content/services', '.yaml')) out.push(...fieldsRefuse(folder('services').fields!, read(file), file));
+    for (const f of [...folder('pages').files!, ...folder('site').files!]) out.push(...fieldsRefuse(f.fields, read(f.file), f.file));
+    expect(out).toEqual([]);
+  });
+});
