@@ -126,13 +126,13 @@ export const SUBMISSION_ID_FIELD = 'submissionId';
 
 /**
  * A field people never see or reach; software that fills it in marks its lead as likely spam
- * (stored, and mailed only in the digest). Hidden with `hidden` (display: none), not a 1-pixel box:
+ * (stored, and mailed only in the digest). Hidden with `hidden` (display: none, and out of the accessibility tree), not a 1-pixel box:
  * autofill fills only fields that can take focus, so a saved address never lands in it.
  */
 export function Honeypot({ idPrefix }: { idPrefix: string }) {
   const id = fieldId(idPrefix, HONEYPOT_FIELD);
   return (
-    <div hidden aria-hidden="true">
+    <div hidden>
       <input type="hidden" name={SUBMISSION_ID_FIELD} defaultValue="" />
       <label htmlFor={id}>Leave this field empty</label>
       <input id={id} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
