@@ -163,7 +163,7 @@ describe('the code, the tests and the docs', () => {
  * commits. A name in the code is not prose: BuildSession, session.ts, run.session, a name in
  * backticks, SESSION_MEMORY_MAX; nor is AWS's session token. Spelt with a bracket, like CITATIONS.
  */
-const WORK_SESSION = /(?<![\w.$/`-])s[e]ssions?(?![\w`]|\.\w|\s+tokens?\b)/i;
+const WORK_PERIOD = /(?<![\w.$/`-])s[e]ssions?(?![\w`]|\.\w|\s+tokens?\b)/i;
 
 const CODE = /\.(?:ts|tsx|mts|mjs|js|cjs)$|^[^.]+$/;
 
@@ -181,8 +181,8 @@ function proseOf(file: string, text: string): Array<[number, string]> {
 }
 
 /** Each place the word for a period of work stands in a file's prose, as file:line. */
-function workSessions(file: string, text: string): string[] {
-  return proseOf(file, text).flatMap(([first, piece]) => [...piece.matchAll(new RegExp(WORK_SESSION, 'gi'))]
+function workPeriodWords(file: string, text: string): string[] {
+  return proseOf(file, text).flatMap(([first, piece]) => [...piece.matchAll(new RegExp(WORK_PERIOD, 'gi'))]
     .map((m) => `${file}:${first + piece.slice(0, m.index).split('\n').length - 1}`));
 }
 
@@ -190,19 +190,19 @@ describe('the words of the repository', () => {
   const word = 's' + 'ession';
   it(`tell the word for a period of work from the code's names`, () => {
     for (const said of [`the ninth ${word}`, `(second ${word})`, `this ${word}'s work`, `three other ${word}s' builds`, `${word[0]!.toUpperCase()}${word.slice(1)} 4 measured`]) {
-      expect(workSessions('docs/x.md', said), said).toEqual(['docs/x.md:1']);
-      expect(workSessions('src/x.ts', `const a = 1; // ${said}`), said).toEqual(['src/x.ts:1']);
-      expect(workSessions('tests/x.test.ts', `it('holds after the ${said}', () => {});`), said).toEqual(['tests/x.test.ts:1']);
+      expect(workPeriodWords('docs/x.md', said), said).toEqual(['docs/x.md:1']);
+      expect(workPeriodWords('src/x.ts', `const a = 1; // ${said}`), said).toEqual(['src/x.ts:1']);
+      expect(workPeriodWords('tests/x.test.ts', `it('holds after the ${said}', () => {});`), said).toEqual(['tests/x.test.ts:1']);
     }
     for (const name of ['BuildSession', `${word}.ts`, `run.${word}`, `\`${word}\``, `temporary credentials are version 1 ${word} tokens`, `${word.toUpperCase()}_MEMORY_MAX`]) {
-      expect(workSessions('docs/x.md', `serve keeps its ${name}`), name).toEqual([]);
+      expect(workPeriodWords('docs/x.md', `serve keeps its ${name}`), name).toEqual([]);
     }
     // Code is not prose: a variable of that name is the code's own word.
-    expect(workSessions('src/x.ts', `const { ${word} } = state;\nif (${word}) ${word}.codeChanged = true;`)).toEqual([]);
+    expect(workPeriodWords('src/x.ts', `const { ${word} } = state;\nif (${word}) ${word}.codeChanged = true;`)).toEqual([]);
   });
 
   it('never use it: docs, comments and tests speak of the project, with dates and commits', () => {
-    const found = scannedFiles().flatMap((file) => workSessions(file, readFileSync(file, 'utf8')));
+    const found = scannedFiles().flatMap((file) => workPeriodWords(file, readFileSync(file, 'utf8')));
     expect(found).toEqual([]);
   });
 });

@@ -14,15 +14,16 @@ import { buildErrorPage } from './error-page.ts';
 import { formatSummary } from '../measure/summary.ts';
 import { outputLayout, serveFamilyOf, serveOutDirOf, type OutputLayout } from '../output/layout.ts';
 import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../response-headers.ts';
-import { cacheControl } from '../url-resolution/cache-control.ts';
 import { cardPreviewLocation } from './card-preview.ts';
-import { SEARCH_DIR, type BuiltSearch } from '../search/search-index.ts';
+import { SEARCH_DIR } from '../search/search-index.ts';
 import { watchFolders } from './watch-folders.ts';
-import type { LiveSite, MemoryFile } from './live-site.ts';
+import type { LiveSite } from './live-site.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import type { LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
 import { serveCms, type CmsSiteFacts } from '../cms/serve-cms.ts';
+import { cacheControlFor, sendFile, sendMemory, serveSearchFile } from './send-file.ts';
+import { answerSaves, endStartup, startupSaves, type StartupSaves } from './startup-saves.ts';
 
 export interface ServerOptions {
   root: string;
@@ -66,25 +67,6 @@ function endpointPath(endpoint: string): string | undefined {
   return endpoint.startsWith('/') ? endpoint : undefined;
 }
 
-/** The Cache-Control production stores each file with (a public path: leading slash). */
-const cacheControlFor = (file: string) => cacheControl(file.replace(/^\/+/, ''));
-
-/**
- * A file of the search index, from the cache, once the build's index is ready: serve's builds do not
- * write it into their output, so that a save reloads without waiting for pagefind.
- */
-async function serveSearchFile(res: ServerResponse, pathname: string, ready: Promise<BuiltSearch | undefined>): Promise<void> {
-  const from = (await ready.catch(() => undefined))?.files.get(pathname);
-  const body = from && await readFile(from).catch(() => undefined);
-  if (!body) {
-    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-    return void res.end('not in the search index (see the terminal if indexing failed)\n');
-  }
-  const type = pathname.endsWith('.js') ? 'text/javascript; charset=utf-8' : pathname.endsWith('.json') ? 'application/json; charset=utf-8' : 'application/octet-stream';
-  res.writeHead(200, { 'content-type': type, 'cache-control': cacheControlFor(pathname) });
-  res.end(body);
-}
-
 /** What the server answers from: set by each build, changed by each save. */
 interface ServeState {
   readonly opts: ServerOptions;
@@ -117,47 +99,6 @@ interface ServeState {
   /** The content manager's answers (see cms/serve-cms.ts), and what it needs of the last build. */
   cms?: ReturnType<typeof serveCms>;
   cmsFacts?: CmsSiteFacts;
-}
-
-/**
- * Saves made while serve's first build runs, when an earlier build's pages are being served: each is
- * applied to a live site made from the build's site and routes as soon as they are planned, before
- * any page renders (`live`: undefined when the build failed first), so that it reloads at once rather
- * than after the build. The saves applied are applied again to the build's own live site once it is
- * done (it may have read the article before the save).
- */
-interface StartupSaves { live: Promise<LiveSite | undefined>; ready: (live: LiveSite | undefined) => void; applied: Set<string>; chain: Promise<void> }
-
-function startupSaves(): StartupSaves {
-  let ready!: StartupSaves['ready'];
-  const live = new Promise<LiveSite | undefined>((resolve) => { ready = resolve; });
-  return { live, ready, applied: new Set(), chain: Promise.resolve() };
-}
-
-/**
- * The saves noted, answered: during serve's start-up build from its plan, once planned (see
- * StartupSaves), one after another; else, or if a save needs a build (a new article, a template), by a pass.
- */
-function answerSaves(state: ServeState, queue: () => Promise<void>): void {
-  const { startup, log } = state;
-  if (!startup || state.session.codeChanged) return void queue();
-  startup.chain = startup.chain.then(async () => {
-    const live = await startup.live;
-    const rels = [...state.saved];
-    if (!rels.length) return; // taken by an earlier call: a save is often two events
-    if (!live || state.startup !== startup) return void queue();
-    state.saved.clear();
-    const start = performance.now();
-    const applied = await live.apply(rels, state.opts.now ?? new Date()).catch(() => undefined);
-    if (!applied) {
-      for (const rel of rels) state.saved.add(rel);
-      log(`building the site once the first build is done: ${live.reason || `${rels.join(', ')} could not be applied`}`);
-      return void queue();
-    }
-    for (const rel of rels) startup.applied.add(rel);
-    log(`built ${applied.pages} page${applied.pages === 1 ? '' : 's'} in ${Math.round(performance.now() - start)} ms, while the first build runs (${applied.rendered} rendered)`);
-    state.reload.reload();
-  });
 }
 
 async function readHeaders(state: ServeState): Promise<void> {
@@ -207,20 +148,6 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
 }
 
 /**
- * The start-up build done (`next`, its live site) or failed: saves go to passes from here on, and those
- * answered from its plan are applied to `next` too, before it answers (it may have read an article
- * before its save); any it cannot take, or all if the build failed, are left for the next pass.
- */
-async function endStartup(state: ServeState, startup: StartupSaves, next: LiveSite | undefined): Promise<void> {
-  state.startup = undefined;
-  startup.ready(undefined);
-  await startup.chain;
-  const rels = [...startup.applied];
-  const applied = rels.length && next ? await next.apply(rels, state.opts.now ?? new Date()).catch(() => undefined) : undefined;
-  if (rels.length && !applied) for (const rel of rels) state.saved.add(rel);
-}
-
-/**
  * The saves since the last pass: applied to the live site when each is an article it can take
  * (its page made in memory, the rest of what it changed when asked for), else a build.
  */
@@ -262,22 +189,6 @@ function passQueue(state: ServeState): (first?: boolean) => Promise<void> {
     })();
     return building;
   };
-}
-
-function sendMemory(req: IncomingMessage, res: ServerResponse, file: string, made: MemoryFile, status: number): void {
-  res.writeHead(status, { 'content-type': made.type, 'content-length': made.body.byteLength, 'cache-control': cacheControlFor(file) });
-  res.end(req.method === 'HEAD' ? undefined : made.body);
-}
-
-/** A page's file with `status`, from memory or from the build's folder; false if there is none. */
-async function sendFile(state: ServeState, req: IncomingMessage, res: ServerResponse, file: string, status: number): Promise<boolean> {
-  const made = await state.live?.file(file);
-  if (made) { sendMemory(req, res, file, made, status); return true; }
-  const body = await readFile(path.join(state.outDir, file)).catch(() => undefined);
-  if (!body) return false;
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': cacheControlFor(file) });
-  res.end(body);
-  return true;
 }
 
 /** Answers one request: serve's own paths, the form, the search index, then the site as the CDN routes it. */
@@ -336,7 +247,7 @@ function requestHandler(state: ServeState, firstBuild: Promise<void>) {
       return res.end();
     }
     if (answer.status !== 200) {
-      if (await sendFile(state, req, res, answer.file, answer.status)) return;
+      if (await sendFile(state.live, state.outDir, req, res, answer.file, answer.status)) return;
     } else {
       // What saves changed since the build is answered from memory (a page made when first asked for).
       const made = await state.live?.file(answer.file);
@@ -349,7 +260,7 @@ function requestHandler(state: ServeState, firstBuild: Promise<void>) {
       }
       req.url = answer.file + url.search;
       return files(req, res, async () => {
-        if (!(await sendFile(state, req, res, state.table!.notFound, 404))) { res.writeHead(404); res.end('Not found'); }
+        if (!(await sendFile(state.live, state.outDir, req, res, state.table!.notFound, 404))) { res.writeHead(404); res.end('Not found'); }
       });
     }
     res.writeHead(404);
