@@ -18,7 +18,7 @@
 // LeadStore: this function may only Query the index and UpdateItem (infra/lib/mail-events.ts).
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../log.ts';
 import { METRICS, metricFields, type MetricName } from '../metrics.ts';
 import { SEND_TAG } from './mail-lead.ts';
@@ -98,19 +98,14 @@ export function deliveryStore(client: DynamoDBClient, table: string): DeliverySt
   /** The keys of the leads whose `attribute` holds `value`, from its index (one Query, unless a send carries more leads than a page holds). */
   async function keysOf(index: string, attribute: 'sendKey' | 'messageKey', value: string): Promise<string[]> {
     const ids: string[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(new QueryCommand({
-        TableName: table,
-        IndexName: index,
-        KeyConditionExpression: '#attribute = :value',
-        ExpressionAttributeNames: { '#attribute': attribute },
-        ExpressionAttributeValues: { ':value': value },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }));
-      for (const item of page.Items ?? []) ids.push(String(item[KEY]));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery({ client: doc }, {
+      TableName: table,
+      IndexName: index,
+      KeyConditionExpression: '#attribute = :value',
+      ExpressionAttributeNames: { '#attribute': attribute },
+      ExpressionAttributeValues: { ':value': value },
+    });
+    for await (const page of pages) for (const item of page.Items ?? []) ids.push(String(item[KEY]));
     return ids.sort();
   }
 

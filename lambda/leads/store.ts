@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { type AttributeValue, ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
-  DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand,
+  DeleteCommand, DynamoDBDocumentClient, GetCommand, paginateQuery, paginateScan, PutCommand, UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { EMAIL_INDEX, LEAD_KEY, UNSENT_INDEX, UNSENT_VALUE, type LeadRecord } from './record.ts';
 
@@ -102,17 +102,12 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
 
   async function scan(filter?: { expression: string; values: Record<string, unknown>; names?: Record<string, string> }): Promise<LeadRecord[]> {
     const items: LeadRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(new ScanCommand({
-        TableName: table,
-        ConsistentRead: true,
-        ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeValues: filter.values, ...(filter.names ? { ExpressionAttributeNames: filter.names } : {}) } : {}),
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }));
-      items.push(...((page.Items ?? []) as LeadRecord[]));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateScan({ client: doc }, {
+      TableName: table,
+      ConsistentRead: true,
+      ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeValues: filter.values, ...(filter.names ? { ExpressionAttributeNames: filter.names } : {}) } : {}),
+    });
+    for await (const page of pages) items.push(...((page.Items ?? []) as LeadRecord[]));
     return items.sort((a, b) => String(a.receivedAt).localeCompare(String(b.receivedAt)) || a.submissionId.localeCompare(b.submissionId));
   }
 
@@ -205,35 +200,25 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
     all: () => scan(),
     async unsent() {
       const items: LeadRecord[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(new QueryCommand({
-          TableName: table,
-          IndexName: UNSENT_INDEX,
-          KeyConditionExpression: 'unsent = :pending',
-          ExpressionAttributeValues: { ':pending': UNSENT_VALUE },
-          ScanIndexForward: false,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }));
-        items.push(...((page.Items ?? []) as LeadRecord[]));
-        start = page.LastEvaluatedKey;
-      } while (start);
+      const pages = paginateQuery({ client: doc }, {
+        TableName: table,
+        IndexName: UNSENT_INDEX,
+        KeyConditionExpression: 'unsent = :pending',
+        ExpressionAttributeValues: { ':pending': UNSENT_VALUE },
+        ScanIndexForward: false,
+      });
+      for await (const page of pages) items.push(...((page.Items ?? []) as LeadRecord[]));
       return items;
     },
     async eraseEmail(email) {
       const keys: string[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(new QueryCommand({
-          TableName: table,
-          IndexName: EMAIL_INDEX,
-          KeyConditionExpression: 'emailKey = :email',
-          ExpressionAttributeValues: { ':email': emailKeyOf(email) },
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }));
-        for (const item of page.Items ?? []) keys.push(String(item[LEAD_KEY]));
-        start = page.LastEvaluatedKey;
-      } while (start);
+      const pages = paginateQuery({ client: doc }, {
+        TableName: table,
+        IndexName: EMAIL_INDEX,
+        KeyConditionExpression: 'emailKey = :email',
+        ExpressionAttributeValues: { ':email': emailKeyOf(email) },
+      });
+      for await (const page of pages) for (const item of page.Items ?? []) keys.push(String(item[LEAD_KEY]));
       const consistent = await scan({ expression: 'emailKey = :email', values: { ':email': emailKeyOf(email) } });
       for (const item of consistent) if (!keys.includes(item.submissionId)) keys.push(item.submissionId);
       for (const key of keys) await doc.send(new DeleteCommand({ TableName: table, Key: { [LEAD_KEY]: key } }));
