@@ -21,7 +21,7 @@ import type { LiveSite } from './live-site.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import type { LocalFormBackend } from '../../lambda/local-backend.ts';
 import type { Logger } from '../../lambda/log.ts';
-import { serveCms, type CmsSiteFacts } from '../cms/serve-cms.ts';
+import type { serveCms, CmsSiteFacts } from '../cms/serve-cms.ts';
 import { cacheControlFor, sendFile, sendMemory, serveSearchFile } from './send-file.ts';
 import { answerSaves, endStartup, startupSaves, type StartupSaves } from './startup-saves.ts';
 
@@ -349,6 +349,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   if (opts.cms !== false) {
     const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`];
     const validate = async (contentDir: string) => (await import('../content/load.ts')).loadSite(contentDir);
+    // Loaded here, after the first answer, not with the server: its config is made from the schemas (zod).
+    const { serveCms } = await import('../cms/serve-cms.ts');
     state.cms = serveCms(opts.root, validate, () => state.cmsFacts, () => origins, state.log);
   }
 
