@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import sirv from 'sirv';
+import compression from 'compression';
 import type { BuildResult, BuildSession, PlannedBuild } from '../pipeline/build.ts';
 import { describeBuildError } from '../pipeline/errors.ts';
 import { formatContentError } from '../content/errors.ts';
@@ -194,6 +195,7 @@ function passQueue(state: ServeState): (first?: boolean) => Promise<void> {
 /** Answers one request: serve's own paths, the form, the search index, then the site as the CDN routes it. */
 function requestHandler(state: ServeState, firstBuild: Promise<void>) {
   const files = sirv(state.outDir, { dev: true, etag: true, dotfiles: false, setHeaders: (res, pathname) => res.setHeader('cache-control', cacheControlFor(pathname)) });
+  const compress = compressAsTheCdnDoes();
   return async (req: IncomingMessage, res: ServerResponse) => {
     const { session } = state;
     // Split by hand: new URL('//evil.example/', base) would read the path as a host.
@@ -202,6 +204,7 @@ function requestHandler(state: ServeState, firstBuild: Promise<void>) {
     const url = { pathname: q === -1 ? raw : raw.slice(0, q), search: q === -1 ? '' : raw.slice(q) };
     for (const [k, v] of Object.entries(headersFor(state.headers, url.pathname))) res.setHeader(k, v);
     if (url.pathname === '/__site/events') return state.reload.connect(res);
+    compress(req, res);
     if (url.pathname === '/__site/live-reload.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
       return res.end(LIVE_RELOAD_JS);
@@ -266,6 +269,17 @@ function requestHandler(state: ServeState, firstBuild: Promise<void>) {
     res.writeHead(404);
     res.end('Not found');
   };
+}
+
+/**
+ * Text answers compressed as CloudFront compresses them (the site's behaviours say `compress: true`,
+ * its cache policy accepts Brotli and gzip): Brotli when the browser takes it, else gzip, for
+ * compressible types of 1 KB and more, with `Vary: Accept-Encoding`. So a page weighs here, and in
+ * the Lighthouse gate, what a visitor downloads. Not the live-reload stream, which would be held back.
+ */
+function compressAsTheCdnDoes(): (req: IncomingMessage, res: ServerResponse) => void {
+  const middleware = compression({ threshold: 1000 }) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+  return (req, res) => middleware(req, res, () => {});
 }
 
 /**
