@@ -16,12 +16,14 @@
  * The output comes in the steps' order, as if they ran one after another: the first unfinished
  * step's lines go straight out, the others' are held until its turn. Every step runs to its end
  * whatever another did; the exit code is 1 when any failed, and the last line gives each step's time.
+ * A failed test step's failures are printed again just above it: a CI log kept only by its end
+ * still says which test failed.
  */
 import { spawn } from 'node:child_process';
 import { inTurn, type Channel } from './in-turn.ts';
 import { GATES, runCheck } from './run-check.ts';
 
-interface Step { name: string; ok: boolean; seconds: number }
+interface Step { name: string; ok: boolean; seconds: number; failures?: string }
 
 const started = Date.now();
 const since = (t: number) => (Date.now() - t) / 1000;
@@ -35,12 +37,25 @@ function npmRun(script: string, channel: Channel, env: NodeJS.ProcessEnv = {}): 
   const t = Date.now();
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...testEnv, ...env } });
-    child.stdout.setEncoding('utf8').on('data', channel.write);
-    child.stderr.setEncoding('utf8').on('data', channel.write);
-    const done = (ok: boolean) => { channel.end(); resolve({ name: script, ok, seconds: since(t) }); };
+    let printed = '';
+    const write = (text: string) => { channel.write(text); printed = (printed + text).slice(-FAILURES_KEPT); };
+    child.stdout.setEncoding('utf8').on('data', write);
+    child.stderr.setEncoding('utf8').on('data', write);
+    const done = (ok: boolean) => { channel.end(); resolve({ name: script, ok, seconds: since(t), ...(ok ? {} : { failures: failuresOf(printed) }) }); };
     child.on('error', (error) => { channel.write(`${script} could not start: ${error.message}\n`); done(false); });
     child.on('close', (code) => done(code === 0));
   });
+}
+
+/** How much of a step's output is kept for its failures: vitest's summary of them comes last. */
+const FAILURES_KEPT = 60_000;
+
+/** vitest's 'Failed Tests' section when it printed one (colours dropped), else the step's last lines. */
+function failuresOf(printed: string): string {
+  const plain = printed.replace(/\x1b\[[0-9;]*m/g, '');
+  const at = plain.lastIndexOf('Failed Tests');
+  const lines = (at >= 0 ? plain.slice(plain.lastIndexOf('\n', at) + 1) : plain).split('\n');
+  return (at >= 0 ? lines.slice(0, 200) : lines.slice(-60)).join('\n');
 }
 
 const [typecheck, layers, unit, e2e, gates] = inTurn(5, (text) => process.stdout.write(text)) as [Channel, Channel, Channel, Channel, Channel];
@@ -65,5 +80,6 @@ const steps = await Promise.all([
 giveBack();
 steps.push(await check);
 
+for (const s of steps) if (s.failures) console.log(`\n── ${s.name} FAILED: its failures again ──\n${s.failures}`);
 console.log(`\nnpm test: ${steps.map((s) => `${s.name} ${s.ok ? 'passed' : 'FAILED'} in ${Math.round(s.seconds)} s`).join('; ')}; ${Math.round(since(started))} s in all`);
 process.exit(steps.every((s) => s.ok) ? 0 : 1);
