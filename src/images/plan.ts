@@ -11,7 +11,15 @@ export interface PlannedSource {
 }
 
 /** One file the build makes from a source. Its name and cache key come from the source's content and the settings. */
-export interface Variant { url: string; key: string; format: OutputFormat; width: number; height: number }
+export interface Variant { url: string; key: string; format: OutputFormat; width: number; height: number; settings: EncoderSettings }
+
+/** How a variant is encoded: the format's ENCODER_SETTINGS, with the slot's own AVIF quality if it has one. */
+export type EncoderSettings = (typeof ENCODER_SETTINGS)[OutputFormat] | { quality: number };
+
+function settingsFor(format: OutputFormat, slot?: SlotName): EncoderSettings {
+  const quality = slot && format === 'avif' ? SLOTS[slot].avifQuality : undefined;
+  return quality === undefined ? ENCODER_SETTINGS[format] : { ...ENCODER_SETTINGS.avif, quality };
+}
 
 /** Widest variant for og:image and structured data: the size social sites ask for. */
 export const SHARE_WIDTH = 1200;
@@ -30,11 +38,12 @@ function baseName(image: PlannedSource): string {
   return path.basename(image.file, path.extname(image.file)).replace(/[^\w-]+/g, '-');
 }
 
-/** A variant of `image` at `width`: named name-width-hash.ext, the hash covering source, format, width and settings. */
-export function variant(image: PlannedSource, format: OutputFormat, width: number): Variant {
+/** A variant of `image` at `width` (for `slot`): named name-width-hash.ext, the hash covering source, format, width and settings. */
+export function variant(image: PlannedSource, format: OutputFormat, width: number, slot?: SlotName): Variant {
   const height = Math.max(1, Math.round((width * image.source.height) / image.source.width));
-  const key = createHash('sha256').update(JSON.stringify([image.source.hash, format, width, height, ENCODER_SETTINGS[format], ENCODER_SETTINGS.version])).digest('hex');
-  return { url: `/assets/images/${baseName(image)}-${width}-${key.slice(0, 10)}${EXTENSION_OF[format]}`, key, format, width, height };
+  const settings = settingsFor(format, slot);
+  const key = createHash('sha256').update(JSON.stringify([image.source.hash, format, width, height, settings, ENCODER_SETTINGS.version])).digest('hex');
+  return { url: `/assets/images/${baseName(image)}-${width}-${key.slice(0, 10)}${EXTENSION_OF[format]}`, key, format, width, height, settings };
 }
 
 /** The widths built for a slot: its ladder up to the source's width, and the source's own width where the ladder goes past it. */
@@ -47,7 +56,7 @@ export function widthsFor(image: PlannedSource, slot: SlotName): number[] {
 /** Every variant of a raster image in a slot, per format, narrowest first. */
 export function slotVariants(image: PlannedSource, slot: SlotName): Array<{ format: OutputFormat; variants: Variant[] }> {
   const widths = widthsFor(image, slot);
-  return formatsFor(image).map((format) => ({ format, variants: widths.map((w) => variant(image, format, w)) }));
+  return formatsFor(image).map((format) => ({ format, variants: widths.map((w) => variant(image, format, w, slot)) }));
 }
 
 /** A raster's single file for uses outside a <picture> (og:image, structured data): its fallback format, at most SHARE_WIDTH wide. */

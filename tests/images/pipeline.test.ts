@@ -8,6 +8,8 @@ import { formatSummary } from '../../src/measure/summary.ts';
 import { BudgetError, parseBudgets } from '../../src/measure/budgets.ts';
 import { photoHeroContent } from '../../quality/photo-fixture.ts';
 import { candidates, orientedJpeg, pictures } from './fixtures.ts';
+import { ENCODER_SETTINGS } from '../../src/images/encoder-settings.ts';
+import { SLOTS } from '../../src/images/slots.ts';
 
 const root = process.cwd();
 let work: string;
@@ -57,6 +59,17 @@ describe('a phone photo as the home hero', () => {
     }
   });
 
+  it("is AVIF at the hero's own quality (it lies under the navy overlay): the phone's file about half what the default quality makes", async () => {
+    const hero = pictures(await page('/')).find((p) => p.img.class === 'hero__bg')!;
+    const [url] = candidates(hero.sources[0]!.srcset!).find(([, w]) => w === 750)!;
+    const built = await file(url);
+    const source = await readFile(path.join(contentDir, 'images/hero-photo.jpg'));
+    const atDefault = await sharp(source).resize({ width: 750 }).avif(ENCODER_SETTINGS.avif).toBuffer();
+    expect(SLOTS.hero.avifQuality).toBeLessThan(ENCODER_SETTINGS.avif.quality);
+    expect(built.length).toBeLessThan(atDefault.length * 0.7);
+    expect(built.length).toBeLessThanOrEqual(30 * 1024);
+  });
+
   it('is preloaded as AVIF with the same srcset and sizes, eager at high priority; no other image is fetched', async () => {
     const html = await page('/');
     const preloads = [...html.matchAll(/<link rel="preload" as="image"[^>]*>/g)].map((m) => m[0]);
@@ -70,8 +83,10 @@ describe('a phone photo as the home hero', () => {
     expect(preloads[0]).toContain(`imagesizes="${avif.sizes}"`);
     expect(preloads[0]).toContain('fetchpriority="high"');
     expect(preloads[0]).not.toContain('href=');
-    // In <head>, before the stylesheet, so the image is asked for as early as the CSS.
-    expect(html.indexOf(preloads[0]!)).toBeLessThan(html.indexOf('<link rel="stylesheet"'));
+    // In <head>, before the inline stylesheet, so the image is asked for before the parser reads the styles; no stylesheet is fetched.
+    expect(html.indexOf(preloads[0]!)).toBeGreaterThan(0);
+    expect(html.indexOf(preloads[0]!)).toBeLessThan(html.indexOf('<style>'));
+    expect(html).not.toContain('rel="stylesheet"');
     expect(hero!.img.fetchpriority).toBe('high');
     expect(hero!.img.loading).toBeUndefined();
     // The page's other images are the logo (header and footer), which travels in the page (a data: URL): nothing else is fetched beside the hero.
