@@ -42,6 +42,9 @@ export function policyProblems(headers: Record<string, string>): string[] {
   if (!csp) problems.push('no Content-Security-Policy');
   const scripts = directive('script-src') ?? directive('default-src') ?? '';
   if (/'unsafe-inline'|'unsafe-eval'|\*(\s|$)/.test(scripts)) problems.push(`script-src allows too much: ${scripts}`);
+  // The inline stylesheet is allowed by its hash: never every inline style, nor style attributes.
+  const styles = directive('style-src') ?? directive('default-src') ?? '';
+  if (/'unsafe-inline'|'unsafe-hashes'|\*(\s|$)/.test(styles)) problems.push(`style-src allows too much: ${styles}`);
   if (directive('frame-ancestors') !== "frame-ancestors 'none'") problems.push("frame-ancestors is not 'none'");
   if (!directive('form-action')) problems.push('no form-action');
   const maxAge = Number(/max-age=(\d+)/.exec(headers['strict-transport-security'] ?? '')?.[1] ?? 0);

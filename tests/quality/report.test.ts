@@ -30,10 +30,12 @@ describe('strict headers', () => {
     expect(headerMismatches(STRICT_HEADERS, new Headers(STRICT_HEADERS))).toEqual([]);
   });
 
-  it("refuses a policy that allows inline script or framing", () => {
+  it("refuses a policy that allows inline script, inline style (but by hash) or framing", () => {
     expect(policyProblems(STRICT_HEADERS)).toEqual([]);
-    const loose = { ...STRICT_HEADERS, 'content-security-policy': "default-src 'self'; script-src 'self' 'unsafe-inline'; frame-ancestors *; form-action 'self'" };
-    expect(policyProblems(loose)).toEqual([expect.stringMatching(/^script-src allows too much/), "frame-ancestors is not 'none'"]);
+    expect(policyProblems({ ...STRICT_HEADERS, 'content-security-policy': STRICT_HEADERS['content-security-policy']!.replace("style-src 'self'", "style-src 'self' 'sha256-abc='") })).toEqual([]);
+    const loose = { ...STRICT_HEADERS, 'content-security-policy': "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-hashes' 'sha256-abc='; frame-ancestors *; form-action 'self'" };
+    expect(policyProblems(loose)).toEqual([expect.stringMatching(/^script-src allows too much/), expect.stringMatching(/^style-src allows too much/), "frame-ancestors is not 'none'"]);
+    expect(policyProblems({ ...loose, 'content-security-policy': "default-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'" })).toEqual([expect.stringMatching(/^script-src/), expect.stringMatching(/^style-src/)]);
   });
 });
 

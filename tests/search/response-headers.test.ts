@@ -6,7 +6,7 @@ import { pathProblems, policyProblems } from '../../quality/response-header-chec
 const settings = siteSchema.parse({ name: 'N', description: 'D', url: 'https://www.example.com', email: 'a@example.com', location: 'L', officeHours: 'H', author: { name: 'A', role: 'R', bio: 'B' } });
 
 describe('the search paths\u2019 headers', () => {
-  const file = headersFile(settings, ['console.log(1)']);
+  const file = headersFile(settings, { scripts: ['console.log(1)'], styles: ['p{margin:0}'] });
 
   it("add 'wasm-unsafe-eval' to script-src on /search, under it and on /pagefind/, and nothing anywhere else", () => {
     const csp = (p: string) => headersFor(file, p)['content-security-policy']!;
@@ -20,12 +20,12 @@ describe('the search paths\u2019 headers', () => {
   });
 
   it('are not there when the site has no search', () => {
-    expect(headersFile({ ...settings, search: false }, []).paths).toEqual([]);
+    expect(headersFile({ ...settings, search: false }, { scripts: [], styles: [] }).paths).toEqual([]);
   });
 
   it('the quality gate refuses a path entry that loosens more than that', () => {
     const loose = { ...file, paths: [{ ...file.paths[0]!, headers: { ...file.paths[0]!.headers, 'content-security-policy': file.paths[0]!.headers['content-security-policy']!.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'") } }] };
-    expect(pathProblems(loose)).toEqual([expect.stringContaining("differs from the default by more than 'wasm-unsafe-eval'")]);
+    expect(pathProblems(loose)).toEqual([expect.stringContaining('style-src allows too much'), expect.stringContaining("differs from the default by more than 'wasm-unsafe-eval'")]);
   });
 
   it('an older build\u2019s flat headers file is every path\u2019s headers', () => {
