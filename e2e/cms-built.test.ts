@@ -65,6 +65,6 @@ describe('the built /admin under its own CSP', () => {
 
     const home = await fetch(`${origin}/`);
     expect(home.headers.get('content-security-policy')).not.toContain('unsafe-eval');
-    expect(home.headers.get('content-security-policy')).toMatch(/style-src 'self' 'sha256-[A-Za-z0-9+/]+=*';/);
+    expect(home.headers.get('content-security-policy')).toMatch(/style-src 'self';/);
   }, 120_000);
 });

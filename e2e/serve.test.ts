@@ -100,7 +100,7 @@ describe('site serve', { timeout: 120_000 }, () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await res.text()).toContain('/__site/live-reload.js');
     const home = await (await fetch(`${server.url}/`)).text();
-    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(home)?.[1];
+    const asset = /href="(\/assets\/[^"]+\.css)"/.exec(home)?.[1];
     expect(asset, home.slice(0, 300)).toBeDefined();
     expect((await fetch(`${server.url}${asset}`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });

@@ -6,9 +6,6 @@ export const HEADERS_FILE = 'headers.json';
 
 export type HeaderSet = Record<string, string>;
 
-/** What every page carries inline, the same on every page: the Content-Security-Policy allows each by its hash. */
-export interface InlineCode { scripts: string[]; styles: string[] }
-
 /**
  * .site/deploy/headers.json: the headers of every answer (`default`), and the few paths that need
  * something more (`paths`, first match wins), each with its own full set. The patterns are
@@ -42,11 +39,11 @@ export function parseHeadersFile(text: string): HeadersFile {
 }
 
 /** The build's headers file: every answer's, the search paths' (when the site has search), and the content manager's (when it has one). */
-export function headersFile(settings: SiteSettings, inline: InlineCode): HeadersFile {
-  const site = securityHeaders(settings, inline);
+export function headersFile(settings: SiteSettings, inlineScripts: string[]): HeadersFile {
+  const site = securityHeaders(settings, inlineScripts);
   const paths: HeadersFile['paths'] = [];
   if (settings.search) {
-    paths.push({ patterns: SEARCH_PATHS, why: "pagefind's WebAssembly: 'wasm-unsafe-eval' in script-src", headers: securityHeaders(settings, inline, { wasm: true }) });
+    paths.push({ patterns: SEARCH_PATHS, why: "pagefind's WebAssembly: 'wasm-unsafe-eval' in script-src", headers: securityHeaders(settings, inlineScripts, { wasm: true }) });
   }
   if (settings.cms) {
     const why = "Decap CMS: 'unsafe-eval' (ajv), inline styles (emotion), GitHub's API and the sign-in handler; noindex";
@@ -55,17 +52,16 @@ export function headersFile(settings: SiteSettings, inline: InlineCode): Headers
   return { default: site, paths };
 }
 
-const hash = (code: string) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`;
+const hash = (script: string) => `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
 const origin = (url: string) => new URL(url).origin;
 
 /**
  * The security headers of every answer, in one place: the build writes them beside dist/, and
  * both `site serve` and the CDN's response-headers policy send exactly these. The inline scripts
- * and the inline stylesheet are allowed by hash, never by 'unsafe-inline' (so no style attribute
- * is); third-party hosts only when configured.
+ * are allowed by hash, never by 'unsafe-inline'; third-party hosts only when configured.
  */
-export function securityHeaders(settings: SiteSettings, inline: InlineCode, allow: { wasm?: boolean } = {}) {
-  const scripts = ["'self'", ...(allow.wasm ? ["'wasm-unsafe-eval'"] : []), ...inline.scripts.map(hash)];
+export function securityHeaders(settings: SiteSettings, inlineScripts: string[], allow: { wasm?: boolean } = {}) {
+  const scripts = ["'self'", ...(allow.wasm ? ["'wasm-unsafe-eval'"] : []), ...inlineScripts.map(hash)];
   const connect = ["'self'"];
   const images = ["'self'", 'data:'];
   const frames: string[] = [];
@@ -90,7 +86,7 @@ export function securityHeaders(settings: SiteSettings, inline: InlineCode, allo
   const csp = [
     "default-src 'self'",
     `script-src ${scripts.join(' ')}`,
-    `style-src ${["'self'", ...inline.styles.map(hash)].join(' ')}`,
+    "style-src 'self'",
     `img-src ${images.join(' ')}`,
     "font-src 'self'",
     `connect-src ${connect.join(' ')}`,

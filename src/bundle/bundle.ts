@@ -8,7 +8,6 @@ import { cachedBundle } from './bundle-cache.ts';
 export interface BundleResult {
   /** Public URL of the island runtime (absent when no page uses an island). */
   runtime?: string;
-  /** Public URL of the site's stylesheet: every page carries its text inline (`stylesheetText`); the content manager's preview links to it. */
   css: string;
   /** Island name → public URL of its entry chunk. */
   islands: Record<string, string>;
@@ -18,11 +17,8 @@ export interface BundleResult {
   files: Record<string, Uint8Array>;
 }
 
-/** The site's stylesheet as text, which every page carries in its head. */
-export const stylesheetText = (r: Pick<BundleResult, 'css' | 'files'>): string => Buffer.from(r.files[r.css]!).toString('utf8');
-
 const ISLAND_PREFIX = 'site-island:';
-/** The site's stylesheet, which every page carries. */
+/** The site's stylesheet, which every page links to. */
 const SITE_CSS = 'templates/styles/site.css';
 
 /** Each island becomes an entry that exports the mount function the runtime calls. */
@@ -133,7 +129,7 @@ async function bundleAfresh(opts: { root: string; outDir: string }, names: strin
     if (out.entryPoint?.startsWith('island:')) islands[out.entryPoint.slice('island:'.length)] = publicUrl(opts.root, opts.outDir, file);
     else if (out.entryPoint && file.endsWith('.css') && realpathSync(path.resolve(opts.root, out.entryPoint)) === stylesheet) css = publicUrl(opts.root, opts.outDir, file);
   }
-  // Every page carries it: never an empty one.
+  // Every page links to it: never an empty href.
   if (!css) throw new Error(`bundle: esbuild made no stylesheet of ${SITE_CSS}`);
 
   let runtime: string | undefined;

@@ -18,24 +18,8 @@ export const EXACT_GZIP_LEVEL = 9;
  */
 export const LEVEL_MARGIN = 0.02;
 
-const STYLE_OPEN = Buffer.from('<style>');
-const STYLE_CLOSE = Buffer.from('</style>');
-
-/**
- * A page's own markup: its document less the text of the site's stylesheet in its head. Every page
- * carries that text (render/document.ts), and budgets.json holds it to the CSS limit, as it did
- * when pages linked to it; the HTML limit stays the page's own.
- */
-export function ownMarkup(bytes: Uint8Array): Uint8Array {
-  const doc = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const open = doc.indexOf(STYLE_OPEN);
-  const close = open < 0 ? -1 : doc.indexOf(STYLE_CLOSE, open);
-  return close < 0 ? bytes : Buffer.concat([doc.subarray(0, open + STYLE_OPEN.length), doc.subarray(close)]);
-}
-
-/** A page's HTML figures: its own markup (`ownMarkup`) gzipped at the page level, or at level 9 for a verdict. */
-export const pageGzipSize = (bytes: Uint8Array): number => gzipSync(ownMarkup(bytes), { level: PAGE_GZIP_LEVEL }).byteLength;
-export const exactGzipSize = (bytes: Uint8Array): number => gzipSync(ownMarkup(bytes), { level: EXACT_GZIP_LEVEL }).byteLength;
+export const pageGzipSize = (bytes: Uint8Array): number => gzipSync(bytes, { level: PAGE_GZIP_LEVEL }).byteLength;
+export const exactGzipSize = (bytes: Uint8Array): number => gzipSync(bytes, { level: EXACT_GZIP_LEVEL }).byteLength;
 
 /** Whether a page's level-1 figure is too near `limit` (or over it) to tell its level-9 verdict without gzipping it at level 9. */
 export const needsExactGzip = (pageFigure: number, limit: number): boolean => pageFigure * (1 + LEVEL_MARGIN) > limit;

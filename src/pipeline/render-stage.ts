@@ -9,7 +9,7 @@ import path from 'node:path';
 import { DOCUMENT_CODE } from '../render/document.ts';
 import { INLINE_IMAGE_CODE, INLINE_SVG_BYTES, svgDataUrl } from '../render/inline-image.ts';
 import type { DocumentShell, PageResult } from '../render/page-output.ts';
-import { stylesheetText, type BundleResult } from '../bundle/bundle.ts';
+import type { BundleResult } from '../bundle/bundle.ts';
 import { pageScripts } from '../bundle/page-scripts.ts';
 import type { DocumentFigures } from '../measure/measure.ts';
 import type { MarkupFigures } from '../measure/markup.ts';
@@ -124,7 +124,7 @@ export function documentMaker(site: Pick<Site, 'settings' | 'images' | 'posts'>,
   const logo = site.settings.logo === undefined ? undefined : site.images[site.settings.logo]?.src;
   const inlineImages = { urls, everyPage: logo !== undefined && urls[logo] !== undefined ? [logo] : [] };
   const shell: DocumentShell = {
-    style: stylesheetText(assets), runtime: assets.runtime, islands: assets.islands, closure: assets.closure,
+    css: assets.css, runtime: assets.runtime, islands: assets.islands, closure: assets.closure,
     favicon, inlineScripts: scripts, extraHead, feed, inlineImages,
   };
   return {

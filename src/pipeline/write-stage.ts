@@ -8,7 +8,7 @@ import type { BuiltCards } from '../cards/card-cache.ts';
 import { CARDS_FILE } from '../cards/plan.ts';
 import { IO_CONCURRENCY, mapLimit, turnTaker } from '../concurrency.ts';
 import type { Site } from '../content/load.ts';
-import { HEADERS_FILE, headersFile, type InlineCode } from '../response-headers.ts';
+import { HEADERS_FILE, headersFile } from '../response-headers.ts';
 import type { BuiltImages } from './image-stage.ts';
 import type { SizeFigure } from '../measure/summary.ts';
 import { atomFeed, robotsTxt, sitemapXml } from '../render/feeds.ts';
@@ -49,11 +49,11 @@ export function sideFiles(assets: BundleResult, cards: BuiltCards): DistFile[] {
  * goes into `sizes`, for the summary.
  */
 export async function writeStage(root: string, deployDir: string, input: {
-  writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; images: BuiltImages; inline: InlineCode; now: Date; session?: BuildSession; fresh: boolean;
+  writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; images: BuiltImages; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
   /** The routing table's entries for the CloudFront KeyValueStore, checked against its limits (store-data.ts). */
   store: Entry[];
 }): Promise<void> {
-  const { writer, sizes, site, routes, table, images, inline, now, session, fresh } = input;
+  const { writer, sizes, site, routes, table, images, scripts, now, session, fresh } = input;
   const cacheDir = path.join(root, CACHE_DIR);
   const feed = atomFeed(site, now);
   await writeFiles(writer, sizes, [
@@ -71,7 +71,7 @@ export async function writeStage(root: string, deployDir: string, input: {
   await writeDeployFiles(deployDir, {
     'routing.json': tableJson,
     ...functions,
-    [HEADERS_FILE]: JSON.stringify(headersFile(site.settings, inline), null, 2) + '\n',
+    [HEADERS_FILE]: JSON.stringify(headersFile(site.settings, scripts), null, 2) + '\n',
     // Each page's share card, for serve's preview (/__site/card/<page>).
     [CARDS_FILE]: JSON.stringify(Object.fromEntries(routes.flatMap((r) => (r.meta.shareImage ? [[r.url, r.meta.shareImage.src]] : []))), null, 2) + '\n',
   });

@@ -4,8 +4,7 @@ import type { ImagePreload } from '../images/picture.ts';
 import { escapeMarkup as attr } from './escape.ts';
 
 export interface PageAssets {
-  /** The site's stylesheet, inlined (see `styleElement`). */
-  style: string;
+  css: string;
   runtime?: string;
   /** Chunks to preload: only those the page runs at load. */
   preload: string[];
@@ -24,17 +23,6 @@ function preloadTag(p: ImagePreload): string {
 }
 
 /**
- * The site's stylesheet in the page itself, not linked: a linked stylesheet holds the first paint
- * back by a request after the document, and the document's own bytes then paint nothing. It is
- * the same text on every page, so the Content-Security-Policy allows it by its hash
- * (response-headers.ts), never by 'unsafe-inline'; style attributes stay refused.
- */
-export function styleElement(css: string): string {
-  if (/<\/style/i.test(css)) throw new Error("the site's stylesheet contains '</style', which would end its <style> element early: write it escaped (\\3c/style) in templates/styles/");
-  return `<style>${css}</style>`;
-}
-
-/**
  * Where a page's head and body lie in its document, as offsets into its text: [head start, head end,
  * body start, body end]. A later build whose shell differs cuts them out of the document on disk and
  * puts them into the new shell, rather than render the page again (see page-output.ts).
@@ -49,9 +37,9 @@ export function documentHtml(page: RenderedPage, assets: PageAssets): { html: st
     ...assets.inlineScripts.map((s) => `<script>${s}</script>`),
   ];
   const tail = [
-    // Before the styles, so the LCP image is asked for before the parser reads 40 KB of them.
+    // Before the stylesheet, so the LCP image is requested as early as the CSS.
     page.preload ? preloadTag(page.preload) : '',
-    styleElement(assets.style),
+    `<link rel="stylesheet" href="${attr(assets.css)}">`,
     assets.favicon ? `<link rel="icon" href="${attr(assets.favicon.src)}" type="image/svg+xml">` : '',
     assets.feed ? `<link rel="alternate" type="application/atom+xml" href="${attr(assets.feed.href)}" title="${attr(assets.feed.title)}">` : '',
     '<meta name="theme-color" content="#0b2545">',
@@ -68,4 +56,4 @@ export function documentHtml(page: RenderedPage, assets: PageAssets): { html: st
 }
 
 /** The text of the code that makes a document: part of the key under which a written page may stand (see pipeline/render-stage.ts). */
-export const DOCUMENT_CODE = [documentHtml, preloadTag, styleElement, attr].map(String).join('\n');
+export const DOCUMENT_CODE = [documentHtml, preloadTag, attr].map(String).join('\n');

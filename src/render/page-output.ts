@@ -14,9 +14,7 @@ import { keptContents, lastWritten, sha256, writeContents, type FileEntry, type 
 import { withBody } from './article-body.ts';
 
 /** What every document is made of besides its page: plain data, the same for every page of a build. */
-export interface DocumentShell extends Pick<BundleResult, 'runtime' | 'islands' | 'closure'> {
-  /** The stylesheet's text, which every page carries in its head (document.ts, styleElement). */
-  style: string;
+export interface DocumentShell extends Pick<BundleResult, 'css' | 'runtime' | 'islands' | 'closure'> {
   favicon?: SiteImage;
   /** Inline scripts, identical on every page so that one CSP hash list covers the site. */
   inlineScripts: string[];
@@ -83,9 +81,9 @@ export type PageResult = PageOutput | LostBody;
 
 /** A rendered page as its whole HTML document, pointing at the bundled assets, and where its head and body lie in it. */
 export function documentOf(page: RenderedPage, shell: DocumentShell): { html: string; cut: DocumentCut } {
-  const { style, runtime, favicon, inlineScripts, extraHead, feed, inlineImages } = shell;
+  const { css, runtime, favicon, inlineScripts, extraHead, feed, inlineImages } = shell;
   const icon = favicon && inlineImages?.urls[favicon.src];
-  return documentHtml(withInlineImages(page, inlineImages), { style, runtime, preload: pageScripts(page, shell).preload, favicon: icon ? { ...favicon, src: icon } : favicon, inlineScripts, extraHead, feed });
+  return documentHtml(withInlineImages(page, inlineImages), { css, runtime, preload: pageScripts(page, shell).preload, favicon: icon ? { ...favicon, src: icon } : favicon, inlineScripts, extraHead, feed });
 }
 
 const isCut = (cut: DocumentCut, length: number) => cut.length === 4 && cut.every(Number.isInteger) && cut[0] >= 0 && cut[0] <= cut[1] && cut[1] <= cut[2] && cut[2] <= cut[3] && cut[3] <= length;

@@ -103,8 +103,8 @@ describe('the headers file with search and the content manager', () => {
   it('gives the search paths and every page the policies they have without the content manager', () => {
     const base = siteSchema.parse({ name: 'N', description: 'D', url: 'https://example.com', email: 'a@example.com', location: 'L', officeHours: 'O', author: { name: 'A', role: 'R', bio: 'B' } });
     const withCms = siteSchema.parse({ ...base, cms: { repo: 'o/n', authUrl: 'https://auth.example.net/' } });
-    const plain = headersFile(base, { scripts: ['x()'], styles: ['p{margin:0}'] });
-    const both = headersFile(withCms, { scripts: ['x()'], styles: ['p{margin:0}'] });
+    const plain = headersFile(base, ['x()']);
+    const both = headersFile(withCms, ['x()']);
     expect(both.default).toEqual(plain.default);
     expect(both.paths[0]).toEqual(plain.paths[0]);
     expect(headersFor(both, '/search')).toEqual(headersFor(plain, '/search'));

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/pipeline/build.ts';
 import { checkBudgets, parseBudgets, withExactHtml, type Budgets } from '../../src/measure/budgets.ts';
-import { exactGzipSize, LEVEL_MARGIN, needsExactGzip, ownMarkup, pageGzipSize } from '../../src/measure/gzip.ts';
+import { exactGzipSize, LEVEL_MARGIN, needsExactGzip, pageGzipSize } from '../../src/measure/gzip.ts';
 import type { PageFigures } from '../../src/measure/summary.ts';
 // @ts-expect-error: a plain .mjs script of the bench, without types
 import { writeArticles } from '../../scripts/bench-articles.mjs';
@@ -96,20 +96,5 @@ describe('gzip figures and budget verdicts', () => {
     const [checked] = await withExactHtml([figures(page)], b, async () => page.bytes);
     expect(checked!.htmlExact).toBe(page.exact);
     expect(checkBudgets([checked!], b)).toEqual([]);
-  });
-});
-
-describe("a page's HTML figure", () => {
-  it('is its own markup: the stylesheet in its head counts as CSS (the same on every page), not as HTML', async () => {
-    const page = [...site].sort((a, b) => b.fast - a.fast)[0]!;
-    const text = page.bytes.toString('utf8');
-    const css = /<style>([\s\S]*?)<\/style>/.exec(text)![1]!;
-    expect(css.length).toBeGreaterThan(10_000);
-    const bare = Buffer.from(text.replace(css, ''));
-    expect(Buffer.from(ownMarkup(page.bytes)).equals(bare)).toBe(true);
-    expect([page.fast, page.exact]).toEqual([pageGzipSize(bare), exactGzipSize(bare)]);
-    // A document without a stylesheet is measured whole.
-    const plain = Buffer.from('<!doctype html><title>x</title><p>hello</p>');
-    expect(ownMarkup(plain)).toBe(plain);
   });
 });

@@ -4,7 +4,6 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { withoutStylesheet } from '../support/markup.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildResult } from '../../src/pipeline/build.ts';
 import { ContentErrors, formatContentError } from '../../src/content/errors.ts';
@@ -36,11 +35,10 @@ async function walk(dir: string): Promise<string[]> {
 /** Every file a build wrote, dist/ and .site/deploy/ alike, with its text. */
 async function outputs(out: string): Promise<Array<{ file: string; text: string }>> {
   const files = [...await walk(out), ...await walk(deployDirFor(out))];
-  return Promise.all(files.filter((f) => !/\.(png|jpe?g|webp|avif)$/.test(f)).map(async (file) => ({ file: path.relative(path.dirname(out), file), text: withoutStylesheet(await readFile(file, 'utf8')) })));
+  return Promise.all(files.filter((f) => !/\.(png|jpe?g|webp|avif)$/.test(f)).map(async (file) => ({ file: path.relative(path.dirname(out), file), text: await readFile(file, 'utf8') })));
 }
 
-/** A file of the build; a page's markup without the stylesheet in its head. */
-const read = async (out: string, file: string) => withoutStylesheet(await readFile(path.join(out, file), 'utf8'));
+const read = (out: string, file: string) => readFile(path.join(out, file), 'utf8');
 const cardSlugs = (html: string) => [...html.matchAll(/<h3 class="post-card__title"><a class="stretched" href="\/blog\/([^"]+)"/g)].map((m) => m[1]);
 const table = async (out: string) => JSON.parse(await readFile(path.join(deployDirFor(out), 'routing.json'), 'utf8')) as RoutingTable;
 

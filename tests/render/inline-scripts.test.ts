@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { CONSENT_EVENTS, CONSENT_KEY, NO_CONSENT, announceConsent, consentEvent, defaultSignals, parseConsent } from '../../islands/shared/consent.ts';
@@ -12,23 +11,14 @@ const base: SiteSettings = siteSchema.parse({
   author: { name: 'Team', role: 'Consultants', bio: 'We write.' },
 });
 
-describe('head scripts, the inline stylesheet and the policy that allows them', () => {
+describe('head scripts and the policy that allows them', () => {
   it('without a tag manager: the consent defaults run, nothing third-party is loaded or allowed', () => {
     const scripts = inlineScripts(base);
     expect(scripts.join('\n')).not.toContain('googletagmanager');
-    const csp = securityHeaders(base, { scripts, styles: [] })['content-security-policy'];
+    const csp = securityHeaders(base, scripts)['content-security-policy'];
     expect(csp).not.toContain('googletagmanager');
     expect(csp).not.toContain('unsafe-inline');
     expect(csp.match(/'sha256-[^']+'/g)).toHaveLength(scripts.length);
-  });
-
-  it('the stylesheet every page carries is allowed by its hash in style-src alone, and nothing else inline is', () => {
-    const css = 'body{color:#0f172a}';
-    const csp = securityHeaders(base, { scripts: inlineScripts(base), styles: [css] })['content-security-policy'];
-    const digest = createHash('sha256').update(css).digest('base64');
-    expect(csp).toMatch(new RegExp(`(^|; )style-src 'self' 'sha256-${digest.replace(/[+/]/g, '\\$&')}'(;|$)`));
-    expect(csp.match(/script-src [^;]*/)![0]).not.toContain(digest);
-    expect(csp).not.toMatch(/unsafe-inline|unsafe-hashes/);
   });
 
   it('with a tag manager: its loader comes after the consent defaults, and only its hosts are allowed', () => {
@@ -39,12 +29,12 @@ describe('head scripts, the inline stylesheet and the policy that allows them', 
     expect(consent).toBeGreaterThanOrEqual(0);
     expect(gtm).toBeGreaterThan(consent);
     expect(scripts[gtm]).toContain('"GTM-ABC1234"');
-    const csp = securityHeaders(settings, { scripts, styles: [] })['content-security-policy'];
+    const csp = securityHeaders(settings, scripts)['content-security-policy'];
     expect(csp).toMatch(/script-src [^;]*https:\/\/www\.googletagmanager\.com/);
   });
 
   it('with a reviews widget: its host is allowed for scripts and frames, and nothing else is', () => {
-    const csp = securityHeaders({ ...base, reviewsWidgetScript: 'https://widget.reviews.example/w.js' }, { scripts: [], styles: [] })['content-security-policy'];
+    const csp = securityHeaders({ ...base, reviewsWidgetScript: 'https://widget.reviews.example/w.js' }, [])['content-security-policy'];
     expect(csp).toMatch(/script-src [^;]*https:\/\/widget\.reviews\.example/);
     expect(csp).toMatch(/frame-src https:\/\/widget\.reviews\.example/);
     expect(csp).toContain("frame-ancestors 'none'");

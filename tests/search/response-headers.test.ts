@@ -6,7 +6,7 @@ import { pathProblems, policyProblems } from '../../quality/response-header-chec
 const settings = siteSchema.parse({ name: 'N', description: 'D', url: 'https://www.example.com', email: 'a@example.com', location: 'L', officeHours: 'H', author: { name: 'A', role: 'R', bio: 'B' } });
 
 describe('the search paths\u2019 headers', () => {
-  const file = headersFile(settings, { scripts: ['console.log(1)'], styles: ['p{margin:0}'] });
+  const file = headersFile(settings, ['console.log(1)']);
 
   it("add 'wasm-unsafe-eval' to script-src on /search, under it and on /pagefind/, and nothing anywhere else", () => {
     const csp = (p: string) => headersFor(file, p)['content-security-policy']!;
@@ -20,7 +20,7 @@ describe('the search paths\u2019 headers', () => {
   });
 
   it('are not there when the site has no search', () => {
-    expect(headersFile({ ...settings, search: false }, { scripts: [], styles: [] }).paths).toEqual([]);
+    expect(headersFile({ ...settings, search: false }, []).paths).toEqual([]);
   });
 
   it('the quality gate refuses a path entry that loosens more than that', () => {
