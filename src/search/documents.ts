@@ -64,25 +64,9 @@ function articleDocument(post: Post): PlannedDocument {
   };
 }
 
-/**
- * How many documents are made, or hashed (search-index.ts), between two turns of the event loop.
- * At 10,000 articles planning took about 100 ms and hashing 40 ms of `site serve`'s main thread in
- * one piece, during its start-up build: a save that arrived then waited for both (a CPU profile of
- * the first save, at 10,000 articles).
- */
-export const DOCUMENTS_PER_TURN = 500;
-
-/** One turn of the event loop: what is waiting (a save's event, a request) runs before the work goes on. */
-export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** The site's searchable pages, in a stable order; a page whose content says `search: false` is left out. */
-export async function plannedDocuments(site: Site): Promise<PlannedDocument[]> {
-  const posts = site.posts.filter((post) => post.search !== false);
-  const documents: PlannedDocument[] = [];
-  for (let i = 0; i < posts.length; i += DOCUMENTS_PER_TURN) {
-    if (i) await nextTurn();
-    for (const post of posts.slice(i, i + DOCUMENTS_PER_TURN)) documents.push(articleDocument(post));
-  }
+export function plannedDocuments(site: Site): PlannedDocument[] {
+  const documents: PlannedDocument[] = site.posts.filter((post) => post.search !== false).map(articleDocument);
   for (const study of site.caseStudies) {
     if (study.search === false) continue;
     documents.push({

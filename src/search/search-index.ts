@@ -3,11 +3,11 @@
 // named by its markdown key, as its route names it), so a build whose indexed pages are unchanged
 // reads no body and runs no indexer: its files are linked from the cache like the share cards.
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { hashOf } from '../hash.ts';
 import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
-import { DOCUMENTS_PER_TURN, finishDocument, nextTurn, type PlannedDocument, type SearchDocument } from './documents.ts';
+import { finishDocument, type PlannedDocument, type SearchDocument } from './documents.ts';
 
 /** Where the index is served from; the search page's island imports `${SEARCH_DIR}/pagefind.js`. */
 export const SEARCH_DIR = '/pagefind';
@@ -41,19 +41,10 @@ const KEEP = 3;
 const LISTING = 'files.json';
 const VERSION = 'search-1';
 
-/**
- * The hash of what the index is made from: the documents as planned (bodies by key), the lockfile
- * (pagefind's version), this code's version. The documents are hashed a few hundred at a time, with
- * a turn of the event loop between.
- */
+/** The hash of what the index is made from: the documents as planned (bodies by key), the lockfile (pagefind's version), this code's version. */
 export async function searchKey(root: string, documents: PlannedDocument[]): Promise<string> {
   const lock = await readFile(path.join(root, 'package-lock.json')).catch(() => Buffer.from(''));
-  const sha = createHash('sha256').update(`${VERSION}\0`).update(lock).update('\0');
-  for (let i = 0; i < documents.length; i += DOCUMENTS_PER_TURN) {
-    if (i) await nextTurn();
-    sha.update(JSON.stringify(documents.slice(i, i + DOCUMENTS_PER_TURN)));
-  }
-  return sha.digest('hex');
+  return hashOf(VERSION, lock, JSON.stringify(documents));
 }
 
 const fail = (what: string, errors: string[]) => {
@@ -118,14 +109,13 @@ async function prune(root: string): Promise<void> {
  * when the index must be made again; `bodiesRead` settles once no more will be read, after which
  * the cache may be saved (and its pack rewritten) while pagefind indexes.
  */
-export function buildSearch(project: string, planning: Promise<PlannedDocument[]>, cacheDir: string, readBody: (key: string) => Promise<string | undefined>): { bodiesRead: Promise<void>; built: Promise<BuiltSearch> } {
+export function buildSearch(project: string, planned: PlannedDocument[], cacheDir: string, readBody: (key: string) => Promise<string | undefined>): { bodiesRead: Promise<void>; built: Promise<BuiltSearch> } {
   const started = performance.now();
   const root = path.join(cacheDir, 'search');
   let bodiesDone!: () => void;
   const bodiesRead = new Promise<void>((resolve) => { bodiesDone = resolve; });
   const built = (async (): Promise<BuiltSearch> => {
     try {
-      const planned = await planning;
       const key = await searchKey(project, planned);
       const dir = path.join(root, key);
       const link = (listing: { files: string[]; pages: number; bytes: number }, indexed: boolean): BuiltSearch => ({

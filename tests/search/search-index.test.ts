@@ -20,7 +20,7 @@ describe('the search stage', () => {
     const planned = [document(1, 'governance in practice'), document(2, 'culture eats strategy')];
     const reads: string[] = [];
     const readBody = async (key: string) => { reads.push(key); return `<p>body of ${key}</p>`; };
-    const first = buildSearch(process.cwd(), Promise.resolve(planned), cacheDir, readBody);
+    const first = buildSearch(process.cwd(), planned, cacheDir, readBody);
     const built = await first.built;
     expect(built).toMatchObject({ indexed: true, pages: 2 });
     expect(reads.sort()).toEqual(['key-1', 'key-2']);
@@ -35,13 +35,13 @@ describe('the search stage', () => {
     expect(entry.languages.en?.page_count).toBe(2);
 
     reads.length = 0;
-    const again = await buildSearch(process.cwd(), Promise.resolve(planned.map((r) => ({ ...r }))), cacheDir, readBody).built;
+    const again = await buildSearch(process.cwd(), planned.map((r) => ({ ...r })), cacheDir, readBody).built;
     expect(again).toMatchObject({ indexed: false, pages: 2, bytes: built.bytes });
     expect(reads).toEqual([]);
     expect(again.files).toEqual(built.files);
 
     // One document's words changed: indexed afresh.
-    const changed = await buildSearch(process.cwd(), Promise.resolve([planned[0]!, document(2, 'culture eats strategy for breakfast')]), cacheDir, readBody).built;
+    const changed = await buildSearch(process.cwd(), [planned[0]!, document(2, 'culture eats strategy for breakfast')], cacheDir, readBody).built;
     expect(changed.indexed).toBe(true);
   });
 });
