@@ -35,7 +35,9 @@ async function autofill(page: Page, selector: string, address: { name: string; v
   const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
   const { node } = await cdp.send('DOM.describeNode', { nodeId });
   await cdp.send('Autofill.trigger', { fieldId: node.backendNodeId, address: { fields: address } });
-  await expect.poll(() => filled.length).toBeGreaterThan(0);
+  // Chromium answers with an event when it has filled the form: waited for (a second, poll's default,
+  // was overrun while the whole suite ran), not timed.
+  await expect.poll(() => filled.length, { timeout: 20_000 }).toBeGreaterThan(0);
   await cdp.detach();
   return filled;
 }
