@@ -19,7 +19,9 @@ async function emailFrom(address: string): Promise<StoredEmail> {
     const store = (await (await fetch(`${env.site.forms!.sesEndpoint}/store`)).json()) as { emails: StoredEmail[] };
     found = store.emails.find((e) => e.replyTo.includes(address));
     return found !== undefined;
-  }).toBe(true);
+    // Waited for, not timed: a 45 KB post, stored, then sent to the local SES, took over the config's
+    // 10 s while the whole suite ran beside it.
+  }, { timeout: 30_000 }).toBe(true);
   return found!;
 }
 

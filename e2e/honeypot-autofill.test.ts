@@ -35,8 +35,8 @@ async function autofill(page: Page, selector: string, address: { name: string; v
   const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
   const { node } = await cdp.send('DOM.describeNode', { nodeId });
   await cdp.send('Autofill.trigger', { fieldId: node.backendNodeId, address: { fields: address } });
-  // Chromium answers with an event when it has filled the form: waited for (a second, poll's default,
-  // was overrun while the whole suite ran), not timed.
+  // Chromium answers with an event when it has filled the form: waited for (the e2e config's 10 s was
+  // overrun while the whole suite ran), not timed.
   await expect.poll(() => filled.length, { timeout: 20_000 }).toBeGreaterThan(0);
   await cdp.detach();
   return filled;
