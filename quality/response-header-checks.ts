@@ -42,7 +42,7 @@ export function policyProblems(headers: Record<string, string>): string[] {
   if (!csp) problems.push('no Content-Security-Policy');
   const scripts = directive('script-src') ?? directive('default-src') ?? '';
   if (/'unsafe-inline'|'unsafe-eval'|\*(\s|$)/.test(scripts)) problems.push(`script-src allows too much: ${scripts}`);
-  // The inline stylesheet is allowed by its hash: never every inline style, nor style attributes.
+  // Styles come from the site's own stylesheet: never inline style elements or attributes wholesale.
   const styles = directive('style-src') ?? directive('default-src') ?? '';
   if (/'unsafe-inline'|'unsafe-hashes'|\*(\s|$)/.test(styles)) problems.push(`style-src allows too much: ${styles}`);
   if (directive('frame-ancestors') !== "frame-ancestors 'none'") problems.push("frame-ancestors is not 'none'");
