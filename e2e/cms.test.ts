@@ -66,10 +66,13 @@ describe('the content manager at /admin in site serve', () => {
     expect(parsed).toMatchObject({ title: TITLE, date: '2026-11-20', draft: true, readingTime: '4 min read', categories: ['Data Culture', 'Charities'] });
     expect(front.body).toContain('Most charities count too much');
 
-    // serve takes the save like any other: the draft's page is served, with its banner.
-    const served = async () => { const res = await fetch(`${server.url}/blog/counting-what-matters-in-a-small-charity`); return { status: res.status, html: await res.text() }; };
-    await expect.poll(async () => { const r = await served(); return r.status === 200 && r.html.includes(TITLE); }, { timeout: 30_000 }).toBe(true);
+    // serve takes the save like any other: the draft's own page is served (not the fallback's
+    // redirect to /blog, which answers until the build that adds it is swapped in), with its banner.
+    const served = async () => { const res = await fetch(`${server.url}/blog/counting-what-matters-in-a-small-charity`, { redirect: 'manual' }); return { status: res.status, html: await res.text() }; };
+    await expect.poll(async () => (await served()).status, { timeout: 30_000 }).toBe(200);
     const { html } = await served();
+    expect(html).toContain(TITLE);
+    expect(html).toContain('data-preview="draft"');
     expect(html).toContain('Most charities count too much');
     expect(seen.errors.filter((e) => !/favicon|404/.test(e))).toEqual([]);
   }, 180_000);

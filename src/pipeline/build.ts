@@ -187,6 +187,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
   const changes = twin ? { fresh: [], gone: [] } : writer.changes;
   await writeRecord(treeParts(staging.next).record, { format: 1, id: newRecordId(), previous: twin?.id ?? last?.id ?? null, ...changes, ...(quick ? { quick } : {}) });
   await time('swap', () => swapStage(staging, writer, { preview, clock: opts.now }));
+  const live = { loaded: made.loaded, code: made.code, shell: made.shell, cardsCode: made.cardsCode, contentDir, cacheDir, now, preview };
+  await opts.swapped?.({ site, routes, table, live });
   // Without it the output stands, and the next build is a full one.
   if (twin) await time('twin', () => twinStage(staging.next, twin.tree, twin.id, writer.fileNames())).catch((error: unknown) => warn(`warning: the tree beside the build not made (the next build is a full one): ${error instanceof Error ? error.message : String(error)}`));
   await time('prune', () => pruneStage(run, images.files, cardsGeneration(made.cardsCode), summary));
@@ -197,7 +199,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     site, routes, table, summary, deployDir: staging.layout.deployDir,
     redone: { ...cache.counts, pool: threads.startedOnce, documents: made.rendered.documents },
     warnings: preview ? made.unpublishedLinks : [],
-    live: { loaded: made.loaded, code: made.code, shell: made.shell, cardsCode: made.cardsCode, contentDir, cacheDir, now, preview },
+    live,
   };
 }
 

@@ -46,6 +46,12 @@ export interface BuildOptions {
    * needs to answer a save from memory (serve/live-site.ts) while the build goes on. Awaited.
    */
   planned?: (early: PlannedBuild) => void | Promise<void>;
+  /**
+   * Called as soon as the output is swapped in, before the steps after it (the tree beside it,
+   * pruning): `site serve` answers by this build's routing table from the moment its pages are the
+   * ones on disk, never the last table over the new pages. Awaited.
+   */
+  swapped?: (done: PlannedBuild) => void | Promise<void>;
 }
 
 /** The build's site, routes and routing table, and its inputs, as they stand before any page renders. */

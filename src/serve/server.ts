@@ -122,18 +122,23 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
       startup.ready(early);
       await opts.firstBuildPlanned?.();
     });
-    const result: BuildResult = await buildSite({ root: opts.root, outDir: state.outDir, family: state.layout.family, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log, ...(planned ? { planned } : {}) });
-    const next = new LiveSite(opts.root, result, result.live, session);
-    next.warm();
-    if (startup) await endStartup(state, startup, next);
-    state.table = result.table;
-    const before = state.live;
-    state.live = next;
-    void before?.close();
+    // Its pages, its routing table and its live site taken together, once its pages are swapped in:
+    // a request between the two would resolve a new article's URL by the last table, to /blog.
+    const swapped = async (done: PlannedBuild) => {
+      state.table = done.table;
+      const next = new LiveSite(opts.root, done, done.live, session);
+      next.warm();
+      // Meanwhile the start-up build's early live site answers: made from the same plan, the same table.
+      if (startup) await endStartup(state, startup, next);
+      const before = state.live;
+      state.live = next;
+      state.failure = undefined;
+      void before?.close();
+      await readHeaders(state);
+    };
+    const result: BuildResult = await buildSite({ root: opts.root, outDir: state.outDir, family: state.layout.family, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log, swapped, ...(planned ? { planned } : {}) });
     state.formPath = endpointPath(result.site.settings.formEndpoint) ?? state.formPath;
-    state.failure = undefined;
     state.cmsFacts = { name: result.site.settings.name, url: result.site.settings.url, categories: [...new Set(result.site.posts.flatMap((p) => p.categories ?? []))].sort(), styles: session.assets ? [session.assets.css] : [], preview: { settings: result.site.settings, images: result.site.images, year: (opts.now ?? new Date()).getUTCFullYear(), studyCta: result.site.pages['case-studies'].studyCta } };
-    await readHeaders(state);
     const stages = Object.entries(result.summary.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
     log(first ? formatSummary(result.summary) : `built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged; ${stages} ms)`);
     for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);
@@ -142,7 +147,8 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
       if (first && built) log(`  search index: ${built.pages} pages, ${built.indexed ? 'indexed' : 'reused from the cache'} in ${Math.round(built.ms)} ms`);
     }, (error: unknown) => log(`search index failed (the search page says so): ${error instanceof Error ? error.message : String(error)}`));
   } catch (error) {
-    if (startup) await endStartup(state, startup, undefined);
+    // Failed before its swap (after it, the start-up saves were handed over with its live site).
+    if (startup && state.startup === startup) await endStartup(state, startup, undefined);
     state.failure = describeBuildError(error);
     log(`build failed; the browser shows why:\n  ${state.failure.join('\n  ')}`);
   }

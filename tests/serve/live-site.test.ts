@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
@@ -99,6 +99,28 @@ describe('site serve, an article saved', { timeout: 120_000 }, () => {
       expect({ url, shows: neighbour.text.includes(title) }).toEqual({ url, shows: true });
     }
     expect((await page('/blog/data-transformation-before-ai-adoption')).text).toContain(title);
+  });
+
+  it("answers a new article's own page from the moment the blog lists it, never the fallback's redirect", async () => {
+    const title = 'A Brand New Article, Added While Serving';
+    const url = '/blog/a-brand-new-article-added-while-serving';
+    const source = await readFile(path.join(dir, ARTICLE), 'utf8');
+    const reloaded = await nextReload();
+    await writeFile(path.join(dir, 'content/blog/a-brand-new-article-added-while-serving.md'), source.replace(/^title: .*$/m, `title: "${title}"`));
+    // Asked for over and over while the build runs: each time the list shows it, the page that follows is its own.
+    const redirectedAfterListed: number[] = [];
+    let own: { status: number; text: string } | undefined;
+    for (let asked = 0; !own; asked++) {
+      const listed = (await page('/blog')).text.includes(title);
+      const res = await fetch(`${server.url}${url}`, { redirect: 'manual' });
+      const answer = { status: res.status, text: await res.text() };
+      if (answer.status === 200) own = answer;
+      else if (listed) redirectedAfterListed.push(asked);
+      if (asked > 20_000) throw new Error('the new article was never served');
+    }
+    expect(redirectedAfterListed).toEqual([]);
+    expect(own.text).toContain(title);
+    await reloaded.done;
   });
 
   it('builds when a save is not valid, showing the error in the browser, and takes the fix', async () => {
