@@ -1,56 +1,24 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import sirv from 'sirv';
-import compression from 'compression';
-import type { BuildResult, BuildSession, PlannedBuild } from '../pipeline/build.ts';
+import type { BuildResult, PlannedBuild } from '../pipeline/build.ts';
 import { describeBuildError } from '../pipeline/errors.ts';
 import { formatContentError } from '../content/errors.ts';
-import { resolve, type RoutingTable } from '../url-resolution/resolve.ts';
-import { LIVE_RELOAD_JS, LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
-import { buildErrorPage } from './error-page.ts';
+import type { RoutingTable } from '../url-resolution/resolve.ts';
+import { LIVE_RELOAD_TAG, ReloadChannel } from './live-reload.ts';
 import { formatSummary } from '../measure/summary.ts';
-import { outputLayout, serveFamilyOf, serveOutDirOf, type OutputLayout } from '../output/layout.ts';
-import { HEADERS_FILE, headersFor, parseHeadersFile, type HeadersFile } from '../response-headers.ts';
-import { cardPreviewLocation } from './card-preview.ts';
-import { SEARCH_DIR } from '../search/search-index.ts';
+import { outputLayout, serveFamilyOf, serveOutDirOf } from '../output/layout.ts';
+import { HEADERS_FILE, parseHeadersFile } from '../response-headers.ts';
 import { watchFolders } from './watch-folders.ts';
 import type { LiveSite } from './live-site.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import type { LocalFormBackend } from '../../lambda/local-backend.ts';
-import type { Logger } from '../../lambda/log.ts';
-import type { serveCms, CmsSiteFacts } from '../cms/serve-cms.ts';
-import { cacheControlFor, sendFile, sendMemory, serveSearchFile } from './send-file.ts';
-import { answerSaves, endStartup, startupSaves, type StartupSaves } from './startup-saves.ts';
-
-export interface ServerOptions {
-  root: string;
-  /** Where to build (or, with `prebuilt`, the build to serve); by default serve's own folder, never dist/. */
-  outDir?: string;
-  port: number;
-  host: string;
-  watch?: boolean;
-  /** Serve an existing build (its routing table beside it) instead of building first. */
-  prebuilt?: boolean;
-  log?: (line: string) => void;
-  /** Run the form endpoint (the production handler, sending to a local SES server) at its path. */
-  forms?: boolean;
-  /** Local form backend: where the leads table keeps its data (in memory when unset), an SES endpoint to use instead of a local one, the retention period, whether the volume limits apply (by default they do). */
-  formsOptions?: { dataDir?: string; sesEndpoint?: string; retentionMonths?: number; limits?: boolean };
-  /** Where the form handler's JSON log lines go (default: quiet). */
-  formLog?: Logger;
-  /** A fixed clock for every rebuild (--now); by default each rebuild reads the real time. */
-  now?: Date;
-  /** The content manager at /admin, writing into content/ (on unless false). */
-  cms?: boolean;
-  /** Called once the server listens, before its first build is done (which `startServer` waits for). */
-  listening?: (url: string) => void;
-  /** Awaited by the first build, over an earlier build's pages, once it has planned and before it renders (a test holds it there to save meanwhile). */
-  firstBuildPlanned?: () => Promise<void>;
-}
+import { answerSaves, endStartup, startupSaves } from './startup-saves.ts';
+import { requestHandler } from './request-handler.ts';
+import type { ServeState, ServerOptions } from './serve-state.ts';
 
 export interface RunningServer {
   url: string;
@@ -66,40 +34,6 @@ const STARTUP_GRACE_MS = 250;
 /** The path of a same-origin form endpoint; an absolute URL is served elsewhere. */
 function endpointPath(endpoint: string): string | undefined {
   return endpoint.startsWith('/') ? endpoint : undefined;
-}
-
-/** What the server answers from: set by each build, changed by each save. */
-interface ServeState {
-  readonly opts: ServerOptions;
-  readonly log: (line: string) => void;
-  readonly outDir: string;
-  /**
-   * Where it builds: by default a family of its own, .site/serve/ (see output/layout.ts), so that its
-   * pages (which load the live-reload script) never reach dist/, and a production build is left as it was.
-   */
-  readonly layout: OutputLayout;
-  readonly reload: ReloadChannel;
-  /** The bundled code and assets, reused from build to build until a template or island changes. */
-  readonly session: BuildSession;
-  table?: RoutingTable;
-  formPath: string;
-  /** Started once the port is known, after listen. */
-  forms?: LocalFormBackend;
-  /** The form backend while it loads: a post that arrives before it is ready waits for it. */
-  formsLoading?: Promise<LocalFormBackend | undefined>;
-  failure?: string[];
-  /** The last build's site and what saves have changed since, served from memory (see live-site.ts). */
-  live?: LiveSite;
-  /** Project-relative paths saved since the last pass, and whether a whole build is wanted regardless. */
-  saved: Set<string>;
-  wholeBuild: boolean;
-  /** The build's security headers, sent exactly as the CDN sends them (each path its own); re-read after each build. */
-  headers: HeadersFile;
-  /** While serve's first build runs over the pages an earlier one left: saves answered meanwhile (see `startupSaves`). */
-  startup?: StartupSaves;
-  /** The content manager's answers (see cms/serve-cms.ts), and what it needs of the last build. */
-  cms?: ReturnType<typeof serveCms>;
-  cmsFacts?: CmsSiteFacts;
 }
 
 async function readHeaders(state: ServeState): Promise<void> {
@@ -196,96 +130,6 @@ function passQueue(state: ServeState): (first?: boolean) => Promise<void> {
     })();
     return building;
   };
-}
-
-/** Answers one request: serve's own paths, the form, the search index, then the site as the CDN routes it. */
-function requestHandler(state: ServeState, firstBuild: Promise<void>) {
-  const files = sirv(state.outDir, { dev: true, etag: true, dotfiles: false, setHeaders: (res, pathname) => res.setHeader('cache-control', cacheControlFor(pathname)) });
-  const compress = compressAsTheCdnDoes();
-  return async (req: IncomingMessage, res: ServerResponse) => {
-    const { session } = state;
-    // Split by hand: new URL('//evil.example/', base) would read the path as a host.
-    const raw = req.url ?? '/';
-    const q = raw.indexOf('?');
-    const url = { pathname: q === -1 ? raw : raw.slice(0, q), search: q === -1 ? '' : raw.slice(q) };
-    for (const [k, v] of Object.entries(headersFor(state.headers, url.pathname))) res.setHeader(k, v);
-    if (url.pathname === '/__site/events') return state.reload.connect(res);
-    compress(req, res);
-    if (url.pathname === '/__site/live-reload.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
-      return res.end(LIVE_RELOAD_JS);
-    }
-    // A post as serve starts (a script's first GET answered, then its POST at once) waits for the
-    // form backend rather than meeting the static site's 405; if the backend could not load, 503.
-    if (!state.forms && state.formsLoading && url.pathname === state.formPath && req.method !== 'GET' && req.method !== 'HEAD') {
-      if (!(await state.formsLoading.catch(() => undefined))) {
-        res.writeHead(503, { 'retry-after': '5', 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-        return res.end('the local form backend is not running: see the terminal\n');
-      }
-    }
-    if (state.cms && await state.cms(req, res, url.pathname, headersFor(state.headers, '/'))) return;
-    if (state.forms && url.pathname === state.formPath) return state.forms.listener(req, res);
-    if (url.pathname.startsWith(`${SEARCH_DIR}/`) && session.search) {
-      state.live?.searchAsked();
-      return serveSearchFile(res, url.pathname, session.search);
-    }
-    // Nothing to answer from yet (serve's first build): wait for it.
-    if (!state.table && !state.failure) await firstBuild;
-    const card = await cardPreviewLocation(url.pathname, state.layout.deployDir, state.live?.cardOf);
-    if (card) {
-      res.writeHead(302, { location: card, 'cache-control': 'no-store' });
-      return res.end();
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' });
-      return res.end();
-    }
-    const { table, failure } = state;
-    if (failure || !table) {
-      res.removeHeader('content-security-policy');
-      res.writeHead(500, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      return res.end(buildErrorPage(failure ?? ['no build yet']));
-    }
-    const answer = resolve(url.pathname, table);
-    if (answer.kind === 'bad-request') {
-      res.writeHead(400, { 'cache-control': 'no-store' });
-      return res.end();
-    }
-    if (answer.kind === 'redirect') {
-      res.writeHead(answer.status, { location: answer.location + url.search });
-      return res.end();
-    }
-    if (answer.status !== 200) {
-      if (await sendFile(state.live, state.outDir, req, res, answer.file, answer.status)) return;
-    } else {
-      // What saves changed since the build is answered from memory (a page made when first asked for).
-      const made = await state.live?.file(answer.file);
-      if (made) return sendMemory(req, res, answer.file, made, 200);
-      const card = state.live?.card(answer.file);
-      const drawn = card && await card;
-      if (drawn) {
-        res.writeHead(200, { 'content-type': 'image/png', 'cache-control': cacheControlFor(answer.file) });
-        return res.end(req.method === 'HEAD' ? undefined : await readFile(drawn));
-      }
-      req.url = answer.file + url.search;
-      return files(req, res, async () => {
-        if (!(await sendFile(state.live, state.outDir, req, res, state.table!.notFound, 404))) { res.writeHead(404); res.end('Not found'); }
-      });
-    }
-    res.writeHead(404);
-    res.end('Not found');
-  };
-}
-
-/**
- * Text answers compressed as CloudFront compresses them (the site's behaviours say `compress: true`,
- * its cache policy accepts Brotli and gzip): Brotli when the browser takes it, else gzip, for
- * compressible types of 1 KB and more, with `Vary: Accept-Encoding`. So a page weighs here, and in
- * the Lighthouse gate, what a visitor downloads. Not the live-reload stream, which would be held back.
- */
-function compressAsTheCdnDoes(): (req: IncomingMessage, res: ServerResponse) => void {
-  const middleware = compression({ threshold: 1000 }) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
-  return (req, res) => middleware(req, res, () => {});
 }
 
 /**
