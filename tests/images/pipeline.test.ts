@@ -140,7 +140,6 @@ describe('the cache', () => {
     expect(first.summary.images.reused).toBe(0);
     const second = await build();
     expect(second.summary.images).toMatchObject({ processed: 0, reused: first.summary.images.processed });
-    expect(second.summary.stages.images).toBeLessThan(first.summary.stages.images! / 5);
     const again = new Map(await Promise.all((await listImages()).map(async (f) => [f, (await file(f)).length] as const)));
     expect(again).toEqual(firstFiles);
     const line = formatSummary(second.summary).split('\n').find((l) => l.startsWith('  images:'));
