@@ -4,10 +4,14 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
     environment: 'node',
-    testTimeout: 20_000,
-    // Two files at a time even on two cores (vitest's default is one fewer than the cores): most files
-    // wait on child processes, servers and the disk much of the time. The whole suite on this 2-core
-    // machine: 313 s, against 374 s with one at a time.
+    // Hang guards, not races: ten times and more what a test or a fixture takes on a quiet two-core
+    // machine. A test that needs longer says so itself; quality/guard-reporter.ts names any test
+    // that came within a tenth of its timeout.
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
+    reporters: ['default', './quality/guard-reporter.ts'],
+    // Two files at a time on two cores (`npm test` passes --maxWorkers from the cores it found
+    // free): most files wait on child processes, servers and the disk much of the time.
     maxWorkers: 2,
   },
 });

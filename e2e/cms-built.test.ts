@@ -59,7 +59,7 @@ describe('the built /admin under its own CSP', () => {
     });
     const answer = await page.goto(`${origin}/admin`);
     expect(answer?.headers()['content-security-policy']).toContain("script-src 'self' 'unsafe-eval'");
-    await page.getByRole('button', { name: /Login with GitHub/i }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: /Login with GitHub/i }).waitFor();
     expect(violations).toEqual([]);
     expect(seen.errors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
 

@@ -36,7 +36,7 @@ describe('the content manager at /admin in site serve', () => {
 
     await page.goto(`${server.url}/admin/#/collections/blog/new`);
     // The local backend signs in at once (its Login button opens the collection).
-    await page.getByRole('button', { name: 'Login' }).click({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Login' }).click();
     await page.getByLabel('Title', { exact: true }).fill(TITLE);
     await page.getByLabel('Excerpt', { exact: true }).fill('A short guide to choosing the few figures a small charity should count, and how to keep them honest from month to month.');
     await page.locator('input[type="date"]').first().fill('2026-11-20');
@@ -58,7 +58,7 @@ describe('the content manager at /admin in site serve', () => {
     await page.getByText('Publish now').click();
 
     const file = path.join(dir, 'content', 'blog', 'counting-what-matters-in-a-small-charity.md');
-    await expect.poll(() => stat(file).then(() => true, () => false), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => stat(file).then(() => true, () => false)).toBe(true);
     const text = await readFile(file, 'utf8');
     const front = readFrontMatter(text, file);
     expect(front.errors).toEqual([]);
@@ -69,7 +69,7 @@ describe('the content manager at /admin in site serve', () => {
     // serve takes the save like any other: the draft's own page is served (not the fallback's
     // redirect to /blog, which answers until the build that adds it is swapped in), with its banner.
     const served = async () => { const res = await fetch(`${server.url}/blog/counting-what-matters-in-a-small-charity`, { redirect: 'manual' }); return { status: res.status, html: await res.text() }; };
-    await expect.poll(async () => (await served()).status, { timeout: 30_000 }).toBe(200);
+    await expect.poll(async () => (await served()).status).toBe(200);
     const { html } = await served();
     expect(html).toContain(TITLE);
     expect(html).toContain('data-preview="draft"');
@@ -92,9 +92,9 @@ describe('the content manager at /admin in site serve', () => {
       await page.goto(`${server.url}${url}`);
       const built = await page.evaluate(outline);
       await page.goto(`${server.url}/admin/${admin}`);
-      await page.getByRole('button', { name: 'Login' }).click({ timeout: 60_000 });
+      await page.getByRole('button', { name: 'Login' }).click();
       const preview = page.frameLocator('iframe').first();
-      await preview.locator('main h1').waitFor({ timeout: 30_000 });
+      await preview.locator('main h1').waitFor();
       const previewed = await preview.locator('body').evaluate(outline);
       expect(built.length).toBeGreaterThan(10);
       expect(previewed).toEqual(built);

@@ -41,7 +41,7 @@ async function atFirstMoment(first: (url: string) => Promise<Answer>): Promise<{
   return { server, answer: await answered!, beforeBackend };
 }
 
-describe('site serve, a form post at its first moment', { timeout: 60_000 }, () => {
+describe('site serve, a form post at its first moment', () => {
   it('a POST the moment the port opens is taken, not 405', async () => {
     const { server, answer, beforeBackend } = await atFirstMoment((url) => post(url, 'Early'));
     try {

@@ -18,9 +18,21 @@ export async function startSite(opts: SiteOptions = {}): Promise<RunningServer &
  * own, and `close()` on a connected browser closes them and disconnects, leaving the browser to
  * the other files.
  */
-export function connectBrowser(): Promise<Browser> {
-  return chromium.connect(inject('browserEndpoint'));
+export async function connectBrowser(): Promise<Browser> {
+  const browser = await chromium.connect(inject('browserEndpoint'));
+  // Every wait for a page's event (a navigation, an element, a click's target) is a hang guard of
+  // WAIT, whatever the machine is doing beside the test; Playwright's own default is 30 s.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(WAIT);
+    return context;
+  };
+  return browser;
 }
+
+/** How long a browser test waits for an event before calling it a hang (see e2e/vitest.config.ts). */
+export const WAIT = 60_000;
 
 export const PHONE = { width: 375, height: 667 } as const;
 export const DESKTOP = { width: 1366, height: 768 } as const;

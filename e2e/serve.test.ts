@@ -92,7 +92,7 @@ async function editFile(file: string, change: (s: string) => string) {
 
 // Each test waits for whole rebuilds (one to three), which on a loaded machine take far longer than
 // the usual 30 s for all of them: a deadline, not a timing assertion.
-describe('site serve', { timeout: 120_000 }, () => {
+describe('site serve', () => {
   it('serves pages with the security headers and the live-reload script', async () => {
     const res = await fetch(`${server.url}/about`);
     expect(res.status).toBe(200);

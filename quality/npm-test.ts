@@ -1,47 +1,91 @@
 /**
  * `npm test`: the type-check, the folder layering, the unit tests, the browser tests and every
- * quality gate, laid out so that the two cores stay busy and the site is built once for the browser
- * tests and the gates both.
+ * quality gate, side by side only as far as the machine has room (cores.ts).
  *
- *   type-check, layering, unit tests ───────────────────────────────┐
- *   gates: build ─┬→ html, vnu, links, browser sweep, photo hero ───┼→ Lighthouse, alone
- *                 └→ browser tests (on the gates' build) ───────────┘
+ *   type-check, layering ─┐
+ *   gates' build ─────────┼→ unit tests ─┬→ browser tests (on the gates' build) ─┬→ Lighthouse, alone
+ *                         │              └→ html, vnu, links, browser sweep ──────┘
  *
- * Apart, each step leaves a core idle much of the time, waiting on child processes, servers,
- * Chromium and the disk: the unit tests' 383 CPU seconds took about 370 s of a clean clone's CI
- * run, the browser tests' 115 about 310 s (28 November 2026). None of them, nor any gate but
- * Lighthouse, measures time, so they run side by side; Lighthouse waits until every other step has
- * ended, as it does in `npm run check`.
+ * Each step asks for the cores it keeps busy when it runs alone (WEIGHTS, measured on a two-core
+ * machine: CPU seconds over wall seconds, counting its Chromium, Java, esbuild and test workers);
+ * it starts once that fits in the cores that were free when the run began. On two idle cores the
+ * steps run nearly one after another, which costs some wall time against running all at once, but
+ * no step then waits behind work it cannot see: a test's time alone is its time here, give or take.
+ * Lighthouse waits until every other step has ended, as it does in `npm run check`.
  *
  * The output comes in the steps' order, as if they ran one after another: the first unfinished
- * step's lines go straight out, the others' are held until its turn. Every step runs to its end
- * whatever another did; the exit code is 1 when any failed, and the last line gives each step's time.
- * A failed test step's failures are printed again just above it: a CI log kept only by its end
- * still says which test failed.
+ * step's lines go straight out, the others' are held until its turn. Lines starting `npm test:`
+ * say when each step starts and ends, with the load average and what runs beside it. Every step
+ * runs to its end whatever another did; the exit code is 1 when any failed. A failed test step's
+ * failures are printed again at the end, and the last lines give each step's time and the tests
+ * counted.
  */
 import { spawn } from 'node:child_process';
+import os from 'node:os';
+import { Cores, measureBudget, type Share } from './cores.ts';
 import { inTurn, type Channel } from './in-turn.ts';
 import { GATES, runCheck } from './run-check.ts';
 
-interface Step { name: string; ok: boolean; seconds: number; failures?: string }
+interface Step { name: string; ok: boolean; seconds: number; beside: Set<string>; failures?: string; tests?: { passed: number; failed: number } }
+
+/**
+ * Cores a step keeps busy alone, on average (user + system CPU over wall, two-core machine, 29
+ * November 2026). The test steps' weights are per vitest worker.
+ */
+const WEIGHTS = { typecheck: 1, layers: 0.5, build: 1.6, unitWorker: 0.9, e2eWorker: 0.8, gates: 1.2 };
 
 const started = Date.now();
 const since = (t: number) => (Date.now() - t) / 1000;
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+
+const budget = await measureBudget();
+const cores = new Cores(budget.free);
+const unitWorkers = Math.min(2, budget.free);
+const e2eWorkers = Math.min(2, budget.free);
+console.log(`npm test: ${budget.cores} cores, ${budget.busyElsewhere} kept busy by other work (load average ${budget.load.map((l) => l.toFixed(1)).join(' ')}): the steps share ${budget.free}; ${unitWorkers} unit-test and ${e2eWorkers} browser-test workers`);
+
+const running = new Set<Step>();
+/** Runs `work` once `weight` cores are free, logging its start and end and what ran beside it. */
+async function step(name: string, weight: number, work: (step: Step, share: Share) => Promise<boolean | Partial<Step>>): Promise<Step> {
+  const share = await cores.take(weight);
+  const s: Step = { name, ok: false, seconds: 0, beside: new Set() };
+  for (const other of running) { other.beside.add(name); s.beside.add(other.name); }
+  running.add(s);
+  console.log(`npm test: ${name} starts at ${Math.round(since(started))} s${s.beside.size ? `, beside ${[...s.beside].join(', ')}` : ''} (load average ${load()})`);
+  const t = Date.now();
+  try {
+    const result = await work(s, share);
+    Object.assign(s, typeof result === 'boolean' ? { ok: result } : result);
+  } catch (error) {
+    console.log(`npm test: ${name} could not run: ${error instanceof Error ? error.stack : String(error)}`);
+    s.ok = false;
+  } finally {
+    s.seconds = since(t);
+    running.delete(s);
+    share.release();
+    console.log(`npm test: ${name} ${s.ok ? 'passed' : 'FAILED'} in ${Math.round(s.seconds)} s (load average ${load()})`);
+  }
+  return s;
+}
 
 // The gates run in this process under NODE_ENV=production (as `npm run check` does); the test
 // steps get the environment `npm test` was given.
 const { NODE_ENV: _production, ...testEnv } = process.env;
 
-/** `npm run <script>`, its output and errors into its channel. */
-function npmRun(script: string, channel: Channel, env: NodeJS.ProcessEnv = {}): Promise<Step> {
-  const t = Date.now();
+/** `npm run <script> -- <args>`, its output and errors into its channel. */
+function npmRun(script: string, args: string[], channel: Channel, env: NodeJS.ProcessEnv = {}): Promise<Partial<Step>> {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...testEnv, ...env } });
+    const child = spawn('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...testEnv, ...env } });
     let printed = '';
-    const write = (text: string) => { channel.write(text); printed = (printed + text).slice(-FAILURES_KEPT); };
+    let counted: Step['tests'];
+    const write = (text: string) => {
+      channel.write(text);
+      printed = (printed + text).slice(-FAILURES_KEPT);
+      counted = testsCounted(printed) ?? counted;
+    };
     child.stdout.setEncoding('utf8').on('data', write);
     child.stderr.setEncoding('utf8').on('data', write);
-    const done = (ok: boolean) => { channel.end(); resolve({ name: script, ok, seconds: since(t), ...(ok ? {} : { failures: failuresOf(printed) }) }); };
+    const done = (ok: boolean) => { channel.end(); resolve({ ok, tests: counted, ...(ok ? {} : { failures: failuresOf(printed) }) }); };
     child.on('error', (error) => { channel.write(`${script} could not start: ${error.message}\n`); done(false); });
     child.on('close', (code) => done(code === 0));
   });
@@ -49,37 +93,76 @@ function npmRun(script: string, channel: Channel, env: NodeJS.ProcessEnv = {}): 
 
 /** How much of a step's output is kept for its failures: vitest's summary of them comes last. */
 const FAILURES_KEPT = 60_000;
+const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 
 /** vitest's 'Failed Tests' section when it printed one (colours dropped), else the step's last lines. */
 function failuresOf(printed: string): string {
-  const plain = printed.replace(/\x1b\[[0-9;]*m/g, '');
-  const at = plain.lastIndexOf('Failed Tests');
-  const lines = (at >= 0 ? plain.slice(plain.lastIndexOf('\n', at) + 1) : plain).split('\n');
+  const text = plain(printed);
+  const at = text.lastIndexOf('Failed Tests');
+  const lines = (at >= 0 ? text.slice(text.lastIndexOf('\n', at) + 1) : text).split('\n');
   return (at >= 0 ? lines.slice(0, 200) : lines.slice(-60)).join('\n');
+}
+
+/** vitest's closing count, `Tests  2 failed | 1178 passed (1180)`, when it has printed it. */
+function testsCounted(printed: string): Step['tests'] {
+  const line = plain(printed).split('\n').reverse().find((l) => /^\s*Tests\s+.*\(\d+\)\s*$/.test(l));
+  if (!line) return undefined;
+  const n = (word: string) => Number(line.match(new RegExp(`(\\d+) ${word}`))?.[1] ?? 0);
+  return { passed: n('passed'), failed: n('failed') };
 }
 
 const [typecheck, layers, unit, e2e, gates] = inTurn(5, (text) => process.stdout.write(text)) as [Channel, Channel, Channel, Channel, Channel];
 
+// The gates' build is lent to the browser tests; the gates after it wait for room, in the order
+// asked (after the unit tests, which asked first), and Lighthouse for the whole machine.
 let lend!: (dir: string | undefined) => void;
 const lent = new Promise<string | undefined>((resolve) => { lend = resolve; });
-let giveBack!: () => void;
-const back = new Promise<void>((resolve) => { giveBack = resolve; });
 
-const checkStarted = Date.now();
-const check = runCheck({ root: process.cwd(), gates: new Set(GATES), out: (line) => gates.write(`${line}\n`), lend: { built: lend, back } }).then(
-  ({ ok }) => ok,
-  (error: unknown) => { lend(undefined); gates.write(`check could not run: ${error instanceof Error ? error.stack : String(error)}\n`); return false; },
-).then((ok): Step => { gates.end(); return { name: 'check', ok, seconds: since(checkStarted) }; });
+const first = [
+  step('typecheck', WEIGHTS.typecheck, () => npmRun('typecheck', [], typecheck)),
+  step('check:layers', WEIGHTS.layers, () => npmRun('check:layers', [], layers)),
+];
+let othersEnded!: () => void;
+const othersDone = new Promise<void>((resolve) => { othersEnded = resolve; });
+const check = step('check', WEIGHTS.build, async (_self, buildShare) => {
+  let gatesShare: Share | undefined;
+  let lighthouseShare: Promise<Share> | undefined;
+  /** Lighthouse's turn: every other step has ended, and it takes every core. */
+  const lighthouseTurn = () => othersDone.then(() => cores.take(budget.free)).then((share) => {
+    console.log(`npm test: check has all ${budget.free} cores for Lighthouse from ${Math.round(since(started))} s (load average ${load()})`);
+    return share;
+  });
+  try {
+    const { ok } = await runCheck({
+      root: process.cwd(), gates: new Set(GATES), out: (line) => gates.write(`${line}\n`),
+      lend: {
+        built: (dir) => { buildShare.release(); lend(dir); },
+        go: async () => { gatesShare = await cores.take(WEIGHTS.gates); },
+        gatesDone: () => gatesShare?.release(),
+        back: { then: (ok, fail) => (lighthouseShare ??= lighthouseTurn()).then(() => undefined).then(ok, fail) },
+      },
+    });
+    return ok;
+  } catch (error) {
+    lend(undefined);
+    gates.write(`check could not run: ${error instanceof Error ? error.stack : String(error)}\n`);
+    return false;
+  } finally {
+    gatesShare?.release();
+    (await lighthouseShare)?.release();
+    gates.end();
+  }
+});
+const unitStep = step('test:unit', WEIGHTS.unitWorker * unitWorkers, () => npmRun('test:unit', [`--maxWorkers=${unitWorkers}`], unit));
+const e2eStep = lent.then((dir) => step('test:e2e', WEIGHTS.e2eWorker * e2eWorkers, () => npmRun('test:e2e', [`--maxWorkers=${e2eWorkers}`], e2e, dir ? { SITE_E2E_DIST: dir } : {})));
 
-const steps = await Promise.all([
-  npmRun('typecheck', typecheck),
-  npmRun('check:layers', layers),
-  npmRun('test:unit', unit),
-  lent.then((dir) => npmRun('test:e2e', e2e, dir ? { SITE_E2E_DIST: dir } : {})),
-]);
-giveBack();
+const steps = [...(await Promise.all(first)), await unitStep, await e2eStep];
+othersEnded();
 steps.push(await check);
 
 for (const s of steps) if (s.failures) console.log(`\n── ${s.name} FAILED: its failures again ──\n${s.failures}`);
-console.log(`\nnpm test: ${steps.map((s) => `${s.name} ${s.ok ? 'passed' : 'FAILED'} in ${Math.round(s.seconds)} s`).join('; ')}; ${Math.round(since(started))} s in all`);
+console.log(`\nnpm test: ${steps.map((s) => `${s.name} ${s.ok ? 'passed' : 'FAILED'} in ${Math.round(s.seconds)} s${s.beside.size ? ` (beside ${[...s.beside].join(', ')})` : ''}`).join('; ')}`);
+console.log(`npm test: ${Math.round(since(started))} s in all on ${budget.free} of ${budget.cores} cores, at most ${cores.peak} steps at once; load average at the end ${load()}`);
+const counts = steps.flatMap((s) => (s.tests ? [s.tests] : []));
+console.log(`${counts.reduce((n, c) => n + c.passed, 0)} passed, ${counts.reduce((n, c) => n + c.failed, 0)} failed`);
 process.exit(steps.every((s) => s.ok) ? 0 : 1);

@@ -36,9 +36,11 @@ export type Gate = (typeof GATES)[number];
 /**
  * The build lent to other work (`npm test` serves it to the browser tests): `built` hears of its
  * folder once the build gate is done (undefined when the build could not run), and Lighthouse and
- * the folder's removal wait for `back`.
+ * the folder's removal wait for `back`. `go`, when given, is awaited before the gates after the
+ * build start (`npm test` holds them until the machine has room), and `gatesDone` hears when they
+ * have all ended, before Lighthouse waits for `back`.
  */
-export interface Lend { built(dir: string | undefined): void; back: PromiseLike<unknown> }
+export interface Lend { built(dir: string | undefined): void; back: PromiseLike<unknown>; go?(): PromiseLike<unknown>; gatesDone?(): void }
 
 export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (line: string) => void; lend?: Lend }): Promise<{ reports: GateReport[]; ok: boolean }> {
   const started = Date.now();
@@ -72,6 +74,7 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
     // The pages as built: dist/, or where an over-budget build left them.
     const dir = built.dir;
     const consentVersion = built.result?.site.settings.cookiePolicyVersion ?? 1;
+    await opts.lend?.go?.();
 
     // Started now, awaited before Lighthouse: the checker in its own Java process, and the home page
     // with a 4 MB phone photo as its hero, in place of the SVG (the heaviest first screen an author
@@ -116,6 +119,9 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
     }
 
     if (vnu) { emit(...(await vnu)); vnu = undefined; }
+    // The photo-hero build too: it is part of the gates' work, not of Lighthouse's.
+    await photo;
+    opts.lend?.gatesDone?.();
 
     await opts.lend?.back;
     if (opts.gates.has('lighthouse')) {

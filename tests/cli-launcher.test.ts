@@ -49,7 +49,7 @@ describe('bin/site', () => {
     expect(first.stdout).toContain('Usage: site [options] [command]');
     const again = await site('--help');
     expect(again).toEqual({ code: 0, stdout: first.stdout, stderr: '' });
-  }, 60_000);
+  });
 
   it('loads commander and little else before a command runs', async () => {
     // The entry and the chunks it imports statically, which Node loads for `site --help`.
@@ -100,7 +100,7 @@ describe('bin/site', () => {
     expect(edited.stdout).toContain('freshly edited');
     // The stamp names the code compiled: a build made by other code works out every route's key afresh (src/generator-code.ts).
     expect(await stampCode()).not.toBe(before);
-  }, 60_000);
+  });
 
   it('says so, and exits 1, when src/ does not compile', async () => {
     const hash = path.join(dir, 'src', 'hash.ts');
@@ -108,7 +108,7 @@ describe('bin/site', () => {
     const result = await site('--help');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^site: compiling the CLI from src\/ into \.site\/cli \(src\/hash\.ts changed\)\nsite: cannot compile src\/: .*\n.*src\/hash\.ts:\d+:\d+/s);
-  }, 60_000);
+  });
 });
 
 describe('bin/site on an old Node', () => {

@@ -48,7 +48,7 @@ describe('the build cache (.site/cache/)', () => {
     expect(retitled.redone.rendered).toBeGreaterThan(1);
     expect(retitled.redone.rendered).toBeLessThan(retitled.routes.length / 2);
     expect(await readFile(path.join(dir, 'dist/blog.html'), 'utf8')).toContain('What Is Data, Really?');
-  }, 120_000);
+  });
 
   it('renders every page again when a template changes, and parses no markdown again', async () => {
     await build('dist');
@@ -56,7 +56,7 @@ describe('the build cache (.site/cache/)', () => {
     const result = await build('dist');
     expect(result.redone).toMatchObject({ parsed: 0, rendered: result.routes.length });
     expect(await readFile(path.join(dir, 'dist/404.html'), 'utf8')).toContain('Back to the home page');
-  }, 120_000);
+  });
 
   it('discards a corrupt cache with a one-line warning and builds the same site as a clean build', async () => {
     await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
@@ -82,7 +82,7 @@ describe('the build cache (.site/cache/)', () => {
     const again: string[] = [];
     expect((await build('rebuilt', (line) => again.push(line))).redone).toMatchObject({ parsed: 0, rendered: 0 });
     expect(again).toEqual([]);
-  }, 120_000);
+  });
 
   it('removes the copy of every rendered page that older versions kept (.site/cache/pages.pack)', async () => {
     await build('dist');
@@ -91,7 +91,7 @@ describe('the build cache (.site/cache/)', () => {
     await build('dist');
     await expect(stat(path.join(dir, CACHE_DIR, 'pages.pack'))).rejects.toThrow();
     await expect(stat(path.join(dir, CACHE_DIR, 'pages.pack.index'))).rejects.toThrow();
-  }, 120_000);
+  });
 
   it('starts a pack of another format afresh, and appends what each edit adds', async () => {
     await build('dist');
@@ -109,7 +109,7 @@ describe('the build cache (.site/cache/)', () => {
     const grown = await packLines('markdown');
     expect(grown.entries.length).toBe(live + 3);
     expect(new Set(grown.entries.map(([k]) => k)).size).toBe(live + 3);
-  }, 120_000);
+  });
 
   it('leaves standing every page whose inputs and document shell are unchanged, and remakes them all when the shell changes', async () => {
     await build('dist');
@@ -126,7 +126,7 @@ describe('the build cache (.site/cache/)', () => {
     expect(withTag.redone).toMatchObject({ rendered: 0, documents: withTag.routes.length });
     expect(await readFile(about, 'utf8')).toContain('<meta name="x-test" content="shell">');
     expect((await stat(about)).mtimeMs).not.toBe(before.mtimeMs);
-  }, 120_000);
+  });
 
   it('rewrites a page in dist/ that was changed by hand, and deletes files the build did not make', async () => {
     await build('dist');
@@ -135,7 +135,7 @@ describe('the build cache (.site/cache/)', () => {
     await writeFile(path.join(dir, 'dist/stray.html'), 'not made by the build');
     await build('dist');
     expect(await filesOf(path.join(dir, 'dist'))).toEqual(expected);
-  }, 120_000);
+  });
 
   it('rewrites a page changed by hand once both output trees share it, whether edited in place or replaced', async () => {
     // Two builds: the two trees now share every page's inode, and a build decides by one stat that a page stands.
@@ -154,7 +154,7 @@ describe('the build cache (.site/cache/)', () => {
     expect(await filesOf(path.join(dir, 'dist'))).toEqual(expected);
     await build('dist');
     expect(await filesOf(path.join(dir, 'dist'))).toEqual(expected);
-  }, 120_000);
+  });
 
   it("keeps serve's bundles between rebuilds: an article save bundles nothing and renders only its page", async () => {
     const session: BuildSession = { codeChanged: false };
@@ -173,5 +173,5 @@ describe('the build cache (.site/cache/)', () => {
     expect(templated.summary.stages.bundle).toBeGreaterThan(0);
     expect(templated.redone.rendered).toBe(templated.routes.length);
     expect(await readFile(path.join(dir, 'served/404.html'), 'utf8')).toContain('Go to the home page');
-  }, 120_000);
+  });
 });

@@ -53,7 +53,7 @@ describe('the bundle cache', () => {
     expect(added.islands['bundle-cache-probe']).toMatch(/^\/assets\/bundle-cache-probe-\w+\.js$/);
     await rm(path.join(dir, 'islands', 'bundle-cache-probe.ts'));
     await writeFile(registry, registered);
-  }, 120_000);
+  });
 
   it('reads no file whose stat is the one it had when it was hashed, and reads one whose stat changed', async () => {
     await assets();
@@ -76,7 +76,7 @@ describe('the bundle cache', () => {
     // Its stat changed (touched, bytes the same): read and hashed, the wrong hash found, bundled afresh.
     await utimes(path.resolve(dir, css[0]), new Date(), new Date());
     expect(await assets()).toEqual(good);
-  }, 120_000);
+  });
 
   it('bundles anew when what was saved cannot be read', async () => {
     const good = await assets();
@@ -84,7 +84,7 @@ describe('the bundle cache', () => {
     expect(await assets()).toEqual(good);
     await markSaved('assets', (r) => { r.files = 'not files'; });
     expect(await assets()).toEqual(good);
-  }, 120_000);
+  });
 
   it("reuses the build's own code while its sources are unchanged, and bundles it again when a template changes", async () => {
     const first = await bundleBuildCode(dir);
@@ -101,5 +101,5 @@ describe('the bundle cache', () => {
     const again = await bundleBuildCode(dir);
     expect(again.renderHash).toBe(edited.renderHash);
     expect((await readFile(again.workerFile)).length).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });

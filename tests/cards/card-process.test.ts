@@ -55,7 +55,7 @@ async function threadNices(pid: number): Promise<Array<{ name: string; nice: num
 beforeAll(async () => {
   dir = await scratchProject('site-card-process-');
   code = await bundleBuildCode(dir);
-}, 120_000);
+});
 afterEach(() => { for (const p of opened.splice(0)) p.close(); });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -80,7 +80,7 @@ describe('the card process', () => {
     cards.close();
     expect(await gone(pid)).toBe(true);
     await expect(cards.draw(wanted[0]!.job)).rejects.toThrow(/share-card process was stopped/);
-  }, 60_000);
+  });
 
   it('fails a card it cannot draw with the reason, and goes on drawing the rest', async () => {
     const cards = cardProcess().load(code.cardsUrl);
@@ -88,7 +88,7 @@ describe('the card process', () => {
     const missingArt = { ...job, key: 'missing-art', art: { file: path.join(dir, 'content/images/no-such-art.svg'), hash: 'x', format: 'svg', width: 1600, height: 900 } };
     await expect(cards.draw(missingArt)).rejects.toThrow(/ENOENT.*no-such-art\.svg/);
     expect((await sharp(await cards.draw(job)).metadata()).width).toBe(1200);
-  }, 60_000);
+  });
 
   it('fails the cards awaited, and every card asked for after, when the process dies', async () => {
     const cards = cardProcess().load(code.cardsUrl);
@@ -97,7 +97,7 @@ describe('the card process', () => {
     process.kill(cards.pid!, 'SIGKILL');
     await expect(awaited).rejects.toThrow(/share-card process stopped \(SIGKILL\)/);
     await expect(cards.draw(job)).rejects.toThrow(/share-card process stopped/);
-  }, 60_000);
+  });
 
   it('is sent no card before it knows its drawing code', async () => {
     const { job } = (await realCards())[0]!;

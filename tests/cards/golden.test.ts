@@ -20,7 +20,7 @@ beforeAll(async () => {
     await mkdir(GOLDEN_DIR, { recursive: true });
     for (const { job, name } of cards) await writeFile(path.join(GOLDEN_DIR, name), await reference(await drawCard(job)));
   }
-}, 120_000);
+});
 
 describe("the real site's share cards", () => {
   it('has a reference for every card and none left over', async () => {
@@ -34,7 +34,7 @@ describe("the real site's share cards", () => {
       expect(golden, `tests/cards/golden/${name} is missing: run ${UPDATE_ENV}=1 npx vitest run tests/cards/golden.test.ts`).toBeDefined();
       expect(await differing(await drawCard(job), golden!), name).toBeLessThanOrEqual(MAX_DIFFERING);
     }
-  }, 120_000);
+  });
 
   it('fails a card whose title has moved: drawn a pixel smaller, it no longer matches', async () => {
     const { job, name } = cards.find((c) => c.job.art)!;

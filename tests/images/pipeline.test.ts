@@ -144,7 +144,7 @@ describe('the cache', () => {
     expect(again).toEqual(firstFiles);
     const line = formatSummary(second.summary).split('\n').find((l) => l.startsWith('  images:'));
     expect(line).toMatch(/^  images: 3 raster sources \([\d.]+ MB\) → \d+ files \([\d.]+ [KM]B\): 0 processed, \d+ reused from the cache; [\d.]+ MB saved/);
-  }, 120_000);
+  });
 
   it('makes again only what a changed source needs', async () => {
     await writeFile(path.join(contentDir, 'images/portrait.jpg'), await orientedJpeg(602, 400));
@@ -152,7 +152,7 @@ describe('the cache', () => {
     // Three formats of its one body width; the JPEG is its share file too.
     expect(third.summary.images.processed).toBe(3);
     expect(third.summary.images.reused).toBe(first.summary.images.processed - 3);
-  }, 120_000);
+  });
 });
 
 describe('budgets.json', () => {
@@ -165,5 +165,5 @@ describe('budgets.json', () => {
     const lines = (error as BudgetError).lines.join('\n');
     expect(lines).toMatch(/^\/: image \/images\/hero-photo\.jpg \(hero slot\), largest file is [\d.]+ KB \(hero-photo-1920-\w+\.(avif|webp|jpg)\), over the budget of 20 KB$/m);
     expect(lines).toMatch(/^\/: images before interaction is [\d.]+ KB \(\/images\/hero-photo\.jpg as hero-photo-\d+-\w+\.avif, [\d.]+ KB\), over the budget of 5 KB$/m);
-  }, 120_000);
+  });
 });

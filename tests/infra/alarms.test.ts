@@ -88,15 +88,15 @@ beforeAll(async () => {
   await buildSite({ root: ROOT, outDir: path.join(work, 'dist') });
   deployDir = deployDirFor(path.join(work, 'dist'));
   await buildLambda({ outDir: path.join(deployDir, 'lambda') });
-}, 60_000);
+});
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
   CloudAssembly.cleanupTemporaryDirectories();
 });
 
-describe('the alarms of the site region (the Site stack)', { timeout: 60_000 }, () => {
+describe('the alarms of the site region (the Site stack)', () => {
   let template: Template;
-  beforeAll(() => { template = Template.fromStack(synth({ alarmTo: 'alarms@example.co.uk' }).site); }, 60_000);
+  beforeAll(() => { template = Template.fromStack(synth({ alarmTo: 'alarms@example.co.uk' }).site); });
 
   test("the refused-posts alarm: in an hour, at least 3 form posts refused with a 4xx that are at least half of the hour's posts, from the handler's own figures", () => {
     const props = alarm(template, 'LeadsRefusedPostsAlarm');
@@ -205,7 +205,7 @@ describe('the alarms of the site region (the Site stack)', { timeout: 60_000 }, 
   });
 });
 
-describe('the alarms of us-east-1, where CloudFront and WAF report', { timeout: 60_000 }, () => {
+describe('the alarms of us-east-1, where CloudFront and WAF report', () => {
   test("WAF blocks: an alarm in the WAF stack (us-east-1), on any request its web ACL blocked, with the stack's own topic for alarmTo", () => {
     const { waf } = synth({ alarmTo: 'alarms@example.co.uk' });
     expect(waf!.region).toBe('us-east-1');
@@ -266,7 +266,7 @@ describe('the alarms of us-east-1, where CloudFront and WAF report', { timeout: 
   });
 });
 
-describe('alarmTo', { timeout: 60_000 }, () => {
+describe('alarmTo', () => {
   const topicsOf = (stacks: Array<Stack | undefined>) => stacks.map((stack) => {
     const template = Template.fromStack(stack!);
     return entries(template, 'AWS::SNS::Subscription').map(([, s]) => s.Properties).filter((s) => s.Protocol === 'email').map((s) => s.Endpoint);

@@ -75,7 +75,7 @@ describe('gzip figures and budget verdicts', () => {
 
   // Every page's two sizes are checked against the margin; the verdicts at a dozen limits, each one
   // gzipping again every page near it (a deadline, not a timing assertion: a loaded machine is slow).
-  it('agree with level 9 on every page of a blog with 300 more articles', { timeout: 120_000 }, async () => {
+  it('agree with level 9 on every page of a blog with 300 more articles', async () => {
     expect(blog.length).toBeGreaterThan(site.length + 300);
     await expectVerdictsAgree(blog, 12);
   });

@@ -182,7 +182,7 @@ describe('a link from a live page to an unpublished article', () => {
     } finally {
       await broken.remove();
     }
-  }, 120_000);
+  });
 });
 
 describe('site build --now and --json-summary', () => {
@@ -205,7 +205,7 @@ describe('site build --now and --json-summary', () => {
     expect(summary.articles).toEqual({ live: 12, draft: 1, scheduled: 0, expired: 1, nextChange: null });
     expect(summary.pages).toBe(built.december.result.summary.pages);
     expect(summary.perPage).toBeUndefined();
-  }, 120_000);
+  });
 
   it('reads SITE_NOW when there is no --now, and refuses a malformed clock as a usage error', async () => {
     const outDir = path.join(project.root, 'cli-env', 'dist');
@@ -218,5 +218,5 @@ describe('site build --now and --json-summary', () => {
     expect(ok.code, ok.err).toBe(0);
     expect(ok.out).toContain('  articles: 12 live, 1 draft, 1 scheduled, 0 expired');
     expect(ok.out).toContain('  clock: 2026-06-01 00:00 Europe/London (SITE_NOW), not the real time');
-  }, 120_000);
+  });
 });

@@ -41,4 +41,4 @@ it('has stopped writing to .site/cache/ when it reports a content error', async 
   // Longer than either bundle takes here.
   await sleep(3000);
   expect(await snapshot(cache)).toEqual(atReport);
-}, 60_000);
+});

@@ -32,7 +32,7 @@ beforeAll(async () => {
   code = await readFile(new URL(built.markdownUrl), 'utf8');
   worker = await readFile(built.workerFile, 'utf8');
   bundled = ((await import(built.markdownUrl)) as { parseMarkdownFile: typeof bundled }).parseMarkdownFile;
-}, 60_000);
+});
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
   await rm(generated, { recursive: true, force: true });
@@ -90,5 +90,5 @@ describe("the build's bundled markdown code", () => {
       const job: MarkdownJob = { source, rel };
       expect(await bundled(job), rel).toEqual(await parseMarkdownFile(job));
     }
-  }, 60_000);
+  });
 });

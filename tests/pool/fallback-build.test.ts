@@ -36,5 +36,5 @@ describe('a build without the native parser', () => {
     const native = await build('native');
     expect(native.redone).toMatchObject({ pool: true, parsed: fallback.redone.parsed });
     expect(await filesOf(path.join(dir, 'fallback'))).toEqual(await filesOf(path.join(dir, 'native')));
-  }, 120_000);
+  });
 });

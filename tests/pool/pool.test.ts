@@ -24,7 +24,7 @@ describe('the worker pool', () => {
     expect(await filesOf(path.join(dir, 'pooled'))).toEqual(await filesOf(path.join(dir, 'inline')));
     expect(pooled.summary.html).toEqual(inline.summary.html);
     expect(pooled.summary.perPage).toEqual(inline.summary.perPage);
-  }, 120_000);
+  });
 
   it('writes on the main thread the documents the workers hand back, each entry naming its file as written: the next build keeps every page', async () => {
     await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
@@ -36,7 +36,7 @@ describe('the worker pool', () => {
     const again = await build('handed', 1);
     expect(again.redone).toMatchObject({ rendered: 0, documents: 0 });
     expect(await filesOf(path.join(dir, 'handed'))).toEqual(await filesOf(path.join(dir, 'inline')));
-  }, 120_000);
+  });
 
   it('makes documents in the workers from the ones the last build wrote when only the shell changed, and renders again one edited by hand', async () => {
     await rm(path.join(dir, CACHE_DIR), { recursive: true, force: true });
@@ -57,7 +57,7 @@ describe('the worker pool', () => {
     expect(await filesOf(path.join(dir, 'shell'))).toEqual(await filesOf(path.join(dir, 'shell-fresh')));
     expect(tagged.summary.perPage).toEqual(fresh.summary.perPage);
     expect(await readFile(path.join(dir, 'shell/about.html'), 'utf8')).toContain('<meta name="x-test" content="shell">');
-  }, 120_000);
+  });
 
   it('puts each share card into the output as a link to the cached card, not a copy', async () => {
     const built = await build('cards', 1);
@@ -65,7 +65,7 @@ describe('the worker pool', () => {
     expect(url).toBeTruthy();
     const inTree = await stat(path.join(dir, 'cards', src));
     expect(inTree.nlink).toBeGreaterThan(1);
-  }, 120_000);
+  });
 
   it('reports every content error found in the workers at once, with file, line, field and hint', async () => {
     await writeFile(path.join(dir, 'content/blog/what-is-data.md'), '---\ntitle: T\n---\n\nIntro.\n\n<div>raw</div>\n');
@@ -78,7 +78,7 @@ describe('the worker pool', () => {
     // The front matter of both files is checked too, in the same report.
     expect(lines).toContainEqual(expect.stringMatching(/^content\/blog\/what-is-data\.md:\d* ?excerpt: /));
     expect(lines).toContainEqual(expect.stringMatching(/^content\/blog\/your-data-is-fine\.md:\d* ?excerpt: /));
-  }, 120_000);
+  });
 });
 
 describe('stopping the pool', () => {

@@ -25,5 +25,5 @@ describe('the budgets gate', () => {
     } finally {
       await rm(work, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });

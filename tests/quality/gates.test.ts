@@ -56,7 +56,7 @@ describe('vnu gate (the Nu Html Checker)', () => {
     expect(report.rows).toContainEqual(['index.html', '0', '0']);
     expect(report.rows).toContainEqual(['sizes-without-srcset.html', '2', '0']);
     expect(report.summary).toMatch(/^vnu: 11 pages in one Java process \([\d.]+ s\), 4 errors, 0 warnings$/);
-  }, 60_000);
+  });
 });
 
 describe('links gate (site check-links)', () => {
@@ -76,7 +76,7 @@ describe('browser gates on the broken site, served by site serve', () => {
     server = await startServer({ root, outDir: dist, port: 0, host: '127.0.0.1', watch: false, prebuilt: true });
     browser = await launchChromium();
     views = await sweep({ browser, origin: server.url, targets: targets(await readRoutingTable(dist)), states: [], consentVersion: 1, slotRatio: budgets.images.maxPixelsPerSlotPixel });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

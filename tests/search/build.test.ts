@@ -12,7 +12,7 @@ beforeAll(async () => {
   project = await fixtureProject('site-search-build-');
   await project.article('kept-out-of-search', { title: 'A Page Nobody Should Find by Searching', date: '2025-01-01', front: ['search: false'], body: 'Zanzibarian words appear here alone.' });
   await project.article('found-by-search', { title: 'A Page Anyone Can Find', date: '2025-01-02', body: 'Quokkas appear here alone.' });
-}, 60_000);
+});
 afterAll(() => project.remove());
 
 const out = () => path.join(project.root, 'dist');
@@ -21,7 +21,7 @@ const indexedPages = async () => {
   return entry.languages.en.page_count;
 };
 
-describe('the build with search', { timeout: 120_000 }, () => {
+describe('the build with search', () => {
   it('indexes every article, case study and service but the one marked search: false, reports the stage, and reuses the index on a rebuild', async () => {
     const first = await buildSite({ root: project.root, outDir: out(), budgets: false });
     const articles = first.site.posts.length;

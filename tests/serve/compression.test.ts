@@ -23,7 +23,7 @@ beforeAll(async () => {
   await buildSite({ root: ROOT, outDir: dist });
   headers = parseHeadersFile(await readFile(path.join(deployDirFor(dist), HEADERS_FILE), 'utf8'));
   serve = await startServer({ root: ROOT, outDir: dist, port: 0, host: '127.0.0.1', watch: false, prebuilt: true });
-}, 120_000);
+});
 
 afterAll(async () => {
   await serve?.close();

@@ -14,7 +14,7 @@ const ARTICLE = 'content/blog/what-is-data.md';
 beforeAll(async () => {
   dir = await scratchProject('site-live-');
   server = await startServer({ root: dir, port: 0, host: '127.0.0.1', log: (line) => lines.push(line) });
-}, 120_000);
+});
 afterAll(async () => {
   await server?.close();
   await rm(dir, { recursive: true, force: true });
@@ -45,7 +45,7 @@ const page = async (url: string) => {
 };
 const since = (n: number) => lines.slice(n).join('\n');
 
-describe('site serve, an article saved', { timeout: 120_000 }, () => {
+describe('site serve, an article saved', () => {
   it('makes its page in memory, with the production headers, and leaves the built tree alone', async () => {
     const onDisk = await readFile(path.join(serveOutDirOf(dir), 'blog/what-is-data.html'), 'utf8');
     const before = lines.length;
@@ -139,7 +139,7 @@ describe('site serve, an article saved', { timeout: 120_000 }, () => {
   });
 });
 
-describe('site serve, started again', { timeout: 120_000 }, () => {
+describe('site serve, started again', () => {
   it('answers from the pages it built last while it builds, then reloads', async () => {
     await server.close();
     const log: string[] = [];

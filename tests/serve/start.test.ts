@@ -21,7 +21,7 @@ beforeAll(async () => {
   });
   child.kill('SIGTERM');
   await exited;
-}, 120_000);
+});
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('npm start (site serve) on start-up', () => {

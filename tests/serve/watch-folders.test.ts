@@ -64,8 +64,8 @@ describe('watchFolders', () => {
     await watcher.ready;
     const file = path.join(dir, 'new.md');
     await writeFile(file, 'x');
-    await expect.poll(() => reports, { timeout: 10_000 }).toContain('new.md there');
+    await expect.poll(() => reports, { timeout: 60_000 }).toContain('new.md there');
     await rm(file);
-    await expect.poll(() => reports, { timeout: 10_000 }).toContain('new.md gone');
+    await expect.poll(() => reports, { timeout: 60_000 }).toContain('new.md gone');
   });
 });
