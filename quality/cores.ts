@@ -36,10 +36,12 @@ export async function measureBudget(): Promise<Budget> {
   const cores = os.availableParallelism();
   const load = os.loadavg();
   const busy = (await busyCores(1000)) ?? load[0]!;
-  // A core counts as taken when other work kept more than 70 % of one busy.
-  const busyElsewhere = Math.round(busy * 10) / 10;
-  const free = Math.max(1, cores - Math.floor(busy + 0.3));
-  return { cores, busyElsewhere, free, load };
+  return { cores, busyElsewhere: Math.round(busy * 10) / 10, free: freeCores(cores, busy), load };
+}
+
+/** The cores left: a core counts as taken when other work kept more than 70 % of one busy; one is always left. */
+export function freeCores(cores: number, busy: number): number {
+  return Math.max(1, Math.min(cores, cores - Math.floor(busy + 0.3)));
 }
 
 export interface Share { release(): void }
