@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 const DOCS = ['README.md', 'lambda/README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
 /** The top-level folders and files a path in a document may start with. */
-const ROOTS = /^(?:\.\/)?(?:src|lambda|templates|islands|forms|infra|scripts|tests|e2e|content|docs|quality|bin|\.ci)\/|^(?:package\.json|budgets\.json|tsconfig\.json|README\.md)$/;
+const ROOTS = /^(?:\.\/)?(?:src|lambda|templates|islands|forms|infra|scripts|tests|e2e|scale|content|docs|quality|bin|\.ci)\/|^(?:package\.json|budgets\.json|tsconfig\.json|README\.md)$/;
 
 /** GitHub's anchor for a heading. */
 const anchorOf = (heading: string) => heading.trim().toLowerCase().replace(/[`*_]/g, '').replace(/[^\w\- ]/g, '').replace(/ /g, '-');
