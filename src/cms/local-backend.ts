@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ContentErrors, formatContentError, type ContentError } from '../content/errors.ts';
 import { cmsConfig } from './config.ts';
+import { keepFrontMatterStyle, keepYamlStyle } from './yaml-edits.ts';
 import { entryRefusal, mediaRefusal, svgRefusal, writePlaces, type WritePlaces } from './write-places.ts';
 
 /** The largest request body taken (an uploaded image travels in it, base64). */
@@ -193,13 +194,25 @@ export class CmsLocalBackend {
     for (const file of dataFiles) {
       if (typeof file.raw !== 'string') throw new Refused(`${file.path}: no content`);
       const target = await this.entry(file.newPath ?? file.path);
-      writes.set(target, Buffer.from(file.raw, 'utf8'));
+      writes.set(target, Buffer.from(await this.inItsStyle(await this.entry(file.path), file.raw), 'utf8'));
       if (file.newPath && file.newPath !== file.path) removes.push(await this.entry(file.path));
     }
     for (const a of assets) writes.set(await this.image(a?.path), decodeImage(a));
     await this.check(writes, removes);
     await this.commit(writes, removes);
     return { message: 'entry persisted' };
+  }
+
+  /**
+   * The CMS's text of an existing entry written as an edit of the file: its YAML's order, style and
+   * comments kept, so that a changed word changes its line alone (Decap prints the whole file afresh).
+   */
+  private async inItsStyle(existing: string, raw: string): Promise<string> {
+    const before = await readFile(existing, 'utf8').catch(() => undefined);
+    if (before === undefined) return raw;
+    if (existing.endsWith('.yaml') || existing.endsWith('.yml')) return keepYamlStyle(before, raw);
+    if (existing.endsWith('.md')) return keepFrontMatterStyle(before, raw);
+    return raw;
   }
 
   private async persistMedia(asset: Asset) {
