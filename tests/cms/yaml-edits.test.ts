@@ -45,9 +45,9 @@ const changedLines = (a: string, b: string) => {
 };
 
 describe('an existing YAML entry saved with one word changed', () => {
-  const kinds = [['a service', 'content/services/data-visualisation.yaml'], ['a case study', 'content/case-studies/dc-thomson.yaml'], ['a page', 'content/pages/home.yaml'], ['the site settings', 'content/site.yaml']] as const;
+  const kinds = [["a service's file", 'content/services/data-visualisation.yaml'], ["a case study's file", 'content/case-studies/dc-thomson.yaml'], ["a page's file", 'content/pages/home.yaml'], ['the site settings file', 'content/site.yaml']] as const;
   for (const [kind, file] of kinds) {
-    it(`changes one line of ${kind}'s file, its comments and layout kept`, async () => {
+    it(`changes one line of ${kind}, its comments and layout kept`, async () => {
       const full = path.join(dir, file);
       const before = await readFile(full, 'utf8');
       const changed = oneWordChanged(parseDocument(before).toJS() as Data);
