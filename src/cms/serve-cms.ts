@@ -1,9 +1,9 @@
 // /admin in `site serve`: the CMS's page, bundle and config, and Decap's local backend writing into content/.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ADMIN_PATH, CMS_CONFIG, CMS_LOCAL_API, CMS_SCRIPT, CMS_TOKEN_PARAM, adminPage, cmsHeaders } from './admin-page.ts';
+import { ADMIN_PATH, CMS_CONFIG, CMS_LOCAL_API, CMS_SCRIPT, CMS_TOKEN_PARAM, HASHED_SCRIPT, adminPage, cmsHeaders, hashedScript } from './admin-page.ts';
 import { CMS_BODY_LIMIT, CmsLocalBackend, type ValidateContent } from './local-backend.ts';
-import { cmsBundle, type CmsBundle } from './bundle.ts';
+import { cmsBundle } from './bundle.ts';
 import { cmsConfig } from './config.ts';
 import type { PreviewContext } from './client/previews.tsx';
 
@@ -22,7 +22,13 @@ export interface ServeCmsOptions {
 export function serveCms(root: string, validate: ValidateContent, facts: () => CmsSiteFacts | undefined, origins: () => string[], log: (line: string) => void, options: ServeCmsOptions = {}) {
   const backend = new CmsLocalBackend(root, validate, { writes: options.writes ?? true });
   const token = randomBytes(24).toString('base64url');
-  let bundle: Promise<CmsBundle> | undefined;
+  let bundle: Promise<{ js: Uint8Array; path: string }> | undefined;
+  /** The bundle (made once a run), named by its content's hash. */
+  const script = () => {
+    bundle ??= cmsBundle(root).then(({ js }) => ({ js, path: hashedScript(createHash('sha256').update(js).digest('hex').slice(0, 16)) }));
+    bundle.catch(() => { bundle = undefined; });
+    return bundle;
+  };
   return async (req: IncomingMessage, res: ServerResponse, pathname: string, base: Record<string, string>): Promise<boolean> => {
     if (pathname !== ADMIN_PATH && !pathname.startsWith(`${ADMIN_PATH}/`)) return false;
     for (const [k, v] of Object.entries(cmsHeaders(base))) res.setHeader(k, v);
@@ -50,8 +56,16 @@ export function serveCms(root: string, validate: ValidateContent, facts: () => C
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') { res.writeHead(405, { allow: 'GET, HEAD' }); return void res.end(), true; }
     if (pathname === ADMIN_PATH || pathname === `${ADMIN_PATH}/` || pathname === `${ADMIN_PATH}/index.html`) {
+      // Asked again on each load (its token is this run's, its bundle the current one); the bundle it names is kept.
+      // Should the bundle fail, the page still loads, naming the unhashed bundle, which answers the error.
+      const made = await script().catch(() => undefined);
+      const html = adminPage(site?.name ?? 'site', token, made?.path ?? CMS_SCRIPT);
+      const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`;
+      res.setHeader('cache-control', 'no-cache');
+      res.setHeader('etag', etag);
+      if (req.headers['if-none-match'] === etag) { res.writeHead(304); return void res.end(), true; }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return void res.end(adminPage(site?.name ?? 'site', token)), true;
+      return void res.end(req.method === 'HEAD' ? undefined : html), true;
     }
     if (pathname === CMS_CONFIG) {
       const host = req.headers.host ?? '127.0.0.1';
@@ -60,10 +74,11 @@ export function serveCms(root: string, validate: ValidateContent, facts: () => C
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       return void res.end(JSON.stringify(config)), true;
     }
-    if (pathname === CMS_SCRIPT) {
-      bundle ??= cmsBundle(root);
-      bundle.catch(() => { bundle = undefined; });
-      const made = await bundle;
+    if (pathname === CMS_SCRIPT || HASHED_SCRIPT.test(pathname)) {
+      const made = await script();
+      // The current bundle under its hash is kept a year; an older page's name for it, or the unhashed one, is asked again each time.
+      if (pathname === made.path) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      else if (pathname !== CMS_SCRIPT) { res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }); return void res.end('an older bundle: reload /admin\n'), true; }
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'content-length': made.js.byteLength });
       return void res.end(req.method === 'HEAD' ? undefined : made.js), true;
     }
