@@ -3,7 +3,7 @@
 // with their line breaks kept outside the changed words. Its comments, key order and layout stay.
 // A change of shape (a key or list item added or removed) is applied through the yaml package's
 // document, which keeps the comments and order but lays the file out afresh.
-import { isMap, isScalar, isSeq, parseDocument, type Document, type Node, Scalar } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, Scalar } from 'yaml';
 import { isDeepStrictEqual } from 'node:util';
 
 interface Edit { from: number; to: number; text: string }
@@ -34,13 +34,29 @@ export function keepFrontMatterStyle(existing: string, saved: string): string {
 
 function applyEdits(text: string, edits: Edit[]): string {
   let out = text;
-  for (const e of [...edits].sort((x, y) => y.from - x.from)) out = out.slice(0, e.from) + e.text + out.slice(e.to);
+  // From the end back; at one place, a removal before an insertion.
+  for (const e of [...edits].sort((x, y) => y.from - x.from || y.to - x.to)) out = out.slice(0, e.from) + e.text + out.slice(e.to);
   return out;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** The edits that turn `node` into `value` by rewriting scalars alone; false when the shape differs. */
+const lineStart = (text: string, at: number) => text.lastIndexOf('\n', at - 1) + 1;
+/** The end of the line `at` is on (after its newline), or `at` itself when a newline ends just before it. */
+const lineEnd = (text: string, at: number) => {
+  if (text[at - 1] === '\n') return at;
+  const i = text.indexOf('\n', at);
+  return i === -1 ? text.length : i + 1;
+};
+/** `data` printed as block YAML, each line indented `col` columns. */
+const printedAt = (data: unknown, col: number) => stringify(data, { lineWidth: 0 }).replace(/^(?=.)/gm, ' '.repeat(col));
+const endOf = (node: Node) => node.range![1];
+
+/**
+ * The edits that turn `node` into `value`: changed scalars rewritten, keys and list items added or
+ * removed as lines of their own; false when the change is of another shape (a flow collection, a
+ * value that changes kind), which the document API then makes.
+ */
 function scalarEdits(text: string, node: unknown, value: unknown, edits: Edit[], folded: boolean): boolean {
   if (isScalar(node)) {
     if (isDeepStrictEqual(node.value, value)) return true;
@@ -48,15 +64,50 @@ function scalarEdits(text: string, node: unknown, value: unknown, edits: Edit[],
     edits.push(scalarEdit(text, node, value, folded));
     return true;
   }
+  if (isDeepStrictEqual(isMap(node) || isSeq(node) ? node.toJSON() : undefined, value)) return true;
   if (isMap(node)) {
-    if (!isPlainObject(value)) return false;
-    const keys = node.items.map((p) => (isScalar(p.key) ? p.key.value : undefined));
-    if (keys.length !== Object.keys(value).length || !keys.every((k) => typeof k === 'string' && k in value)) return false;
-    return node.items.every((p) => scalarEdits(text, p.value, value[(p.key as Scalar).value as string], edits, folded));
+    if (!isPlainObject(value) || !node.items.length) return false;
+    const col = (at: number) => at - lineStart(text, at);
+    const first = node.items[0]!.key as Node;
+    const indent = col(first.range![0]);
+    let after = lineStart(text, first.range![0]);
+    const pairs = new Map(node.items.map((p) => [isScalar(p.key) ? p.key.value : undefined, p]));
+    for (const [key, v] of Object.entries(value)) {
+      const pair = pairs.get(key);
+      if (!pair) {
+        if (node.flow) return false;
+        edits.push({ from: after, to: after, text: printedAt({ [key]: v }, indent) });
+        continue;
+      }
+      if (!isScalar(pair.value) && !isMap(pair.value) && !isSeq(pair.value)) return false;
+      if (!scalarEdits(text, pair.value, v, edits, folded)) return false;
+      after = lineEnd(text, endOf(pair.value));
+    }
+    for (const [key, pair] of pairs) {
+      if (typeof key === 'string' && key in value) continue;
+      if (typeof key !== 'string' || !pair.value || pair.key === first || node.flow) return false;
+      edits.push({ from: lineStart(text, (pair.key as Node).range![0]), to: lineEnd(text, endOf(pair.value as Node)), text: '' });
+    }
+    return true;
   }
   if (isSeq(node)) {
-    if (!Array.isArray(value) || value.length !== node.items.length) return false;
-    return node.items.every((item, i) => scalarEdits(text, item, value[i], edits, folded));
+    if (!Array.isArray(value) || !node.items.length) return false;
+    const items = node.items as Node[];
+    const shared = Math.min(items.length, value.length);
+    for (let i = 0; i < shared; i++) if (!scalarEdits(text, items[i], value[i], edits, folded)) return false;
+    if (value.length === items.length) return true;
+    if (node.flow) return false;
+    // The column of the items' dash.
+    let dash = items[0]!.range![0] - 1;
+    while (text[dash] === ' ') dash--;
+    if (text[dash] !== '-') return false;
+    const last = lineEnd(text, endOf(items[items.length - 1]!));
+    if (value.length > items.length) edits.push({ from: last, to: last, text: printedAt(value.slice(items.length), dash - lineStart(text, dash)) });
+    if (value.length < items.length) {
+      if (value.length === 0) return false;
+      edits.push({ from: lineEnd(text, endOf(items[value.length - 1]!)), to: last, text: '' });
+    }
+    return true;
   }
   return false;
 }

@@ -82,11 +82,34 @@ describe('an existing YAML entry saved with one word changed', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('keeps the data right when the new words cannot stay plain, and when an item is added', () => {
+  it('keeps the data right when the new words cannot stay plain', () => {
     const text = '# Settings\nname: Dundee Data   # the working name\nlist:\n  - one\n  - two\n';
     const quoted = keepYamlStyle(text, stringify({ name: 'Dundee: Data #1', list: ['one', 'two'] }));
     expect(parseDocument(quoted).toJS()).toEqual({ name: 'Dundee: Data #1', list: ['one', 'two'] });
     expect(changedLines(text, quoted)).toBe(1);
+  });
+
+  it('adds and removes list items and keys as lines of their own, the rest of the file as it was', async () => {
+    const text = await readFile('content/services/data-visualisation.yaml', 'utf8');
+    const data = parseDocument(text).toJS() as { faq: { items: Array<Record<string, string>> }; [k: string]: unknown };
+    const added = structuredClone(data);
+    added.faq.items.push({ question: 'Can you start next week?', answer: 'Usually, yes.' });
+    const grown = keepYamlStyle(text, stringify(added));
+    expect(parseDocument(grown).toJS()).toEqual(added);
+    expect(grown.startsWith(text.slice(0, text.indexOf('faq:')))).toBe(true);
+    expect(grown.split('\n').length - text.split('\n').length).toBe(2);
+
+    const removed = structuredClone(data);
+    removed.faq.items.pop();
+    delete removed.metaTitle;
+    const shrunk = keepYamlStyle(text, stringify(removed));
+    expect(parseDocument(shrunk).toJS()).toEqual(removed);
+    const kept = new Set(text.split('\n'));
+    expect(shrunk.split('\n').every((line) => kept.has(line))).toBe(true);
+  });
+
+  it('keeps comments when the shape changes in a way it cannot edit line by line', () => {
+    const text = '# Settings\nname: Dundee Data   # the working name\nlist: [one, two]\n';
     const grown = keepYamlStyle(text, stringify({ name: 'Dundee Data', list: ['one', 'two', 'three'] }));
     expect(parseDocument(grown).toJS()).toEqual({ name: 'Dundee Data', list: ['one', 'two', 'three'] });
     expect(grown).toContain('# Settings');
