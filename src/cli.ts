@@ -71,11 +71,12 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--port <n>', 'port to listen on', port, 4321)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--now <iso>', NOW_HELP, clock)
-    .action(async (opts: { port: number; host: string; now?: Date }) => {
+    .option('--cms-writes', 'let the content manager at /admin save when --host is not this machine alone (anyone who can reach it can then write content/)', false)
+    .action(async (opts: { port: number; host: string; now?: Date; cmsWrites: boolean }) => {
       const now = nowOf(opts.now);
       if (now === 'bad') { code = 2; return; }
       const { serve } = await import('./serve/serve.ts');
-      code = await serve({ root: program.opts().root, port: opts.port, host: opts.host, now, log: io.out, error: io.err });
+      code = await serve({ root: program.opts().root, port: opts.port, host: opts.host, now, cmsWrites: opts.cmsWrites, log: io.out, error: io.err });
     });
 
   program.command('check-links')

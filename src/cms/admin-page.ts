@@ -7,12 +7,24 @@ export const CMS_SCRIPT = '/admin/cms.js';
 export const CMS_CONFIG = '/admin/config.json';
 /** Where `site serve` answers Decap's local backend protocol. */
 export const CMS_LOCAL_API = '/admin/api/v1';
+/**
+ * The query parameter carrying the token `site serve` puts in the /admin page it gives out (a meta
+ * element of this name), without which its local API takes no request.
+ */
+export const CMS_TOKEN_PARAM = 'token';
+export const CMS_TOKEN_META = 'site-cms-token';
 
 /** The pages the content manager adds to the routing table: /admin, when the settings name its repository. */
 export const cmsPages = (settings: { cms?: unknown }): string[] => (settings.cms ? [ADMIN_PATH] : []);
 
-export function adminPage(siteName: string): string {
-  const name = siteName.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+/** `site serve`'s name for the bundle: its content's hash in it, so that a browser keeps it until it changes. */
+export const hashedScript = (hash: string) => `${ADMIN_PATH}/cms.${hash}.js`;
+export const HASHED_SCRIPT = /^\/admin\/cms\.([0-9a-f]{16})\.js$/;
+
+/** The page; `token`: `site serve`'s, for its local API (the built site's page has none); `script`: the bundle's address. */
+export function adminPage(siteName: string, token?: string, script = CMS_SCRIPT): string {
+  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const name = escape(siteName);
   return `<!doctype html>
 <html lang="en-GB">
 <head>
@@ -20,7 +32,7 @@ export function adminPage(siteName: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>Content manager | ${name}</title>
-<script type="module" src="${CMS_SCRIPT}"></script>
+${token ? `<meta name="${CMS_TOKEN_META}" content="${escape(token)}">\n` : ''}<script type="module" src="${script}"></script>
 </head>
 <body>
 <noscript>The content manager needs JavaScript.</noscript>

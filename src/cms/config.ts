@@ -1,9 +1,8 @@
 // Decap CMS's config, made from the build's own schemas: one collection per kind of content file.
 import type { z } from 'zod';
 import { caseStudySchema, legalSchema, postSchema, siteSchema } from '../content/schemas.ts';
-import { serviceSchema } from '../content/services-schema.ts';
-import { pageSchemas } from '../content/pages.ts';
-import { fieldOf, objectFields, schemaRules, type CmsField, type FieldOptions } from './fields.ts';
+import { collectionSchemas, legalPages, pageSchemas } from '../content/pages.ts';
+import { fieldOf, labelOf, objectFields, schemaRules, type CmsField, type FieldOptions } from './fields.ts';
 
 export interface CmsCollection {
   name: string;
@@ -65,8 +64,40 @@ const date: Partial<CmsField> = { widget: 'datetime', format: 'YYYY-MM-DD', date
 const moment: Partial<CmsField> = { widget: 'datetime', format: 'YYYY-MM-DDTHH:mm:ssZ', date_format: 'YYYY-MM-DD', time_format: 'HH:mm' };
 const BODY: CmsField = { name: 'body', label: 'Body', widget: 'markdown' };
 
-function fields(schema: z.ZodType, options: FieldOptions = {}): CmsField[] {
-  return objectFields(schema, options).map(withImages);
+/** The schema's fields; an override that names no field of the schema (renamed or removed since) is an error. */
+export function fields(schema: z.ZodType, options: FieldOptions = {}): CmsField[] {
+  const seen = new Set<string>();
+  const out = objectFields(schema, { ...options, seen }).map(withImages);
+  const stale = Object.keys(options.overrides ?? {}).filter((at) => !seen.has(at));
+  if (stale.length) throw new Error(`the CMS config overrides ${stale.join(', ')}, which the schema no longer has`);
+  return out;
+}
+
+/** The kinds of content file the CMS edits, from the content's own registries (content/pages.ts). */
+export interface ContentKinds {
+  /** Folders of YAML entries, content/<name>/<slug>.yaml, each by its schema. */
+  folders: Record<string, z.ZodType>;
+  /** The YAML pages, content/pages/<name>.yaml. */
+  pages: Record<string, z.ZodType>;
+  /** The markdown pages, content/pages/<name>.md. */
+  legal: readonly string[];
+}
+export const contentKinds: ContentKinds = { folders: { 'case-studies': caseStudySchema, ...collectionSchemas }, pages: pageSchemas, legal: legalPages };
+
+/** What the CMS says of a folder beyond its schema (its names, how an entry is listed, which template previews it); any other folder is listed by its name. */
+const FOLDER_DETAILS: Record<string, Partial<CmsCollection>> = {
+  'case-studies': { label: 'Case studies', label_singular: 'Case study', identifier_field: 'title', summary: '{{client}}: {{title}}', preview: 'caseStudy' },
+  services: { label: 'Services', label_singular: 'Service', identifier_field: 'name', summary: '{{name}}', preview: 'service' },
+};
+
+function folderCollection(name: string, list: CmsField[]): CmsCollection {
+  const title = list.find((f) => f.name === 'title' || f.name === 'name')?.name ?? list.find((f) => f.widget === 'string')?.name;
+  return {
+    name, label: labelOf(name), folder: `content/${name}`, extension: 'yaml', format: 'yaml', create: true, slug: '{{slug}}',
+    ...(title ? { identifier_field: title, summary: `{{${title}}}` } : {}),
+    ...FOLDER_DETAILS[name],
+    fields: list,
+  };
 }
 
 /** Each saved rule named by its collection (and file), for the save's message and the docs. */
@@ -79,7 +110,7 @@ function stripRules(list: CmsField[]): CmsField[] {
 }
 
 /** Decap CMS's config for this site, from the schemas the build enforces. */
-export function cmsConfig(settings: CmsSettings): CmsConfig {
+export function cmsConfig(settings: CmsSettings, kinds: ContentKinds = contentKinds): CmsConfig {
   const saveRules: Record<string, string[]> = {};
   const keep = (key: string, list: CmsField[], schema: z.ZodType) => {
     const rules = rulesOf(list, schema);
@@ -105,23 +136,14 @@ export function cmsConfig(settings: CmsSettings): CmsConfig {
       create: true, slug: '{{slug}}', identifier_field: 'title', summary: '{{title}} ({{date}})', sortable_fields: ['date', 'title'],
       fields: [...postFields, BODY], preview: 'blogPost',
     },
-    {
-      name: 'case-studies', label: 'Case studies', label_singular: 'Case study', folder: 'content/case-studies', extension: 'yaml', format: 'yaml',
-      create: true, slug: '{{slug}}', identifier_field: 'title', summary: '{{client}}: {{title}}',
-      fields: keep('case-studies', fields(caseStudySchema), caseStudySchema), preview: 'caseStudy',
-    },
-    {
-      name: 'services', label: 'Services', label_singular: 'Service', folder: 'content/services', extension: 'yaml', format: 'yaml',
-      create: true, slug: '{{slug}}', identifier_field: 'name', summary: '{{name}}',
-      fields: keep('services', fields(serviceSchema), serviceSchema), preview: 'service',
-    },
+    ...Object.entries(kinds.folders).map(([name, schema]) => folderCollection(name, keep(name, fields(schema), schema))),
     {
       name: 'pages', label: 'Pages', format: 'yaml', create: false, delete: false,
       files: [
-        ...Object.entries(pageSchemas).map(([name, schema]) => ({
-          name, label: `Page: ${name}`, file: `content/pages/${name}.yaml`, fields: keep(`pages/${name}`, fields(schema as z.ZodType), schema as z.ZodType),
+        ...Object.entries(kinds.pages).map(([name, schema]) => ({
+          name, label: `Page: ${name}`, file: `content/pages/${name}.yaml`, fields: keep(`pages/${name}`, fields(schema), schema),
         })),
-        ...['privacy-policy', 'terms-of-service'].map((name) => ({
+        ...kinds.legal.map((name) => ({
           name, label: `Page: ${name}`, file: `content/pages/${name}.md`, fields: [...keep(`pages/${name}`, fields(legalSchema), legalSchema), BODY],
         })),
       ],

@@ -31,7 +31,11 @@ export interface CmsField {
 
 /** What a caller decides beyond the schema: a widget for a field by its path ('image.src', 'date'). */
 export type FieldOverride = Partial<CmsField> | ((generated: CmsField) => CmsField);
-export interface FieldOptions { overrides?: Record<string, FieldOverride> }
+export interface FieldOptions {
+  overrides?: Record<string, FieldOverride>;
+  /** Filled with each field path met, so that an override naming no field can be told. */
+  seen?: Set<string>;
+}
 
 /** Fields an author writes sentences in: a text area rather than one line. */
 const LONG = new Set(['text', 'excerpt', 'description', 'bio', 'answer', 'quote', 'challenge', 'aboutClient', 'lead', 'intro', 'summary', 'note', 'noScript', 'paragraphs', 'solution', 'results', 'whyUs', 'problems', 'happens', 'outcome', 'questionsLead', 'contactLead']);
@@ -216,6 +220,7 @@ export function fieldOf(name: string, schema: z.ZodType, options: FieldOptions =
       throw new Error(`${at}: a ${def.type} field the CMS has no widget for`);
   }
   if (saveRules.length) field.saveRules = saveRules;
+  options.seen?.add(at);
   const override = options.overrides?.[at];
   if (!override) return field;
   return typeof override === 'function' ? override(field) : { ...field, ...override };

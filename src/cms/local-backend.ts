@@ -2,10 +2,13 @@
 // answered by `site serve` itself: it reads and writes content/ as an author's editor would, and
 // refuses a save the build would refuse, with the build's own message, leaving the file as it was.
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ContentErrors, formatContentError } from '../content/errors.ts';
+import { ContentErrors, formatContentError, type ContentError } from '../content/errors.ts';
+import { cmsConfig } from './config.ts';
+import { keepFrontMatterStyle, keepYamlStyle } from './yaml-edits.ts';
+import { entryRefusal, mediaRefusal, svgRefusal, writePlaces, type WritePlaces } from './write-places.ts';
 
 /** The largest request body taken (an uploaded image travels in it, base64). */
 export const CMS_BODY_LIMIT = 12 * 1024 * 1024;
@@ -20,13 +23,26 @@ export type ValidateContent = (contentDir: string) => Promise<unknown>;
 
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
+const WRITES = new Set(['persistEntry', 'persistMedia', 'deleteFile', 'deleteFiles']);
+
+export interface CmsBackendOptions {
+  /** Where entries and images may be written (by default the site's CMS config's collections and media folder). */
+  places?: WritePlaces;
+  /** Whether saves are taken at all (`site serve` turns them off when it listens beyond this machine). */
+  writes?: boolean;
+}
+
 export class CmsLocalBackend {
   private readonly contentDir: string;
+  private readonly places: WritePlaces;
+  private readonly writes: boolean;
   /** One save at a time: each is validated against the content as the save before left it. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly root: string, private readonly validate: ValidateContent) {
+  constructor(private readonly root: string, private readonly validate: ValidateContent, options: CmsBackendOptions = {}) {
     this.contentDir = path.join(root, 'content');
+    this.places = options.places ?? writePlaces(cmsConfig({ categories: [] }));
+    this.writes = options.writes ?? true;
   }
 
   /** A path the CMS names, inside content/ or refused: no '..', no absolute path, no dotfile. */
@@ -38,6 +54,49 @@ export class CmsLocalBackend {
     return full;
   }
 
+  /**
+   * The path as the file system resolves it (its links followed) still inside content/: the deepest
+   * part that exists, resolved, and the rest named under it. Checked before each read and write.
+   */
+  private async real(full: string): Promise<string> {
+    const top = await realpath(this.contentDir);
+    let at = full;
+    const rest: string[] = [];
+    for (;;) {
+      const resolved = await realpath(at).catch((error: NodeJS.ErrnoException) => { if (error.code === 'ENOENT') return undefined; throw error; });
+      if (resolved !== undefined) {
+        const real = path.join(resolved, ...rest);
+        const within = path.relative(top, real);
+        if (within.startsWith('..') || path.isAbsolute(within)) throw new Refused(`${this.rel(full)} leads outside content/ (through a link)`);
+        return full;
+      }
+      if (path.dirname(at) === at) throw new Refused(`${this.rel(full)} is outside content/`);
+      rest.unshift(path.basename(at));
+      at = path.dirname(at);
+    }
+  }
+
+  /** `rel` inside content/, its real path too. */
+  private async safe(rel: unknown): Promise<string> {
+    return this.real(this.inside(rel));
+  }
+
+  /** An entry's path: its collection's folder and extension, or one of its files. */
+  private async entry(rel: unknown): Promise<string> {
+    const full = this.inside(rel);
+    const refusal = entryRefusal(this.places, this.rel(full));
+    if (refusal) throw new Refused(refusal);
+    return this.real(full);
+  }
+
+  /** An image's path: in the media folder, named as the site's image paths allow. */
+  private async image(rel: unknown): Promise<string> {
+    const full = this.inside(rel);
+    const refusal = mediaRefusal(this.places, this.rel(full));
+    if (refusal) throw new Refused(refusal);
+    return this.real(full);
+  }
+
   private rel(full: string): string {
     return path.relative(this.root, full).split(path.sep).join('/');
   }
@@ -46,15 +105,18 @@ export class CmsLocalBackend {
     try {
       if (!body || typeof body !== 'object') throw new Refused('expected a JSON object');
       const { action, params = {} } = body as { action?: unknown; params?: Record<string, unknown> };
+      if (!this.writes && WRITES.has(String(action))) {
+        return { status: 403, json: { error: 'saving is off: site serve listens beyond this machine; restart it with --cms-writes to save from here' } };
+      }
       switch (action) {
         case 'info':
           return ok({ repo: path.basename(this.root), publish_modes: ['simple'], type: 'local_fs' });
         case 'entriesByFolder':
           return ok(await this.entries(await this.list(params.folder, String(params.extension ?? ''), Number(params.depth ?? 1))));
         case 'entriesByFiles':
-          return ok(await this.entries(((params.files as Array<{ path: string; label?: string }>) ?? []).map((f) => ({ full: this.inside(f.path), label: f.label }))));
+          return ok(await this.entries(await Promise.all(((params.files as Array<{ path: string; label?: string }>) ?? []).map(async (f) => ({ full: await this.safe(f.path), label: f.label })))));
         case 'getEntry': {
-          const [entry] = await this.entries([{ full: this.inside(params.path) }]);
+          const [entry] = await this.entries([{ full: await this.safe(params.path) }]);
           return ok(entry);
         }
         case 'persistEntry':
@@ -62,13 +124,14 @@ export class CmsLocalBackend {
         case 'getMedia':
           return ok(await Promise.all((await this.list(params.mediaFolder, '', 1)).map(({ full }) => this.media(full))));
         case 'getMediaFile':
-          return ok(await this.media(this.inside(params.path)));
+          return ok(await this.media(await this.safe(params.path)));
         case 'persistMedia':
           return ok(await this.serial(() => this.persistMedia(params.asset as Asset)));
         case 'deleteFile':
         case 'deleteFiles': {
           const paths = action === 'deleteFile' ? [params.path] : (params.paths as unknown[]) ?? [];
-          await this.serial(() => this.remove(paths.map((p) => this.inside(p))));
+          const fulls = await Promise.all(paths.map((p) => this.image(p).catch(() => this.entry(p))));
+          await this.serial(() => this.remove(fulls));
           return ok({ message: `deleted ${paths.join(', ')}` });
         }
         case 'getDeployPreview':
@@ -91,7 +154,7 @@ export class CmsLocalBackend {
   }
 
   private async list(folder: unknown, extension: string, depth: number): Promise<Array<{ full: string }>> {
-    const dir = this.inside(folder);
+    const dir = await this.safe(folder);
     const out: Array<{ full: string }> = [];
     const walk = async (at: string, level: number) => {
       for (const e of await readdir(at, { withFileTypes: true }).catch(() => [])) {
@@ -130,19 +193,31 @@ export class CmsLocalBackend {
     const removes: string[] = [];
     for (const file of dataFiles) {
       if (typeof file.raw !== 'string') throw new Refused(`${file.path}: no content`);
-      const target = this.inside(file.newPath ?? file.path);
-      writes.set(target, Buffer.from(file.raw, 'utf8'));
-      if (file.newPath && file.newPath !== file.path) removes.push(this.inside(file.path));
+      const target = await this.entry(file.newPath ?? file.path);
+      writes.set(target, Buffer.from(await this.inItsStyle(await this.entry(file.path), file.raw), 'utf8'));
+      if (file.newPath && file.newPath !== file.path) removes.push(await this.entry(file.path));
     }
-    for (const a of assets) writes.set(this.inside(a.path), decode(a));
+    for (const a of assets) writes.set(await this.image(a?.path), decodeImage(a));
     await this.check(writes, removes);
     await this.commit(writes, removes);
     return { message: 'entry persisted' };
   }
 
+  /**
+   * The CMS's text of an existing entry written as an edit of the file: its YAML's order, style and
+   * comments kept, so that a changed word changes its line alone (Decap prints the whole file afresh).
+   */
+  private async inItsStyle(existing: string, raw: string): Promise<string> {
+    const before = await readFile(existing, 'utf8').catch(() => undefined);
+    if (before === undefined) return raw;
+    if (existing.endsWith('.yaml') || existing.endsWith('.yml')) return keepYamlStyle(before, raw);
+    if (existing.endsWith('.md')) return keepFrontMatterStyle(before, raw);
+    return raw;
+  }
+
   private async persistMedia(asset: Asset) {
-    const target = this.inside(asset.path);
-    const bytes = decode(asset);
+    const target = await this.image(asset?.path);
+    const bytes = decodeImage(asset);
     // An image is checked as the build checks the images (its name, its kind).
     await this.check(new Map([[target, bytes]]), []);
     await this.commit(new Map([[target, bytes]]), []);
@@ -162,15 +237,14 @@ export class CmsLocalBackend {
       const there = (full: string) => path.join(copy, path.relative(this.contentDir, full));
       for (const full of removes) await rm(there(full), { force: true });
       for (const [full, bytes] of writes) { await mkdir(path.dirname(there(full)), { recursive: true }); await writeFile(there(full), bytes); }
-      try {
-        await this.validate(copy);
-      } catch (error) {
-        if (!(error instanceof ContentErrors)) throw error;
-        const mine = new Set([...writes.keys(), ...removes].map((f) => this.rel(f)));
-        // The save's own files' errors refuse it; so does any error a removal causes (a link to the removed file).
-        const refused = removes.length ? error.errors : error.errors.filter((e) => mine.has(e.file) || [...mine].some((m) => e.message.includes(m)));
-        if (refused.length) throw new ContentErrors(refused);
-      }
+      const after = await errorsOf(this.validate(copy));
+      if (!after.length) return;
+      // The save's own files' errors refuse it, and any error it causes elsewhere (a link to a removed
+      // file): an error the content had before, in a file the save leaves alone, does not.
+      const before = new Set((await errorsOf(this.validate(this.contentDir))).map(keyOf));
+      const mine = new Set([...writes.keys(), ...removes].map((f) => this.rel(f)));
+      const refused = after.filter((e) => mine.has(e.file) || !before.has(keyOf(e)));
+      if (refused.length) throw new ContentErrors(refused);
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }
@@ -191,7 +265,25 @@ class Refused extends Error {}
 
 const ok = (json: unknown): CmsAnswer => ({ status: 200, json });
 
-function decode(asset: Asset): Buffer {
-  if (asset.encoding !== 'base64') throw new Refused(`${asset.path}: unsupported encoding ${asset.encoding}`);
-  return Buffer.from(asset.content, 'base64');
+/** An uploaded image's bytes; an SVG that could run script is refused. */
+function decodeImage(asset: Asset): Buffer {
+  if (asset.encoding !== 'base64' || typeof asset.content !== 'string') throw new Refused(`${asset.path}: unsupported encoding ${asset.encoding}`);
+  const bytes = Buffer.from(asset.content, 'base64');
+  const unsafe = asset.path.toLowerCase().endsWith('.svg') ? svgRefusal(bytes.toString('utf8')) : undefined;
+  if (unsafe) throw new Refused(`${asset.path} ${unsafe}: the site serves an SVG at its own address, where it would run; remove it and upload again`);
+  return bytes;
 }
+
+/** The content errors a load finds (none when it loads); any other failure is thrown. */
+async function errorsOf(load: Promise<unknown>): Promise<ContentError[]> {
+  try {
+    await load;
+    return [];
+  } catch (error) {
+    if (error instanceof ContentErrors) return error.errors;
+    throw error;
+  }
+}
+
+/** An error by what it says and where, its line aside (an edit above it moves it). */
+const keyOf = (e: ContentError) => `${e.file}\0${e.path}\0${e.message}`;

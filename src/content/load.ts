@@ -16,7 +16,7 @@ import { newestFirst } from './article-order.ts';
 import { SLUG_PATTERN } from './field-rules.ts';
 import { Collector, markdownSource, type BodyLinks, type KnownSources, type SourceLink } from './collector.ts';
 import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
-import { collectionSchemas, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
+import { collectionSchemas, legalPages, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
 import { categoryClashes, categorySlug, type CategoryUse } from './categories.ts';
 import type { PreviewStatus } from './publication.ts';
 
@@ -65,7 +65,7 @@ export function postFile(slug: string): string {
   return `content/blog/${slug}.md`;
 }
 
-const LEGAL = ['privacy-policy', 'terms-of-service'] as const;
+const LEGAL = legalPages;
 
 /** How many markdown files a load will parse (the articles and the legal pages), from one directory listing. */
 export async function markdownFileCount(contentDir: string): Promise<number> {

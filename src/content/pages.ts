@@ -14,6 +14,9 @@ export const pageSchemas = {
 
 export type PageContent = { [K in keyof typeof pageSchemas]: z.infer<(typeof pageSchemas)[K]> };
 
+/** The legal pages: markdown files under content/pages/, each its own page at /<slug>. */
+export const legalPages = ['privacy-policy', 'terms-of-service'] as const;
+
 /**
  * Folders of YAML files, one entry per file, the file name being its slug: content/<name>/<slug>.yaml.
  * Each entry may carry `order` (a number) to sort by; otherwise slugs sort alphabetically.

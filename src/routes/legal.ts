@@ -1,9 +1,10 @@
 import type { SiteContent } from '../content/load.ts';
 import { page, type Route } from './route.ts';
+import { legalPages } from '../content/pages.ts';
 
 /** The privacy policy and the terms, each with the anchors of its sections. */
 export function legalRoutes(site: SiteContent): Route[] {
-  return (['privacy-policy', 'terms-of-service'] as const).map((slug) => {
+  return legalPages.map((slug) => {
     const { title, description, updated, html, toc, bodyImages } = site.legal[slug];
     return page(`/${slug}`, 'legal', { title, updated, html, toc: toc.filter((t) => t.depth === 2), bodyImages }, { title, description });
   });

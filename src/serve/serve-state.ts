@@ -31,6 +31,11 @@ export interface ServerOptions {
   now?: Date;
   /** The content manager at /admin, writing into content/ (on unless false). */
   cms?: boolean;
+  /**
+   * Whether the content manager saves when serve listens beyond this machine (a --host other than
+   * loopback): off unless asked for, since anyone who can reach the port could then write content/.
+   */
+  cmsWrites?: boolean;
   /** Called once the server listens, before its first build is done (which `startServer` waits for). */
   listening?: (url: string) => void;
   /** Awaited by the first build, over an earlier build's pages, once it has planned and before it renders (a test holds it there to save meanwhile). */

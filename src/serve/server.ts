@@ -18,10 +18,13 @@ import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import type { LocalFormBackend } from '../../lambda/local-backend.ts';
 import { answerSaves, endStartup, startupSaves } from './startup-saves.ts';
 import { requestHandler } from './request-handler.ts';
+import { isLoopback, ownOrigins } from './own-origins.ts';
 import type { ServeState, ServerOptions } from './serve-state.ts';
 
 export interface RunningServer {
   url: string;
+  /** Whether the content manager's local API takes saves (see ServerOptions.cmsWrites). */
+  cmsWrites: boolean;
   /** The local form backend, when `forms` is on: its mail viewer, and a way to stop its SES server. */
   forms?: LocalFormBackend;
   close(): Promise<void>;
@@ -210,12 +213,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     return startForms(opts, host, port);
   })();
   state.forms = await state.formsLoading;
+  const cmsWrites = opts.cms !== false && (isLoopback(opts.host) || opts.cmsWrites === true);
   if (opts.cms !== false) {
-    const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`];
+    const origins = ownOrigins(opts.host, port);
     const validate = async (contentDir: string) => (await import('../content/load.ts')).loadSite(contentDir);
     // Loaded here, after the first answer, not with the server: its config is made from the schemas (zod).
     const { serveCms } = await import('../cms/serve-cms.ts');
-    state.cms = serveCms(opts.root, validate, () => state.cmsFacts, () => origins, state.log);
+    state.cms = serveCms(opts.root, validate, () => state.cmsFacts, () => origins, state.log, { writes: cmsWrites });
   }
 
   // Served from an earlier build while the first runs: a save meanwhile is answered from the build's plan.
@@ -228,6 +232,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   return {
     url: `http://${host}:${port}`,
+    cmsWrites,
     forms: state.forms,
     rebuild,
     async close() {

@@ -2,11 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { cmsConfig } from '../../src/cms/config.ts';
+import { cmsConfig, contentKinds, fields } from '../../src/cms/config.ts';
+import { writePlaces } from '../../src/cms/write-places.ts';
 import type { CmsField } from '../../src/cms/fields.ts';
 import { caseStudySchema, postSchema } from '../../src/content/schemas.ts';
 import { serviceSchema } from '../../src/content/services-schema.ts';
-import { pageSchemas } from '../../src/content/pages.ts';
+import { legalPages, pageSchemas } from '../../src/content/pages.ts';
 import { readFrontMatter } from '../../src/content/front-matter.ts';
 import { readYaml } from '../../src/content/yaml.ts';
 
@@ -83,5 +84,30 @@ describe('the CMS config made from the schemas', () => {
     for (const file of filesIn('content/services', '.yaml')) out.push(...fieldsRefuse(folder('services').fields!, read(file), file));
     for (const f of [...folder('pages').files!, ...folder('site').files!]) out.push(...fieldsRefuse(f.fields, read(f.file), f.file));
     expect(out).toEqual([]);
+  });
+});
+
+describe('the CMS config follows the content registries', () => {
+  it('lists a new folder of YAML entries in /admin with nothing else to edit', async () => {
+    const { z } = await import('zod');
+    const eventSchema = z.object({ title: z.string().min(1), date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), summary: z.string().optional() });
+    const withEvents = cmsConfig({ categories: [] }, { ...contentKinds, folders: { ...contentKinds.folders, events: eventSchema } });
+    const events = withEvents.collections.find((c) => c.name === 'events');
+    expect(events).toMatchObject({ label: 'Events', folder: 'content/events', extension: 'yaml', format: 'yaml', create: true, identifier_field: 'title' });
+    expect(events!.fields!.map((f) => f.name)).toEqual(['title', 'date', 'summary']);
+    // ...and the local API writes its entries there.
+    expect(writePlaces(withEvents).folders).toContainEqual({ folder: 'content/events', extension: 'yaml' });
+  });
+
+  it('lists every page of the registries once: the YAML pages and the legal pages', () => {
+    const files = folder('pages').files!.map((f) => f.file);
+    expect(files.sort()).toEqual([...Object.keys(pageSchemas).map((n) => `content/pages/${n}.yaml`), ...legalPages.map((n) => `content/pages/${n}.md`)].sort());
+  });
+
+  it('refuses an override that names a field the schema no longer has', () => {
+    expect(() => fields(postSchema, { overrides: { date: { widget: 'datetime' }, publishedOn: { widget: 'datetime' } } })).toThrow(/publishedOn, which the schema no longer has/);
+    expect(() => fields(postSchema, { overrides: { 'faq.questionText': { widget: 'text' } } })).toThrow(/faq\.questionText/);
+    // The site's own overrides all name fields the schemas have.
+    expect(() => cmsConfig({ categories: [] })).not.toThrow();
   });
 });
