@@ -162,7 +162,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
 
   // Then one after another: write → measure → budgets → swap → prune.
   await time('write', () => writeStage(root, treeParts(staging.next).deploy, {
-    writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh, store: made.store.entries,
+    writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh, store: made.store.entries, warn,
   }));
   if (session) Object.assign(session, { code: made.code, assets: made.assets });
   const imageFigures = { site: site.images, built: images };
