@@ -3,7 +3,7 @@
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { cloudFrontInvalidator } from '../../src/deploy/cdn.ts';
@@ -177,6 +177,24 @@ describe('deployCommand output', () => {
       expect(kvs.calls.slice(before).filter((c) => c.op === 'UpdateKeys')).toEqual([]);
     } finally {
       await writeFile(file, good);
+    }
+  });
+
+  test('a store whose old keys and the build\'s new ones would not fit it together is refused in one line before any write', async () => {
+    // Old keys near the store's 5 MB: the deploy puts the build's keys before it takes these out.
+    const full = await startLocalKvs();
+    try {
+      for (let i = 0; i < 5155; i++) full.entries.set(`/old/${String(i).padStart(5, '0')}`, 'x'.repeat(1007));
+      const { io, err } = capture();
+      const listed = async () => (await s3.client.send(new ListObjectsV2Command({ Bucket: 'site' }))).Contents?.map((o) => `${o.Key} ${o.ETag}`) ?? [];
+      const before = await listed();
+      expect(await deployCommand(flags({ bucket: 'site' }), io, {}, { ...clients(), kvs: full.client })).toBe(1);
+      expect(err).toHaveLength(1);
+      expect(err[0]).toMatch(/^site deploy failed: the routing entries come to \d+ bytes, but a deploy over the keys the store holds now holds the old keys and the new together until it takes the old ones out: \d+ bytes, and a CloudFront KeyValueStore holds at most 5242880;/);
+      expect(full.calls.filter((c) => c.op === 'UpdateKeys')).toEqual([]);
+      expect(await listed()).toEqual(before);
+    } finally {
+      await full.close();
     }
   });
 
