@@ -84,7 +84,7 @@ describe('the store\'s limits, checked at build time', () => {
 describe('the store at its largest during a deploy', () => {
   it('a build that would fit alone, but not beside the last build\'s keys while the deploy swaps them, is refused in one line', () => {
     // About 2.7 MB of redirects, renamed wholesale: the deploy holds the old and the new at once.
-    const redirects = (stem: string) => Object.fromEntries(Array.from({ length: 2600 }, (_, i) => [`/${stem}/${String(i).padStart(4, '0')}`, { to: `/${'t'.repeat(1000)}`, status: 301 }]));
+    const redirects = (stem: string) => Object.fromEntries(Array.from({ length: 2600 }, (_, i) => [`/${stem}/${String(i).padStart(4, '0')}`, { to: `/${'t'.repeat(1000)}`, status: 301 as const }]));
     const before = storeEntries(table({ redirects: redirects('old') }));
     const after = table({ redirects: redirects('new') });
     expect(storeProblems(after)).toEqual([]);
