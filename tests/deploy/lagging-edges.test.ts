@@ -125,7 +125,7 @@ async function deployThroughLaggingEdges(bucket: string, settle: number): Promis
       },
     }) as S3Client;
     const invalidator = cloudFrontInvalidator(cdn.client);
-    const spy: Invalidator = { invalidate: async (id, paths) => { const r = await invalidator.invalidate(id, paths); sample(`invalidated ${paths.length} paths`); return r; } };
+    const spy: Invalidator = { invalidate: async (id, paths) => { const r = await invalidator.invalidate(id, paths); sample(`invalidated ${paths.length} paths`); return r; }, completed: invalidator.completed };
     const wait = async (ms: number) => { for (let s = 0; s < ms / 1000; s++) sample('settling'); };
     const run = async (b: Build, seconds: number) => {
       await writeBuild(dir, b);
