@@ -166,6 +166,7 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
       settle: settings.settle,
       ...(clients.wait ? { wait: clients.wait } : {}),
       onSettle: (seconds, objects) => io.out(`  waiting ${seconds} s for CloudFront's edges to see the routing keys go before deleting ${objects} stale object${objects === 1 ? '' : 's'} (--settle)`),
+      onInvalidationWait: (id) => io.out(`  waiting for CloudFront to complete invalidation ${id} (every edge to drop the paths) before the last deletions`),
       onConflict: (attempt) => io.out(`  another writer changed the routing store during the deploy: listed it again and planned again (${attempt} of ${CONFLICT_RETRIES})`),
       onPlan: (plan, paths, store) => { for (const line of formatPlan(plan, paths, settings.dryRun, target, store)) io.out(line); },
       onProgress: progressReporter(io.out),
