@@ -31,6 +31,7 @@ import { sealProblem } from '../output/seal.ts';
 import { deployFilesOf } from '../output/layout.ts';
 import { planDeploy, type DeployPlan, type RemoteObject } from './plan.ts';
 import { isHashedAsset } from '../url-resolution/cache-control.ts';
+import { expectedAnswer, pathsToVerify, verifyAnswers, type Asker } from './verify.ts';
 import { convergeStore, JOURNAL_KEY, journalValue, planStore, readJournal, type Change, type RoutingStore } from './store.ts';
 import { PAGE, pageFile, type Rules } from '../url-resolution/rule.ts';
 import { errorStatuses, parseStoreDataFile, peakProblem, rulesIn, STORE_DATA_FILE, type Entry } from '../url-resolution/store-data.ts';
@@ -62,6 +63,14 @@ export interface DeployOptions {
   onSettle?: (seconds: number, objects: number) => void;
   /** Seconds between asking CloudFront whether the invalidation is complete (default 20). */
   pollSeconds?: number;
+  /**
+   * Asks the distribution for what readers get, once the last step is done (none: not checked): every
+   * changed and removed URL and a sample of the rest, compared with the build; what still answers
+   * otherwise after the settle time stops the deploy (DeployError naming each).
+   */
+  verify?: Asker;
+  /** Called as the check of what readers get begins, with the number of URLs asked. */
+  onVerify?: (count: number) => void;
   /** Called as the wait for the invalidation begins. */
   onInvalidationWait?: (id: string) => void;
   /** Called when another writer changed the store under the deploy, before it lists the store again and plans again. */
@@ -252,6 +261,18 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     await options.cdn.completed(options.distributionId, id, { wait, pollSeconds: options.pollSeconds ?? 20 });
   }
   if (assets.length > 0) await deleteKeys(options.s3, options.bucket, prefix, assets);
+
+  if (options.verify && wanted) {
+    const entryMap = new Map(wanted.map((e) => [e.key, e.value]));
+    const rules = rulesIn(wanted) ?? { notFound: '/404.html', fallbacks: [] };
+    const byKey = new Map(files.map((f) => [f.key, f]));
+    const pageUrls = (keys: readonly string[]) => keys.filter((k) => k.endsWith('.html')).map((k) => (k === 'index.html' ? '/' : `/${k.slice(0, -'.html'.length)}`));
+    const changedUrls = [...pageUrls(changed), ...(storePlan ? [...storePlan.puts.map((e) => e.key), ...storePlan.deletes] : [])].filter((k) => k.startsWith('/'));
+    const asked = pathsToVerify([...new Set(changedUrls)], wanted.map((e) => e.key).filter((k) => k.startsWith('/')));
+    options.onVerify?.(asked.length);
+    const wrong = await verifyAnswers(asked, (p) => expectedAnswer(p, rules, entryMap, byKey, statuses), options.verify, wait, (options.settle ?? 0) * 1000);
+    if (wrong.length > 0) throw new DeployError(`readers do not get what the build holds, ${options.settle ?? 0} s after the deploy's last step:\n  ${wrong.join('\n  ')}`);
+  }
 
   // The journal goes last, once CloudFront has its paths and every deletion they cover is done.
   if (options.store && options.distributionId && (journal || pending.length > 0)) {

@@ -10,6 +10,7 @@
 // one's; an old answer after the deploy said it was done; a page whose stylesheet that edge does
 // not have. The same deploy in the order deploys took before (the invalidation before the keys
 // came out and the objects were deleted, old assets deleted at once) is shown to give them.
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deleteKeys, listRemote, putFile } from '../../src/deploy/bucket.ts';
 import { cloudFrontInvalidator, type Invalidator } from '../../src/deploy/cdn.ts';
 import { deployCommand } from '../../src/deploy/command.ts';
+import type { Asker } from '../../src/deploy/verify.ts';
 import { invalidationPaths } from '../../src/deploy/invalidation.ts';
 import { readLocalFiles } from '../../src/deploy/local-files.ts';
 import { planDeploy } from '../../src/deploy/plan.ts';
@@ -66,7 +68,7 @@ let work: string;
 let code: { request: string; response: string };
 
 beforeAll(async () => {
-  s3 = await startLocalS3(['ordered', 'old-order']);
+  s3 = await startLocalS3(['ordered', 'old-order', 'verified']);
   cdn = await startFakeCloudFront();
   work = await mkdtemp(path.join(tmpdir(), 'site-lagging-edges-'));
   code = { request: await viewerRequestFunction(ROOT), response: await viewerResponseFunction(ROOT) };
@@ -107,7 +109,7 @@ async function deployInTheOldOrder(dir: string, bucket: string, client: S3Client
 interface Sample { t: number; what: string; bucket: Map<string, StoredObject> }
 
 /** A deploy of AFTER over BEFORE (by `site deploy`, or in the old order), sampled at every edge: what went wrong, and what each edge answered as it changed. */
-async function deployThroughTheEdges(bucket: string, order: 'ordered' | 'old'): Promise<{ problems: string[]; log: string[]; out: string[]; done: number }> {
+async function deployThroughTheEdges(bucket: string, order: 'ordered' | 'old', plant = false): Promise<{ problems: string[]; log: string[]; out: string[]; err: string[]; exit: number; done: number }> {
   const kvs: LocalKvs = await startLocalKvs();
   try {
     const dir = path.join(work, bucket, 'dist');
@@ -153,20 +155,38 @@ async function deployThroughTheEdges(bucket: string, order: 'ordered' | 'old'): 
       completed: invalidator.completed,
     };
     const wait = async (ms: number) => { for (let s = 0; s < ms / 1000; s++) sample('waiting'); };
+    // What \`site deploy\` asks once done: every edge, over the store as it is then; the answer of the
+    // edge that differs from the others, if one does. `plant`: one more edge that no invalidation
+    // ever reaches, which cached /blog/changed an hour before.
+    const freshEdges = () => [...KVS_LAGS.map((lag, i) => new Edge(lag, INVALIDATION_LAGS[i]!)), ...(plant ? [new Edge(0, Number.POSITIVE_INFINITY)] : [])];
+    let askedEdges = freshEdges();
+    const asker: Asker = async (paths) => {
+      const routedNow = await runInNjs<CfRequest | CfResponse>(code.request, paths.map((uri) => ({ request: { method: 'GET', uri, querystring: {}, headers: {}, cookies: {} } })), { entries: kvs.entries });
+      return paths.map((_, i) => {
+        const answers = askedEdges.map((edge) => edge.ask(now, routedNow[i]!, mirror, invalidations.list, (status) => (status ? Number(status) : 200)));
+        const odd = answers.find((a) => describeAnswer(a) !== describeAnswer(answers[0]!)) ?? answers[0]!;
+        return { status: odd.status, ...(odd.location ? { location: odd.location } : {}), ...(odd.body !== undefined ? { etag: `"${createHash('md5').update(odd.body).digest('hex')}"` } : {}) };
+      });
+    };
     const run = async (b: Build, how: 'ordered' | 'old') => {
       await writeBuild(dir, b);
       const out: string[] = [];
       const err: string[] = [];
+      let exit = 0;
       if (how === 'old') await deployInTheOldOrder(dir, bucket, watched, kvs, spy, wait);
-      else {
-        const exit = await deployCommand({ dir, bucket, distributionId: 'EDIST', kvsArn: KVS_ARN, dryRun: false, force: false, settle: String(SETTLE) }, { out: (s) => out.push(s), err: (s) => err.push(s) }, {}, { s3: watched, cdn: spy, kvs: kvs.client, wait });
-        expect(err).toEqual([]);
-        expect(exit).toBe(0);
-      }
-      return out;
+      else exit = await deployCommand({ dir, bucket, distributionId: 'EDIST', kvsArn: KVS_ARN, dryRun: false, force: false, settle: String(SETTLE) }, { out: (s) => out.push(s), err: (s) => err.push(s) }, {}, { s3: watched, cdn: spy, kvs: kvs.client, wait, verify: asker });
+      return { out, err, exit };
     };
 
-    await run(BEFORE, 'ordered');
+    const firstRun = await run(BEFORE, 'ordered');
+    expect(firstRun.err).toEqual([]);
+    // The clock starts again below: the edges asked after the first deploy start empty.
+    askedEdges = freshEdges();
+    // The planted edge caches the first build's /blog/changed an hour before the second deploy.
+    if (plant) {
+      const [routedThen] = await runInNjs<CfRequest | CfResponse>(code.request, [{ request: { method: 'GET', uri: '/blog/changed', querystring: {}, headers: {}, cookies: {} } }], { entries: kvs.entries });
+      askedEdges.at(-1)!.ask(-HOUR, routedThen!, mirror, [], () => 200);
+    }
     // Long before the deploy: every edge has the first build's store, and has cached its pages an hour ago.
     versions.splice(0, versions.length, { t: -1_000_000, entries: new Map(kvs.entries) });
     invalidations.list.length = 0;
@@ -176,7 +196,7 @@ async function deployThroughTheEdges(bucket: string, order: 'ordered' | 'old'): 
     sample('an hour before the deploy');
     now = -1;
     sample('as the deploy begins');
-    const out = await run(AFTER, order);
+    const { out, err, exit } = await run(AFTER, order);
     const done = now;
     for (let s = 0; s < 300; s++) sample('after the deploy');
     for (let s = 0; s < 48 * 4; s++) sample('after the deploy', 15 * 60);
@@ -225,7 +245,7 @@ async function deployThroughTheEdges(bucket: string, order: 'ordered' | 'old'): 
         }
       }
     }
-    return { problems, log, out, done };
+    return { problems, log, out, err, exit, done };
   } finally {
     await kvs.close();
   }
@@ -233,7 +253,10 @@ async function deployThroughTheEdges(bucket: string, order: 'ordered' | 'old'): 
 
 describe('a deploy while the edges catch up with the store and their caches', () => {
   test('in the deploy\'s order, no edge gives a wrong answer during the deploy or in the 48 hours after', async () => {
-    const { problems, log, out } = await deployThroughTheEdges('ordered', 'ordered');
+    const { problems, log, out, err, exit } = await deployThroughTheEdges('ordered', 'ordered');
+    expect(err).toEqual([]);
+    expect(exit).toBe(0);
+    expect(out.join('\n')).toMatch(/asking the site what readers get: \d+ URLs/);
     // The answers as they changed on each edge, once the deploy began.
     console.log(log.filter((l) => !l.startsWith(`t=${-HOUR}s `)).join('\n'));
     expect(problems).toEqual([]);
@@ -241,6 +264,13 @@ describe('a deploy while the edges catch up with the store and their caches', ()
     // What a reader sees on a lagging edge meanwhile: the added page is the fallback, not kept, until the edge has its key.
     expect(log.some((l) => /edge \+25s\/\+90s \/blog\/added: 302 → \/blog$/.test(l))).toBe(true);
     expect(log.some((l) => /edge \+25s\/\+90s \/blog\/added: 200 "Added"$/.test(l))).toBe(true);
+  }, 120_000);
+
+  test('site deploy asks the edges what readers get: an edge still serving the old /blog/changed is named, and the deploy exits 1', async () => {
+    const { err, exit } = await deployThroughTheEdges('verified', 'ordered', true);
+    expect(exit).toBe(1);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(new RegExp(`^site deploy failed: readers do not get what the build holds, ${SETTLE} s after the deploy's last step:\\n  /blog/changed answered 200 \\(ETag [0-9a-f]{32}\\), where the build expects 200 \\(ETag [0-9a-f]{32}\\)$`));
   }, 120_000);
 
   test('in the old order, the edges keep a removed page for a day and name a deleted stylesheet', async () => {
