@@ -71,6 +71,10 @@ describe('deploy settings', () => {
     expect(resolveDeploySettings(flags({ bucket: 'b', settle: undefined }), {})).toMatchObject({ settle: 60 });
     expect(resolveDeploySettings(flags({ bucket: 'b', settle: undefined }), { SITE_DEPLOY_SETTLE: '15' })).toMatchObject({ settle: 15 });
     expect(resolveDeploySettings(flags({ bucket: 'b', settle: 'soon' }), {})).toBe('--settle soon is not a number of seconds from 0 to 3600');
+    // What readers get is asked of --verify-url, or SITE_URL; --no-verify turns it off.
+    expect(resolveDeploySettings(flags({ bucket: 'b' }), { SITE_URL: 'https://www.example.co.uk' })).toMatchObject({ verify: { url: 'https://www.example.co.uk' } });
+    expect(resolveDeploySettings(flags({ bucket: 'b', verifyUrl: 'https://d111.cloudfront.net' }), { SITE_URL: 'https://www.example.co.uk' })).toMatchObject({ verify: { url: 'https://d111.cloudfront.net' } });
+    expect(resolveDeploySettings(flags({ bucket: 'b', verify: false }), { SITE_URL: 'https://www.example.co.uk' })).toMatchObject({ verify: false });
   });
 
   test('without the store, or with something else for its ARN, it is a usage error (exit 2) that says where the ARN is', async () => {
