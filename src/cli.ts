@@ -101,6 +101,8 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--force', 'upload every file, even unchanged ones (to rewrite their headers)', false)
     .option('--keep-stale', 'delete nothing this once, neither objects nor routing keys', false)
     .option('--settle <seconds>', 'wait this long after removing routing keys before deleting objects, so every CloudFront edge sees the keys go (or SITE_DEPLOY_SETTLE; default 60)')
+    .option('--verify-url <url>', 'where readers reach the site, asked after the deploy for every changed and removed URL and a sample of the rest (or SITE_URL)')
+    .option('--no-verify', 'do not ask the site what readers get after the deploy')
     .action(async (opts: import('./deploy/command.ts').DeployFlags) => {
       const { deployCommand } = await import('./deploy/command.ts');
       code = await deployCommand(opts, io);

@@ -9,6 +9,7 @@ import { cloudFrontInvalidator, type Invalidator } from './cdn.ts';
 import { CONFLICT_RETRIES, keyValueStore } from './store.ts';
 import { deploy, DeployError, normalisePrefix } from './deploy.ts';
 import { formatOutcome, formatPlan, progressReporter } from './report.ts';
+import type { Asker } from './verify.ts';
 
 export interface DeployFlags {
   dir: string;
@@ -23,6 +24,10 @@ export interface DeployFlags {
   keepStale?: boolean;
   /** Seconds between removing routing keys and deleting objects (or SITE_DEPLOY_SETTLE; default DEFAULT_SETTLE_SECONDS). */
   settle?: string;
+  /** false (`--no-verify`): do not ask the site what readers get after the deploy. */
+  verify?: boolean;
+  /** Where readers reach the site (or SITE_URL): asked after the deploy. */
+  verifyUrl?: string;
 }
 
 export interface DeployIo {
@@ -37,6 +42,17 @@ export interface DeployClients {
   kvs?: CloudFrontKeyValueStoreClient;
   /** The settle wait (tests: a clock of their own). */
   wait?: (ms: number) => Promise<void>;
+  /** How the deploy asks the site what readers get (tests: the edge simulator); by default HTTP to --verify-url. */
+  verify?: Asker;
+}
+
+/** Asks the site at `base` over HTTP(S) for each path, following no redirect. */
+export function httpAsker(base: string): Asker {
+  return async (paths) => Promise.all(paths.map(async (p) => {
+    const res = await fetch(new URL(p, base), { redirect: 'manual', headers: { 'cache-control': 'no-cache' } });
+    await res.arrayBuffer();
+    return { status: res.status, ...(res.headers.get('location') ? { location: res.headers.get('location')! } : {}), ...(res.headers.get('etag') ? { etag: res.headers.get('etag')! } : {}) };
+  }));
 }
 
 export const DEFAULT_REGION = 'eu-west-2';
@@ -60,6 +76,8 @@ export interface DeploySettings {
   force: boolean;
   keepStale: boolean;
   settle: number;
+  /** false: not verified (`--no-verify`); otherwise where the site is asked after the deploy (undefined: nowhere known). */
+  verify: false | { url?: string };
   /** An S3-compatible endpoint instead of AWS (SITE_S3_ENDPOINT), addressed path-style. */
   s3Endpoint?: string;
   cloudFrontEndpoint?: string;
@@ -102,6 +120,7 @@ export function resolveDeploySettings(flags: DeployFlags, env: Readonly<Record<s
     force: flags.force,
     keepStale: flags.keepStale ?? false,
     settle,
+    verify: flags.verify === false ? false : { ...(pick(flags.verifyUrl, 'SITE_URL') ? { url: pick(flags.verifyUrl, 'SITE_URL')! } : {}) },
     ...(distributionId ? { distributionId } : {}),
     ...(s3Endpoint ? { s3Endpoint } : {}),
     ...(cloudFrontEndpoint ? { cloudFrontEndpoint } : {}),
@@ -151,6 +170,7 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
   const kvs = clients.kvs ?? kvsClient(settings);
   const target = `${path.relative(process.cwd(), path.resolve(settings.dir)) || '.'}/ → s3://${settings.bucket}/${settings.prefix} (${settings.region})`;
   const started = performance.now();
+  const verifier = settings.verify === false ? undefined : clients.verify ?? (settings.verify.url ? httpAsker(settings.verify.url) : undefined);
   try {
     const result = await deploy({
       dir: settings.dir,
@@ -166,12 +186,15 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
       settle: settings.settle,
       ...(clients.wait ? { wait: clients.wait } : {}),
       onSettle: (seconds, objects) => io.out(`  waiting ${seconds} s for CloudFront's edges to see the routing keys go before deleting ${objects} stale object${objects === 1 ? '' : 's'} (--settle)`),
+      ...(verifier ? { verify: verifier, onVerify: (n: number) => io.out(`  asking the site what readers get: ${n} URL${n === 1 ? '' : 's'} (--no-verify to skip)`) } : {}),
+      onInvalidationWait: (id) => io.out(`  waiting for CloudFront to complete invalidation ${id} (every edge to drop the paths) before the last deletions`),
       onConflict: (attempt) => io.out(`  another writer changed the routing store during the deploy: listed it again and planned again (${attempt} of ${CONFLICT_RETRIES})`),
       onPlan: (plan, paths, store) => { for (const line of formatPlan(plan, paths, settings.dryRun, target, store)) io.out(line); },
       onProgress: progressReporter(io.out),
     });
     if (!result.dryRun) {
       for (const line of formatOutcome(result, settings.distributionId)) io.out(line);
+      if (settings.verify !== false && !verifier) io.out('  what readers get was not checked: no --verify-url or SITE_URL to ask (--no-verify to say so)');
       io.out(`  in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
     return 0;

@@ -1,16 +1,22 @@
 // `site deploy`: dist/ → the bucket, the build's routing entries → the CloudFront KeyValueStore,
-// and one CloudFront invalidation. Order matters to visitors, so that no live URL breaks:
+// and one CloudFront invalidation. Order matters to visitors, so that no live URL breaks and no
+// edge keeps a stale answer (the cache policy keeps objects at the edge for at least a day):
 //   1. new and changed objects go up (assets before the pages that link to them);
 //   2. the new and changed routing keys go in: a page becomes routable only once its object exists;
-//   3. the changed paths are invalidated;
-//   4. the keys of pages that are gone come out;
-//   5. the deploy waits for the edges to see that (`settle`): the store is eventually consistent,
+//   3. the keys of pages that are gone come out;
+//   4. the deploy waits for the edges to see that (`settle`): the store is eventually consistent,
 //      and an edge that still held a removed key would send its reader to an object already gone;
-//   6. the stale objects are deleted: an object disappears only once no key points at it.
+//   5. the stale objects are deleted, superseded hashed assets (assets/, the search index's
+//      fragments) apart: an object disappears only once no key points at it;
+//   6. the changed and deleted paths are invalidated, after the last key and object went, so that
+//      nothing an edge cached meanwhile (a removed page fetched by its file's name during the
+//      settle wait) outlives the deploy; the deploy waits for CloudFront to complete it;
+//   7. only then the superseded hashed assets go: no edge holds a page that names them any more.
 // Each step compares the build with what the bucket and the store hold now, so a deploy that
 // failed part-way, run again, does what is left. What it cannot see again, the paths it was to
 // invalidate (their objects are up by then), it notes in the store before uploading (JOURNAL_KEY,
-// a key no URL can be and the functions never read), and removes once CloudFront has them.
+// a key no URL can be and the functions never read), and removes at the very end: a run that
+// stopped anywhere before, run again, invalidates them again after its own deletions, and waits.
 // Another writer changing the store mid-deploy makes the deploy list it again and plan its
 // change again (store.ts); publishing is meant to run one deploy at a time (docs/owners.md).
 import { access, readFile } from 'node:fs/promises';
@@ -24,9 +30,11 @@ import { carriesDevMarkup } from '../serve/live-reload.ts';
 import { sealProblem } from '../output/seal.ts';
 import { deployFilesOf } from '../output/layout.ts';
 import { planDeploy, type DeployPlan, type RemoteObject } from './plan.ts';
+import { isHashedAsset } from '../url-resolution/cache-control.ts';
+import { expectedAnswer, pathsToVerify, verifyAnswers, type Asker } from './verify.ts';
 import { convergeStore, JOURNAL_KEY, journalValue, planStore, readJournal, type Change, type RoutingStore } from './store.ts';
 import { PAGE, pageFile, type Rules } from '../url-resolution/rule.ts';
-import { errorStatuses, parseStoreDataFile, rulesIn, STORE_DATA_FILE, type Entry } from '../url-resolution/store-data.ts';
+import { errorStatuses, parseStoreDataFile, peakProblem, rulesIn, STORE_DATA_FILE, type Entry } from '../url-resolution/store-data.ts';
 
 export interface DeployOptions {
   dir: string;
@@ -53,6 +61,18 @@ export interface DeployOptions {
   wait?: (ms: number) => Promise<void>;
   /** Called as the settle wait begins. */
   onSettle?: (seconds: number, objects: number) => void;
+  /** Seconds between asking CloudFront whether the invalidation is complete (default 20). */
+  pollSeconds?: number;
+  /**
+   * Asks the distribution for what readers get, once the last step is done (none: not checked): every
+   * changed and removed URL and a sample of the rest, compared with the build; what still answers
+   * otherwise after the settle time stops the deploy (DeployError naming each).
+   */
+  verify?: Asker;
+  /** Called as the check of what readers get begins, with the number of URLs asked. */
+  onVerify?: (count: number) => void;
+  /** Called as the wait for the invalidation begins. */
+  onInvalidationWait?: (id: string) => void;
   /** Called when another writer changed the store under the deploy, before it lists the store again and plans again. */
   onConflict?: (attempt: number) => void;
   /** Called once the plan is known, before anything is changed. */
@@ -174,6 +194,9 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   let pending: string[] = [];
   if (options.store && wanted && current) {
     pending = readJournal(current.get(JOURNAL_KEY));
+    // Before any write: the new keys go in before the old come out, so both must fit the store at once.
+    const peak = peakProblem(current, wanted, 'the keys the store holds now');
+    if (peak) throw new DeployError(peak);
     const change = planStore(wanted, current);
     // --keep-stale deletes nothing this once: no object, and no key.
     const deletes = options.keepStale ? [] : change.deletes.filter((key) => key !== JOURNAL_KEY);
@@ -210,33 +233,50 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
 
   if (options.store && wanted) calls.puts = await converge((held) => ({ puts: planStore(wanted, held).puts }));
 
+  // Planned from the store as it is now: another writer's keys, seen after a conflict, go too.
+  if (options.store && wanted && !options.keepStale) {
+    calls.deletes = await converge((held) => ({ deletes: planStore(wanted, held).deletes.filter((key) => key !== JOURNAL_KEY) }));
+  }
+  const wait = options.wait ?? ((ms) => new Promise<void>((done) => setTimeout(done, ms)));
+  // Superseded hashed assets wait for the invalidation: until it completes, an edge may hold a page that names them.
+  const assets = plan.deletes.filter(isHashedAsset);
+  const others = plan.deletes.filter((key) => !isHashedAsset(key));
+  if (others.length > 0) {
+    // An edge that has not yet seen a page's key come out (or change) still sends readers to its
+    // object: so before a page's object goes, the wait, whether this run or an earlier one that
+    // stopped part-way took the key out.
+    const settle = options.settle ?? 0;
+    if (options.store && settle > 0 && others.some((key) => key.endsWith('.html'))) {
+      options.onSettle?.(settle, others.length);
+      await wait(settle * 1000);
+    }
+    await deleteKeys(options.s3, options.bucket, prefix, others);
+  }
+
   let id: string | undefined;
   if (options.distributionId && paths.length > 0) {
     if (!options.cdn) throw new DeployError('a distribution id was given but no CloudFront client');
     id = (await options.cdn.invalidate(options.distributionId, paths)).id;
+    options.onInvalidationWait?.(id);
+    await options.cdn.completed(options.distributionId, id, { wait, pollSeconds: options.pollSeconds ?? 20 });
+  }
+  if (assets.length > 0) await deleteKeys(options.s3, options.bucket, prefix, assets);
+
+  if (options.verify && wanted) {
+    const entryMap = new Map(wanted.map((e) => [e.key, e.value]));
+    const rules = rulesIn(wanted) ?? { notFound: '/404.html', fallbacks: [] };
+    const byKey = new Map(files.map((f) => [f.key, f]));
+    const pageUrls = (keys: readonly string[]) => keys.filter((k) => k.endsWith('.html')).map((k) => (k === 'index.html' ? '/' : `/${k.slice(0, -'.html'.length)}`));
+    const changedUrls = [...pageUrls(changed), ...(storePlan ? [...storePlan.puts.map((e) => e.key), ...storePlan.deletes] : [])].filter((k) => k.startsWith('/'));
+    const asked = pathsToVerify([...new Set(changedUrls)], wanted.map((e) => e.key).filter((k) => k.startsWith('/')));
+    options.onVerify?.(asked.length);
+    const wrong = await verifyAnswers(asked, (p) => expectedAnswer(p, rules, entryMap, byKey, statuses), options.verify, wait, (options.settle ?? 0) * 1000);
+    if (wrong.length > 0) throw new DeployError(`readers do not get what the build holds, ${options.settle ?? 0} s after the deploy's last step:\n  ${wrong.join('\n  ')}`);
   }
 
-  // The journal goes with the keys of pages that are gone, now that CloudFront has its paths.
-  const doneWith = options.distributionId && (journal || pending.length > 0);
-  // Planned from the store as it is now: another writer's keys, seen after a conflict, go too.
-  if (options.store && wanted) {
-    calls.deletes = await converge((held) => ({
-      deletes: [
-        ...(options.keepStale ? [] : planStore(wanted, held).deletes.filter((key) => key !== JOURNAL_KEY)),
-        ...(doneWith && held.has(JOURNAL_KEY) ? [JOURNAL_KEY] : []),
-      ],
-    }));
-  }
-  if (plan.deletes.length > 0) {
-    // An edge that has not yet seen a page's key come out (or change) still sends readers to its
-    // object: so before a page's object goes, the wait, whether this run or an earlier one that
-    // stopped part-way took the key out. Other files (old assets) are named by no key.
-    const settle = options.settle ?? 0;
-    if (options.store && settle > 0 && plan.deletes.some((key) => key.endsWith('.html'))) {
-      options.onSettle?.(settle, plan.deletes.length);
-      await (options.wait ?? ((ms) => new Promise((done) => setTimeout(done, ms))))(settle * 1000);
-    }
-    await deleteKeys(options.s3, options.bucket, prefix, plan.deletes);
+  // The journal goes last, once CloudFront has its paths and every deletion they cover is done.
+  if (options.store && options.distributionId && (journal || pending.length > 0)) {
+    calls.deletes += await converge((held) => ({ deletes: held.has(JOURNAL_KEY) ? [JOURNAL_KEY] : [] }));
   }
   return { plan, invalidation: { paths, ...(id ? { id } : {}) }, ...(storePlan ? { store: { plan: storePlan, calls } } : {}), dryRun: false };
 }

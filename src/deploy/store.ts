@@ -2,8 +2,10 @@
 // what the store holds, and changes to it in batches within the service's per-call limits. Each
 // batch carries the ETag the store had when it was last listed (If-Match), or that the deploy's own
 // last batch left it with: a change planned from one listing never lands on a store that another
-// writer has changed since. That writer's change answers ConflictException, and the deploy lists
-// the store again and plans again (deploy.ts), never sending the stale plan.
+// writer has changed since. That writer's change answers ConflictException (HTTP 409, as the
+// UpdateKeys API reference lists a stale If-Match:
+// https://docs.aws.amazon.com/cloudfront/latest/APIReference/API_kvs_UpdateKeys.html), and the
+// deploy lists the store again and plans again (deploy.ts), never sending the stale plan.
 import '@aws-sdk/signature-v4a';
 import {
   ConflictException,
@@ -74,6 +76,11 @@ export function batches(puts: readonly Entry[], deletes: readonly string[]): Arr
   return out;
 }
 
+/** The service's answer to an If-Match that is no longer the store's ETag: ConflictException, HTTP 409. */
+export function isStaleEtag(error: unknown): boolean {
+  return error instanceof ConflictException && error.$metadata.httpStatusCode === 409;
+}
+
 /** How often a deploy lists the store again and plans again after another writer got in first. */
 export const CONFLICT_RETRIES = 5;
 
@@ -97,7 +104,7 @@ export async function convergeStore(store: RoutingStore, latest: Map<string, str
       for (const key of deletes) latest.delete(key);
       return made;
     } catch (error) {
-      if (!(error instanceof ConflictException) || attempt > CONFLICT_RETRIES) throw error;
+      if (!isStaleEtag(error) || attempt > CONFLICT_RETRIES) throw error;
       made += 1;
       onConflict?.(attempt);
       latest.clear();

@@ -13,7 +13,8 @@ import { measureBuild, type DocumentFigures } from '../measure/measure.ts';
 import type { SizeFigure } from '../measure/summary.ts';
 import { bundleBuildCode } from '../pool/code.ts';
 import { BuildCache, LostBodiesError } from '../cache/build-cache.ts';
-import { CACHE_DIR, TREES, treeParts } from '../output/layout.ts';
+import { CACHE_DIR, deployFilesOf, TREES, treeParts } from '../output/layout.ts';
+import { parseStoreDataFile, STORE_DATA_FILE } from '../url-resolution/store-data.ts';
 import { sideBySide } from '../concurrency.ts';
 import { cardsGeneration, drawMissingCards, lookUpCards, type BuiltCards } from '../cards/card-cache.ts';
 import { plannedDocuments } from '../search/documents.ts';
@@ -101,7 +102,9 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     if (code instanceof Error) { if (session) session.codeChanged = true; throw code; }
     const workers = await threads.forCode(code);
     // Untimed: published, routes, cards named, routing table.
-    const plan = planStage(loaded, code, { now, preview, contentDir });
+    // The entries of the build this one replaces: its deploy holds them and this one's together for a while.
+    const previousStore = await readFile(path.join(deployFilesOf(run.outDir), STORE_DATA_FILE), 'utf8').then(parseStoreDataFile, () => undefined);
+    const plan = planStage(loaded, code, { now, preview, contentDir, ...(previousStore ? { previousStore } : {}) });
     const { site, routes, cardsCode } = plan;
     const assets = await assetsReady;
     const scripts = inlineScripts(site.settings);
@@ -162,7 +165,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
 
   // Then one after another: write → measure → budgets → swap → prune.
   await time('write', () => writeStage(root, treeParts(staging.next).deploy, {
-    writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh, store: made.store.entries,
+    writer, sizes, site, routes, table, images, scripts: made.scripts, now, session, fresh: run.fresh, store: made.store.entries, warn,
   }));
   if (session) Object.assign(session, { code: made.code, assets: made.assets });
   const imageFigures = { site: site.images, built: images };

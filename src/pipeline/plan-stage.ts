@@ -7,7 +7,7 @@ import { routes as routeTable, type Route } from '../routes/table.ts';
 import { routingTable } from '../routes/routing-table.ts';
 import { cmsPages } from '../cms/admin-page.ts';
 import type { RoutingTable } from '../url-resolution/resolve.ts';
-import { checkedStore } from '../url-resolution/store-data.ts';
+import { checkedStore, type Entry } from '../url-resolution/store-data.ts';
 import { planCards, type CardJob } from '../cards/plan.ts';
 import { cardFontsHash } from '../cards/fonts.ts';
 import { engineVersions } from '../cards/engine.ts';
@@ -36,13 +36,13 @@ export interface Plan extends Published {
 }
 
 /** The published site, its routes with their cards named, and the routing table, checked against the store's limits. */
-export function planStage(loaded: Site, code: BuildCode, run: { now: Date; preview: boolean; contentDir: string }): Plan {
+export function planStage(loaded: Site, code: BuildCode, run: { now: Date; preview: boolean; contentDir: string; previousStore?: Entry[] }): Plan {
   const published = publishStage(loaded, run.now, run.preview);
   const cardsCode = hashOf(code.cardsHash, cardFontsHash(), engineVersions());
   const { routes, jobs: cardJobs } = planCards(published.site, routeTable(published.site), run.contentDir, cardsCode);
   // The content manager's page is no route (no template, not in the sitemap), but is routed as one.
   const table = routingTable(routes, cmsPages(loaded.settings));
   // Before any page renders: a table the CloudFront KeyValueStore would refuse stops the build (StoreLimitError).
-  const store = checkedStore(table);
+  const store = checkedStore(table, run.previousStore);
   return { ...published, cardsCode, routes, cardJobs, table, store };
 }

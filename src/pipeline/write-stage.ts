@@ -13,6 +13,7 @@ import type { BuiltImages } from './image-stage.ts';
 import type { SizeFigure } from '../measure/summary.ts';
 import { atomFeed, robotsTxt, sitemapXml } from '../render/feeds.ts';
 import { viewerRequestFunction, viewerResponseFunction } from '../url-resolution/cloudfront-functions.ts';
+import { checkFunctionsInNjs, NO_NJS } from '../url-resolution/njs-check.ts';
 import type { RoutingTable } from '../url-resolution/resolve.ts';
 import { STORE_DATA_FILE, storeDataFile, type Entry } from '../url-resolution/store-data.ts';
 import type { Route } from '../routes/table.ts';
@@ -52,6 +53,8 @@ export async function writeStage(root: string, deployDir: string, input: {
   writer: DistWriter; sizes: Map<string, SizeFigure>; site: Site; routes: Route[]; table: RoutingTable; images: BuiltImages; scripts: string[]; now: Date; session?: BuildSession; fresh: boolean;
   /** The routing table's entries for the CloudFront KeyValueStore, checked against its limits (store-data.ts). */
   store: Entry[];
+  /** Where the one line goes that says the functions were not run in njs (it is not installed). */
+  warn?: (line: string) => void;
 }): Promise<void> {
   const { writer, sizes, site, routes, table, images, scripts, now, session, fresh } = input;
   const cacheDir = path.join(root, CACHE_DIR);
@@ -65,7 +68,10 @@ export async function writeStage(root: string, deployDir: string, input: {
   await writer.finish();
   // The CDN functions hold no page (the store does): bundled by esbuild once, serve reuses them while the code stays the same.
   const tableJson = JSON.stringify(table, null, 2) + '\n';
-  const cdn = !fresh && session?.cdn ? session.cdn : { table: tableJson, request: await viewerRequestFunction(root, cacheDir), response: await viewerResponseFunction(root, cacheDir) };
+  const reused = !fresh && session?.cdn;
+  const cdn = reused ? session.cdn! : { table: tableJson, request: await viewerRequestFunction(root, cacheDir), response: await viewerResponseFunction(root, cacheDir) };
+  // Functions made afresh run in njs over a handful of routes (a FunctionRuntimeError where one throws or answers otherwise than serve).
+  if (!reused && !(await checkFunctionsInNjs(cdn, input.store))) input.warn?.(NO_NJS);
   if (session) session.cdn = cdn;
   const functions = { 'cloudfront/viewer-request.js': cdn.request, 'cloudfront/viewer-response.js': cdn.response, [STORE_DATA_FILE]: storeDataFile(input.store) };
   await writeDeployFiles(deployDir, {

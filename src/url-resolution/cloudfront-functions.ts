@@ -7,7 +7,7 @@
 // Both are written in, and checked against, what the runtime supports (function-runtime.ts).
 import path from 'node:path';
 import { parse, type Node } from 'acorn';
-import { build } from 'esbuild';
+import { build, type Message } from 'esbuild';
 import { cachedBundle } from '../bundle/bundle-cache.ts';
 import { FunctionRuntimeError, runtimeProblems } from './function-runtime.ts';
 import { ERROR_STATUS_HEADER, STORE_LIMITS } from './store-data.ts';
@@ -33,6 +33,11 @@ async function ruleScript(root: string): Promise<{ result: string; metafiles: im
     bundle: true, write: false, format: 'esm', target: 'es2019', minify: true, logLevel: 'silent', metafile: true,
     // Not the project's tsconfig.json (whose "strict" would add a directive): the same bytes for every project.
     tsconfigRaw: {},
+  }).catch((error: unknown) => {
+    // What esbuild cannot lower to the target (top-level await): one line each, by its place in rule.ts.
+    const errors = (error as { errors?: Message[] }).errors;
+    if (!errors?.length) throw error;
+    throw new FunctionRuntimeError(errors.map((e) => `${e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1}` : 'src/url-resolution/rule.ts'}: ${e.text}`));
   });
   const code = result.outputFiles[0]!.text.trim();
   const tree = parse(code, { ecmaVersion: 'latest', sourceType: 'module' });

@@ -76,6 +76,27 @@ export function storeProblems(table: RoutingTable, entries: readonly Entry[] = s
   return problems;
 }
 
+/**
+ * The store's size at its largest during a deploy from `held` to `wanted`: the deploy puts the new
+ * and changed keys before it takes out the old ones (so that no URL loses its answer meanwhile),
+ * so between the two the store holds both, with the note of paths to invalidate at its largest.
+ */
+export function peakSize(held: Iterable<Entry> | ReadonlyMap<string, string>, wanted: readonly Entry[]): number {
+  const both = new Map<string, string>(held instanceof Map ? held : [...(held as Iterable<Entry>)].map((e) => [e.key, e.value] as [string, string]));
+  both.delete(JOURNAL_KEY);
+  for (const e of wanted) both.set(e.key, e.value);
+  let total = JOURNAL_BYTES;
+  for (const [key, value] of both) total += bytes(key) + bytes(value);
+  return total;
+}
+
+/** The one line that says a deploy from `held` to `wanted` would pass the store's limit part-way, or undefined. */
+export function peakProblem(held: Iterable<Entry> | ReadonlyMap<string, string>, wanted: readonly Entry[], from: string): string | undefined {
+  const peak = peakSize(held, wanted);
+  if (peak <= STORE_LIMITS.totalBytes) return undefined;
+  return `the routing entries come to ${storeSize(wanted)} bytes, but a deploy over ${from} holds the old keys and the new together until it takes the old ones out: ${peak} bytes, and a CloudFront KeyValueStore holds at most ${STORE_LIMITS.totalBytes}; deploy the renamed URLs in two steps (keep the old ones a deploy longer, as redirects or pages), or fewer at a time`;
+}
+
 /** The build's output cannot be deployed: the store would refuse its routing entries. */
 export class StoreLimitError extends Error {
   override name = 'StoreLimitError';
@@ -116,9 +137,12 @@ export function rulesIn(entries: Iterable<Entry> | ReadonlyMap<string, string>):
 export interface StoreFigures { keys: number; bytes: number; limit: number }
 
 /** The entries, checked: their figures for the summary, or a StoreLimitError listing every problem. */
-export function checkedStore(table: RoutingTable): { entries: Entry[]; figures: StoreFigures } {
+export function checkedStore(table: RoutingTable, previous?: readonly Entry[]): { entries: Entry[]; figures: StoreFigures } {
   const entries = storeEntries(table);
   const problems = storeProblems(table, entries);
+  // `previous`: the entries of the build this one replaces, which its deploy put in the store.
+  const peak = problems.length === 0 && previous ? peakProblem(previous, entries, 'the last build\'s entries') : undefined;
+  if (peak) problems.push(peak);
   if (problems.length > 0) throw new StoreLimitError(problems);
   return { entries, figures: { keys: entries.length, bytes: storeSize(entries), limit: STORE_LIMITS.totalBytes } };
 }

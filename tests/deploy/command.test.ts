@@ -3,7 +3,7 @@
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { cloudFrontInvalidator } from '../../src/deploy/cdn.ts';
@@ -71,6 +71,10 @@ describe('deploy settings', () => {
     expect(resolveDeploySettings(flags({ bucket: 'b', settle: undefined }), {})).toMatchObject({ settle: 60 });
     expect(resolveDeploySettings(flags({ bucket: 'b', settle: undefined }), { SITE_DEPLOY_SETTLE: '15' })).toMatchObject({ settle: 15 });
     expect(resolveDeploySettings(flags({ bucket: 'b', settle: 'soon' }), {})).toBe('--settle soon is not a number of seconds from 0 to 3600');
+    // What readers get is asked of --verify-url, or SITE_URL; --no-verify turns it off.
+    expect(resolveDeploySettings(flags({ bucket: 'b' }), { SITE_URL: 'https://www.example.co.uk' })).toMatchObject({ verify: { url: 'https://www.example.co.uk' } });
+    expect(resolveDeploySettings(flags({ bucket: 'b', verifyUrl: 'https://d111.cloudfront.net' }), { SITE_URL: 'https://www.example.co.uk' })).toMatchObject({ verify: { url: 'https://d111.cloudfront.net' } });
+    expect(resolveDeploySettings(flags({ bucket: 'b', verify: false }), { SITE_URL: 'https://www.example.co.uk' })).toMatchObject({ verify: false });
   });
 
   test('without the store, or with something else for its ARN, it is a usage error (exit 2) that says where the ARN is', async () => {
@@ -177,6 +181,24 @@ describe('deployCommand output', () => {
       expect(kvs.calls.slice(before).filter((c) => c.op === 'UpdateKeys')).toEqual([]);
     } finally {
       await writeFile(file, good);
+    }
+  });
+
+  test('a store whose old keys and the build\'s new ones would not fit it together is refused in one line before any write', async () => {
+    // Old keys near the store's 5 MB: the deploy puts the build's keys before it takes these out.
+    const full = await startLocalKvs();
+    try {
+      for (let i = 0; i < 5155; i++) full.entries.set(`/old/${String(i).padStart(5, '0')}`, 'x'.repeat(1007));
+      const { io, err } = capture();
+      const listed = async () => (await s3.client.send(new ListObjectsV2Command({ Bucket: 'site' }))).Contents?.map((o) => `${o.Key} ${o.ETag}`) ?? [];
+      const before = await listed();
+      expect(await deployCommand(flags({ bucket: 'site' }), io, {}, { ...clients(), kvs: full.client })).toBe(1);
+      expect(err).toHaveLength(1);
+      expect(err[0]).toMatch(/^site deploy failed: the routing entries come to \d+ bytes, but a deploy over the keys the store holds now holds the old keys and the new together until it takes the old ones out: \d+ bytes, and a CloudFront KeyValueStore holds at most 5242880;/);
+      expect(full.calls.filter((c) => c.op === 'UpdateKeys')).toEqual([]);
+      expect(await listed()).toEqual(before);
+    } finally {
+      await full.close();
     }
   });
 

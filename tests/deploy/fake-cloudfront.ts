@@ -1,5 +1,7 @@
-// A stand-in for CloudFront's CreateInvalidation on 127.0.0.1 (REST XML, as the real API), so the
-// deploy's invalidation goes through the real @aws-sdk/client-cloudfront without an AWS account.
+// A stand-in for CloudFront's CreateInvalidation and GetInvalidation on 127.0.0.1 (REST XML, as the
+// real API), so the deploy's invalidation goes through the real @aws-sdk/client-cloudfront without
+// an AWS account. An invalidation is 'InProgress' until `statusOf` says otherwise ('Completed' at
+// once by default; the edge simulator completes it once every edge has dropped the paths).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
@@ -13,6 +15,10 @@ export interface InvalidationRequest {
 export interface FakeCloudFront {
   client: CloudFrontClient;
   requests: InvalidationRequest[];
+  /** Each GetInvalidation asked, by invalidation id. */
+  polls: string[];
+  /** The status GetInvalidation answers for an invalidation (by its index in `requests`). */
+  statusOf: (index: number) => 'InProgress' | 'Completed';
   close(): Promise<void>;
 }
 
@@ -21,10 +27,23 @@ const texts = (xml: string, tag: string) => [...xml.matchAll(new RegExp(`<${tag}
 
 export async function startFakeCloudFront(): Promise<FakeCloudFront> {
   const requests: InvalidationRequest[] = [];
+  const polls: string[] = [];
+  const fake = { statusOf: (_index: number): 'InProgress' | 'Completed' => 'Completed' };
+  const xmlOf = (index: number, status: string) => {
+    const r = requests[index]!;
+    return `<?xml version="1.0" encoding="UTF-8"?><Invalidation xmlns="${NS}"><Id>I${index + 1}FAKE</Id><Status>${status}</Status><CreateTime>2025-01-01T00:00:00Z</CreateTime><InvalidationBatch><Paths><Quantity>${r.paths.length}</Quantity><Items>${r.paths.map((p) => `<Path>${p}</Path>`).join('')}</Items></Paths><CallerReference>${r.callerReference}</CallerReference></InvalidationBatch></Invalidation>`;
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const got = /^\/2020-05-31\/distribution\/([^/]+)\/invalidation\/I(\d+)FAKE$/.exec(req.url ?? '');
+      if (req.method === 'GET' && got && requests[Number(got[2]) - 1]) {
+        const index = Number(got[2]) - 1;
+        polls.push(`I${index + 1}FAKE`);
+        res.writeHead(200, { 'content-type': 'text/xml' }).end(xmlOf(index, fake.statusOf(index)));
+        return;
+      }
       const match = /^\/2020-05-31\/distribution\/([^/]+)\/invalidation$/.exec(req.url ?? '');
       if (req.method !== 'POST' || !match) {
         res.writeHead(404, { 'content-type': 'text/xml' }).end(`<ErrorResponse xmlns="${NS}"><Error><Type>Sender</Type><Code>NotFound</Code><Message>not faked</Message></Error></ErrorResponse>`);
@@ -47,6 +66,9 @@ export async function startFakeCloudFront(): Promise<FakeCloudFront> {
   return {
     client,
     requests,
+    polls,
+    get statusOf() { return fake.statusOf; },
+    set statusOf(f) { fake.statusOf = f; },
     close: async () => {
       client.destroy();
       await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));

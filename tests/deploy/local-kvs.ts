@@ -85,7 +85,10 @@ export async function startLocalKvs(): Promise<LocalKvs> {
       const puts = request.Puts ?? [];
       const deletes = request.Deletes ?? [];
       const extra = { puts: puts.length, deletes: deletes.length };
-      if (req.headers['if-match'] !== etag()) { record(409, extra); return fail(409, 'ConflictException', `the store's ETag is ${etag()}, not ${String(req.headers['if-match'])}`); }
+      // A stale If-Match, as the UpdateKeys API reference lists it
+      // (https://docs.aws.amazon.com/cloudfront/latest/APIReference/API_kvs_UpdateKeys.html, Errors):
+      // ConflictException, "Resource is not in expected state", HTTP 409, the body's one member Message.
+      if (req.headers['if-match'] !== etag()) { record(409, extra); return fail(409, 'ConflictException', 'Resource is not in expected state.'); }
       if (puts.length + deletes.length > LIMITS.keysPerCall || body.length > LIMITS.bytesPerCall) { record(400, extra); return fail(400, 'ValidationException', `at most ${LIMITS.keysPerCall} keys and ${LIMITS.bytesPerCall} bytes a call`); }
       for (const p of puts) {
         if (bytes(p.Key) < 1 || bytes(p.Key) > LIMITS.keyBytes || bytes(p.Value) > LIMITS.valueBytes) { record(400, extra); return fail(400, 'ValidationException', `key ${p.Key.slice(0, 40)}: a key is 1 to ${LIMITS.keyBytes} bytes, a value at most ${LIMITS.valueBytes}`); }

@@ -3,7 +3,7 @@
 // listing and retries stay within them.
 import { ConflictException, ListKeysCommand, ServiceQuotaExceededException, UpdateKeysCommand, ValidationException, DescribeKeyValueStoreCommand, ResourceNotFoundException } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { batches, journalValue, keyValueStore, planStore, readJournal, UPDATE_LIMITS } from '../../src/deploy/store.ts';
+import { batches, isStaleEtag, journalValue, keyValueStore, planStore, readJournal, UPDATE_LIMITS } from '../../src/deploy/store.ts';
 import { KVS_ARN, startLocalKvs, type LocalKvs } from './local-kvs.ts';
 
 let kvs: LocalKvs;
@@ -34,6 +34,21 @@ describe('the stand-in speaks the KeyValueStore API', () => {
     expect((await store.list()).size).toBeGreaterThan(50);
     await store.update({ deletes: [...(await store.list()).keys()] });
     expect(kvs.entries.size).toBe(0);
+  });
+});
+
+describe('a stale If-Match, as the UpdateKeys API reference documents it', () => {
+  test('HTTP 409, error type ConflictException, a body of one Message; the SDK\'s ConflictException, which the deploy re-plans on', async () => {
+    const etag = (await kvs.client.send(new DescribeKeyValueStoreCommand({ KvsARN: KVS_ARN }))).ETag!;
+    const url = `${kvs.endpoint}/key-value-stores/${encodeURIComponent(KVS_ARN)}/keys`;
+    const raw = await fetch(url, { method: 'POST', headers: { 'if-match': `${etag}-stale`, 'content-type': 'application/json', authorization: 'AWS4-ECDSA-P256-SHA256 Credential=KVSLOCAL', 'x-amz-region-set': '*' }, body: JSON.stringify({ Puts: [{ Key: '/x', Value: 'page' }] }) });
+    expect(raw.status).toBe(409);
+    expect(raw.headers.get('x-amzn-errortype')).toBe('ConflictException');
+    expect(await raw.json()).toEqual({ Message: 'Resource is not in expected state.' });
+    const error = await kvs.client.send(new UpdateKeysCommand({ KvsARN: KVS_ARN, IfMatch: `${etag}-stale`, Puts: [{ Key: '/x', Value: 'page' }] })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictException);
+    expect(isStaleEtag(error)).toBe(true);
+    expect(isStaleEtag(new ValidationException({ message: 'no', $metadata: { httpStatusCode: 400 } }))).toBe(false);
   });
 });
 

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { viewerRequestFunction, viewerResponseFunction } from '../../src/url-resolution/cloudfront-functions.ts';
 import { FunctionRuntimeError, runtimeProblems } from '../../src/url-resolution/function-runtime.ts';
 import { describeBuildError } from '../../src/pipeline/errors.ts';
+import { checkFunctionsInNjs, NO_NJS } from '../../src/url-resolution/njs-check.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const RUNTIME = "is not supported by CloudFront Functions' JavaScript runtime 2.0";
@@ -69,5 +70,63 @@ describe('the emitted functions hold only what the runtime supports', () => {
     // What the runtime lists is let through.
     expect(runtimeProblems("import cf from 'cloudfront';\nconst a = 1; let b = 2 ** 3; var f = (x, ...rest) => `${x}${rest.length}`; async function g() { var v = await f(a); return v; }", 'f.js')).toEqual([]);
     expect(runtimeProblems('var = ;', 'f.js')).toEqual([expect.stringMatching(/^f\.js: Unexpected token \(1:4\): not JavaScript that CloudFront Functions can parse$/)]);
+  });
+});
+
+/** What njs 0.7.9 or AWS's runtime 2.0 page refuses, each planted in rule.ts, and the name the build gives it. */
+const RUNTIME_LACKS = [
+  ['an optional catch binding', 'function planted(s) { try { return JSON.parse(s); } catch { return null; } }', 'an optional catch binding (catch without its (error))'],
+  ['the regular expression flag s', 'var planted = /a.b/s;', 'the regular expression flag s (/…/s)'],
+  ['the regular expression flag u', 'var planted = /a/u;', 'the regular expression flag u (/…/u)'],
+  ['top-level await', 'var planted = await Promise.resolve(1);', 'Top-level await'],
+  ['Array.from', 'function planted(x) { return Array.from(x); }', 'Array.from()'],
+  ['.flat()', 'function planted(x) { return x.flat(); }', '.flat()'],
+  ['Object.fromEntries', 'function planted(x) { return Object.fromEntries(x); }', 'Object.fromEntries()'],
+  ['"x".at()', 'function planted() { return "x".at(0); }', '.at()'],
+  ['new Function', 'function planted() { return new Function("return 1"); }', 'the Function constructor'],
+  ['a nested async function', 'function planted() { async function inner() { return 1; } return inner; }', 'an async closure (an async function inside another function)'],
+] as const;
+
+describe('the built-ins and module-level rules the runtime lacks', () => {
+  test.each(RUNTIME_LACKS)('%s in src/url-resolution/rule.ts stops the build in one line naming it and its place', async (_what, code, name) => {
+    const root = mkdtempSync(path.join(tmpdir(), 'site-fn-runtime-'));
+    scratch.push(root);
+    cpSync(path.join(ROOT, 'src/url-resolution/rule.ts'), path.join(root, 'src/url-resolution/rule.ts'));
+    const rule = path.join(root, 'src/url-resolution/rule.ts');
+    writeFileSync(rule, `${readFileSync(rule, 'utf8')}\nexport ${code}\n`);
+    const error = await viewerRequestFunction(root).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(FunctionRuntimeError);
+    const lines = describeBuildError(error);
+    expect(lines).toHaveLength(2);
+    // The place: the emitted function's line and column, or (what esbuild cannot lower) rule.ts's own.
+    expect(lines[0]).toMatch(/^error: (viewer-request\.js:2|src\/url-resolution\/rule\.ts:\d+):\d+: /);
+    expect(lines[0]).toContain(name);
+  });
+
+  test('the built-ins the runtime lists are let through, the code\'s own methods too', () => {
+    const code = "import cf from 'cloudfront';\nvar kvs = cf.kvs();\nvar o = { f: function () { return 1; } };\nasync function g(k) { var v = await kvs.get(k); return [v].concat(Object.keys(o)).join('/').slice(1).replace(/a/g, 'b') + o.f() + Math.max(1, 2) + JSON.stringify([].includes(1)) + encodeURIComponent('x') + 'a'.padStart(2) + Array.isArray([]); }";
+    expect(runtimeProblems(code, 'f.js')).toEqual([]);
+    expect(runtimeProblems('var v = eval("1");', 'f.js')).toEqual([`f.js:1:9: eval() ${RUNTIME}`]);
+    expect(runtimeProblems('var v = "a".replaceAll("a", "b");', 'f.js')).toEqual([`f.js:1:9: .replaceAll() ${RUNTIME}`]);
+    expect(runtimeProblems('var v = /(?<=a)b/.test("ab");', 'f.js')).toEqual([`f.js:1:9: a lookbehind in a regular expression ${RUNTIME}`]);
+  });
+});
+
+describe('the build runs both functions in njs', () => {
+  test('over a handful of routes, each answered as site serve answers it; a function that answers otherwise is named with the route', async () => {
+    const entries = [
+      { key: 'rules', value: JSON.stringify({ notFound: '/404.html', fallbacks: [{ prefix: '/blog/', redirect: '/blog', status: 302 }] }) },
+      { key: '/', value: 'page' }, { key: '/about', value: 'page' }, { key: '/blog', value: 'page' }, { key: '/old', value: '301 /about' },
+    ];
+    const code = { request: await viewerRequestFunction(ROOT), response: await viewerResponseFunction(ROOT) };
+    expect(await checkFunctionsInNjs(code, entries)).toBe(true);
+    // A defect no syntax check sees: a page's file named wrongly.
+    const wrong = { ...code, request: code.request.replace('request.uri = answer.file;', "request.uri = answer.file.replace('.html', '');") };
+    const error = await checkFunctionsInNjs(wrong, entries).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(FunctionRuntimeError);
+    expect((error as FunctionRuntimeError).problems).toContain('viewer-request.js in njs: GET /about answered /about, where site serve answers /about.html');
+    // Without njs, nothing is run, and the build's note says so in one line.
+    expect(await checkFunctionsInNjs(wrong, entries, '/nonexistent/njs')).toBe(false);
+    expect(NO_NJS.split('\n')).toHaveLength(1);
   });
 });

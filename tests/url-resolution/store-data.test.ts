@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { RULES_KEY } from '../../src/url-resolution/rule.ts';
-import { checkedStore, parseStoreDataFile, STORE_LIMITS, StoreLimitError, storeDataFile, storeEntries, storeProblems, storeSize } from '../../src/url-resolution/store-data.ts';
+import { checkedStore, parseStoreDataFile, peakSize, STORE_LIMITS, StoreLimitError, storeDataFile, storeEntries, storeProblems, storeSize } from '../../src/url-resolution/store-data.ts';
 
 const table = (over: Partial<RoutingTable> = {}): RoutingTable => ({
   pageUrls: ['/', '/about', '/blog', '/blog/what-is-data'],
@@ -78,5 +78,21 @@ describe('the store\'s limits, checked at build time', () => {
   it('gives the figures of a store within its limits', () => {
     const { entries, figures } = checkedStore(table());
     expect(figures).toEqual({ keys: entries.length, bytes: storeSize(entries), limit: 5 * 1024 * 1024 });
+  });
+});
+
+describe('the store at its largest during a deploy', () => {
+  it('a build that would fit alone, but not beside the last build\'s keys while the deploy swaps them, is refused in one line', () => {
+    // About 2.7 MB of redirects, renamed wholesale: the deploy holds the old and the new at once.
+    const redirects = (stem: string) => Object.fromEntries(Array.from({ length: 2600 }, (_, i) => [`/${stem}/${String(i).padStart(4, '0')}`, { to: `/${'t'.repeat(1000)}`, status: 301 as const }]));
+    const before = storeEntries(table({ redirects: redirects('old') }));
+    const after = table({ redirects: redirects('new') });
+    expect(storeProblems(after)).toEqual([]);
+    expect(checkedStore(after, storeEntries(after)).figures.keys).toBe(2605);
+    const error = (() => { try { checkedStore(after, before); } catch (e) { return e; } })();
+    expect(error).toBeInstanceOf(StoreLimitError);
+    expect((error as StoreLimitError).problems).toHaveLength(1);
+    expect((error as StoreLimitError).problems[0]).toMatch(/^the routing entries come to \d+ bytes, but a deploy over the last build's entries holds the old keys and the new together until it takes the old ones out: \d+ bytes, and a CloudFront KeyValueStore holds at most 5242880; deploy the renamed URLs in two steps/);
+    expect(peakSize(before, storeEntries(after))).toBeGreaterThan(STORE_LIMITS.totalBytes);
   });
 });
