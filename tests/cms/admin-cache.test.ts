@@ -21,7 +21,7 @@ beforeAll(async () => {
   await mkdir(outputLayout(out).deployDir, { recursive: true });
   await writeFile(path.join(outputLayout(out).deployDir, 'routing.json'), '{}');
   server = await startServer({ root, port: 0, host: '127.0.0.1', prebuilt: true, outDir: out, watch: false });
-}, 60_000);
+});
 afterAll(async () => {
   await server?.close();
   await rm(root, { recursive: true, force: true });

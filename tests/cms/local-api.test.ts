@@ -26,7 +26,7 @@ beforeAll(async () => {
   server = await startServer({ root, port: 0, host: '127.0.0.1', prebuilt: true, outDir: out, watch: false });
   const page = await (await fetch(`${server.url}/admin/`)).text();
   token = /<meta name="site-cms-token" content="([^"]+)">/.exec(page)?.[1];
-}, 60_000);
+});
 afterAll(async () => {
   await server?.close();
   await rm(root, { recursive: true, force: true });

@@ -72,7 +72,7 @@ beforeAll(async () => {
   cdn = await startFakeCloudFront();
   work = await mkdtemp(path.join(tmpdir(), 'site-lagging-edges-'));
   code = { request: await viewerRequestFunction(ROOT), response: await viewerResponseFunction(ROOT) };
-}, 60_000);
+});
 afterAll(async () => {
   await s3.close();
   await cdn.close();

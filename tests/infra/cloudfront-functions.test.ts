@@ -128,7 +128,7 @@ beforeAll(async () => {
   };
   entries = parseStoreDataFile(await readFile(path.join(deployDirFor(dist), STORE_DATA_FILE), 'utf8'))!.map((e) => [e.key, e.value]);
   serve = await startServer({ root: ROOT, outDir: dist, port: 0, host: '127.0.0.1', watch: false, prebuilt: true });
-}, 60_000);
+});
 
 afterAll(async () => {
   await serve?.close();
