@@ -61,8 +61,9 @@ function withImages(field: CmsField): CmsField {
   return out;
 }
 
-const date: Partial<CmsField> = { widget: 'datetime', format: 'YYYY-MM-DD', date_format: 'YYYY-MM-DD', time_format: false };
-const moment: Partial<CmsField> = { widget: 'datetime', format: 'YYYY-MM-DDTHH:mm:ssZ', date_format: 'YYYY-MM-DD', time_format: 'HH:mm' };
+/** The client's date widget (cms/client/date-widget.tsx): the browser's date input; `time` adds an optional time of day, UK time. */
+const date: Partial<CmsField> = { widget: 'date' };
+const moment: Partial<CmsField> = { widget: 'date', time: true };
 const BODY: CmsField = { name: 'body', label: 'Body', widget: 'markdown' };
 
 function fields(schema: z.ZodType, options: FieldOptions = {}): CmsField[] {

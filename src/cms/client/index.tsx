@@ -1,16 +1,36 @@
 // The CMS at /admin: Decap CMS, its config fetched from /admin/config.json (made from the build's
-// schemas), the site's categories widget, and each collection's preview drawn by the site's templates.
+// schemas), the site's widgets (categories, dates, images checked by their path), its words
+// (locale.ts, messages.ts), and each collection's preview drawn by the site's templates.
 import CMS from 'decap-cms-app';
 import { CategoriesControl, CategoriesPreview } from './categories-widget.tsx';
+import { DateControl, DatePreview } from './date-widget.tsx';
+import { registerPathCheckedImage } from './image-widget.ts';
+import { withoutEmptyOptional } from './empty-fields.ts';
+import { registerWords } from './locale.ts';
+import { reportRefusals } from './messages.ts';
 import { registerPreviews, type PreviewContext } from './previews.tsx';
 
-interface Config { collections: Array<Record<string, unknown>>; saveRules?: unknown; previewStyles?: string[]; previewContext: PreviewContext; [key: string]: unknown }
+interface Collection { name: string; fields?: never[]; files?: Array<{ name: string; fields: never[] }>; [key: string]: unknown }
+interface Config { collections: Collection[]; saveRules?: unknown; previewStyles?: string[]; previewContext: PreviewContext; local_backend?: { url?: string }; [key: string]: unknown }
+interface Entry { get(key: string): unknown }
 
 async function start() {
   const config = await (await fetch('/admin/config.json', { cache: 'no-store' })).json() as Config;
   const { saveRules: _, previewStyles = [], previewContext, ...rest } = config;
   const collections = config.collections.map(({ preview: __, ...c }) => c);
+  if (config.local_backend?.url) reportRefusals(config.local_backend.url);
+  registerWords(CMS);
+  registerPathCheckedImage(CMS);
   CMS.registerWidget('categories', CategoriesControl as never, CategoriesPreview as never);
+  CMS.registerWidget('date', DateControl as never, DatePreview as never);
+  CMS.registerEventListener({
+    name: 'preSave',
+    handler: ({ entry }: { entry: Entry }) => {
+      const c = config.collections.find((x) => x.name === entry.get('collection'));
+      const fields = c?.fields ?? c?.files?.find((f) => f.name === entry.get('slug'))?.fields;
+      return fields ? withoutEmptyOptional(fields, entry.get('data') as never) : undefined;
+    },
+  } as never);
   for (const style of previewStyles) CMS.registerPreviewStyle(style);
   registerPreviews(CMS, config.collections, previewContext);
   CMS.init({ config: { ...rest, collections } as never });

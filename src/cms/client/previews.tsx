@@ -23,7 +23,8 @@ import { BlogPostPage } from '../../../templates/pages/blog/BlogPost.tsx';
 import { CaseStudyPage } from '../../../templates/pages/company/CaseStudyPage.tsx';
 
 type PreviewApi = typeof CMS;
-interface PreviewProps { entry: { get(key: string): unknown; getIn(path: string[]): unknown } }
+type GetAsset = (path: string) => { toString(): string } | undefined;
+interface PreviewProps { entry: { get(key: string): unknown; getIn(path: string[]): unknown }; getAsset: GetAsset }
 export interface PreviewContext { settings: RenderContext['settings']; images: RenderContext['images']; year: number; studyCta?: { heading: string; text: string } }
 
 const plain = (value: unknown): Record<string, unknown> => {
@@ -32,11 +33,34 @@ const plain = (value: unknown): Record<string, unknown> => {
 };
 const slugOf = (entry: PreviewProps['entry']) => String(entry.get('slug') ?? 'new-entry') || 'new-entry';
 
+const IMAGE_PATH = /^\/images\/[\w.-]+\.(svg|png|jpe?g|webp|avif)$/i;
+
+/**
+ * The site's images as the preview shows them. An SVG the build knows is served as the site serves
+ * it. A raster image is shown as its file itself, one <img> read through Decap (its responsive
+ * variants are made by the build, for the places the built pages use it); so is an image uploaded
+ * since the last build, which the site has not yet heard of.
+ */
+export function previewImages(known: RenderContext['images'], getAsset: GetAsset): RenderContext['images'] {
+  return new Proxy(known, {
+    get(target, key) {
+      const image = Reflect.get(target, key) as RenderContext['images'][string] | undefined;
+      if (typeof key !== 'string' || image?.source.format === 'svg' || !IMAGE_PATH.test(key)) return image;
+      const width = image?.source.width ?? 1200;
+      const height = image?.source.height ?? 800;
+      const url = String(getAsset(key) ?? '') || key;
+      return { src: url, width, height, file: `content${key}`, bytes: image?.bytes ?? 0, source: { format: 'svg', width, height, alpha: false, hash: '' } };
+    },
+    has: (target, key) => (typeof key === 'string' && IMAGE_PATH.test(key)) || Reflect.has(target, key),
+  });
+}
+
 /**
  * The page's markup as the build renders it (renderToStaticMarkup, so each island shows its server
  * HTML, as a visitor sees it before touching it), put into the preview's frame.
  */
 function Page({ ctx, url, children }: { ctx: PreviewContext; url: string; children: ReactNode }) {
+  // ctx.images here is the preview's (previewImages), made for each render.
   const html = renderToStaticMarkup(
     <SiteContext.Provider value={{ settings: ctx.settings, images: ctx.images, url, year: ctx.year }}>
       <IslandCollectorContext.Provider value={new IslandCollector()}>
@@ -67,13 +91,13 @@ export function previewPost(data: Record<string, unknown>, slug: string, ctx: Pr
 }
 
 export function registerPreviews(cms: PreviewApi, collections: Array<Record<string, unknown>>, ctx: PreviewContext): void {
-  const templates: Record<string, (props: PreviewProps) => ReactNode> = {
-    blogPost: ({ entry }) => {
+  const templates: Record<string, (props: PreviewProps & { ctx: PreviewContext }) => ReactNode> = {
+    blogPost: ({ entry, ctx }) => {
       const slug = slugOf(entry);
       const post = previewPost(plain(entry.get('data')), slug, ctx);
       return <Page ctx={ctx} url={`/blog/${slug}`}><BlogPostPage post={{ ...summary(post), html: post.html, toc: post.toc, faq: post.faq, bodyImages: post.bodyImages }} related={[]} /></Page>;
     },
-    caseStudy: ({ entry }) => {
+    caseStudy: ({ entry, ctx }) => {
       const slug = slugOf(entry);
       const study = { order: 100, solution: [], results: [], ...plain(entry.get('data')), slug } as unknown as CaseStudy;
       return <Page ctx={ctx} url={`/case-studies/${slug}`}><CaseStudyPage study={study} imageAlt={caseStudyImageAlt(study)} cta={ctx.studyCta ?? { heading: '', text: '' }} /></Page>;
@@ -81,6 +105,6 @@ export function registerPreviews(cms: PreviewApi, collections: Array<Record<stri
   };
   for (const c of collections) {
     const template = templates[String(c.preview)];
-    if (template) cms.registerPreviewTemplate(String(c.name), template as never);
+    if (template) cms.registerPreviewTemplate(String(c.name), ((props: PreviewProps) => template({ ...props, ctx: { ...ctx, images: previewImages(ctx.images, props.getAsset) } })) as never);
   }
 }
