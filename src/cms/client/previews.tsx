@@ -48,7 +48,8 @@ export function previewImages(known: RenderContext['images'], getAsset: GetAsset
       if (typeof key !== 'string' || image?.source.format === 'svg' || !IMAGE_PATH.test(key)) return image;
       const width = image?.source.width ?? 1200;
       const height = image?.source.height ?? 800;
-      const url = String(getAsset(key) ?? '') || key;
+      // Named without its leading slash: Decap takes '/images/x.png' for a public address and hands it back as it is.
+      const url = String(getAsset(key.slice(1)) ?? '') || key;
       return { src: url, width, height, file: `content${key}`, bytes: image?.bytes ?? 0, source: { format: 'svg', width, height, alpha: false, hash: '' } };
     },
     has: (target, key) => (typeof key === 'string' && IMAGE_PATH.test(key)) || Reflect.has(target, key),
