@@ -9,6 +9,7 @@ import { withoutEmptyOptional } from './empty-fields.ts';
 import { registerWords } from './locale.ts';
 import { reportRefusals } from './messages.ts';
 import { registerPreviews, type PreviewContext } from './previews.tsx';
+import { nameSwitches } from './switch-names.ts';
 
 interface Collection { name: string; fields?: never[]; files?: Array<{ name: string; fields: never[] }>; [key: string]: unknown }
 interface Config { collections: Collection[]; saveRules?: unknown; previewStyles?: string[]; previewContext: PreviewContext; local_backend?: { url?: string }; [key: string]: unknown }
@@ -34,6 +35,7 @@ async function start() {
   for (const style of previewStyles) CMS.registerPreviewStyle(style);
   registerPreviews(CMS, config.collections, previewContext);
   CMS.init({ config: { ...rest, collections } as never });
+  nameSwitches();
 }
 
 void start();
