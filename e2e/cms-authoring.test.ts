@@ -21,6 +21,8 @@ beforeAll(async () => {
   dir = await scratchProject('site-cms-day-');
   [server, browser] = await Promise.all([startServer({ root: dir, port: 0, host: '127.0.0.1' }), connectBrowser()]);
   context = await browser.newContext({ locale: 'en-GB', timezoneId: 'Europe/London', viewport: { width: 1366, height: 900 } });
+  // Leaving an entry with unsaved changes is let through; Decap's offer to restore them is declined.
+  context.on('page', (page) => page.on('dialog', (d) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss())));
   // The CMS's bundle is made on its first request (esbuild, some seconds): made here, outside the tests' page loads.
   expect((await fetch(`${server.url}/admin/cms.js`)).status).toBe(200);
 }, 180_000);
@@ -34,6 +36,8 @@ const file = (rel: string) => readFile(path.join(dir, rel), 'utf8');
 
 /** /admin at an entry, signed in (the local backend's Login opens it at once), its form shown. */
 async function open(page: Page, hash: string): Promise<void> {
+  // From a blank page, so that a change of entry loads the CMS afresh rather than following a hash.
+  await page.goto('about:blank');
   await page.goto(`${server.url}/admin/${hash}`, { timeout: 60_000 });
   const login = page.getByRole('button', { name: 'Login' });
   const publish = page.getByRole('button', { name: 'Publish' }).first();
@@ -86,6 +90,7 @@ describe('an author at /admin', () => {
     await open(page, '#/collections/blog/entries/what-is-data');
     const date = page.getByLabel('Date', { exact: true });
     expect(await date.inputValue()).toBe('13/05/2025');
+    await date.fill('');
 
     // A field's error in its own words, not "didn't match the pattern".
     await page.getByLabel('Reading time (optional)').fill('six minutes');
@@ -96,7 +101,8 @@ describe('an author at /admin', () => {
     expect(await page.getByText("didn't match the pattern").count()).toBe(0);
     expect(await file(rel)).toContain('date: 2025-05-13');
 
-    await page.getByLabel('Reading time (optional)').fill('6 min read');
+    // Afresh, the date typed as a UK author types it.
+    await open(page, '#/collections/blog/entries/what-is-data');
     await date.fill('');
     await date.pressSequentially('20/11/2026');
     await expect.poll(() => page.getByText(/Friday,? 20 November 2026/).isVisible()).toBe(true);
@@ -150,4 +156,49 @@ describe('an author at /admin', () => {
     await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await page.close();
   }, 300_000);
+
+  it('previews a service and a page in their templates, at the phone and desktop widths the author chooses', async () => {
+    const page = await context.newPage();
+    for (const [hash, url] of [['#/collections/services/entries/data-cleaning', '/services/data-cleaning'], ['#/collections/pages/entries/about', '/about']] as const) {
+      await page.goto(`${server.url}${url}`);
+      const built = await page.locator('main h2').allInnerTexts();
+      await open(page, hash);
+      const frame = page.frameLocator('iframe').first();
+      await frame.locator('main h1').waitFor({ timeout: 30_000 });
+      expect(await frame.locator('main h2').allInnerTexts(), url).toEqual(built);
+      const width = () => frame.locator('body').evaluate(() => window.innerWidth);
+      const menu = frame.getByRole('button', { name: /Menu/ });
+      await frame.getByRole('button', { name: 'Phone' }).click();
+      await expect.poll(width).toBe(375);
+      await expect.poll(() => menu.isVisible()).toBe(true);
+      await frame.getByRole('button', { name: 'Desktop' }).click();
+      await expect.poll(width).toBe(1366);
+      await expect.poll(() => menu.isVisible()).toBe(false);
+    }
+    await page.close();
+  }, 300_000);
+
+  it('names the categories group, shows its new-category box, refuses a second spelling and keeps an unticked new category; names the Rich Text / Markdown switch', async () => {
+    const page = await context.newPage();
+    await open(page, '#/collections/blog/entries/data-transformation-before-ai-adoption');
+    const group = page.getByRole('group', { name: 'Categories' });
+    await group.waitFor();
+    const box = group.getByLabel('New category');
+    expect(await box.evaluate((e) => { const c = getComputedStyle(e); return [c.borderTopStyle, c.borderTopWidth]; })).toEqual(['solid', '1px']);
+    const ticks = group.getByRole('checkbox');
+    const before = await ticks.count();
+    await box.fill('data culture');
+    await group.getByRole('button', { name: 'Add category' }).click();
+    expect(await group.getByRole('alert').innerText()).toContain('"data culture" would share the address /blog/category/data-culture with "Data Culture"');
+    expect(await ticks.count()).toBe(before);
+    await box.fill('Charities');
+    await group.getByRole('button', { name: 'Add category' }).click();
+    const added = group.getByRole('checkbox', { name: 'Charities' });
+    expect(await added.isChecked()).toBe(true);
+    await added.uncheck();
+    expect(await added.count()).toBe(1);
+    expect(await page.getByRole('switch', { name: 'Markdown' }).count()).toBe(1);
+    await page.close();
+  }, 120_000);
 });
+

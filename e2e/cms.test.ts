@@ -39,7 +39,7 @@ describe('the content manager at /admin in site serve', () => {
     await page.getByRole('button', { name: 'Login' }).click({ timeout: 60_000 });
     await page.getByLabel('Title', { exact: true }).fill(TITLE);
     await page.getByLabel('Excerpt', { exact: true }).fill('A short guide to choosing the few figures a small charity should count, and how to keep them honest from month to month.');
-    await page.locator('input[type="date"]').first().fill('2026-11-20');
+    await page.getByLabel('Date', { exact: true }).fill('20/11/2026');
     await page.getByLabel('Reading time (optional)').fill('4 min read');
     await page.getByRole('checkbox', { name: 'Data Culture' }).check();
     await page.getByLabel('New category').fill('Charities');
