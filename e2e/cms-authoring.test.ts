@@ -51,10 +51,10 @@ async function publish(page: Page): Promise<void> {
   await page.getByText('Publish now').click();
 }
 
-/** Publishes and waits for the file to say `expected`. */
+/** Publishes and waits for the file to say `expected` (its lines' breaks read as spaces). */
 async function saved(page: Page, rel: string, expected: RegExp): Promise<string> {
   await publish(page);
-  await expect.poll(() => file(rel), { timeout: 20_000 }).toMatch(expected);
+  await expect.poll(async () => (await file(rel)).replace(/\n\s+/g, ' '), { timeout: 20_000 }).toMatch(expected);
   return file(rel);
 }
 
@@ -161,11 +161,11 @@ describe('an author at /admin', () => {
     const page = await context.newPage();
     for (const [hash, url] of [['#/collections/services/entries/data-cleaning', '/services/data-cleaning'], ['#/collections/pages/entries/about', '/about']] as const) {
       await page.goto(`${server.url}${url}`);
-      const built = await page.locator('main h2').allInnerTexts();
+      const built = await page.locator('main h1, main h2').allTextContents();
       await open(page, hash);
       const frame = page.frameLocator('iframe').first();
       await frame.locator('main h1').waitFor({ timeout: 30_000 });
-      expect(await frame.locator('main h2').allInnerTexts(), url).toEqual(built);
+      expect(await frame.locator('main h1, main h2').allTextContents(), url).toEqual(built);
       const width = () => frame.locator('body').evaluate(() => window.innerWidth);
       const menu = frame.getByRole('button', { name: /Menu/ });
       await frame.getByRole('button', { name: 'Phone' }).click();

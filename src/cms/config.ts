@@ -17,7 +17,7 @@ export interface CmsCollection {
   slug?: string;
   identifier_field?: string;
   summary?: string;
-  sortable_fields?: string[];
+  sortable_fields?: Array<string | { field: string; label?: string; default_sort?: boolean | 'asc' | 'desc' }>;
   fields?: CmsField[];
   files?: Array<{ name: string; label: string; file: string; fields: CmsField[] }>;
   /** Which of the site's templates draws its preview (see cms/client/previews.tsx). */
@@ -103,7 +103,7 @@ export function cmsConfig(settings: CmsSettings): CmsConfig {
   const collections: CmsCollection[] = [
     {
       name: 'blog', label: 'Articles', label_singular: 'Article', folder: 'content/blog', extension: 'md', format: 'frontmatter',
-      create: true, slug: '{{slug}}', identifier_field: 'title', summary: '{{title}} ({{date}})', sortable_fields: ['date', 'title'],
+      create: true, slug: '{{slug}}', identifier_field: 'title', summary: '{{title}} ({{date}})', sortable_fields: [{ field: 'date', label: 'Date', default_sort: 'desc' }, 'title'],
       fields: [...postFields, BODY], preview: 'blogPost',
     },
     {
