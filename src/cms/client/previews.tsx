@@ -22,6 +22,7 @@ import { Layout } from '../../../templates/layout/Layout.tsx';
 import { BlogPostPage } from '../../../templates/pages/blog/BlogPost.tsx';
 import { CaseStudyPage } from '../../../templates/pages/company/CaseStudyPage.tsx';
 import { ServicePage, type Service } from '../../../templates/pages/services/ServicePage.tsx';
+import { serviceSchema } from '../../content/services-schema.ts';
 import { HomePage } from '../../../templates/pages/Home.tsx';
 import { AboutPage } from '../../../templates/pages/company/AboutPage.tsx';
 import { DialogPage } from '../../../templates/pages/company/DialogPage.tsx';
@@ -146,7 +147,10 @@ export function registerPreviews(cms: PreviewApi, collections: Array<Record<stri
     },
     service: ({ entry, ctx }) => {
       const slug = slugOf(entry);
-      const service = { ...plain(entry.get('data')), slug } as unknown as Service;
+      // With the schema's defaults filled in, as the build reads the file (a heading left out is 'Get in Touch').
+      const data = plain(entry.get('data'));
+      const read = serviceSchema.safeParse(data);
+      const service = { ...(read.success ? read.data : data), slug } as unknown as Service;
       const named = (service as { caseStudy?: { slug?: string } }).caseStudy?.slug;
       const teaser = ctx.studies?.find((s) => s.slug === named) ?? ctx.studies?.[0];
       return <Page ctx={ctx} url={`/services/${slug}`}><ServicePage service={service} caseStudy={teaser!} /></Page>;
