@@ -16,7 +16,9 @@ let browser: Browser;
 beforeAll(async () => {
   dir = await scratchProject('site-cms-');
   [server, browser] = await Promise.all([startServer({ root: dir, port: 0, host: '127.0.0.1' }), connectBrowser()]);
-}, 120_000);
+  // The CMS's bundle is made on its first request (esbuild, some seconds): made here, outside the tests' page loads.
+  expect((await fetch(`${server.url}/admin/cms.js`)).status).toBe(200);
+}, 180_000);
 afterAll(async () => {
   await browser?.close();
   await server?.close();
