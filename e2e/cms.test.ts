@@ -16,7 +16,9 @@ let browser: Browser;
 beforeAll(async () => {
   dir = await scratchProject('site-cms-');
   [server, browser] = await Promise.all([startServer({ root: dir, port: 0, host: '127.0.0.1' }), connectBrowser()]);
-}, 120_000);
+  // The CMS's bundle is made on its first request (esbuild, some seconds): made here, outside the tests' page loads.
+  expect((await fetch(`${server.url}/admin/cms.js`)).status).toBe(200);
+}, 180_000);
 afterAll(async () => {
   await browser?.close();
   await server?.close();
@@ -39,7 +41,7 @@ describe('the content manager at /admin in site serve', () => {
     await page.getByRole('button', { name: 'Login' }).click();
     await page.getByLabel('Title', { exact: true }).fill(TITLE);
     await page.getByLabel('Excerpt', { exact: true }).fill('A short guide to choosing the few figures a small charity should count, and how to keep them honest from month to month.');
-    await page.locator('input[type="date"]').first().fill('2026-11-20');
+    await page.getByLabel('Date', { exact: true }).fill('20/11/2026');
     await page.getByLabel('Reading time (optional)').fill('4 min read');
     await page.getByRole('checkbox', { name: 'Data Culture' }).check();
     await page.getByLabel('New category').fill('Charities');

@@ -48,7 +48,8 @@ ${token ? `<meta name="${CMS_TOKEN_META}" content="${escape(token)}">\n` : ''}<s
  * the OAuth handler's window and GitHub's API. Nothing else loads from anywhere but the site.
  */
 export function cmsHeaders(base: Record<string, string>, allow: { authOrigin?: string } = {}): Record<string, string> {
-  const connect = ["'self'", 'https://api.github.com', ...(allow.authOrigin ? [allow.authOrigin] : [])];
+  // blob:: Decap reads an image being uploaded, and the backup of unsaved work, through blob: URLs.
+  const connect = ["'self'", 'blob:', 'https://api.github.com', ...(allow.authOrigin ? [allow.authOrigin] : [])];
   const csp = [
     "default-src 'self'",
     "script-src 'self' 'unsafe-eval'",

@@ -16,7 +16,7 @@ export interface CmsCollection {
   slug?: string;
   identifier_field?: string;
   summary?: string;
-  sortable_fields?: string[];
+  sortable_fields?: Array<string | { field: string; label?: string; default_sort?: boolean | 'asc' | 'desc' }>;
   fields?: CmsField[];
   files?: Array<{ name: string; label: string; file: string; fields: CmsField[] }>;
   /** Which of the site's templates draws its preview (see cms/client/previews.tsx). */
@@ -60,8 +60,9 @@ function withImages(field: CmsField): CmsField {
   return out;
 }
 
-const date: Partial<CmsField> = { widget: 'datetime', format: 'YYYY-MM-DD', date_format: 'YYYY-MM-DD', time_format: false };
-const moment: Partial<CmsField> = { widget: 'datetime', format: 'YYYY-MM-DDTHH:mm:ssZ', date_format: 'YYYY-MM-DD', time_format: 'HH:mm' };
+/** The client's date widget (cms/client/date-widget.tsx): the browser's date input; `time` adds an optional time of day, UK time. */
+const date: Partial<CmsField> = { widget: 'date' };
+const moment: Partial<CmsField> = { widget: 'date', time: true };
 const BODY: CmsField = { name: 'body', label: 'Body', widget: 'markdown' };
 
 /** The schema's fields; an override that names no field of the schema (renamed or removed since) is an error. */
@@ -133,7 +134,7 @@ export function cmsConfig(settings: CmsSettings, kinds: ContentKinds = contentKi
   const collections: CmsCollection[] = [
     {
       name: 'blog', label: 'Articles', label_singular: 'Article', folder: 'content/blog', extension: 'md', format: 'frontmatter',
-      create: true, slug: '{{slug}}', identifier_field: 'title', summary: '{{title}} ({{date}})', sortable_fields: ['date', 'title'],
+      create: true, slug: '{{slug}}', identifier_field: 'title', summary: '{{title}} ({{date}})', sortable_fields: [{ field: 'date', label: 'Date', default_sort: 'desc' }, 'title'],
       fields: [...postFields, BODY], preview: 'blogPost',
     },
     ...Object.entries(kinds.folders).map(([name, schema]) => folderCollection(name, keep(name, fields(schema), schema))),

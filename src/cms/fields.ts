@@ -20,9 +20,8 @@ export interface CmsField {
   default?: unknown;
   fields?: CmsField[];
   field?: CmsField;
-  date_format?: string;
-  time_format?: string | false;
-  format?: string;
+  /** The date widget's optional time of day. */
+  time?: boolean;
   /** The title a list item is shown by, in the list. */
   summary?: string;
   /** Rules the form cannot express, checked when the entry is saved (see local-backend.ts). */

@@ -69,7 +69,7 @@ describe('site build with cms: in site.yaml', { timeout: 300_000 }, () => {
     const now = await headers();
     expect(now.default).toEqual(before.default);
     expect(headersFor(now, '/admin')).toEqual(cmsHeaders(before.default, { authOrigin: 'https://abc123.lambda-url.eu-west-2.on.aws' }));
-    expect(headersFor(now, '/admin/cms.js')['content-security-policy']).toContain("connect-src 'self' https://api.github.com https://abc123.lambda-url.eu-west-2.on.aws;");
+    expect(headersFor(now, '/admin/cms.js')['content-security-policy']).toContain("connect-src 'self' blob: https://api.github.com https://abc123.lambda-url.eu-west-2.on.aws;");
     for (const p of ['/', '/blog', '/blog/what-is-data', '/contact', '/administration', '/images/x.png']) expect(headersFor(now, p)).toEqual(before.default);
   });
 

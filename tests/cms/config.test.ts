@@ -64,7 +64,7 @@ describe('the CMS config made from the schemas', () => {
     expect(blog.faq).toMatchObject({ widget: 'list', min: 3, max: 3 });
     expect(blog.faq!.fields!.map((f) => f.name)).toEqual(['question', 'answer']);
     expect(blog.categories).toMatchObject({ widget: 'categories', options: ['Data Literacy'], required: false });
-    expect(blog.date).toMatchObject({ widget: 'datetime', format: 'YYYY-MM-DD', pattern: ['^\\d{4}-\\d{2}-\\d{2}$', 'expected an ISO date like 2025-09-24'] });
+    expect(blog.date).toMatchObject({ widget: 'date', pattern: ['^\\d{4}-\\d{2}-\\d{2}$', 'expected an ISO date like 2025-09-24'] });
     expect(blog.image!.fields![0]).toMatchObject({ name: 'src', widget: 'image' });
     expect(blog.body).toMatchObject({ widget: 'markdown' });
     const service = Object.fromEntries(folder('services').fields!.map((f) => [f.name, f]));

@@ -27,8 +27,8 @@ function filled(field: CmsField): fc.Arbitrary<unknown> {
       return field.pattern ? matching(new RegExp(field.pattern[0])) : field.required === false ? fc.string() : fc.string({ minLength: 1 });
     case 'markdown':
       return fc.array(fc.constantFrom('Plain words.', '## A heading', '- a list item', '**bold** text', 'A [link](/contact).'), { maxLength: 6 }).map((lines) => lines.join('\n\n'));
-    case 'datetime':
-      return day.map((d) => (field.time_format === false ? d.toISOString().slice(0, 10) : `${d.toISOString().slice(0, 10)}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:00+00:00`));
+    case 'date':
+      return day.map((d) => (!field.time ? d.toISOString().slice(0, 10) : `${d.toISOString().slice(0, 10)}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:00+00:00`));
     case 'boolean':
       return field.required === false && field.default === undefined ? fc.option(fc.boolean(), { nil: undefined }) : fc.boolean();
     case 'number':

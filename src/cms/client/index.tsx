@@ -1,11 +1,20 @@
 // The CMS at /admin: Decap CMS, its config fetched from /admin/config.json (made from the build's
-// schemas), the site's categories widget, and each collection's preview drawn by the site's templates.
+// schemas), the site's widgets (categories, dates, images checked by their path), its words
+// (locale.ts, messages.ts), and each collection's preview drawn by the site's templates.
 import CMS from 'decap-cms-app';
 import { CategoriesControl, CategoriesPreview } from './categories-widget.tsx';
+import { DateControl, DatePreview } from './date-widget.tsx';
+import { registerPathCheckedImage } from './image-widget.ts';
+import { withoutEmptyOptional } from './empty-fields.ts';
+import { registerWords } from './locale.ts';
+import { reportRefusals } from './messages.ts';
 import { registerPreviews, type PreviewContext } from './previews.tsx';
 import { CMS_TOKEN_META, CMS_TOKEN_PARAM } from '../admin-page.ts';
+import { nameSwitches } from './switch-names.ts';
 
-interface Config { collections: Array<Record<string, unknown>>; saveRules?: unknown; previewStyles?: string[]; previewContext: PreviewContext; [key: string]: unknown }
+interface Collection { name: string; fields?: never[]; files?: Array<{ name: string; fields: never[] }>; [key: string]: unknown }
+interface Config { collections: Collection[]; saveRules?: unknown; previewStyles?: string[]; previewContext: PreviewContext; [key: string]: unknown }
+interface Entry { get(key: string): unknown }
 
 async function start() {
   const config = await (await fetch('/admin/config.json', { cache: 'no-store' })).json() as Config;
@@ -14,11 +23,24 @@ async function start() {
   // site serve's local API takes the token its /admin page carries: Decap's proxy backend posts to this address.
   const backend = rest.backend as { name: string; proxy_url?: string };
   const token = document.querySelector<HTMLMetaElement>(`meta[name="${CMS_TOKEN_META}"]`)?.content;
+  if (backend.proxy_url) reportRefusals(backend.proxy_url);
   if (backend.proxy_url && token) rest.backend = { ...backend, proxy_url: `${backend.proxy_url}?${CMS_TOKEN_PARAM}=${encodeURIComponent(token)}` };
+  registerWords(CMS);
+  registerPathCheckedImage(CMS);
   CMS.registerWidget('categories', CategoriesControl as never, CategoriesPreview as never);
+  CMS.registerWidget('date', DateControl as never, DatePreview as never);
+  CMS.registerEventListener({
+    name: 'preSave',
+    handler: ({ entry }: { entry: Entry }) => {
+      const c = config.collections.find((x) => x.name === entry.get('collection'));
+      const fields = c?.fields ?? c?.files?.find((f) => f.name === entry.get('slug'))?.fields;
+      return fields ? withoutEmptyOptional(fields, entry.get('data') as never) : undefined;
+    },
+  } as never);
   for (const style of previewStyles) CMS.registerPreviewStyle(style);
   registerPreviews(CMS, config.collections, previewContext);
   CMS.init({ config: { ...rest, collections } as never });
+  nameSwitches();
 }
 
 void start();

@@ -1,0 +1,204 @@
+// An author's day in the content manager at /admin, against `site serve` on a scratch copy of the
+// project, in Chromium with a UK locale: every kind of existing entry opens, takes a one-word change
+// and saves; dates are typed as a UK author types them and an optional one is cleared; a PNG is
+// uploaded into an article and shown in the preview and on the page; refusals are shown in the
+// build's words until dismissed.
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { scratchProject } from '../tests/scratch-project.ts';
+import { startServer, type RunningServer } from '../src/serve/server.ts';
+import { connectBrowser } from './helpers.ts';
+
+let dir: string;
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  dir = await scratchProject('site-cms-day-');
+  [server, browser] = await Promise.all([startServer({ root: dir, port: 0, host: '127.0.0.1' }), connectBrowser()]);
+  context = await browser.newContext({ locale: 'en-GB', timezoneId: 'Europe/London', viewport: { width: 1366, height: 900 } });
+  // Leaving an entry with unsaved changes is let through; Decap's offer to restore them is declined.
+  context.on('page', (page) => page.on('dialog', (d) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss())));
+  // The CMS's bundle is made on its first request (esbuild, some seconds): made here, outside the tests' page loads.
+  expect((await fetch(`${server.url}/admin/cms.js`)).status).toBe(200);
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const file = (rel: string) => readFile(path.join(dir, rel), 'utf8');
+
+/** /admin at an entry, signed in (the local backend's Login opens it at once), its form shown. */
+async function open(page: Page, hash: string): Promise<void> {
+  // From a blank page, so that a change of entry loads the CMS afresh rather than following a hash.
+  await page.goto('about:blank');
+  await page.goto(`${server.url}/admin/${hash}`, { timeout: 60_000 });
+  const login = page.getByRole('button', { name: 'Login' });
+  const publish = page.getByRole('button', { name: 'Publish' }).first();
+  await login.or(publish).first().waitFor({ timeout: 60_000 });
+  if (await login.isVisible()) await login.click();
+  await publish.waitFor({ timeout: 60_000 });
+}
+
+async function publish(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Publish' }).first().click();
+  await page.getByText('Publish now').click();
+}
+
+/** Publishes and waits for the file to say `expected` (its lines' breaks read as spaces). */
+async function saved(page: Page, rel: string, expected: RegExp): Promise<string> {
+  await publish(page);
+  await expect.poll(async () => (await file(rel)).replace(/\n\s+/g, ' '), { timeout: 20_000 }).toMatch(expected);
+  return file(rel);
+}
+
+describe('an author at /admin', () => {
+  it('saves each existing entry with an image field after a one-word change: the image path passes as the build reads it', async () => {
+    const page = await context.newPage();
+    const edits = [
+      ['#/collections/blog/entries/your-data-is-fine', 'content/blog/your-data-is-fine.md', 'Title', 'Fine', 'Good'],
+      ['#/collections/case-studies/entries/dc-thomson', 'content/case-studies/dc-thomson.yaml', 'Title', 'Long-Established', 'Well-Established'],
+      ['#/collections/pages/entries/home', 'content/pages/home.yaml', 'Title', 'Ambitious', 'Ambitions'],
+      ['#/collections/pages/entries/about', 'content/pages/about.yaml', 'Title', 'Us', 'Them'],
+      ['#/collections/pages/entries/dialog', 'content/pages/dialog.yaml', 'Title', 'Maturity', 'Readiness'],
+      ['#/collections/pages/entries/dialog-assessment', 'content/pages/dialog-assessment.yaml', 'Title', 'Assessment', 'Survey'],
+      ['#/collections/site/entries/site', 'content/site.yaml', 'Office hours', '5:30pm', '5pm'],
+    ] as const;
+    for (const [hash, rel, label, from, to] of edits) {
+      await open(page, hash);
+      const field = page.getByLabel(label, { exact: true }).first();
+      const before = await field.inputValue();
+      expect(before, rel).toContain(from);
+      const after = before.replace(from, to);
+      await field.fill(after);
+      await saved(page, rel, new RegExp(after.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      // The image path is kept as it was.
+      expect(await file(rel), rel).toMatch(/\/images\/[\w.-]+\.svg/);
+    }
+    await page.close();
+  }, 300_000);
+
+  it('takes a date typed day/month/year, refuses a half-typed year and a save the build refuses in their own words, and clears an optional date out of the file', async () => {
+    const page = await context.newPage();
+    const rel = 'content/blog/what-is-data.md';
+    await open(page, '#/collections/blog/entries/what-is-data');
+    const date = page.getByLabel('Date', { exact: true });
+    expect(await date.inputValue()).toBe('13/05/2025');
+    await date.fill('');
+
+    // A field's error in its own words, not "didn't match the pattern".
+    await page.getByLabel('Reading time (optional)').fill('six minutes');
+    await date.fill('20/11/26');
+    await publish(page);
+    await expect.poll(() => page.getByText("Reading time: expected a reading time like '7 min read'.").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Date: type the year in full (26 is not a four-digit year)').isVisible()).toBe(true);
+    expect(await page.getByText("didn't match the pattern").count()).toBe(0);
+    expect(await file(rel)).toContain('date: 2025-05-13');
+
+    // Afresh, the date typed as a UK author types it.
+    await open(page, '#/collections/blog/entries/what-is-data');
+    await date.fill('');
+    await date.pressSequentially('20/11/2026');
+    await expect.poll(() => page.getByText(/Friday,? 20 November 2026/).isVisible()).toBe(true);
+    await page.getByLabel(/^Publish date/).pressSequentially('01/12/2026');
+    await page.getByLabel(/^Expiry date/).pressSequentially('01/11/2026');
+
+    // The build refuses an expiry before publication: its sentence, without Decap's prefix, stays until dismissed.
+    await publish(page);
+    const alert = page.getByRole('alert').filter({ hasText: 'Not saved.' });
+    await alert.waitFor({ timeout: 20_000 });
+    const said = await alert.innerText();
+    expect(said).toContain(`${rel}`);
+    expect(said).toContain('expiryDate: is not after publishDate');
+    expect(said).not.toContain('API_ERROR');
+    expect(await file(rel)).toContain('date: 2025-05-13');
+    await alert.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await alert.count()).toBe(0);
+
+    await page.getByRole('button', { name: /^Clear Expiry date/ }).click();
+    const text = await saved(page, rel, /publishDate: 2026-12-01/);
+    expect(text).toMatch(/^date: 2026-11-20$/m);
+    expect(text).not.toContain('expiryDate');
+
+    // A cleared optional date leaves the file, rather than being saved as ''.
+    await page.getByRole('button', { name: /^Clear Publish date/ }).click();
+    await publish(page);
+    await expect.poll(() => file(rel), { timeout: 20_000 }).not.toContain('publishDate');
+    await page.close();
+  }, 300_000);
+
+  it('uploads a PNG into an article: shown in the preview as it is chosen, saved into content/images and shown on the page', async () => {
+    const page = await context.newPage();
+    const png = path.join(dir, 'team-workshop.png');
+    await writeFile(png, await sharp({ create: { width: 640, height: 400, channels: 3, background: { r: 200, g: 60, b: 40 } } }).png().toBuffer());
+    await open(page, '#/collections/blog/entries/how-to-gather-meaningful-data');
+    await page.getByRole('button', { name: /Choose different image/i }).click();
+    await page.locator('input[type="file"]').setInputFiles(png);
+    await page.getByRole('button', { name: /Choose selected/i }).click();
+    // The preview draws the new raster image from the uploaded file itself.
+    const previewImage = page.frameLocator('iframe').first().locator('main img[alt]').first();
+    await expect.poll(() => previewImage.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 20_000 }).toBe(640);
+    await saved(page, 'content/blog/how-to-gather-meaningful-data.md', /src: \/images\/team-workshop\.png/);
+    expect((await stat(path.join(dir, 'content/images/team-workshop.png'))).size).toBeGreaterThan(0);
+
+    // The page shows it in its responsive variants once serve has rebuilt.
+    const served = () => fetch(`${server.url}/blog/how-to-gather-meaningful-data`).then((r) => r.text());
+    await expect.poll(served, { timeout: 30_000 }).toMatch(/\/assets\/images\/team-workshop-\d+-[0-9a-f]{10}\.avif/);
+    await page.goto(`${server.url}/blog/how-to-gather-meaningful-data`);
+    const shown = page.locator('main img[src*="team-workshop"]').first();
+    await shown.scrollIntoViewIfNeeded();
+    await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await page.close();
+  }, 300_000);
+
+  it('previews a service and a page in their templates, at the phone and desktop widths the author chooses', async () => {
+    const page = await context.newPage();
+    for (const [hash, url] of [['#/collections/services/entries/data-cleaning', '/services/data-cleaning'], ['#/collections/pages/entries/about', '/about']] as const) {
+      await page.goto(`${server.url}${url}`);
+      const built = await page.locator('main h1, main h2').allTextContents();
+      await open(page, hash);
+      const frame = page.frameLocator('iframe').first();
+      await frame.locator('main h1').waitFor({ timeout: 30_000 });
+      expect(await frame.locator('main h1, main h2').allTextContents(), url).toEqual(built);
+      const width = () => frame.locator('body').evaluate(() => window.innerWidth);
+      const menu = frame.getByRole('button', { name: /Menu/ });
+      await frame.getByRole('button', { name: 'Phone' }).click();
+      await expect.poll(width).toBe(375);
+      await expect.poll(() => menu.isVisible()).toBe(true);
+      await frame.getByRole('button', { name: 'Desktop' }).click();
+      await expect.poll(width).toBe(1366);
+      await expect.poll(() => menu.isVisible()).toBe(false);
+    }
+    await page.close();
+  }, 300_000);
+
+  it('names the categories group, shows its new-category box, refuses a second spelling and keeps an unticked new category; names the Rich Text / Markdown switch', async () => {
+    const page = await context.newPage();
+    await open(page, '#/collections/blog/entries/data-transformation-before-ai-adoption');
+    const group = page.getByRole('group', { name: 'Categories' });
+    await group.waitFor();
+    const box = group.getByLabel('New category');
+    expect(await box.evaluate((e) => { const c = getComputedStyle(e); return [c.borderTopStyle, c.borderTopWidth]; })).toEqual(['solid', '1px']);
+    const ticks = group.getByRole('checkbox');
+    const before = await ticks.count();
+    await box.fill('data culture');
+    await group.getByRole('button', { name: 'Add category' }).click();
+    expect(await group.getByRole('alert').innerText()).toContain('"data culture" would share the address /blog/category/data-culture with "Data Culture"');
+    expect(await ticks.count()).toBe(before);
+    await box.fill('Charities');
+    await group.getByRole('button', { name: 'Add category' }).click();
+    const added = group.getByRole('checkbox', { name: 'Charities' });
+    expect(await added.isChecked()).toBe(true);
+    await added.uncheck();
+    expect(await added.count()).toBe(1);
+    expect(await page.getByRole('switch', { name: 'Markdown' }).count()).toBe(1);
+    await page.close();
+  }, 120_000);
+});
+
