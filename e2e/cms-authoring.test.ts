@@ -25,7 +25,7 @@ beforeAll(async () => {
   context.on('page', (page) => page.on('dialog', (d) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss())));
   // The CMS's bundle is made on its first request (esbuild, some seconds): made here, outside the tests' page loads.
   expect((await fetch(`${server.url}/admin/cms.js`)).status).toBe(200);
-}, 180_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.close();
@@ -38,12 +38,12 @@ const file = (rel: string) => readFile(path.join(dir, rel), 'utf8');
 async function open(page: Page, hash: string): Promise<void> {
   // From a blank page, so that a change of entry loads the CMS afresh rather than following a hash.
   await page.goto('about:blank');
-  await page.goto(`${server.url}/admin/${hash}`, { timeout: 60_000 });
+  await page.goto(`${server.url}/admin/${hash}`);
   const login = page.getByRole('button', { name: 'Login' });
   const publish = page.getByRole('button', { name: 'Publish' }).first();
-  await login.or(publish).first().waitFor({ timeout: 60_000 });
+  await login.or(publish).first().waitFor();
   if (await login.isVisible()) await login.click();
-  await publish.waitFor({ timeout: 60_000 });
+  await publish.waitFor();
 }
 
 async function publish(page: Page): Promise<void> {
@@ -54,11 +54,13 @@ async function publish(page: Page): Promise<void> {
 /** Publishes and waits for the file to say `expected` (its lines' breaks read as spaces). */
 async function saved(page: Page, rel: string, expected: RegExp): Promise<string> {
   await publish(page);
-  await expect.poll(async () => (await file(rel)).replace(/\n\s+/g, ' '), { timeout: 20_000 }).toMatch(expected);
+  await expect.poll(async () => (await file(rel)).replace(/\n\s+/g, ' ')).toMatch(expected);
   return file(rel);
 }
 
-describe('an author at /admin', () => {
+// Each test loads the 6 MB content manager, often more than once, and saves through site serve's
+// build: 10–40 s on a quiet machine, so its hang guard is 600 s.
+describe('an author at /admin', { timeout: 600_000 }, () => {
   it('saves each existing entry with an image field after a one-word change: the image path passes as the build reads it', async () => {
     const page = await context.newPage();
     const edits = [
@@ -82,7 +84,7 @@ describe('an author at /admin', () => {
       expect(await file(rel), rel).toMatch(/\/images\/[\w.-]+\.svg/);
     }
     await page.close();
-  }, 300_000);
+  });
 
   it('takes a date typed day/month/year, refuses a half-typed year and a save the build refuses in their own words, and clears an optional date out of the file', async () => {
     const page = await context.newPage();
@@ -112,7 +114,7 @@ describe('an author at /admin', () => {
     // The build refuses an expiry before publication: its sentence, without Decap's prefix, stays until dismissed.
     await publish(page);
     const alert = page.getByRole('alert').filter({ hasText: 'Not saved.' });
-    await alert.waitFor({ timeout: 20_000 });
+    await alert.waitFor();
     const said = await alert.innerText();
     expect(said).toContain(`${rel}`);
     expect(said).toContain('expiryDate: is not after publishDate');
@@ -129,9 +131,9 @@ describe('an author at /admin', () => {
     // A cleared optional date leaves the file, rather than being saved as ''.
     await page.getByRole('button', { name: /^Clear Publish date/ }).click();
     await publish(page);
-    await expect.poll(() => file(rel), { timeout: 20_000 }).not.toContain('publishDate');
+    await expect.poll(() => file(rel)).not.toContain('publishDate');
     await page.close();
-  }, 300_000);
+  });
 
   it('uploads a PNG into an article: shown in the preview as it is chosen, saved into content/images and shown on the page', async () => {
     const page = await context.newPage();
@@ -143,19 +145,19 @@ describe('an author at /admin', () => {
     await page.getByRole('button', { name: /Choose selected/i }).click();
     // The preview draws the new raster image from the uploaded file itself.
     const previewImage = page.frameLocator('iframe').first().locator('main img[alt]').first();
-    await expect.poll(() => previewImage.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 20_000 }).toBe(640);
+    await expect.poll(() => previewImage.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(640);
     await saved(page, 'content/blog/how-to-gather-meaningful-data.md', /src: \/images\/team-workshop\.png/);
     expect((await stat(path.join(dir, 'content/images/team-workshop.png'))).size).toBeGreaterThan(0);
 
     // The page shows it in its responsive variants once serve has rebuilt.
     const served = () => fetch(`${server.url}/blog/how-to-gather-meaningful-data`).then((r) => r.text());
-    await expect.poll(served, { timeout: 30_000 }).toMatch(/\/assets\/images\/team-workshop-\d+-[0-9a-f]{10}\.avif/);
+    await expect.poll(served).toMatch(/\/assets\/images\/team-workshop-\d+-[0-9a-f]{10}\.avif/);
     await page.goto(`${server.url}/blog/how-to-gather-meaningful-data`);
     const shown = page.locator('main img[src*="team-workshop"]').first();
     await shown.scrollIntoViewIfNeeded();
     await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await page.close();
-  }, 300_000);
+  });
 
   it('previews a service and a page in their templates, at the phone and desktop widths the author chooses', async () => {
     const page = await context.newPage();
@@ -164,7 +166,7 @@ describe('an author at /admin', () => {
       const built = await page.locator('main h1, main h2').allTextContents();
       await open(page, hash);
       const frame = page.frameLocator('iframe').first();
-      await frame.locator('main h1').waitFor({ timeout: 30_000 });
+      await frame.locator('main h1').waitFor();
       expect(await frame.locator('main h1, main h2').allTextContents(), url).toEqual(built);
       const width = () => frame.locator('body').evaluate(() => window.innerWidth);
       const menu = frame.getByRole('button', { name: /Menu/ });
@@ -176,7 +178,7 @@ describe('an author at /admin', () => {
       await expect.poll(() => menu.isVisible()).toBe(false);
     }
     await page.close();
-  }, 300_000);
+  });
 
   it('names the categories group, shows its new-category box, refuses a second spelling and keeps an unticked new category; names the Rich Text / Markdown switch', async () => {
     const page = await context.newPage();
@@ -199,6 +201,6 @@ describe('an author at /admin', () => {
     expect(await added.count()).toBe(1);
     expect(await page.getByRole('switch', { name: 'Markdown' }).count()).toBe(1);
     await page.close();
-  }, 120_000);
+  });
 });
 

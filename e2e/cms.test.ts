@@ -18,7 +18,7 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ root: dir, port: 0, host: '127.0.0.1' }), connectBrowser()]);
   // The CMS's bundle is made on its first request (esbuild, some seconds): made here, outside the tests' page loads.
   expect((await fetch(`${server.url}/admin/cms.js`)).status).toBe(200);
-}, 180_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.close();
@@ -27,7 +27,9 @@ afterAll(async () => {
 
 const TITLE = 'Counting What Matters in a Small Charity';
 
-describe('the content manager at /admin in site serve', () => {
+// Each test loads the 6 MB content manager, often more than once, and saves through site serve's
+// build: 10–40 s on a quiet machine, so its hang guard is 600 s.
+describe('the content manager at /admin in site serve', { timeout: 600_000 }, () => {
   it('creates a draft article that is saved as a valid file and served as its page', async () => {
     const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
     const seen = collectConsole(page);
@@ -77,7 +79,7 @@ describe('the content manager at /admin in site serve', () => {
     expect(html).toContain('data-preview="draft"');
     expect(html).toContain('Most charities count too much');
     expect(seen.errors.filter((e) => !/favicon|404/.test(e))).toEqual([]);
-  }, 180_000);
+  });
 
   /** The main element's outline and words: each heading with its level, each paragraph and list item's text. */
   const outline = () => [...document.querySelectorAll('main h1, main h2, main h3, main h4, main p, main li, main figcaption, main blockquote')]
