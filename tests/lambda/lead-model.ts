@@ -378,8 +378,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     const lead = validateContact(validContact({ name }));
     if (!lead.ok) throw new Error('invalid fixture');
     const record = newLead({ form: 'contact', data: lead.data }, { submissionId: `held-${name.replace(/\W/g, '')}`, receivedAt: minutes(-1), source: 'https://www.example.co.uk/contact', retentionMonths: 24 });
-    await setupStore.putNew(record);
-    await setupStore.release(record.submissionId, record.mail.sendId!, true);
+    await setupStore.putNew({ ...record, mail: { ...record.mail, held: true } });
     held.push(record);
   }
   let damagedId: string | undefined;

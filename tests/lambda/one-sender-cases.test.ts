@@ -98,11 +98,11 @@ describe('one sender at a time', () => {
   });
 
   it("2. a Reject that lands before markSent: the lead is not recorded as sent, and the mailer sends it again", async () => {
-    const interleaver = new Interleaver(pause('handler', 2));
+    const interleaver = new Interleaver(pause('handler', 3));
     const wiring = plainWiring(interleaver);
     const t = await setUp(wiring);
     const rejected = new Set<string>();
-    // The handler's put and its SES send (SES takes it); then SES's Reject, before the handler writes the answer.
+    // The handler's put, its claim and its SES send (SES takes it); then SES's Reject, before the handler writes the answer.
     await interleaver.drive({
       handler: () => t.handler('handler')(posted('Rejected Early'), PLENTY),
       events: async () => {
