@@ -107,6 +107,11 @@ function lateAnswer(): Error {
   return Object.assign(new Error('Request timed out after the request was sent'), { name: 'TimeoutError', $metadata: {} });
 }
 
+/** A connection reset as Node raises it (the SDK stamps $metadata on), after the request was written. */
+function connectionReset(): Error {
+  return Object.assign(new Error('read ECONNRESET'), { name: 'Error', code: 'ECONNRESET', syscall: 'read', $metadata: { attempts: 1 } });
+}
+
 /** What one schedule's faults and gates do to a request, decided per actor. */
 export interface Wiring {
   interleaver: Interleaver;
@@ -122,6 +127,10 @@ export interface Wiring {
   refuseSend?: (command: SendEmailCommand) => Error | undefined;
   /** The n-th write of the actor fails outright (DynamoDB refused it): it never lands. */
   failWrite?: { actor: string; nth: number };
+  /** The actor is killed straight after its n-th write landed (a Lambda timeout between two requests). */
+  killAfterWrite?: { actor: string; nth: number };
+  /** SES takes the n-th send of the actor, then the connection resets before its answer. */
+  resetSend?: { actor: string; nth: number };
   /** Every send SES took: its send tag and message id, for SES's events. */
   onSend(actor: string, sendId: string, messageId: string): void;
   /** Requests by target (x-amz-target for DynamoDB, the Action for SES), for counting. */
@@ -175,6 +184,7 @@ export function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: 
         wiring.onSend(actor, sendId, answer.MessageId ?? '');
         if (wiring.killAfterSend?.actor === actor && wiring.killAfterSend.nth === slot.sends) return wiring.interleaver.kill();
         if (wiring.lateSend?.actor === actor && wiring.lateSend.nth === slot.sends) throw lateAnswer();
+        if (wiring.resetSend?.actor === actor && wiring.resetSend.nth === slot.sends) throw connectionReset();
         return answer;
       },
     },
@@ -194,6 +204,7 @@ export function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: 
     if (WRITES.test(target)) {
       slot.writes += 1;
       if (wiring.timeoutWrite?.actor === actor && wiring.timeoutWrite.nth === slot.writes) { slot.spent = true; throw lateAnswer(); }
+      if (wiring.killAfterWrite?.actor === actor && wiring.killAfterWrite.nth === slot.writes) return wiring.interleaver.kill();
     }
     return answer;
   }, { step: 'finalizeRequest', name: 'modelGate' });
