@@ -203,10 +203,21 @@ export interface SesEventsOptions {
 }
 
 /**
+ * Thrown for an event of a lead's send whose leads the index does not show yet: the index of send
+ * ids is eventually consistent, so a Send or Reject can come before it has the lead's new send id.
+ * Lambda runs the event again (twice, minutes apart, infra/lib/mail-events.ts), then dead-letters
+ * it, which is alarmed; it is never dropped (a Reject dropped would leave a lead marked sent that
+ * never arrived).
+ */
+export class LeadNotFoundYet extends Error {
+  override readonly name = 'LeadNotFoundYet';
+}
+
+/**
  * Reads one notification and marks its leads. The bounce or complaint metric is logged before the
- * table is touched, so the alarm fires even when the lead cannot be marked (erased, or the table
- * unreachable: that error is thrown, and Lambda retries the event). A message that cannot be read
- * is logged and dropped: retrying would not make it readable.
+ * table is touched, so the alarm fires even when the lead cannot be marked (not found yet, or the
+ * table unreachable: that error is thrown, and Lambda retries the event). A message that cannot be
+ * read is logged and dropped: retrying would not make it readable.
  */
 export async function recordSesNotification(message: string, options: SesEventsOptions): Promise<SesEventOutcome> {
   const now = (options.now ?? (() => new Date()))();
@@ -223,6 +234,11 @@ export async function recordSesNotification(message: string, options: SesEventsO
   }
   // The send's leads, by the index on its id; a report without the send tag, by the index on its message id.
   const found = sendId ? await options.store.leadsOfSend(sendId) : await options.store.leadsOfMessage(messageId);
+  if (sendId && found.length === 0) {
+    // Every send tag is a lead's: its leads are not in the index yet (or were erased since).
+    options.log({ level: 'warn', event: 'ses_event_lead_not_found', messageId, sendId });
+    throw new LeadNotFoundYet(`no lead of send ${sendId} is in the index yet`);
+  }
   if (sendId && !read.went) {
     const rejected: string[] = [];
     for (const id of found) if (await options.store.markRejected(id, sendId, now.toISOString())) rejected.push(id);
