@@ -22,6 +22,7 @@ try {
     results.push({ ...result, trace: [] });
     requests += result.requests;
     const broken = brokenInvariants(result);
+    if (process.env.LEAD_MODEL_UNFIRED && result.fired.some((f) => !f.fired)) console.log(JSON.stringify({ unfired: schedule, fired: result.fired, trace: result.trace.join(' ') }));
     if (broken.length) {
       failures += 1;
       console.log(JSON.stringify({ seed: schedule.seed, faults: schedule.faults, broken, leads: result.leads, trace: result.trace.join(' ') }));

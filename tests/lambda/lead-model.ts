@@ -219,7 +219,7 @@ export function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: 
         await wiring.interleaver.gate(actor);
         const text = command.input.Message?.Body?.Text?.Data ?? '';
         const subject = command.input.Message?.Subject?.Data ?? '';
-        if (wiring.onTouch) for (const [, name] of `${subject}\n${text}`.matchAll(/(?:^Name: |: )([A-Z][\w ]* S\d+)\b/gm)) wiring.onTouch(actor, name!, 'send');
+        if (wiring.onTouch) for (const name of new Set([...`${subject}\n${text}`.matchAll(/(?:^Name: |: )([A-Z][\w ]* S\d+)\b/gm)].map((m) => m[1]!))) wiring.onTouch(actor, name, 'send');
         const fault = wiring.strike?.('send', actor, slot.sends + 1);
         if ((wiring.throttleSend?.actor === actor && wiring.throttleSend.nth === slot.sends + 1) || fault === 'ses-throttles') { slot.sends += 1; throw sesError('Throttling', 'Maximum sending rate exceeded.'); }
         if (fault === 'ses-refuses') { slot.sends += 1; throw sesError('MessageRejected', 'Message content rejected.'); }
@@ -246,16 +246,19 @@ export function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: 
     wiring.requests.set(target, (wiring.requests.get(target) ?? 0) + 1);
     await wiring.interleaver.gate(actor);
     const write = WRITES.test(target);
-    if (write && wiring.onTouch && typeof request.body === 'string') {
-      const asked = JSON.parse(request.body) as { Key?: { submissionId?: { S?: string } }; Item?: { submissionId?: { S?: string } } };
+    // The SDK's JSON body is bytes by now (a Uint8Array).
+    const body = request.body === undefined ? '' : typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body as Uint8Array);
+    if (!write) wiring.strike?.('clock', actor, 0);
+    if (write && wiring.onTouch && body) {
+      const asked = JSON.parse(body) as { Key?: { submissionId?: { S?: string } }; Item?: { submissionId?: { S?: string } } };
       const lead = asked.Key?.submissionId?.S ?? asked.Item?.submissionId?.S;
       if (lead) wiring.onTouch(actor, lead, 'write');
     }
-    if (target.endsWith('.Query') && typeof request.body === 'string') {
+    if (target.endsWith('.Query') && body) {
       // The index lags its table: this Query reads the lagging copy (the same items as they stood a while ago).
-      const lagging = wiring.laggingIndex?.(actor);
-      const asked = JSON.parse(request.body) as { TableName: string; IndexName?: string };
-      if (lagging && asked.IndexName) {
+      const asked = JSON.parse(body) as { TableName: string; IndexName?: string };
+      const lagging = asked.IndexName ? wiring.laggingIndex?.(actor) : undefined;
+      if (lagging) {
         request.body = JSON.stringify({ ...asked, TableName: lagging });
         request.headers['content-length'] = String(Buffer.byteLength(request.body as string));
       }
@@ -366,6 +369,8 @@ export interface Schedule {
   later: number;
   /** The handler has too little of its Lambda time left to send (it leaves the send to the mailer). */
   handlerShortOfTime: boolean;
+  /** The owner's `resend --unsent` runs a minute after the post (else with the second round). */
+  ownerEarly: boolean;
 }
 
 /** The actors a fault of this kind can strike: only senders send; anyone writes, queries and has a clock. */
@@ -389,7 +394,7 @@ export function drawSchedule(seed: number, fault?: FaultKind | 'none', actor?: A
   const faults: DrawnFault[] = [];
   for (let i = 0; i < count; i += 1) faults.push(drawFault(next, i === 0 && fault && fault !== 'none' ? fault : pick(FAULTS), i === 0 ? actor : undefined));
   if (nth !== undefined && faults[0]) faults[0].nth = nth;
-  return { seed, faults, later: pick([3, 6, 33, 35]), handlerShortOfTime: next() < 0.1 };
+  return { seed, faults, later: pick([3, 6, 33, 35]), handlerShortOfTime: next() < 0.1, ownerEarly: next() < 0.3 };
 }
 
 /** Each fault kind at each actor it can strike (its first request of that kind), and a few schedules with none. */
@@ -470,6 +475,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   const rejected = new Set<string>();
   let deadLettered = 0;
   let round = 0;
+  let nextPosted = false;
   let clockAt = 0;
   const armed = schedule.faults.map((fault) => ({ ...fault, fired: false, anyone: false, by: undefined as string | undefined }));
   const done = new Set<string>();
@@ -525,11 +531,14 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   const setupStore = leadStore(setup, table);
 
   const tag = `S${schedule.seed}`;
-  const names = { posted: `Posted ${tag}`, heldA: `Held A ${tag}`, heldB: `Held B ${tag}` };
+  const names = { posted: `Posted ${tag}`, heldA: `Held A ${tag}`, heldB: `Held B ${tag}`, next: `Next ${tag}` };
   const payload = validContact({ submissionId: `0de10000-0000-4000-8000-${String(schedule.seed % 1e12).padStart(12, '0')}`, name: names.posted });
+  const nextPayload = validContact({ submissionId: `0de20000-0000-4000-8000-${String(schedule.seed % 1e12).padStart(12, '0')}`, name: names.next, email: `next-${schedule.seed}@example.org` });
   const checked = validateContact(payload);
-  if (!checked.ok) throw new Error('invalid fixture');
+  const checkedNext = validateContact(nextPayload);
+  if (!checked.ok || !checkedNext.ok) throw new Error('invalid fixture');
   const postedId = submissionKey(payload, { form: 'contact', data: checked.data }, minutes(0));
+  const nextId = submissionKey(nextPayload, { form: 'contact', data: checkedNext.data }, minutes(0));
   const held: LeadRecord[] = [];
   for (const name of [names.heldA, names.heldB]) {
     const lead = validateContact(validContact({ name }));
@@ -543,7 +552,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     damagedId = `damaged-${tag}`;
     await setupStore.putRaw({ ...held[0]!, submissionId: damagedId, receivedAt: 'yesterday', name: `Damaged ${tag}`, mail: { state: 'pending', attempts: 0 } });
   }
-  const ids = [postedId, ...held.map((h) => h.submissionId), ...(damagedId ? [damagedId] : [])];
+  const ids = [postedId, nextId, ...held.map((h) => h.submissionId), ...(damagedId ? [damagedId] : [])];
   const lagStore = leadStore(setup, backends.laggingTable);
   /** The lagging copy catches up with the table (at each round's start): the index as it stood then. */
   const catchUp = async () => {
@@ -591,15 +600,20 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     notices.push(...retries);
   });
   try {
+    const post = (name: string, body: typeof payload, base: number) => actor('handler', async () => {
+      const handler = createHandler({ ses: sesOf('handler'), leads: storeOf('handler'), config: CONFIG, now: at('handler', base), log: silentLogger });
+      const context = { getRemainingTimeInMillis: () => (schedule.handlerShortOfTime ? 4000 : 14_000) };
+      let answer = await handler(jsonPost(body), context);
+      // The store failed as far as the handler could tell (the SDK gave up on its put): the visitor is asked to send again, and does.
+      if (answer.statusCode === 503 && armed.some((f) => f.by === 'handler' && FAULT_KINDS[f.kind] === 'write')) answer = await handler(jsonPost(body), context);
+      if (answer.statusCode !== 200) throw new Error(`${name}: the handler answered ${answer.statusCode}`);
+    });
+    const owner = (base: number) => actor('resendUnsent', () => resendLeads(mailerOf('resendUnsent', base), { now: true, log: silentLogger }));
     round = 1; clockAt = 0;
     await catchUp();
     note(await interleaver.drive({
-      handler: actor('handler', async () => {
-        const handler = createHandler({ ses: sesOf('handler'), leads: storeOf('handler'), config: CONFIG, now: at('handler', 0), log: silentLogger });
-        const answer = await handler(jsonPost(payload), { getRemainingTimeInMillis: () => (schedule.handlerShortOfTime ? 4000 : 14_000) });
-        if (answer.statusCode !== 200) throw new Error(`the handler answered ${answer.statusCode}`);
-      }),
-      resendUnsent: actor('resendUnsent', () => resendLeads(mailerOf('resendUnsent', 1), { now: true, log: silentLogger })),
+      handler: post(names.posted, payload, 0),
+      ...(schedule.ownerEarly ? { resendUnsent: owner(1) } : {}),
       events: eventsActor(1),
     }));
     round = 2; clockAt = later;
@@ -609,12 +623,20 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       mailer2: actor('mailer2', () => createResendJob({ ses: sesOf('mailer2'), leads: storeOf('mailer2'), config: CONFIG, log: silentLogger, now: at('mailer2', later) })()),
       resendId: actor('resendId', () => resendLeads(mailerOf('resendId', later), { ids: [postedId], now: true, log: silentLogger })),
       resendAgain: actor('resendAgain', () => resendLeads(mailerOf('resendAgain', later), { now: true, log: silentLogger })),
+      ...(schedule.ownerEarly ? {} : { resendUnsent: owner(later) }),
       events: eventsActor(later),
     }));
+    // A fault that found nothing to strike yet (its actor had nothing left to do) strikes the next
+    // visitor's post: another lead, a little later, with the owner's resend racing its handler.
+    for (const fault of armed) fault.anyone = true;
+    if (armed.some((f) => !f.fired && f.kind !== 'damaged-record')) {
+      round = 3; clockAt = later + 1; nextPosted = true;
+      await catchUp();
+      note(await interleaver.drive({ handler: post(names.next, nextPayload, later + 1), resendUnsent: owner(later + 1), events: eventsActor(later + 1) }));
+    }
 
     // SES works from here, but a fault that has not struck yet still may: its events arrive (the late
     // ones after the first run), and the mailer runs every few minutes until nothing is due.
-    for (const fault of armed) fault.anyone = true;
     const settling = mailerOf('mailer', 0);
     let last: ResendReport | undefined;
     // Runs far enough apart to pass a backoff or the quiet period after a send that may have gone.
@@ -639,8 +661,9 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
 
     const emails = await storedEmails(backends.ses);
     const leads: LeadOutcome[] = [];
-    for (const [name, id] of [[names.posted, postedId], [names.heldA, held[0]!.submissionId], [names.heldB, held[1]!.submissionId]] as const) {
+    for (const [name, id] of [[names.posted, postedId], [names.heldA, held[0]!.submissionId], [names.heldB, held[1]!.submissionId], [names.next, nextId]] as const) {
       const record = await setupStore.get(id);
+      if (name === names.next && !nextPosted) continue;
       const alarmed = deadLettered > 0 || Boolean(last && (last.setAside.some((s) => s.submissionId === id) || (last.uncertain.some((u) => u.submissionId === id && !u.from) && last.stuck > 0)));
       leads.push({ name, submissionId: id, ...copiesOf(name, emails, rejected), state: record?.mail.state, alarmed });
     }
