@@ -475,7 +475,6 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   const rejected = new Set<string>();
   let deadLettered = 0;
   let round = 0;
-  let nextPosted = false;
   let clockAt = 0;
   const armed = schedule.faults.map((fault) => ({ ...fault, fired: false, anyone: false, by: undefined as string | undefined }));
   const done = new Set<string>();
@@ -531,14 +530,20 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   const setupStore = leadStore(setup, table);
 
   const tag = `S${schedule.seed}`;
-  const names = { posted: `Posted ${tag}`, heldA: `Held A ${tag}`, heldB: `Held B ${tag}`, next: `Next ${tag}` };
+  const names = { posted: `Posted ${tag}`, heldA: `Held A ${tag}`, heldB: `Held B ${tag}` };
   const payload = validContact({ submissionId: `0de10000-0000-4000-8000-${String(schedule.seed % 1e12).padStart(12, '0')}`, name: names.posted });
-  const nextPayload = validContact({ submissionId: `0de20000-0000-4000-8000-${String(schedule.seed % 1e12).padStart(12, '0')}`, name: names.next, email: `next-${schedule.seed}@example.org` });
   const checked = validateContact(payload);
-  const checkedNext = validateContact(nextPayload);
-  if (!checked.ok || !checkedNext.ok) throw new Error('invalid fixture');
+  if (!checked.ok) throw new Error('invalid fixture');
   const postedId = submissionKey(payload, { form: 'contact', data: checked.data }, minutes(0));
-  const nextId = submissionKey(nextPayload, { form: 'contact', data: checkedNext.data }, minutes(0));
+  /** Later visitors' posts, one for each fault still waiting for something to strike. */
+  const nextPosts = [1, 2].map((n) => {
+    const name = `Next ${'AB'[n - 1]} ${tag}`;
+    const body = validContact({ submissionId: `0de${n}0000-0000-4000-8000-${String(schedule.seed % 1e12).padStart(12, '0')}`, name, email: `next-${n}-${schedule.seed}@example.org` });
+    const valid = validateContact(body);
+    if (!valid.ok) throw new Error('invalid fixture');
+    return { name, payload: body, id: submissionKey(body, { form: 'contact', data: valid.data }, minutes(0)) };
+  });
+  const posted: typeof nextPosts = [];
   const held: LeadRecord[] = [];
   for (const name of [names.heldA, names.heldB]) {
     const lead = validateContact(validContact({ name }));
@@ -552,7 +557,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     damagedId = `damaged-${tag}`;
     await setupStore.putRaw({ ...held[0]!, submissionId: damagedId, receivedAt: 'yesterday', name: `Damaged ${tag}`, mail: { state: 'pending', attempts: 0 } });
   }
-  const ids = [postedId, nextId, ...held.map((h) => h.submissionId), ...(damagedId ? [damagedId] : [])];
+  const ids = [postedId, ...nextPosts.map((n) => n.id), ...held.map((h) => h.submissionId), ...(damagedId ? [damagedId] : [])];
   const lagStore = leadStore(setup, backends.laggingTable);
   /** The lagging copy catches up with the table (at each round's start): the index as it stood then. */
   const catchUp = async () => {
@@ -629,10 +634,12 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     // A fault that found nothing to strike yet (its actor had nothing left to do) strikes the next
     // visitor's post: another lead, a little later, with the owner's resend racing its handler.
     for (const fault of armed) fault.anyone = true;
-    if (armed.some((f) => !f.fired && f.kind !== 'damaged-record')) {
-      round = 3; clockAt = later + 1; nextPosted = true;
+    for (const [index, next] of nextPosts.entries()) {
+      if (!armed.some((f) => !f.fired && f.kind !== 'damaged-record')) break;
+      round += 1; clockAt = later + 1 + index;
+      posted.push(next);
       await catchUp();
-      note(await interleaver.drive({ handler: post(names.next, nextPayload, later + 1), resendUnsent: owner(later + 1), events: eventsActor(later + 1) }));
+      note(await interleaver.drive({ handler: post(next.name, next.payload, clockAt), resendUnsent: owner(clockAt), events: eventsActor(clockAt) }));
     }
 
     // SES works from here, but a fault that has not struck yet still may: its events arrive (the late
@@ -661,9 +668,8 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
 
     const emails = await storedEmails(backends.ses);
     const leads: LeadOutcome[] = [];
-    for (const [name, id] of [[names.posted, postedId], [names.heldA, held[0]!.submissionId], [names.heldB, held[1]!.submissionId], [names.next, nextId]] as const) {
+    for (const [name, id] of [[names.posted, postedId], [names.heldA, held[0]!.submissionId], [names.heldB, held[1]!.submissionId], ...posted.map((n) => [n.name, n.id] as const)] as const) {
       const record = await setupStore.get(id);
-      if (name === names.next && !nextPosted) continue;
       const alarmed = deadLettered > 0 || Boolean(last && (last.setAside.some((s) => s.submissionId === id) || (last.uncertain.some((u) => u.submissionId === id && !u.from) && last.stuck > 0)));
       leads.push({ name, submissionId: id, ...copiesOf(name, emails, rejected), state: record?.mail.state, alarmed });
     }
