@@ -397,12 +397,23 @@ export function drawSchedule(seed: number, fault?: FaultKind | 'none', actor?: A
   return { seed, faults, later: pick([3, 6, 33, 35]), handlerShortOfTime: next() < 0.1, ownerEarly: next() < 0.3 };
 }
 
-/** Each fault kind at each actor it can strike (its first request of that kind), and a few schedules with none. */
+/**
+ * The covering sample `npm test` runs: every fault kind aimed at every actor it can strike (its first
+ * request of that kind), two such aims to a schedule (paired in a seeded shuffle, so each schedule
+ * also has two faults), and a few schedules with none.
+ */
 export function coveringSample(): Schedule[] {
+  const aims = FAULTS.flatMap((kind) => actorsFor(kind).map((actor) => ({ kind, actor })));
+  const shuffle = random(0xc07e);
+  for (let i = aims.length - 1; i > 0; i -= 1) { const j = Math.floor(shuffle() * (i + 1)); [aims[i], aims[j]] = [aims[j]!, aims[i]!]; }
   const schedules: Schedule[] = [];
   let seed = 1;
-  for (const kind of FAULTS) for (const actor of actorsFor(kind)) schedules.push(drawSchedule(seed++, kind, actor, 1));
-  for (let i = 0; i < 5; i += 1) schedules.push(drawSchedule(seed++, 'none'));
+  for (let i = 0; i < aims.length; i += 2) {
+    const schedule = drawSchedule(seed++, 'none');
+    schedule.faults = aims.slice(i, i + 2).map(({ kind, actor }) => ({ ...drawFault(random(seed * 31 + i), kind, actor), nth: 1 }));
+    schedules.push(schedule);
+  }
+  for (let i = 0; i < 3; i += 1) schedules.push(drawSchedule(seed++, 'none'));
   return schedules;
 }
 
@@ -657,7 +668,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       note(await interleaver.drive({ mailer: async () => { last = await createResendJob({ ses: settling.ses, leads: settling.store, config: CONFIG, log: silentLogger, now: () => minutes(when) })(); } }));
       if (index === 0) notices.push(...lateNotices.splice(0));
       // Nothing left but what waits for the owner (set aside, or two sends that may have gone).
-      if (index > 0 && last && notices.length === 0 && last.waiting === last.setAside.length + last.uncertain.filter((u) => !u.from).length) break;
+      if ((index > 0 || lateNotices.length === 0) && last && notices.length === 0 && last.waiting === last.setAside.length + last.uncertain.filter((u) => !u.from).length) break;
     }
     // What Lambda still holds is run out: its retries, then the dead letters.
     for (let tries = 0; tries < 3 && notices.length; tries += 1) {
