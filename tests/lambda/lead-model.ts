@@ -429,6 +429,9 @@ export interface LeadOutcome {
   state: string | undefined;
   /** The last mailer run named it set aside, or left it to the owner with the stuck alarm firing. */
   alarmed: boolean;
+  /** Send attempts its record counts (mail.attempts), and SendEmail requests that carried it. */
+  recordedAttempts: number;
+  sendAttempts: number;
 }
 
 export interface ScheduleResult {
@@ -682,7 +685,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     for (const [name, id] of [[names.posted, postedId], [names.heldA, held[0]!.submissionId], [names.heldB, held[1]!.submissionId], ...posted.map((n) => [n.name, n.id] as const)] as const) {
       const record = await setupStore.get(id);
       const alarmed = deadLettered > 0 || Boolean(last && (last.setAside.some((s) => s.submissionId === id) || (last.uncertain.some((u) => u.submissionId === id && !u.from) && last.stuck > 0)));
-      leads.push({ name, submissionId: id, ...copiesOf(name, emails, rejected), state: record?.mail.state, alarmed });
+      leads.push({ name, submissionId: id, ...copiesOf(name, emails, rejected), state: record?.mail.state, alarmed, recordedAttempts: record?.mail.attempts ?? 0, sendAttempts: attempts.get(name) ?? 0 });
     }
     const racing = Math.max(0, ...[...touched.values()].map((actors) => actors.size));
     const damagedSetAside = damagedId ? Boolean(last?.setAside.some((s) => s.submissionId === damagedId)) && copiesOf(`Damaged ${tag}`, emails, rejected).copies === 0 : undefined;
@@ -721,6 +724,8 @@ export function brokenInvariants(result: ScheduleResult): string[] {
     if (lead.copies > 1 + kinds.length) broken.push(`${lead.name} reached the inbox ${lead.copies} times under ${kinds.length} fault(s)`);
     if (kinds.length === 0 && lead.copies > 1) broken.push(`${lead.name} reached the inbox ${lead.copies} times with no fault that could cause it`);
     if (lead.state === 'pending' && !lead.alarmed && lead.copies === 0) broken.push(`${lead.name} stays unsent without an alarm`);
+    // A write the SDK sent again is applied once: the record counts no attempt that was not made.
+    if (lead.recordedAttempts > lead.sendAttempts) broken.push(`${lead.name}'s record counts ${lead.recordedAttempts} send attempts, but ${lead.sendAttempts} were made`);
   }
   if (result.damagedSetAside === false) broken.push('the damaged record was not set aside and named (or was mailed)');
   for (const [actor, error] of Object.entries(result.errors)) broken.push(`${actor} threw ${error}`);
