@@ -414,6 +414,16 @@ export function coveringSample(): Schedule[] {
     schedules.push(schedule);
   }
   for (let i = 0; i < 3; i += 1) schedules.push(drawSchedule(seed++, 'none'));
+  // The named cases as schedules: the handler's own send refused or unanswered, and the write of
+  // that outcome (its third: put, claim, outcome) landing and sent again by the SDK; SES taking the
+  // e-mail before the connection reset; the handler stopped straight after its put.
+  const named: DrawnFault[][] = [
+    [{ kind: 'ses-refuses', actor: 'handler', nth: 1 }, { kind: 'write-lands-then-times-out', actor: 'handler', nth: 3 }],
+    [{ kind: 'ses-answers-late', actor: 'handler', nth: 1 }, { kind: 'write-lands-then-times-out', actor: 'handler', nth: 3 }],
+    [{ kind: 'ses-reset-after-accept', actor: 'handler', nth: 1 }],
+    [{ kind: 'killed-after-write', actor: 'handler', nth: 1 }],
+  ];
+  for (const faults of named) schedules.push({ ...drawSchedule(seed++, 'none'), faults, handlerShortOfTime: false });
   return schedules;
 }
 
