@@ -680,8 +680,9 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       notices = retries;
       note(await interleaver.drive({ mailer: async () => { last = await createResendJob({ ses: settling.ses, leads: settling.store, config: CONFIG, log: silentLogger, now: () => minutes(when) })(); } }));
       if (index === 0) notices.push(...lateNotices.splice(0));
-      // Nothing left but what waits for the owner (set aside, or two sends that may have gone).
-      if ((index > 0 || lateNotices.length === 0) && last && notices.length === 0 && last.waiting === last.setAside.length + last.uncertain.filter((u) => !u.from).length) break;
+      // Nothing failed in this run, and nothing left but what waits for the owner (set aside, or two sends that may have gone).
+      if ((index > 0 || lateNotices.length === 0) && last && notices.length === 0 && last.failed.length === 0 && last.unanswered.length === 0 && last.errors.length === 0
+        && last.waiting === last.setAside.length + last.uncertain.filter((u) => !u.from).length) break;
     }
     // What Lambda still holds is run out: its retries, then the dead letters.
     for (let tries = 0; tries < 3 && notices.length; tries += 1) {
