@@ -678,6 +678,8 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       const retries: Notice[] = [];
       for (const notice of notices.splice(0)) note(await interleaver.drive({ events: () => playEvent(notice, when - 1, retries) }));
       notices = retries;
+      // Minutes pass between the events and the run: a lagging index has caught up with them.
+      await catchUp();
       note(await interleaver.drive({ mailer: async () => { last = await createResendJob({ ses: settling.ses, leads: settling.store, config: CONFIG, log: silentLogger, now: () => minutes(when) })(); } }));
       if (index === 0) notices.push(...lateNotices.splice(0));
       // Nothing failed in this run, and nothing left but what waits for the owner (set aside, or two sends that may have gone).
