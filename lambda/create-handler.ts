@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 // The send-contact-form handler, built from explicit parts so the Lambda entry, `site serve`
 // and the tests all run the same code with their own configuration and SES client.
 import { bodyKind, DEFAULT_MAX_BODY_BYTES, readPayload, type BodyKind, type BodyProblem } from './body.ts';
@@ -10,7 +10,8 @@ import { FAILURES, failureAnswer, type Failure } from './failures.ts';
 import type { FormName } from '../forms/names.ts';
 import { emptyAnswer, jsonAnswer, redirectAnswer } from './responses.ts';
 import { mailLead } from './leads/mail-lead.ts';
-import { newLead, submissionKey } from './leads/new-lead.ts';
+import { FIRST_SEND_CLAIM_MS, newLead, submissionKey } from './leads/new-lead.ts';
+import type { LeadRecord } from './leads/record.ts';
 import { clientAddress } from './limits/client-address.ts';
 import { ORIGIN_VERIFY_HEADER } from './cloudfront-request-headers.ts';
 import { checkSender, mayMailNow, networkMayMail, type VolumeLimits } from './limits/volume.ts';
@@ -172,13 +173,15 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger, c
     heldBy ??= verdict.heldBy && { perSite: 'held-per-site', perEmail: 'held-per-email' }[verdict.heldBy];
   }
 
-  // Store first: once the lead is in the table it cannot be lost, whatever SES does next.
+  // Store first: once the lead is in the table it cannot be lost, whatever SES does next. It is
+  // stored pending and claimed by no one (held already when a limit or the honeypot said so).
   const record = {
     ...newLead(checked.submission, {
       submissionId,
       receivedAt,
       source: `${origin}${backPath(event, config.allowedOrigins, '')}`,
       retentionMonths: config.retentionMonths,
+      held: Boolean(heldBy),
     }),
     ...(spam ? { likelySpam: true } : {}),
   };
@@ -192,42 +195,48 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger, c
   // The same submission again (a retry after a lost answer, a double-click): already stored and
   // mailed, or being mailed; the visitor is told it worked, and nothing is sent twice.
   if (stored === 'duplicate') return succeed(checked.form, { reason: 'duplicate', spam: spam || undefined });
+  const storedLead = { ...record, mail: { ...record.mail, version: 0 } };
 
   // Past a limit that holds for the digest, past its network's share of the hour's lead e-mails, or
   // past the hour's cap, the lead stays stored and pending, and the scheduled mailer sends it in its
   // next digest: the inbox gets one e-mail every few minutes, not hundreds.
-  if (!heldBy && options.limits) {
+  if (heldBy) return succeed(checked.form, spam ? { reason: heldBy, spam } : { reason: heldBy, metrics: [METRICS.digested] });
+  if (options.limits) {
     if (!(await networkMayMail(options.limits, networks.network, receivedAt, log))) heldBy = 'held-network-share';
     else if (!(await mayMailNow(options.limits, receivedAt, log))) heldBy = 'held-for-digest';
   }
   if (heldBy) {
     try {
-      await options.leads.release(record.submissionId, record.mail.sendId!, true);
+      await options.leads.hold(storedLead);
     } catch (error) {
-      // Still pending and claimed: the mailer takes it when the claim lapses.
+      // Pending and claimed by no one: the mailer sends it on its own after the handler's grace period.
       log({ level: 'error', event: 'mail_state_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
     }
-    // Likely spam is counted as a honeypot hit (answer-metrics.ts), not as a lead pushed into the digest.
-    return succeed(checked.form, spam ? { reason: heldBy, spam } : { reason: heldBy, metrics: [METRICS.digested] });
+    return succeed(checked.form, { reason: heldBy, metrics: [METRICS.digested] });
   }
 
   // Too little of the Lambda's time left for a send and the write of its outcome: the send is left
   // to the mailer (never sent, so not a repeat), rather than be cut off after SES took it.
   if (context && context.getRemainingTimeInMillis() < SEND_NEEDS_MS) {
-    try {
-      await options.leads.release(record.submissionId, record.mail.sendId!, false);
-    } catch (error) {
-      log({ level: 'error', event: 'mail_state_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
-    }
     log({ level: 'warn', event: 'send_left_to_mailer', form: checked.form, remainingMs: context.getRemainingTimeInMillis() });
     return succeed(checked.form, { reason: 'left-to-mailer' });
   }
 
-  // The record was written with the handler's claim on its first send (FIRST_SEND_CLAIM_MS), so
-  // no retry run can mail it at the same time.
+  // The handler claims its own send as any sender does (FIRST_SEND_CLAIM_MS), so no retry run can
+  // mail it at the same time; a claim refused means another sender (the owner's resend) has it.
+  let claimed: LeadRecord;
+  try {
+    const claim = await options.leads.claim(storedLead, { now: receivedAt, until: new Date(receivedAt.getTime() + FIRST_SEND_CLAIM_MS), sendId: randomUUID(), sending: true });
+    if (!claim.ok) return succeed(checked.form, { reason: 'sent-by-another' });
+    claimed = claim.lead;
+  } catch (error) {
+    // Unclaimed: the mailer sends it after the handler's grace period, as a lead never sent.
+    log({ level: 'error', event: 'mail_state_error', form: checked.form, name: error instanceof Error ? error.name : typeof error });
+    return succeed(checked.form);
+  }
   try {
     const mailer = { ses: options.ses, store: options.leads, mailTo: config.mailTo, mailFrom: config.mailFrom, configurationSet: config.sesConfigurationSet, ...(options.now ? { now: options.now } : {}) };
-    const mailed = await mailLead(record, mailer, { sendId: record.mail.sendId!, repeat: false });
+    const mailed = await mailLead(claimed, mailer, { sendId: claimed.mail.sendId!, repeat: false });
     if (!mailed.sent) {
       // `unanswered`: it may have gone; recorded as uncertain, and left to SES's events or the quiet period (leads/resend.ts).
       log({ level: 'warn', event: 'ses_error', form: checked.form, ...mailed.failure });

@@ -192,7 +192,7 @@ export function defineLeadAlarms(scope: Construct, props: LeadAlarmsProps): Reco
   const deadLetters = sesEvents.deadLetterQueue;
   if (!deadLetters) throw new Error('The SES events Lambda has no dead-letter queue to alarm on (mail-events.ts)');
   alarm('SesEventsDeadLettersAlarm',
-    `An SES report on a lead e-mail of ${site} (a bounce, complaint or delivery) could not be written on its lead: SNS could not invoke the Lambda that records them, or it failed or was throttled past its retries. A bounce among them may have raised no bounce alarm. The reports are kept 14 days in the SQS queue ${deadLetters.queueName} (region ${settings.region}): read them there (Send and receive messages, Poll), fix the cause from ${logs(sesEvents)}, then delete them. ${list} shows the leads with no delivery report.`,
+    `An SES report on a lead e-mail of ${site} (a bounce, complaint or delivery) could not be written on its lead: SNS could not invoke the Lambda that records them, or it failed or was throttled past its retries, or the lead its send tag names was still not found after them (erased meanwhile, or the index of send ids far behind: a Reject among them means a lead recorded as sent never arrived). A bounce among them may have raised no bounce alarm. The reports are kept 14 days in the SQS queue ${deadLetters.queueName} (region ${settings.region}): read them there (Send and receive messages, Poll), fix the cause from ${logs(sesEvents)}, then delete them. ${list} shows the leads with no delivery report.`,
     deadLetters.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: FIVE_MINUTES }));
 
   // Throttled, SES's reports wait in Lambda's queue for up to six hours before they reach the

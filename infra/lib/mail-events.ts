@@ -10,6 +10,8 @@
 // A report that cannot be written is kept, not dropped: SNS hands each to the Lambda as an
 // asynchronous invocation, so a report is lost either when SNS cannot invoke it at all (after its
 // own retries) or when the Lambda fails or is throttled past its retries (two, within six hours).
+// A report of a lead's send whose lead the eventually consistent index does not show yet fails on
+// purpose (LeadNotFoundYet), so Lambda's retries, a minute or more apart, find it.
 // Both go to one dead-letter queue, kept 14 days (SQS's longest), whose depth is alarmed
 // (alarms.ts): a bounce that never reached its lead would otherwise also miss its own alarm, which
 // the Lambda raises.
@@ -77,7 +79,9 @@ export class MailEvents extends Construct {
       // The bundle's cold start reads the whole lead configuration (lambda/handler.ts).
       environment: { ...leadsEnvironment(settings, table), [LIMITS_TABLE_ENV]: props.limitsTable.tableName, ALLOWED_ORIGINS: settings.allowedOrigins.join(',') },
       logGroup,
-      // What it failed (or was throttled) on past its asynchronous retries.
+      // What it failed (or was throttled) on past its asynchronous retries: two, a minute or more apart (a lead the index did not show yet is found by then).
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(6),
       deadLetterQueue: this.deadLetters,
     });
     // Finds a report's leads through the index on their send's id (or SES's message id), never by

@@ -63,6 +63,8 @@ export interface NewLeadContext {
   source: string;
   /** The retention period of content/site.yaml: the record's TTL is this many months after receipt. */
   retentionMonths: number;
+  /** Born held for the digest (a limit or the honeypot said so before the store). */
+  held?: boolean;
 }
 
 export function newLead(submission: Submission, context: NewLeadContext): LeadRecord {
@@ -75,7 +77,10 @@ export function newLead(submission: Submission, context: NewLeadContext): LeadRe
     emailKey: emailKeyOf(content.email),
     ...(content.answers ? { assessment: Object.fromEntries(content.answers) } : {}),
     source: context.source,
-    mail: { state: 'pending', attempts: 0, claimedUntil: new Date(context.receivedAt.getTime() + FIRST_SEND_CLAIM_MS).toISOString(), sendId: randomUUID(), sending: true },
+    // Pending and claimed by no one: the handler claims it for its own send as any sender does, so a
+    // handler stopped before that leaves a lead the mailer sends as new (no send of it can have gone).
+    // The write id tells the store's own landed put from another post's (LeadStore.putNew).
+    mail: { state: 'pending', attempts: 0, writeId: randomUUID(), ...(context.held ? { held: true } : {}) },
     expiresAt: Math.floor(addMonths(context.receivedAt, context.retentionMonths).getTime() / 1000),
   };
 }

@@ -62,6 +62,8 @@ export type SesEventOutcome =
 
 const NAMES = { '#key': KEY, '#mail': 'mail', '#state': 'state', '#version': 'version', '#writeId': 'writeId' };
 const BUMP = '#mail.#version = if_not_exists(#mail.#version, :zero) + :one, #mail.#writeId = :writeId';
+/** The send was not rejected already (a Reject delivered twice counts once; a Send after it changes nothing). */
+const NOT_REJECTED = '(attribute_not_exists(#mail.rejectedSend) OR #mail.rejectedSend <> :sendId)';
 const DELIVERY_NAMES = { '#delivery': 'delivery', '#deliveryAt': 'deliveryAt', '#deliveryReason': 'deliveryReason' };
 
 /** The SET and REMOVE parts a delivery mark adds to an update. */
@@ -114,14 +116,15 @@ export function deliveryStore(client: DynamoDBClient, table: string): DeliverySt
     leadsOfMessage: (messageId) => keysOf(MESSAGE_INDEX, 'messageKey', messageId),
     confirmSent(submissionId, sendId, messageId, at, mark) {
       const parts = markParts(mark);
-      return update(submissionId, 'sendKey = :sendId AND #mail.#state = :pending',
+      return update(submissionId, `sendKey = :sendId AND #mail.#state = :pending AND ${NOT_REJECTED}`,
         `SET #mail.#state = :sent, #mail.messageId = :messageId, messageKey = :messageId, #mail.confirmedAt = :at${parts.set}, ${BUMP} REMOVE #mail.lastError, #mail.claimedUntil, #mail.held, #mail.sending, unsent${parts.remove}`,
         { ':sendId': sendId, ':pending': 'pending', ':sent': 'sent', ':messageId': messageId, ':at': at, ...parts.values }, mark ? DELIVERY_NAMES : {});
     },
     markRejected(submissionId, sendId, at) {
-      // The send lets go of the lead (sendKey and mail.sendId removed): its own answer, or a Send event that comes later, no longer marks it sent.
-      return update(submissionId, 'sendKey = :sendId',
-        `SET #mail.#state = :pending, unsent = :unsent, #mail.lastError = :refused, #mail.lastAttemptAt = :at, #mail.rejectedSend = :sendId, #mail.refusals = if_not_exists(#mail.refusals, :zero) + :one, ${BUMP} REMOVE #mail.messageId, messageKey, #mail.inDigest, #mail.sendId, sendKey, #mail.claimedUntil, #mail.sending`,
+      // The send lets go of the lead (mail.sendId removed, rejectedSend set): its own answer, or a Send event that comes later, no longer marks it sent.
+      // sendKey stays until a later send takes the lead, so a Send event of the same send that comes after still finds it (and changes nothing).
+      return update(submissionId, `sendKey = :sendId AND ${NOT_REJECTED}`,
+        `SET #mail.#state = :pending, unsent = :unsent, #mail.lastError = :refused, #mail.lastAttemptAt = :at, #mail.rejectedSend = :sendId, #mail.refusals = if_not_exists(#mail.refusals, :zero) + :one, ${BUMP} REMOVE #mail.messageId, messageKey, #mail.inDigest, #mail.sendId, #mail.claimedUntil, #mail.sending`,
         { ':sendId': sendId, ':pending': 'pending', ':unsent': UNSENT_VALUE, ':refused': 'refused', ':at': at });
     },
     mark(submissionId, messageId, mark) {
@@ -157,6 +160,8 @@ export interface SesNotice {
   sendId?: string;
   /** Whether SES sent the e-mail (every event but a Reject says it did). */
   went: boolean;
+  /** When SES took the e-mail (mail.timestamp), when it says. */
+  sentAt?: string;
   mark?: DeliveryMark;
 }
 
@@ -181,7 +186,9 @@ export function readSesNotification(message: string, now: Date): SesNotice | Ext
   if (!delivery && !(type in SEND_EVENTS && sendId)) return { kind: 'ignored', type: label(type) };
   const messageId = isObject(parsed.mail) ? text(parsed.mail.messageId) : undefined;
   if (!messageId) return { kind: 'malformed', reason: `the ${type} notification has no mail.messageId` };
-  if (!delivery) return { messageId, ...(sendId ? { sendId } : {}), went: SEND_EVENTS[type]! };
+  const sentStamp = isObject(parsed.mail) ? text(parsed.mail.timestamp) : undefined;
+  const sentAt = sentStamp && !Number.isNaN(Date.parse(sentStamp)) ? { sentAt: new Date(sentStamp).toISOString() } : {};
+  if (!delivery) return { messageId, ...(sendId ? { sendId } : {}), ...sentAt, went: SEND_EVENTS[type]! };
   const detail = parsed[DETAIL[delivery]];
   if (!isObject(detail)) return { kind: 'malformed', reason: `the ${type} notification has no ${DETAIL[delivery]} object` };
 
@@ -193,7 +200,7 @@ export function readSesNotification(message: string, now: Date): SesNotice | Ext
   } else if (delivery === 'complained') {
     reason = text(detail.complaintFeedbackType) ?? text(detail.complaintSubType) ?? 'complaint';
   }
-  return { messageId, ...(sendId ? { sendId } : {}), went: true, mark: { delivery, at, ...(reason ? { reason: label(reason) } : {}) } };
+  return { messageId, ...(sendId ? { sendId } : {}), ...sentAt, went: true, mark: { delivery, at, ...(reason ? { reason: label(reason) } : {}) } };
 }
 
 export interface SesEventsOptions {
@@ -203,10 +210,29 @@ export interface SesEventsOptions {
 }
 
 /**
+ * Thrown for an event of a lead's send whose leads the index does not show yet: the index of send
+ * ids is eventually consistent, so a Send or Reject can come before it has the lead's new send id.
+ * Lambda runs the event again (twice, minutes apart, infra/lib/mail-events.ts), then dead-letters
+ * it, which is alarmed; it is never dropped (a Reject dropped would leave a lead marked sent that
+ * never arrived).
+ */
+export class LeadNotFoundYet extends Error {
+  override readonly name = 'LeadNotFoundYet';
+}
+
+/**
+ * How long after SES took an e-mail an event of it whose lead is not found is run again: the index
+ * lags its table by seconds, and Lambda's two retries come within minutes. An event older than this
+ * whose lead is not found concerns a lead that has moved on to a later send (sent again after the
+ * quiet period, which is longer) or was erased: it is logged as unmatched.
+ */
+export const NOT_FOUND_RETRY_MS = 15 * 60 * 1000;
+
+/**
  * Reads one notification and marks its leads. The bounce or complaint metric is logged before the
- * table is touched, so the alarm fires even when the lead cannot be marked (erased, or the table
- * unreachable: that error is thrown, and Lambda retries the event). A message that cannot be read
- * is logged and dropped: retrying would not make it readable.
+ * table is touched, so the alarm fires even when the lead cannot be marked (not found yet, or the
+ * table unreachable: that error is thrown, and Lambda retries the event). A message that cannot be
+ * read is logged and dropped: retrying would not make it readable.
  */
 export async function recordSesNotification(message: string, options: SesEventsOptions): Promise<SesEventOutcome> {
   const now = (options.now ?? (() => new Date()))();
@@ -223,6 +249,11 @@ export async function recordSesNotification(message: string, options: SesEventsO
   }
   // The send's leads, by the index on its id; a report without the send tag, by the index on its message id.
   const found = sendId ? await options.store.leadsOfSend(sendId) : await options.store.leadsOfMessage(messageId);
+  if (sendId && found.length === 0 && (read.sentAt === undefined || now.getTime() - Date.parse(read.sentAt) < NOT_FOUND_RETRY_MS)) {
+    // Every send tag is a lead's: its leads are not in the index yet.
+    options.log({ level: 'warn', event: 'ses_event_lead_not_found', messageId, sendId });
+    throw new LeadNotFoundYet(`no lead of send ${sendId} is in the index yet`);
+  }
   if (sendId && !read.went) {
     const rejected: string[] = [];
     for (const id of found) if (await options.store.markRejected(id, sendId, now.toISOString())) rejected.push(id);

@@ -34,9 +34,10 @@ export type SentResult = 'sent' | 'rejected' | 'taken';
 export interface LeadStore {
   readonly table: string;
   /**
-   * Writes a new lead; 'duplicate' when its submissionId is already stored (the conditional write
-   * decides). A write that landed but whose answer was lost, so that the SDK's retry met its own
-   * record, is 'stored': the stored record carries this one's send id.
+   * Writes a new lead, pending and claimed by no one; 'duplicate' when its submissionId is already
+   * stored (the conditional write decides). A write that landed but whose answer was lost, so that
+   * the SDK's retry met its own record, is 'stored': the stored record carries this one's write id
+   * (unless a sender has changed it since, when it is theirs to send).
    */
   putNew(record: LeadRecord): Promise<'stored' | 'duplicate'>;
   /**
@@ -57,6 +58,8 @@ export interface LeadStore {
   markFailed(submissionId: string, sendId: string, kind: string, at: Date, refused?: boolean): Promise<WriteResult>;
   /** Records that send `sendId` got no answer from SES: it may have gone, which the lead keeps for good (mail.maybeSent). */
   markUnanswered(submissionId: string, sendId: string, at: Date): Promise<WriteResult>;
+  /** Leaves a lead no one holds for the digest, on the copy the caller read (refused when it changed since). */
+  hold(lead: LeadRecord): Promise<WriteResult>;
   /** Lets go of send `sendId`'s claim before anything reached SES: `held` leaves the lead for the digest. */
   release(submissionId: string, sendId: string, held: boolean): Promise<WriteResult>;
   get(submissionId: string): Promise<LeadRecord | undefined>;
@@ -96,6 +99,12 @@ const MAIL_NAMES = { '#key': LEAD_KEY, '#mail': 'mail', '#state': 'state', '#ver
 const BUMP = '#mail.#version = if_not_exists(#mail.#version, :zero) + :one, #mail.#writeId = :writeId';
 /** A write of send `:held`, which must still hold the pending lead. */
 const HELD = 'attribute_exists(#key) AND #mail.#state = :pending AND #mail.#sendId = :held';
+/**
+ * Part of every change's condition: the write has not landed already. A write that lands and loses
+ * its answer is sent again by the SDK; without this, a change whose other conditions it leaves true
+ * (a failed attempt, an unanswered one) would be applied twice, counting one refusal as two.
+ */
+const NOT_LANDED = '(attribute_not_exists(#mail.#writeId) OR #mail.#writeId <> :writeId)';
 
 export function leadStore(client: DynamoDBClient, table: string): LeadStore {
   const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
@@ -112,9 +121,10 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
   }
 
   /**
-   * One conditional change of a lead's mail state. Refused, it answers the lead as it now stands
-   * (ReturnValuesOnConditionCheckFailure); when that carries this write's own id, the write had
-   * landed and only its answer was lost (the SDK's retry met it), so it counts as done.
+   * One conditional change of a lead's mail state, applied once: its condition also asks that this
+   * write's own id is not the last one stamped (NOT_LANDED). Refused, it answers the lead as it now
+   * stands (ReturnValuesOnConditionCheckFailure); when that carries this write's own id, the write
+   * had landed and only its answer was lost (the SDK's retry met it), so it counts as done.
    */
   async function change(submissionId: string, condition: string, update: string, values: Record<string, unknown>, names: Record<string, string> = {}): Promise<WriteResult> {
     const writeId = randomUUID();
@@ -122,10 +132,10 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
       const answer = await doc.send(new UpdateCommand({
         TableName: table,
         Key: { [LEAD_KEY]: submissionId },
-        ConditionExpression: condition,
+        ConditionExpression: `${condition} AND ${NOT_LANDED}`,
         UpdateExpression: update,
         // Only the names the expressions use: DynamoDB refuses a request that defines one it does not.
-        ExpressionAttributeNames: Object.fromEntries(Object.entries({ ...MAIL_NAMES, ...names }).filter(([name]) => `${condition} ${update}`.includes(name))),
+        ExpressionAttributeNames: Object.fromEntries(Object.entries({ ...MAIL_NAMES, ...names }).filter(([name]) => `${condition} ${NOT_LANDED} ${update}`.includes(name))),
         ExpressionAttributeValues: { ...values, ':zero': 0, ':one': 1, ':writeId': writeId },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -157,9 +167,9 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
         return 'stored';
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        // Its own first attempt, landed with its answer lost: the same send id (a fresh UUID per post).
+        // Its own first attempt, landed with its answer lost: the same write id (a fresh UUID per post).
         const stored = error.Item ? (unmarshall(error.Item as Record<string, AttributeValue>) as LeadRecord) : undefined;
-        return stored?.mail?.sendId !== undefined && stored.mail.sendId === record.mail.sendId ? 'stored' : 'duplicate';
+        return stored?.mail?.writeId !== undefined && stored.mail.writeId === record.mail.writeId ? 'stored' : 'duplicate';
       }
     },
     async claim(lead, request) {
@@ -191,6 +201,10 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
     markUnanswered: (submissionId, sendId, at) => byHolder(submissionId, sendId,
       `SET #mail.lastError = :kind, #mail.lastAttemptAt = :at, #mail.attempts = #mail.attempts + :one, #mail.maybeSent = if_not_exists(#mail.maybeSent, :zero) + :one, ${BUMP} REMOVE #mail.claimedUntil, #mail.sending`,
       { ':kind': 'unanswered', ':at': at.toISOString() }),
+    hold: (lead) => change(lead.submissionId,
+      `attribute_exists(#key) AND #mail.#state = :pending AND ${lead.mail.version === undefined ? 'attribute_not_exists(#mail.#version)' : '#mail.#version = :read'}`,
+      `SET #mail.held = :true, ${BUMP}`,
+      { ':pending': 'pending', ':true': true, ...(lead.mail.version === undefined ? {} : { ':read': lead.mail.version }) }),
     release: (submissionId, sendId, held) => byHolder(submissionId, sendId,
       `SET ${held ? '#mail.held = :true, ' : ''}${BUMP} REMOVE #mail.claimedUntil, #mail.sending`, held ? { ':true': true } : {}),
     async get(submissionId) {

@@ -35,8 +35,7 @@ describe('digests', () => {
     for (let from = 0; from < 1000; from += 50) {
       await Promise.all(Array.from({ length: 50 }, async (_, k) => {
         const lead = maximalLead(from + k);
-        await backends.leads.putNew(lead);
-        await backends.leads.release(lead.submissionId, lead.mail.sendId!, true);
+        await backends.leads.putNew({ ...lead, mail: { ...lead.mail, held: true } });
       }));
     }
     const ses = sesClientFor(backends.ses.endpoint);
@@ -71,8 +70,7 @@ describe('digests', () => {
     await backends.leads.putRaw({ ...big, mail: { state: 'pending', attempts: 0, held: true } });
     for (const i of [2, 3]) {
       const lead = maximalLead(i);
-      await backends.leads.putNew(lead);
-      await backends.leads.release(lead.submissionId, lead.mail.sendId!, true);
+      await backends.leads.putNew({ ...lead, mail: { ...lead.mail, held: true } });
     }
     const report = await createResendJob({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, config: testConfig(), log: memoryLogger(), now: () => new Date(held.getTime() + 5 * 60_000) })();
     expect(report.digested).toHaveLength(3);

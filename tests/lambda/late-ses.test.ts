@@ -9,7 +9,7 @@ import { REPEAT_PREFIX } from '../../lambda/email.ts';
 import { createResendJob } from '../../lambda/leads/resend-job.ts';
 import { deliveryStore, recordSesNotification } from '../../lambda/leads/ses-events.ts';
 import { UNANSWERED_QUIET_MS } from '../../lambda/leads/resend.ts';
-import { newLead } from '../../lambda/leads/new-lead.ts';
+import { FIRST_SEND_CLAIM_MS, newLead } from '../../lambda/leads/new-lead.ts';
 import { validateContact } from '../../forms/contact.ts';
 import { leadsResend } from '../../src/leads/command.ts';
 import { startLateSes, type LateSes } from './late-ses.ts';
@@ -150,6 +150,9 @@ describe('a send that left no outcome at all', () => {
     if (!checked.ok) throw new Error('invalid fixture');
     const record = newLead({ form: 'contact', data: checked.data }, { submissionId: 'stopped-0000-4000-8000-000000000001', receivedAt: arrived, source: 'https://www.example.co.uk/contact', retentionMonths: 24 });
     await backends.leads.putNew(record);
+    // The handler's claim on its own send, and nothing after it.
+    const claim = await backends.leads.claim({ ...record, mail: { ...record.mail, version: 0 } }, { now: arrived, until: new Date(arrived.getTime() + FIRST_SEND_CLAIM_MS), sendId: 'stopped-send', sending: true });
+    expect(claim.ok).toBe(true);
     late.setDelay(0);
     const run = (minutes: number) => createResendJob({ ses: slowSes(), leads: backends.leads, config: testConfig(), log: memoryLogger(), now: () => at(minutes) })();
 

@@ -29,8 +29,42 @@ import type { MailSender } from '../../lambda/ses-client.ts';
 import { validateContact } from '../../forms/contact.ts';
 import { clearStore, jsonPost, storedEmails, testConfig, validContact, type StoredEmail } from './support.ts';
 
-export type Fault = 'none' | 'write-lands-then-times-out' | 'ses-answers-late' | 'killed-mid-send' | 'ses-rejects' | 'damaged-record';
-export const FAULTS: readonly Fault[] = ['none', 'write-lands-then-times-out', 'ses-answers-late', 'killed-mid-send', 'ses-rejects', 'damaged-record'];
+/** What a fault strikes: an actor's n-th write, its n-th SES send (or that send's events), its index Queries, or its clock. */
+export type FaultCategory = 'write' | 'send' | 'query' | 'clock' | 'record';
+
+/** Every fault the model draws, by what it strikes. */
+export const FAULT_KINDS = {
+  // DynamoDB: a write that lands and loses its answer (the SDK's retry meets it); one throttled (never
+  // landed, the SDK tries again); one that lands and whose retry's answer is lost too, so the SDK
+  // gives up; a Lambda stopped (its timeout) straight after a write landed.
+  'write-lands-then-times-out': 'write',
+  'write-throttled': 'write',
+  'sdk-gives-up-after-landing': 'write',
+  'killed-after-write': 'write',
+  // SES: takes the e-mail and answers too late, or the connection resets, or it answers 5xx; throttles
+  // or refuses it (never taken); takes it and then rejects it (its Reject event); the sender stopped
+  // straight after SES took it.
+  'ses-answers-late': 'send',
+  'ses-reset-after-accept': 'send',
+  'ses-5xx': 'send',
+  'ses-throttles': 'send',
+  'ses-refuses': 'send',
+  'ses-reject-event': 'send',
+  'killed-mid-send': 'send',
+  // SES's events of that send: delivered twice, never, only after the settling runs began, or in reverse order.
+  'events-duplicated': 'send',
+  'events-dropped': 'send',
+  'events-late': 'send',
+  'events-reordered': 'send',
+  // The indexes lag their table: the actor's Queries (and everyone's after) read the items as they stood at the round's start.
+  'index-lags': 'query',
+  // The actor's clock is off by up to 5 minutes.
+  'clock-skew': 'clock',
+  // A damaged record among the pending leads.
+  'damaged-record': 'record',
+} as const satisfies Record<string, FaultCategory>;
+export type FaultKind = keyof typeof FAULT_KINDS;
+export const FAULTS = Object.keys(FAULT_KINDS) as FaultKind[];
 
 export const ACTORS = ['handler', 'mailer1', 'mailer2', 'resendUnsent', 'resendId', 'resendAgain', 'events'] as const;
 export type Actor = (typeof ACTORS)[number];
@@ -107,6 +141,11 @@ function lateAnswer(): Error {
   return Object.assign(new Error('Request timed out after the request was sent'), { name: 'TimeoutError', $metadata: {} });
 }
 
+/** A connection reset as Node raises it (the SDK stamps $metadata on), after the request was written. */
+function connectionReset(): Error {
+  return Object.assign(new Error('read ECONNRESET'), { name: 'Error', code: 'ECONNRESET', syscall: 'read', $metadata: { attempts: 1 } });
+}
+
 /** What one schedule's faults and gates do to a request, decided per actor. */
 export interface Wiring {
   interleaver: Interleaver;
@@ -122,8 +161,18 @@ export interface Wiring {
   refuseSend?: (command: SendEmailCommand) => Error | undefined;
   /** The n-th write of the actor fails outright (DynamoDB refused it): it never lands. */
   failWrite?: { actor: string; nth: number };
-  /** Every send SES took: its send tag and message id, for SES's events. */
-  onSend(actor: string, sendId: string, messageId: string): void;
+  /** The actor is killed straight after its n-th write landed (a Lambda timeout between two requests). */
+  killAfterWrite?: { actor: string; nth: number };
+  /** SES takes the n-th send of the actor, then the connection resets before its answer. */
+  resetSend?: { actor: string; nth: number };
+  /** The model's drawn faults: the one (if any) that strikes this request of the actor, now fired. */
+  strike?: (category: FaultCategory, actor: string, nth: number) => FaultKind | undefined;
+  /** A Query on an index by this actor reads this table instead (the lagging copy), when set. */
+  laggingIndex?: (actor: string) => string | undefined;
+  /** Every write and send the actor makes on a lead (its key, or the names its e-mail carries). */
+  onTouch?: (actor: string, lead: string, kind: 'write' | 'send') => void;
+  /** Every send SES took: its send tag and message id, for SES's events; `fault` when one struck it. */
+  onSend(actor: string, sendId: string, messageId: string, fault?: FaultKind): void;
   /** Requests by target (x-amz-target for DynamoDB, the Action for SES), for counting. */
   requests: Map<string, number>;
 }
@@ -143,6 +192,8 @@ export interface Slot {
   ses: MailSender;
   /** A fault made the SDK retry: its retry quota is spent a little, so the slot is not kept. */
   spent: boolean;
+  /** The SDK's next attempt of this write times out too (sdk-gives-up-after-landing). */
+  givingUp?: boolean;
   destroy(): void;
 }
 
@@ -166,15 +217,22 @@ export function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: 
         const wiring = slot.wiring!;
         wiring.requests.set('SES.SendEmail', (wiring.requests.get('SES.SendEmail') ?? 0) + 1);
         await wiring.interleaver.gate(actor);
-        if (wiring.throttleSend?.actor === actor && wiring.throttleSend.nth === slot.sends + 1) { slot.sends += 1; throw sesError('Throttling', 'Maximum sending rate exceeded.'); }
+        const text = command.input.Message?.Body?.Text?.Data ?? '';
+        const subject = command.input.Message?.Subject?.Data ?? '';
+        if (wiring.onTouch) for (const name of new Set([...`${subject}\n${text}`.matchAll(/(?:^Name: |: )([A-Z][\w ]* S\d+)\b/gm)].map((m) => m[1]!))) wiring.onTouch(actor, name, 'send');
+        const fault = wiring.strike?.('send', actor, slot.sends + 1);
+        if ((wiring.throttleSend?.actor === actor && wiring.throttleSend.nth === slot.sends + 1) || fault === 'ses-throttles') { slot.sends += 1; throw sesError('Throttling', 'Maximum sending rate exceeded.'); }
+        if (fault === 'ses-refuses') { slot.sends += 1; throw sesError('MessageRejected', 'Message content rejected.'); }
         const refusal = wiring.refuseSend?.(command);
         if (refusal) { slot.sends += 1; throw refusal; }
         const answer = await sesClient.send(command);
         slot.sends += 1;
         const sendId = command.input.Tags?.find((tag) => tag.Name === 'send')?.Value ?? '';
-        wiring.onSend(actor, sendId, answer.MessageId ?? '');
-        if (wiring.killAfterSend?.actor === actor && wiring.killAfterSend.nth === slot.sends) return wiring.interleaver.kill();
-        if (wiring.lateSend?.actor === actor && wiring.lateSend.nth === slot.sends) throw lateAnswer();
+        wiring.onSend(actor, sendId, answer.MessageId ?? '', fault);
+        if ((wiring.killAfterSend?.actor === actor && wiring.killAfterSend.nth === slot.sends) || fault === 'killed-mid-send') return wiring.interleaver.kill();
+        if ((wiring.lateSend?.actor === actor && wiring.lateSend.nth === slot.sends) || fault === 'ses-answers-late') throw lateAnswer();
+        if ((wiring.resetSend?.actor === actor && wiring.resetSend.nth === slot.sends) || fault === 'ses-reset-after-accept') throw connectionReset();
+        if (fault === 'ses-5xx') throw sesError('ServiceUnavailable', 'Service unavailable.', 503);
         return answer;
       },
     },
@@ -183,19 +241,52 @@ export function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: 
   // Every DynamoDB request through the gate; a write the schedule's fault strikes lands, then times out (the SDK retries it).
   dynamo.middlewareStack.add((next) => async (args) => {
     const wiring = slot.wiring!;
-    const target = String((args.request as { headers?: Record<string, string> }).headers?.['x-amz-target'] ?? '');
+    const request = args.request as { headers: Record<string, string>; body?: unknown };
+    const target = String(request.headers?.['x-amz-target'] ?? '');
     wiring.requests.set(target, (wiring.requests.get(target) ?? 0) + 1);
     await wiring.interleaver.gate(actor);
-    if (WRITES.test(target) && wiring.failWrite?.actor === actor && wiring.failWrite.nth === slot.writes + 1) {
+    const write = WRITES.test(target);
+    // The SDK's JSON body is bytes by now (a Uint8Array).
+    const body = request.body === undefined ? '' : typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body as Uint8Array);
+    if (!write) wiring.strike?.('clock', actor, 0);
+    if (write && wiring.onTouch && body) {
+      const asked = JSON.parse(body) as { Key?: { submissionId?: { S?: string } }; Item?: { submissionId?: { S?: string } } };
+      const lead = asked.Key?.submissionId?.S ?? asked.Item?.submissionId?.S;
+      if (lead) wiring.onTouch(actor, lead, 'write');
+    }
+    if (target.endsWith('.Query') && body) {
+      // The index lags its table: this Query reads the lagging copy (the same items as they stood a while ago).
+      const asked = JSON.parse(body) as { TableName: string; IndexName?: string };
+      const lagging = asked.IndexName ? wiring.laggingIndex?.(actor) : undefined;
+      if (lagging) {
+        request.body = JSON.stringify({ ...asked, TableName: lagging });
+        request.headers['content-length'] = String(Buffer.byteLength(request.body as string));
+      }
+    }
+    if (write && wiring.failWrite?.actor === actor && wiring.failWrite.nth === slot.writes + 1) {
       slot.writes += 1;
       throw Object.assign(new Error('The table refused the write'), { name: 'AccessDeniedException', $metadata: { httpStatusCode: 400 } });
     }
-    const answer = await next(args);
-    if (WRITES.test(target)) {
+    const fault = write ? (slot.givingUp ? 'sdk-gives-up-after-landing' : wiring.strike?.('write', actor, slot.writes + 1)) : undefined;
+    if (fault === 'write-throttled') {
+      // DynamoDB throttled it: it never landed, and the SDK tries again.
       slot.writes += 1;
-      if (wiring.timeoutWrite?.actor === actor && wiring.timeoutWrite.nth === slot.writes) { slot.spent = true; throw lateAnswer(); }
+      slot.spent = true;
+      throw Object.assign(new Error('Throughput exceeds the current capacity of your table or index.'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
     }
-    return answer;
+    let answer: Awaited<ReturnType<typeof next>> | undefined;
+    let refused: unknown;
+    try { answer = await next(args); } catch (error) { refused = error; }
+    // A refused write (its condition failed) is what these faults strike as well: its answer lost, or its Lambda stopped.
+    if (refused !== undefined && !(write && (fault === 'sdk-gives-up-after-landing' || fault === 'killed-after-write'))) throw refused;
+    if (write) {
+      slot.writes += 1;
+      if ((wiring.timeoutWrite?.actor === actor && wiring.timeoutWrite.nth === slot.writes) || fault === 'write-lands-then-times-out') { slot.spent = true; throw lateAnswer(); }
+      // It landed, and so did the SDK's retry (or its condition met the landed write): both answers are lost, and the SDK gives up.
+      if (fault === 'sdk-gives-up-after-landing') { slot.spent = true; slot.givingUp = !slot.givingUp; throw lateAnswer(); }
+      if ((wiring.killAfterWrite?.actor === actor && wiring.killAfterWrite.nth === slot.writes) || fault === 'killed-after-write') return wiring.interleaver.kill();
+    }
+    return answer!;
   }, { step: 'finalizeRequest', name: 'modelGate' });
   return slot;
 }
@@ -205,6 +296,8 @@ export interface ModelBackends {
   ses: LocalSes;
   /** The table every schedule shares (each schedule's leads have ids and names of their own). */
   table: string;
+  /** Its lagging copy, which a lagging index reads (index-lags). */
+  laggingTable: string;
   slot(actor: string, wiring: Wiring): Slot;
   /** Lets go of the slots a schedule spent. */
   release(): void;
@@ -216,12 +309,14 @@ export async function startModelBackends(): Promise<ModelBackends> {
   const ses = await startLocalSes();
   const table = 'model-leads';
   const setup = local.client();
-  try { await ensureLeadTable(setup, table); } finally { setup.destroy(); }
+  const laggingTable = 'model-leads-lagging';
+  try { await ensureLeadTable(setup, table); await ensureLeadTable(setup, laggingTable); } finally { setup.destroy(); }
   const slots = new Map<string, Slot>();
   return {
     local,
     ses,
     table,
+    laggingTable,
     slot(actor, wiring) {
       let slot = slots.get(actor);
       if (!slot) { slot = openSlot({ local, ses }, actor); slots.set(actor, slot); }
@@ -252,37 +347,84 @@ export function plainWiring(interleaver: Interleaver): Wiring & { sends: { actor
 }
 const CONFIG = testConfig();
 
+/** One drawn fault: its kind, and the request it strikes (the actor's n-th of its category, or anyone's next once that actor is done). */
+export interface DrawnFault {
+  kind: FaultKind;
+  actor: Actor;
+  nth: number;
+  /** For clock-skew: the minutes the actor's clock is off. */
+  skew?: number;
+}
+
 /**
- * One schedule's set-up: which fault, who it strikes, when the second round runs. All drawn from the
- * seed. Two rounds, each of actors whose clocks agree (a Lambda lives seconds, not half an hour):
- * the handler's post with the owner's `resend --unsent` a minute later; then, `later` minutes after
- * the post, both mailer runs, `resend --id` and `resend --unsent` again. SES's events run in both.
+ * One schedule's set-up, all drawn from the seed: its faults (none, one, or two), and when the second
+ * round runs. Two rounds: the handler's post with the owner's `resend --unsent` a minute later; then,
+ * `later` minutes after the post, both mailer runs, `resend --id` and `resend --unsent` again. SES's
+ * events run in both. Then SES works and the mailer runs until nothing is due.
  */
 export interface Schedule {
   seed: number;
-  fault: Fault;
+  faults: DrawnFault[];
   /** Minutes after the post at which the second round runs. */
   later: number;
   /** The handler has too little of its Lambda time left to send (it leaves the send to the mailer). */
   handlerShortOfTime: boolean;
-  /** Whose request the fault strikes, and which of them. */
-  target: { actor: Actor; nth: number };
-  /** Which send SES rejects (the n-th it took), for `ses-rejects`. */
-  rejectNth: number;
+  /** The owner's `resend --unsent` runs a minute after the post (else with the second round). */
+  ownerEarly: boolean;
 }
 
-export function drawSchedule(seed: number, fault?: Fault): Schedule {
+/** The actors a fault of this kind can strike: only senders send; anyone writes, queries and has a clock. */
+export function actorsFor(kind: FaultKind): readonly Actor[] {
+  if (FAULT_KINDS[kind] === 'record') return ['mailer1'];
+  return FAULT_KINDS[kind] === 'send' ? ACTORS.filter((actor) => actor !== 'events') : ACTORS;
+}
+
+export function drawFault(next: () => number, kind: FaultKind, actor?: Actor): DrawnFault {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const skew = (1 + Math.floor(next() * 5)) * (next() < 0.5 ? -1 : 1);
+  return { kind, actor: actor ?? pick(actorsFor(kind)), nth: 1 + Math.floor(next() * 2), ...(kind === 'clock-skew' ? { skew } : {}) };
+}
+
+/** A seed's schedule; `fault` and `actor` fix its (first) fault, as the covering sample does. */
+export function drawSchedule(seed: number, fault?: FaultKind | 'none', actor?: Actor, nth?: number): Schedule {
   const next = random(seed ^ 0x5eed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  const senders: Actor[] = ['handler', 'mailer1', 'mailer2', 'resendUnsent', 'resendId', 'resendAgain'];
-  return {
-    seed,
-    fault: fault ?? pick(FAULTS),
-    later: pick([3, 6, 33, 35]),
-    handlerShortOfTime: next() < 0.1,
-    target: { actor: pick(senders), nth: 1 + Math.floor(next() * 2) },
-    rejectNth: 1 + Math.floor(next() * 3),
-  };
+  const roll = next();
+  const count = fault === 'none' ? 0 : fault ? (roll < 0.2 ? 2 : 1) : roll < 0.1 ? 0 : roll < 0.3 ? 2 : 1;
+  const faults: DrawnFault[] = [];
+  for (let i = 0; i < count; i += 1) faults.push(drawFault(next, i === 0 && fault && fault !== 'none' ? fault : pick(FAULTS), i === 0 ? actor : undefined));
+  if (nth !== undefined && faults[0]) faults[0].nth = nth;
+  return { seed, faults, later: pick([3, 6, 33, 35]), handlerShortOfTime: next() < 0.1, ownerEarly: next() < 0.3 };
+}
+
+/**
+ * The covering sample `npm test` runs: every fault kind aimed at every actor it can strike (its first
+ * request of that kind), two such aims to a schedule (paired in a seeded shuffle, so each schedule
+ * also has two faults), and a few schedules with none.
+ */
+export function coveringSample(): Schedule[] {
+  const aims = FAULTS.flatMap((kind) => actorsFor(kind).map((actor) => ({ kind, actor })));
+  const shuffle = random(0xc07e);
+  for (let i = aims.length - 1; i > 0; i -= 1) { const j = Math.floor(shuffle() * (i + 1)); [aims[i], aims[j]] = [aims[j]!, aims[i]!]; }
+  const schedules: Schedule[] = [];
+  let seed = 1;
+  for (let i = 0; i < aims.length; i += 2) {
+    const schedule = drawSchedule(seed++, 'none');
+    schedule.faults = aims.slice(i, i + 2).map(({ kind, actor }) => ({ ...drawFault(random(seed * 31 + i), kind, actor), nth: 1 }));
+    schedules.push(schedule);
+  }
+  for (let i = 0; i < 3; i += 1) schedules.push(drawSchedule(seed++, 'none'));
+  // The named cases as schedules: the handler's own send refused or unanswered, and the write of
+  // that outcome (its third: put, claim, outcome) landing and sent again by the SDK; SES taking the
+  // e-mail before the connection reset; the handler stopped straight after its put.
+  const named: DrawnFault[][] = [
+    [{ kind: 'ses-refuses', actor: 'handler', nth: 1 }, { kind: 'write-lands-then-times-out', actor: 'handler', nth: 3 }],
+    [{ kind: 'ses-answers-late', actor: 'handler', nth: 1 }, { kind: 'write-lands-then-times-out', actor: 'handler', nth: 3 }],
+    [{ kind: 'ses-reset-after-accept', actor: 'handler', nth: 1 }],
+    [{ kind: 'killed-after-write', actor: 'handler', nth: 1 }],
+  ];
+  for (const faults of named) schedules.push({ ...drawSchedule(seed++, 'none'), faults, handlerShortOfTime: false });
+  return schedules;
 }
 
 /** What one schedule came to, lead by lead. */
@@ -297,6 +439,9 @@ export interface LeadOutcome {
   state: string | undefined;
   /** The last mailer run named it set aside, or left it to the owner with the stuck alarm firing. */
   alarmed: boolean;
+  /** Send attempts its record counts (mail.attempts), and SendEmail requests that carried it. */
+  recordedAttempts: number;
+  sendAttempts: number;
 }
 
 export interface ScheduleResult {
@@ -308,6 +453,14 @@ export interface ScheduleResult {
   errors: Record<string, string>;
   trace: string[];
   requests: number;
+  /** Each drawn fault, and whether it struck (and whom). */
+  fired: { kind: FaultKind; actor: Actor; fired: boolean; by?: string }[];
+  /** Some lead had a second SendEmail attempt (any outcome). */
+  secondAttempt: boolean;
+  /** The most actors that wrote or sent on one lead within one round. */
+  racing: number;
+  /** SES events Lambda would have dead-lettered (their lead not found after its retries): the dead-letter alarm fires. */
+  deadLettered: number;
 }
 
 /** The inbox copies of a lead, and how many say nothing of a repeat. */
@@ -330,37 +483,70 @@ export function copiesOf(name: string, emails: readonly StoredEmail[], rejected:
   return { copies, unmarked };
 }
 
+/** One SES notification on its way: Lambda's asynchronous invocation runs it up to three times. */
+interface Notice { body: string; tries: number }
+
 /**
- * Runs one schedule: a fresh table, a post through the handler and two leads held for the digest,
- * the actors in the seed's order with its fault, then SES working until nothing is due.
- * `pick` replaces the random order (a named case's script).
+ * Runs one schedule: a post through the handler and two leads held for the digest, the actors in the
+ * seed's order with its faults, then SES working until nothing is due. `pick` replaces the random
+ * order (a named case's script).
  */
 export async function runSchedule(backends: ModelBackends, schedule: Schedule, pick?: (waiting: readonly string[]) => number): Promise<ScheduleResult> {
   const order = random(schedule.seed);
   const interleaver = new Interleaver(pick ?? ((waiting) => Math.floor(order() * waiting.length)));
-  const notices: string[] = [];
+  let notices: Notice[] = [];
+  const lateNotices: Notice[] = [];
   const rejected = new Set<string>();
-  let sendsTaken = 0;
+  let deadLettered = 0;
+  let round = 0;
+  let clockAt = 0;
+  const armed = schedule.faults.map((fault) => ({ ...fault, fired: false, anyone: false, by: undefined as string | undefined }));
+  const done = new Set<string>();
+  const strike = (category: FaultCategory, actor: string, nth: number): FaultKind | undefined => {
+    const fault = armed.find((f) => !f.fired && FAULT_KINDS[f.kind] === category && ((f.actor === actor && nth >= f.nth) || (f.anyone && !(category === 'send' && actor === 'events'))));
+    if (!fault) return undefined;
+    fault.fired = true;
+    fault.by = actor;
+    return fault.kind;
+  };
+  const skewOf = (actor: string) => armed.find((f) => f.kind === 'clock-skew' && f.actor === actor)?.skew ?? 0;
+  let lagging = false;
+  const touched = new Map<string, Set<string>>();
+  const attempts = new Map<string, number>();
   const wiring: Wiring = {
     interleaver,
     requests: new Map(),
-    onSend(_actor, sendId, messageId) {
-      sendsTaken += 1;
-      const reject = schedule.fault === 'ses-rejects' && sendsTaken === schedule.rejectNth;
+    strike(category, actor, nth) {
+      // The clock fault strikes its actor's first request of any kind.
+      const clock = armed.find((f) => !f.fired && f.kind === 'clock-skew' && f.actor === actor);
+      if (clock) { clock.fired = true; clock.by = actor; }
+      return strike(category, actor, nth);
+    },
+    laggingIndex(actor) {
+      if (!lagging && strike('query', actor, 1)) lagging = true;
+      return lagging ? backends.laggingTable : undefined;
+    },
+    onTouch(actor, lead, kind) {
+      const key = `${round} ${lead}`;
+      touched.set(key, (touched.get(key) ?? new Set()).add(actor));
+      if (kind === 'send') attempts.set(lead, (attempts.get(lead) ?? 0) + 1);
+    },
+    onSend(_actor, sendId, messageId, fault) {
+      const reject = fault === 'ses-reject-event';
       if (reject) rejected.add(messageId);
-      const mail = { timestamp: minutes(0).toISOString(), messageId, tags: { send: [sendId] } };
-      const events = reject
+      const mail = { timestamp: minutes(clockAt).toISOString(), messageId, tags: { send: [sendId] } };
+      let events: Record<string, unknown>[] = reject
         ? [{ eventType: 'Send', mail, send: {} }, { eventType: 'Reject', mail, reject: { reason: 'Bad content' } }]
-        : [{ eventType: 'Send', mail, send: {} }, { eventType: 'Delivery', mail, delivery: { timestamp: minutes(1).toISOString(), recipients: ['leads@example.co.uk'] } }];
+        : [{ eventType: 'Send', mail, send: {} }, { eventType: 'Delivery', mail, delivery: { timestamp: minutes(clockAt + 1).toISOString(), recipients: ['leads@example.co.uk'] } }];
+      if (fault === 'events-dropped') return;
+      if (fault === 'events-duplicated') events = [...events, ...events];
+      if (fault === 'events-reordered') { events.reverse(); for (const event of events) notices.push({ body: JSON.stringify(event), tries: 0 }); return; }
+      if (fault === 'events-late') { for (const event of events) lateNotices.push({ body: JSON.stringify(event), tries: 0 }); return; }
       // SNS keeps no order: either may come first, and after any other request.
       if (order() < 0.5) events.reverse();
-      for (const event of events) notices.splice(Math.floor(order() * (notices.length + 1)), 0, JSON.stringify(event));
+      for (const event of events) notices.splice(Math.floor(order() * (notices.length + 1)), 0, { body: JSON.stringify(event), tries: 0 });
     },
   };
-  const { fault, target } = schedule;
-  if (fault === 'write-lands-then-times-out') wiring.timeoutWrite = target;
-  if (fault === 'ses-answers-late') wiring.lateSend = target;
-  if (fault === 'killed-mid-send') wiring.killAfterSend = { actor: target.actor, nth: 1 };
 
   const { table } = backends;
   const setup = backends.local.client();
@@ -373,86 +559,165 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   const checked = validateContact(payload);
   if (!checked.ok) throw new Error('invalid fixture');
   const postedId = submissionKey(payload, { form: 'contact', data: checked.data }, minutes(0));
+  /** Later visitors' posts, one for each fault still waiting for something to strike. */
+  const nextPosts = [1, 2].map((n) => {
+    const name = `Next ${'AB'[n - 1]} ${tag}`;
+    const body = validContact({ submissionId: `0de${n}0000-0000-4000-8000-${String(schedule.seed % 1e12).padStart(12, '0')}`, name, email: `next-${n}-${schedule.seed}@example.org` });
+    const valid = validateContact(body);
+    if (!valid.ok) throw new Error('invalid fixture');
+    return { name, payload: body, id: submissionKey(body, { form: 'contact', data: valid.data }, minutes(0)) };
+  });
+  const posted: typeof nextPosts = [];
   const held: LeadRecord[] = [];
   for (const name of [names.heldA, names.heldB]) {
     const lead = validateContact(validContact({ name }));
     if (!lead.ok) throw new Error('invalid fixture');
-    const record = newLead({ form: 'contact', data: lead.data }, { submissionId: `held-${name.replace(/\W/g, '')}`, receivedAt: minutes(-1), source: 'https://www.example.co.uk/contact', retentionMonths: 24 });
+    const record = newLead({ form: 'contact', data: lead.data }, { submissionId: `held-${name.replace(/\W/g, '')}`, receivedAt: minutes(-1), source: 'https://www.example.co.uk/contact', retentionMonths: 24, held: true });
     await setupStore.putNew(record);
-    await setupStore.release(record.submissionId, record.mail.sendId!, true);
     held.push(record);
   }
   let damagedId: string | undefined;
-  if (fault === 'damaged-record') {
+  if (armed.some((f) => f.kind === 'damaged-record')) {
     damagedId = `damaged-${tag}`;
     await setupStore.putRaw({ ...held[0]!, submissionId: damagedId, receivedAt: 'yesterday', name: `Damaged ${tag}`, mail: { state: 'pending', attempts: 0 } });
   }
+  const ids = [postedId, ...nextPosts.map((n) => n.id), ...held.map((h) => h.submissionId), ...(damagedId ? [damagedId] : [])];
+  const lagStore = leadStore(setup, backends.laggingTable);
+  /** The lagging copy catches up with the table (at each round's start): the index as it stood then. */
+  const catchUp = async () => {
+    if (!armed.some((f) => f.kind === 'index-lags')) return;
+    for (const id of ids) {
+      const item = await setupStore.get(id);
+      if (item) await lagStore.putRaw(item);
+      else await setup.send(new DeleteItemCommand({ TableName: backends.laggingTable, Key: { submissionId: { S: id } } }));
+    }
+  };
 
   const storeOf = (actor: string): LeadStore => leadStore(backends.slot(actor, wiring).dynamo, table);
   const sesOf = (actor: string) => backends.slot(actor, wiring).ses;
-  const mailerOf = (actor: string, at: number) => ({ ses: sesOf(actor), store: storeOf(actor), mailTo: CONFIG.mailTo, mailFrom: CONFIG.mailFrom, now: () => minutes(at) });
+  const at = (actor: string, base: number) => () => minutes(base + skewOf(actor));
+  const mailerOf = (actor: string, base: number) => ({ ses: sesOf(actor), store: storeOf(actor), mailTo: CONFIG.mailTo, mailFrom: CONFIG.mailFrom, now: at(actor, base) });
   const events = deliveryStore(backends.slot('events', wiring).dynamo, table);
-  const playEvent = (notice: string, at: number) => recordSesNotification(notice, { store: events, log: silentLogger, now: () => minutes(at) });
+  /** One SES event as Lambda runs it: a failure is run again (twice), then dead-lettered. */
+  const playEvent = async (notice: Notice, base: number, retries: Notice[]) => {
+    try {
+      await recordSesNotification(notice.body, { store: events, log: silentLogger, now: at('events', base) });
+    } catch {
+      if (notice.tries < 2) retries.push({ ...notice, tries: notice.tries + 1 });
+      else deadLettered += 1;
+    }
+  };
 
   const errors: Record<string, string> = {};
   const note = (found: Record<string, unknown>) => { for (const [actor, error] of Object.entries(found)) errors[actor] = error instanceof Error ? `${error.name}: ${error.message}` : String(error); };
   const later = schedule.later;
+  /** An actor's body; once it is done, a fault still aimed at it strikes anyone's next request of its kind. */
+  const actor = (name: string, body: () => Promise<unknown>) => async () => {
+    try { await body(); } finally {
+      done.add(name);
+      for (const fault of armed) if (fault.actor === name && !fault.fired) fault.anyone = true;
+    }
+  };
   /** SES's events, as they arrive between the others' requests. */
-  const eventsActor = (at: number) => async () => {
+  const eventsActor = (base: number) => actor('events', async () => {
+    const retries: Notice[] = [];
     for (let turn = 0; turn < 8; turn += 1) {
       await interleaver.gate('events');
       const notice = notices.shift();
-      if (notice) await playEvent(notice, at);
+      if (notice) await playEvent(notice, base, retries);
     }
-  };
+    notices.push(...retries);
+  });
   try {
+    const post = (name: string, body: typeof payload, base: number) => actor('handler', async () => {
+      const handler = createHandler({ ses: sesOf('handler'), leads: storeOf('handler'), config: CONFIG, now: at('handler', base), log: silentLogger });
+      const context = { getRemainingTimeInMillis: () => (schedule.handlerShortOfTime ? 4000 : 14_000) };
+      let answer = await handler(jsonPost(body), context);
+      // The store failed as far as the handler could tell (the SDK gave up on its put): the visitor is asked to send again, and does.
+      if (answer.statusCode === 503 && armed.some((f) => f.by === 'handler' && FAULT_KINDS[f.kind] === 'write')) answer = await handler(jsonPost(body), context);
+      if (answer.statusCode !== 200) throw new Error(`${name}: the handler answered ${answer.statusCode}`);
+    });
+    const owner = (base: number) => actor('resendUnsent', () => resendLeads(mailerOf('resendUnsent', base), { now: true, log: silentLogger }));
+    round = 1; clockAt = 0;
+    await catchUp();
     note(await interleaver.drive({
-      handler: async () => {
-        const handler = createHandler({ ses: sesOf('handler'), leads: storeOf('handler'), config: CONFIG, now: () => minutes(0), log: silentLogger });
-        const answer = await handler(jsonPost(payload), { getRemainingTimeInMillis: () => (schedule.handlerShortOfTime ? 4000 : 14_000) });
-        if (answer.statusCode !== 200) throw new Error(`the handler answered ${answer.statusCode}`);
-      },
-      resendUnsent: () => resendLeads(mailerOf('resendUnsent', 1), { now: true, log: silentLogger }),
+      handler: post(names.posted, payload, 0),
+      ...(schedule.ownerEarly ? { resendUnsent: owner(1) } : {}),
       events: eventsActor(1),
     }));
+    round = 2; clockAt = later;
+    await catchUp();
     note(await interleaver.drive({
-      mailer1: () => createResendJob({ ses: sesOf('mailer1'), leads: storeOf('mailer1'), config: CONFIG, log: silentLogger, now: () => minutes(later) })(),
-      mailer2: () => createResendJob({ ses: sesOf('mailer2'), leads: storeOf('mailer2'), config: CONFIG, log: silentLogger, now: () => minutes(later) })(),
-      resendId: () => resendLeads(mailerOf('resendId', later), { ids: [postedId], now: true, log: silentLogger }),
-      resendAgain: () => resendLeads(mailerOf('resendAgain', later), { now: true, log: silentLogger }),
+      mailer1: actor('mailer1', () => createResendJob({ ses: sesOf('mailer1'), leads: storeOf('mailer1'), config: CONFIG, log: silentLogger, now: at('mailer1', later) })()),
+      mailer2: actor('mailer2', () => createResendJob({ ses: sesOf('mailer2'), leads: storeOf('mailer2'), config: CONFIG, log: silentLogger, now: at('mailer2', later) })()),
+      resendId: actor('resendId', () => resendLeads(mailerOf('resendId', later), { ids: [postedId], now: true, log: silentLogger })),
+      resendAgain: actor('resendAgain', () => resendLeads(mailerOf('resendAgain', later), { now: true, log: silentLogger })),
+      ...(schedule.ownerEarly ? {} : { resendUnsent: owner(later) }),
       events: eventsActor(later),
     }));
+    // A fault that found nothing to strike yet (its actor had nothing left to do) strikes the next
+    // visitor's post: another lead, a little later, with the owner's resend racing its handler.
+    for (const fault of armed) fault.anyone = true;
+    for (const [index, next] of nextPosts.entries()) {
+      if (!armed.some((f) => !f.fired && f.kind !== 'damaged-record')) break;
+      round += 1; clockAt = later + 1 + index;
+      posted.push(next);
+      await catchUp();
+      note(await interleaver.drive({ handler: post(next.name, next.payload, clockAt), resendUnsent: owner(clockAt), events: eventsActor(clockAt) }));
+    }
 
-    // SES works from here: its events arrive, and the mailer runs every few minutes until nothing is due.
-    delete wiring.timeoutWrite; delete wiring.lateSend; delete wiring.killAfterSend;
+    // SES works from here, but a fault that has not struck yet still may: its events arrive (the late
+    // ones after the first run), and the mailer runs every few minutes until nothing is due.
     const settling = mailerOf('mailer', 0);
     let last: ResendReport | undefined;
     // Runs far enough apart to pass a backoff or the quiet period after a send that may have gone.
-    for (const at of [5, 10, 40, 75, 110, 170, 300].map((m) => later + m)) {
-      while (notices.length) { const notice = notices.shift()!; note(await interleaver.drive({ events: () => playEvent(notice, at - 1) })); }
-      note(await interleaver.drive({ mailer: async () => { last = await createResendJob({ ses: settling.ses, leads: settling.store, config: CONFIG, log: silentLogger, now: () => minutes(at) })(); } }));
-      // Nothing left but what waits for the owner (set aside, or two sends that may have gone).
-      if (last && notices.length === 0 && last.waiting === last.setAside.length + last.uncertain.filter((u) => !u.from).length) break;
+    const runs = [5, 10, 40, 75, 110, 170, 300].map((m) => later + m);
+    for (const [index, when] of runs.entries()) {
+      round += 1; clockAt = when;
+      await catchUp();
+      const retries: Notice[] = [];
+      for (const notice of notices.splice(0)) note(await interleaver.drive({ events: () => playEvent(notice, when - 1, retries) }));
+      notices = retries;
+      // Minutes pass between the events and the run: a lagging index has caught up with them.
+      await catchUp();
+      note(await interleaver.drive({ mailer: async () => { last = await createResendJob({ ses: settling.ses, leads: settling.store, config: CONFIG, log: silentLogger, now: () => minutes(when) })(); } }));
+      if (index === 0) notices.push(...lateNotices.splice(0));
+      // Nothing failed in this run, and nothing left but what waits for the owner (set aside, or two sends that may have gone).
+      if ((index > 0 || lateNotices.length === 0) && last && notices.length === 0 && last.failed.length === 0 && last.unanswered.length === 0 && last.errors.length === 0
+        && last.waiting === last.setAside.length + last.uncertain.filter((u) => !u.from).length) break;
+    }
+    // What Lambda still holds is run out: its retries, then the dead letters.
+    for (let tries = 0; tries < 3 && notices.length; tries += 1) {
+      const retries: Notice[] = [];
+      for (const notice of notices.splice(0)) note(await interleaver.drive({ events: () => playEvent(notice, clockAt + 1, retries) }));
+      notices = retries;
     }
 
     const emails = await storedEmails(backends.ses);
     const leads: LeadOutcome[] = [];
-    for (const [name, id] of [[names.posted, postedId], [names.heldA, held[0]!.submissionId], [names.heldB, held[1]!.submissionId]] as const) {
+    for (const [name, id] of [[names.posted, postedId], [names.heldA, held[0]!.submissionId], [names.heldB, held[1]!.submissionId], ...posted.map((n) => [n.name, n.id] as const)] as const) {
       const record = await setupStore.get(id);
-      const alarmed = Boolean(last && (last.setAside.some((s) => s.submissionId === id) || (last.uncertain.some((u) => u.submissionId === id && !u.from) && last.stuck > 0)));
-      leads.push({ name, submissionId: id, ...copiesOf(name, emails, rejected), state: record?.mail.state, alarmed });
+      const alarmed = deadLettered > 0 || Boolean(last && (last.setAside.some((s) => s.submissionId === id) || (last.uncertain.some((u) => u.submissionId === id && !u.from) && last.stuck > 0)));
+      leads.push({ name, submissionId: id, ...copiesOf(name, emails, rejected), state: record?.mail.state, alarmed, recordedAttempts: record?.mail.attempts ?? 0, sendAttempts: attempts.get(name) ?? 0 });
     }
+    const racing = Math.max(0, ...[...touched.values()].map((actors) => actors.size));
+    const damagedSetAside = damagedId ? Boolean(last?.setAside.some((s) => s.submissionId === damagedId)) && copiesOf(`Damaged ${tag}`, emails, rejected).copies === 0 : undefined;
+    for (const fault of armed) if (fault.kind === 'damaged-record' && damagedSetAside) { fault.fired = true; fault.by = 'mailer'; }
     return {
       schedule,
       leads,
-      ...(damagedId ? { damagedSetAside: Boolean(last?.setAside.some((s) => s.submissionId === damagedId)) && copiesOf(`Damaged ${tag}`, emails, rejected).copies === 0 } : {}),
+      ...(damagedSetAside === undefined ? {} : { damagedSetAside }),
       errors,
       trace: interleaver.trace,
       requests: [...wiring.requests.values()].reduce((a, b) => a + b, 0),
+      fired: armed.map((f) => ({ kind: f.kind, actor: f.actor, fired: f.fired, ...(f.by ? { by: f.by } : {}) })),
+      secondAttempt: [...attempts.values()].some((n) => n >= 2),
+      racing,
+      deadLettered,
     };
   } finally {
     // What is still pending leaves the shared table, so the next schedule's mailers do not read it.
-    for (const id of [postedId, ...held.map((h) => h.submissionId), ...(damagedId ? [damagedId] : [])]) {
+    for (const id of ids) {
       if ((await setupStore.get(id))?.mail?.state !== 'sent') await setup.send(new DeleteItemCommand({ TableName: table, Key: { submissionId: { S: id } } }));
     }
     setup.destroy();
@@ -463,16 +728,59 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
 /** The invariants, as sentences naming what broke (none when the schedule kept them). */
 export function brokenInvariants(result: ScheduleResult): string[] {
   const broken: string[] = [];
-  const faulted = result.schedule.fault !== 'none' && result.schedule.fault !== 'damaged-record';
+  const kinds = result.schedule.faults.filter((f) => f.kind !== 'damaged-record' && f.kind !== 'clock-skew');
+  const single = kinds.length <= 1;
   for (const lead of result.leads) {
     if (lead.copies === 0 && !lead.alarmed) broken.push(`${lead.name} never reached the inbox, and nothing alarms (state ${lead.state})`);
-    if (lead.copies === 0 && lead.alarmed) broken.push(`${lead.name} was left to the owner under a single fault`);
+    if (lead.copies === 0 && lead.alarmed && single) broken.push(`${lead.name} was left to the owner under a single fault`);
     if (lead.unmarked > 1) broken.push(`${lead.name} reached the inbox ${lead.unmarked} times without the "may already have arrived" marker`);
-    if (lead.copies > 2) broken.push(`${lead.name} reached the inbox ${lead.copies} times under one fault`);
-    if (!faulted && lead.copies > 1) broken.push(`${lead.name} reached the inbox ${lead.copies} times with no fault that could cause it`);
+    if (lead.copies > 1 + kinds.length) broken.push(`${lead.name} reached the inbox ${lead.copies} times under ${kinds.length} fault(s)`);
+    if (kinds.length === 0 && lead.copies > 1) broken.push(`${lead.name} reached the inbox ${lead.copies} times with no fault that could cause it`);
     if (lead.state === 'pending' && !lead.alarmed && lead.copies === 0) broken.push(`${lead.name} stays unsent without an alarm`);
+    // A write the SDK sent again is applied once: the record counts no attempt that was not made.
+    if (lead.recordedAttempts > lead.sendAttempts) broken.push(`${lead.name}'s record counts ${lead.recordedAttempts} send attempts, but ${lead.sendAttempts} were made`);
   }
   if (result.damagedSetAside === false) broken.push('the damaged record was not set aside and named (or was mailed)');
   for (const [actor, error] of Object.entries(result.errors)) broken.push(`${actor} threw ${error}`);
   return broken;
+}
+
+/** What a set of schedules exercised: per fault kind, drawn and fired; second attempts; races of three or more. */
+export interface Exercised {
+  schedules: number;
+  byKind: Record<string, { drawn: number; fired: number; actors: string[] }>;
+  secondAttempt: number;
+  racing3: number;
+  deadLettered: number;
+}
+
+export function exercised(results: readonly ScheduleResult[]): Exercised {
+  const byKind: Exercised['byKind'] = Object.fromEntries(FAULTS.map((kind) => [kind, { drawn: 0, fired: 0, actors: [] as string[] }]));
+  for (const result of results) {
+    for (const fault of result.fired) {
+      const entry = byKind[fault.kind]!;
+      entry.drawn += 1;
+      if (fault.fired) { entry.fired += 1; if (fault.by && !entry.actors.includes(fault.by)) entry.actors.push(fault.by); }
+    }
+  }
+  for (const entry of Object.values(byKind)) entry.actors.sort();
+  return {
+    schedules: results.length,
+    byKind,
+    secondAttempt: results.filter((r) => r.secondAttempt).length,
+    racing3: results.filter((r) => r.racing >= 3).length,
+    deadLettered: results.filter((r) => r.deadLettered > 0).length,
+  };
+}
+
+/** What falls short of the model's own bar: each kind fires at least 95% of the times it is drawn; 10% second attempts; 20% races of three. */
+export function shortfalls(figures: Exercised): string[] {
+  const short: string[] = [];
+  for (const [kind, { drawn, fired }] of Object.entries(figures.byKind)) {
+    if (drawn === 0) short.push(`${kind} was never drawn`);
+    else if (fired / drawn < 0.95) short.push(`${kind} fired ${fired} of ${drawn} times drawn`);
+  }
+  if (figures.secondAttempt < figures.schedules * 0.1) short.push(`only ${figures.secondAttempt} of ${figures.schedules} schedules made a second send attempt`);
+  if (figures.racing3 < figures.schedules * 0.2) short.push(`only ${figures.racing3} of ${figures.schedules} schedules had three actors racing on one lead`);
+  return short;
 }

@@ -56,13 +56,13 @@ it("runs the mailer on a short timer: a lead whose send failed and one held for 
   const ses = await startLocalSes();
   // aws-ses-v2-local keeps one store per process: start from an empty one.
   await fetch(`${ses.endpoint}/clear-store`, { method: 'POST' });
-  // SES as an outage then a recovery: 500 while `broken`, then the real local server behind.
+  // SES refusing to take anything (throttled: it took nothing, so the lead was not sent) while `broken`, then the real local server behind.
   let broken = true;
   const flaky = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (broken) { res.writeHead(500, { 'content-type': 'text/xml' }).end('<ErrorResponse><Error><Code>InternalFailure</Code></Error></ErrorResponse>'); return; }
+      if (broken) { res.writeHead(400, { 'content-type': 'text/xml' }).end('<ErrorResponse><Error><Type>Sender</Type><Code>Throttling</Code><Message>Maximum sending rate exceeded.</Message></Error></ErrorResponse>'); return; }
       const to = new URL(ses.endpoint);
       const upstream = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => { res.writeHead(answer.statusCode ?? 502, answer.headers); answer.pipe(res); });
       upstream.end(Buffer.concat(chunks));
@@ -79,7 +79,7 @@ it("runs the mailer on a short timer: a lead whose send failed and one held for 
     const post = (name: string) => fetch(`http://127.0.0.1:${(page.address() as AddressInfo).port}/api/send-contact-form`, {
       method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://www.example.co.uk' }, body: JSON.stringify(validContact({ name })),
     });
-    expect((await post('Failed First')).status).toBe(200); // SES answers 500: stored, unsent
+    expect((await post('Failed First')).status).toBe(200); // SES throttles it: stored, unsent
     expect((await post('Held Back')).status).toBe(200); // past the hour's cap of one: held for the digest
     const viewer = async () => ((await (await fetch(ses.storeUrl)).json()) as { emails: { subject: string; body: { text?: string } }[] }).emails;
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -11,6 +11,7 @@ import { createResendJob } from '../../lambda/leads/resend-job.ts';
 import { resendLeads } from '../../lambda/leads/resend.ts';
 import { deliveryStore, recordSesNotification } from '../../lambda/leads/ses-events.ts';
 import { leadStore, type LeadStore } from '../../lambda/leads/store.ts';
+import { limitCounter } from '../../lambda/limits/counter.ts';
 import { silentLogger } from '../../lambda/log.ts';
 import { validateContact } from '../../forms/contact.ts';
 import { copiesOf, Interleaver, minutes, openSlot, plainWiring, sesError, startModelBackends, type ModelBackends, type Slot, type Wiring } from './lead-model.ts';
@@ -98,11 +99,11 @@ describe('one sender at a time', () => {
   });
 
   it("2. a Reject that lands before markSent: the lead is not recorded as sent, and the mailer sends it again", async () => {
-    const interleaver = new Interleaver(pause('handler', 2));
+    const interleaver = new Interleaver(pause('handler', 3));
     const wiring = plainWiring(interleaver);
     const t = await setUp(wiring);
     const rejected = new Set<string>();
-    // The handler's put and its SES send (SES takes it); then SES's Reject, before the handler writes the answer.
+    // The handler's put, its claim and its SES send (SES takes it); then SES's Reject, before the handler writes the answer.
     await interleaver.drive({
       handler: () => t.handler('handler')(posted('Rejected Early'), PLENTY),
       events: async () => {
@@ -218,5 +219,84 @@ describe('one sender at a time', () => {
     const [lead] = await t.store.all();
     expect(lead?.mail).toMatchObject({ state: 'pending', lastError: 'account' });
     expect(lead?.mail.refusals ?? 0).toBe(0);
+  });
+});
+
+describe('every write applied once, "not sent" only when SES cannot have it, a new lead unclaimed', () => {
+  it('8a. a refusal whose markFailed lands and is sent again by the SDK counts once: the lead goes out once SES takes it, not set aside', async () => {
+    const interleaver = new Interleaver(() => 0);
+    const wiring = plainWiring(interleaver);
+    const t = await setUp(wiring);
+    await t.store.putRaw(storedLead('Refused Once', -10, { attempts: 1, lastError: 'connection', lastAttemptAt: minutes(-10).toISOString() }));
+    let refusals = 0;
+    wiring.refuseSend = () => (refusals++ === 0 ? sesError('MessageRejected', 'Message content rejected.') : undefined);
+    // The run's claim, then its markFailed: that lands, its answer is lost, and the SDK sends it again.
+    wiring.timeoutWrite = { actor: 'mailer', nth: 2 };
+    await interleaver.drive({ mailer: () => t.job('mailer', 0)() });
+    expect((await t.store.all())[0]?.mail).toMatchObject({ state: 'pending', refusals: 1, attempts: 2 });
+    for (const at of [5, 10, 30]) await interleaver.drive({ mailer: () => t.job(`mailer-${at}`, at)() });
+    expect(await inbox('Refused Once')).toEqual({ copies: 1, unmarked: 1 });
+  });
+
+  it('8b. an unanswered send whose markUnanswered the SDK sends again is one uncertain send: the mailer sends it once more, marked, not left to the owner', async () => {
+    const interleaver = new Interleaver(() => 0);
+    const wiring = plainWiring(interleaver);
+    const t = await setUp(wiring);
+    await t.store.putRaw(storedLead('Unanswered Once', -10, { attempts: 1, lastError: 'connection', lastAttemptAt: minutes(-10).toISOString() }));
+    wiring.lateSend = { actor: 'mailer', nth: 1 };
+    wiring.timeoutWrite = { actor: 'mailer', nth: 2 };
+    await interleaver.drive({ mailer: () => t.job('mailer', 0)() });
+    expect((await t.store.all())[0]?.mail).toMatchObject({ state: 'pending', maybeSent: 1 });
+    // SES's events never come: after the quiet period, one more, saying it may repeat.
+    for (const at of [5, 35, 70]) await interleaver.drive({ mailer: () => t.job(`mailer-${at}`, at)() });
+    expect(await inbox('Unanswered Once')).toEqual({ copies: 2, unmarked: 1 });
+  });
+
+  it('8c. a volume counter take that lands and is sent again by the SDK takes one slot', async () => {
+    const interleaver = new Interleaver(() => 0);
+    const wiring = plainWiring(interleaver);
+    await setUp(wiring);
+    const made = openSlot(backends, 'handler');
+    made.wiring = wiring;
+    opened.push(made);
+    const counter = limitCounter(made.dynamo, backends.local.limitsTable);
+    const limit = { max: 2, windowMs: 60 * 60 * 1000 };
+    const key = `retried-${cases}`;
+    wiring.timeoutWrite = { actor: 'handler', nth: 1 };
+    const taken: boolean[] = [];
+    await interleaver.drive({ handler: async () => { for (let i = 0; i < 3; i += 1) taken.push((await counter.take('mailsPerHour', limit, key, minutes(0))).ok); } });
+    expect(taken).toEqual([true, true, false]);
+  });
+
+  it('9. SES took the e-mail, then the connection reset: unanswered, so the mailer does not send it again unmarked before SES\'s events arrive', async () => {
+    const interleaver = new Interleaver(() => 0);
+    const wiring = plainWiring(interleaver);
+    const t = await setUp(wiring);
+    wiring.resetSend = { actor: 'handler', nth: 1 };
+    await interleaver.drive({ handler: () => t.handler('handler')(posted('Reset After Send'), PLENTY) });
+    // The mailer runs before SES's Send event is settled.
+    await interleaver.drive({ mailer: () => t.job('mailer', 5)() });
+    expect(await inbox('Reset After Send')).toEqual({ copies: 1, unmarked: 1 });
+    // Then SES's events arrive, and later runs find it sent.
+    const send = wiring.sends[0]!;
+    const mail = { messageId: send.messageId, tags: { send: [send.sendId] } };
+    await interleaver.drive({ events: () => recordSesNotification(JSON.stringify({ eventType: 'Send', mail, send: {} }), t.events(6)) });
+    for (const at of [10, 40, 75]) await interleaver.drive({ mailer: () => t.job(`mailer-${at}`, at)() });
+    expect(await inbox('Reset After Send')).toEqual({ copies: 1, unmarked: 1 });
+    expect((await t.store.all())[0]?.mail.state).toBe('sent');
+  });
+
+  it('10. a handler stopped between the store and the send leaves a lead no send can have reached: the next run sends it at once, not as a repeat half an hour on', async () => {
+    const interleaver = new Interleaver(() => 0);
+    const wiring = plainWiring(interleaver);
+    const t = await setUp(wiring);
+    // Lambda stops the handler straight after its put landed.
+    wiring.killAfterWrite = { actor: 'handler', nth: 1 };
+    await interleaver.drive({ handler: () => t.handler('handler')(posted('Stopped Before Send'), PLENTY) });
+    expect(await inbox('Stopped Before Send')).toEqual({ copies: 0, unmarked: 0 });
+    await interleaver.drive({ mailer: () => t.job('mailer', 5)() });
+    expect(await inbox('Stopped Before Send')).toEqual({ copies: 1, unmarked: 1 });
+    for (const at of [40, 75]) await interleaver.drive({ mailer: () => t.job(`mailer-${at}`, at)() });
+    expect(await inbox('Stopped Before Send')).toEqual({ copies: 1, unmarked: 1 });
   });
 });

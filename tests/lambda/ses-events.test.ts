@@ -9,7 +9,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildLambda } from '../../lambda/bundle-lambda.ts';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
-import { createSesEventsHandler, deliveryStore, type SesEventOutcome, type SnsEvent } from '../../lambda/leads/ses-events.ts';
+import { createSesEventsHandler, deliveryStore, LeadNotFoundYet, type SesEventOutcome, type SnsEvent } from '../../lambda/leads/ses-events.ts';
 import type { LeadStore } from '../../lambda/leads/store.ts';
 import { METRIC_NAMESPACE, METRICS } from '../../lambda/metrics.ts';
 import { leadFieldValues } from '../../forms/fields.ts';
@@ -218,6 +218,21 @@ describe('sesEvents', () => {
     // Nor a lead whose message id is not the one reported.
     expect(await marks.mark('lead-other', SENT_ID, { delivery: 'bounced', at: '2026-03-31T12:00:03.512Z' })).toBe(false);
     expect(await mailOf('lead-other')).not.toHaveProperty('delivery');
+  });
+});
+
+describe('an event whose lead the index does not show yet', () => {
+  it('is thrown back to Lambda to run again (then dead-lettered, alarmed), never dropped: the run after the index caught up marks the lead', async () => {
+    const sendId = 'send-not-indexed-yet';
+    const reject = JSON.stringify({ eventType: 'Reject', mail: { ...mail(OTHER_ID), tags: { send: [sendId] } }, reject: { reason: 'Bad content' } });
+    // The send's lead is marked sent with this send, but the index of send ids does not show it yet.
+    const first = run(reject);
+    await expect(first.outcomes).rejects.toThrow(LeadNotFoundYet);
+    expect(first.log.entries).toContainEqual(expect.objectContaining({ level: 'warn', event: 'ses_event_lead_not_found', sendId }));
+    // The index catches up; Lambda's retry of the same event finds the lead and marks the send rejected.
+    await leads.putRaw({ ...lead('lead-late-index', OTHER_ID), mail: { state: 'sent', attempts: 1, messageId: OTHER_ID, sendId } });
+    expect(await run(reject).outcomes).toEqual([{ kind: 'rejected', messageId: OTHER_ID, leads: ['lead-late-index'] }]);
+    expect(await mailOf('lead-late-index')).toMatchObject({ state: 'pending', lastError: 'refused', rejectedSend: sendId });
   });
 });
 

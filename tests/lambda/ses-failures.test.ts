@@ -116,7 +116,7 @@ describe('SES failures', () => {
     expectNoVisitorDataIn(log);
   });
 
-  it('stores the lead and answers success when SES has an internal failure, after one attempt', async () => {
+  it('stores the lead and answers success when SES has an internal failure, after one attempt, as unanswered (SES may have taken it first)', async () => {
     const ses = await fakeSes((_req, res) => {
       res.writeHead(500, XML_HEADERS);
       res.end(queryError('InternalFailure', 'The request processing has failed because of an unknown error.'));
@@ -126,17 +126,18 @@ describe('SES failures', () => {
 
     const result = await handler(jsonPost(validContact()));
 
-    await expectStoredUnsent(result, leads, 'unavailable');
+    await expectStoredUnsent(result, leads, 'unanswered');
     expect(ses.calls()).toBe(1);
+    expect((await leads.all())[0]?.mail).toMatchObject({ maybeSent: 1 });
     expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({
-      kind: 'unavailable',
+      kind: 'unanswered',
       name: 'InternalFailure',
       httpStatusCode: 500,
     });
     expect(log.entries.find((e) => e.event === 'request')).toMatchObject({ status: 200 });
   });
 
-  it('stores the lead for any 5xx, even one without an SES error body', async () => {
+  it('stores the lead for any 5xx, even one without an SES error body, as unanswered', async () => {
     const ses = await fakeSes((_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html><body>Bad gateway</body></html>');
@@ -146,8 +147,22 @@ describe('SES failures', () => {
 
     const result = await handler(jsonPost(validContact()));
 
-    await expectStoredUnsent(result, leads, 'unavailable');
-    expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'unavailable', httpStatusCode: 502 });
+    await expectStoredUnsent(result, leads, 'unanswered');
+    expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'unanswered', httpStatusCode: 502 });
+  });
+
+  it('a connection reset after the whole request reached SES is unanswered (it may have gone), never "not sent"', async () => {
+    // SES read the whole request, then the connection broke before any answer.
+    const ses = await fakeSes((req) => { req.socket.destroy(); });
+    closers.push(ses.close);
+    const { handler, log, leads } = await handlerFor(ses.endpoint);
+
+    const result = await handler(jsonPost(validContact()));
+
+    await expectStoredUnsent(result, leads, 'unanswered');
+    expect(ses.calls()).toBe(1);
+    expect((await leads.all())[0]?.mail).toMatchObject({ maybeSent: 1 });
+    expect(log.entries.find((e) => e.event === 'ses_error')).toMatchObject({ kind: 'unanswered', code: 'ECONNRESET' });
   });
 
   it('stores the lead, answers without waiting for SES and records the send as unanswered (it may have gone), not failed, when SES does not answer in time', async () => {
@@ -206,6 +221,19 @@ describe('SES failures', () => {
     expect(result.statusCode).toBe(303);
     expect(result.headers.location).toBe('/thank-you');
     expect((await leads.unsent()).map((lead) => lead.mail.lastError)).toEqual(['throttled']);
+  });
+});
+
+describe('which connection errors may have sent the e-mail', () => {
+  const socketError = (code: string) => Object.assign(new Error(code), { name: 'Error', code, $metadata: { attempts: 1 } });
+
+  it('a connection never made sent nothing: connection, retried as usual', () => {
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']) expect(classifySesError(socketError(code)).kind, code).toBe('connection');
+  });
+
+  it('a connection broken after it was made, or a 5xx, may have sent it: unanswered', () => {
+    for (const code of ['ECONNRESET', 'EPIPE']) expect(classifySesError(socketError(code)).kind, code).toBe('unanswered');
+    expect(classifySesError(Object.assign(new Error('Service Unavailable'), { name: 'ServiceUnavailable', $metadata: { httpStatusCode: 503 } })).kind).toBe('unanswered');
   });
 });
 

@@ -41,7 +41,10 @@ describe('a flood from one client address', () => {
   it('is cut off at the limit with 429 and Retry-After: nothing past it is stored or mailed', async () => {
     const now = new Date('2026-11-25T10:01:00Z');
     const log = memoryLogger();
-    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), now: () => now, log });
+    // SES's answers are waited for, however slow the machine: the SDK's own time limits (a second to
+    // connect, six to answer) would otherwise turn a busy moment into a send that did not go.
+    const ses = sesClientFor(backends.ses.endpoint, { connectionTimeoutMs: 120_000, requestTimeoutMs: 120_000 });
+    const handler = createHandler({ ses, leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), now: () => now, log });
 
     // 30 distinct valid posts, 10 at a time, all from one viewer address; each forges another X-Forwarded-For.
     const statuses: number[] = [];
@@ -67,7 +70,8 @@ describe('a flood from one client address', () => {
 
     // Another visitor, from another address, is not affected.
     expect((await handler(viaCloudFront(jsonPost(distinct(99)), '192.0.2.44:40000'))).statusCode).toBe(200);
-  });
+  // A hang guard: about 3 s on a quiet machine.
+  }, 120_000);
 
   it('answers a plain form post over the limit with a page that says to wait, and the JSON caller with the error', async () => {
     const now = new Date('2026-11-25T10:00:00Z');
