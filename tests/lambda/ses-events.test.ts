@@ -258,5 +258,5 @@ describe('the bundle', () => {
       vi.unstubAllEnvs();
       await rm(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
