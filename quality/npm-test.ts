@@ -6,11 +6,10 @@
  *   gates' build ─────────┼→ unit tests ─┬→ browser tests (on the gates' build) ─┬→ Lighthouse, alone
  *                         │              └→ html, vnu, links, browser sweep ──────┘
  *
- * Each step asks for the cores it keeps busy when it runs alone (WEIGHTS, measured on a two-core
- * machine: CPU seconds over wall seconds, counting its Chromium, Java, esbuild and test workers);
- * it starts once that fits in the cores that were free when the run began. On two idle cores the
- * steps run nearly one after another, which costs some wall time against running all at once, but
- * no step then waits behind work it cannot see: a test's time alone is its time here, give or take.
+ * Each step asks for the cores it keeps busy (WEIGHTS: CPU seconds over wall seconds, counting its
+ * Chromium, Java, esbuild and test workers); it starts once that fits in the cores that were free
+ * when the run began. On two idle cores the unit tests, the browser tests and the gates run side by
+ * side, as their work is mostly waiting; with one core taken by other work they take turns.
  * Lighthouse waits until every other step has ended, as it does in `npm run check`.
  *
  * The output comes in the steps' order, as if they ran one after another: the first unfinished
@@ -29,10 +28,13 @@ import { GATES, runCheck } from './run-check.ts';
 interface Step { name: string; ok: boolean; seconds: number; beside: Set<string>; failures?: string; tests?: { passed: number; failed: number } }
 
 /**
- * Cores a step keeps busy alone, on average (user + system CPU over wall, two-core machine, 29
- * November 2026). The test steps' weights are per vitest worker.
+ * Cores a step keeps busy, on average, counting its child processes (user + system CPU over wall on
+ * a two-core machine, 28–29 November 2026): the unit tests 383 CPU s over some 300 s with two
+ * workers, the browser tests 115 CPU s over some 300 s, Chromium included, the gates after the
+ * build well under one core (a Java process and one Chromium, mostly waiting); the type-check and
+ * the build use every core they get, briefly. The test steps' weights are per vitest worker.
  */
-const WEIGHTS = { typecheck: 1, layers: 0.5, build: 1.6, unitWorker: 0.9, e2eWorker: 0.8, gates: 1.2 };
+const WEIGHTS = { typecheck: 1, layers: 0.2, build: 1, unitWorker: 0.6, e2eWorker: 0.2, gates: 0.4 };
 
 const started = Date.now();
 const since = (t: number) => (Date.now() - t) / 1000;
