@@ -2,9 +2,9 @@
  * `npm test`: the type-check, the folder layering, the unit tests, the browser tests and every
  * quality gate, side by side only as far as the machine has room (cores.ts).
  *
- *   type-check, layering ─┐
- *   gates' build ─────────┼→ unit tests ─┬→ browser tests (on the gates' build) ─┬→ Lighthouse, alone
- *                         │              └→ html, vnu, links, browser sweep ──────┘
+ *   type-check, layering, the gates' build ─→ unit tests ─────────────────────────┐
+ *                                             browser tests (on the gates' build) ─┼→ Lighthouse, alone
+ *                                             html, vnu, links, browser sweep ─────┘
  *
  * Each step asks for the cores it keeps busy (WEIGHTS: CPU seconds over wall seconds, counting its
  * Chromium, Java, esbuild and test workers); it starts once that fits in the cores that were free
