@@ -2,14 +2,13 @@
  * `npm test`: the type-check, the folder layering, the unit tests, the browser tests and every
  * quality gate, side by side only as far as the machine has room (cores.ts).
  *
- *   type-check, layering, the gates' build ─→ unit tests ─────────────────────────┐
- *                                             browser tests (on the gates' build) ─┼→ Lighthouse, alone
- *                                             html, vnu, links, browser sweep ─────┘
+ *   type-check, layering, the gates' build ─→ unit tests ─┬→ browser tests (on the gates' build) ─┬→ Lighthouse, alone
+ *                                                         └→ html, vnu, links, browser sweep ──────┘
  *
  * Each step asks for the cores it keeps busy (WEIGHTS: CPU seconds over wall seconds, counting its
  * Chromium, Java, esbuild and test workers); it starts once that fits in the cores that were free
- * when the run began. On two idle cores the unit tests, the browser tests and the gates run side by
- * side, as their work is mostly waiting; with one core taken by other work they take turns.
+ * when the run began. On two idle cores the unit tests run with two workers, then the browser tests
+ * beside the gates; with one core taken by other work, each step runs alone.
  * Lighthouse waits until every other step has ended, as it does in `npm run check`.
  *
  * The output comes in the steps' order, as if they ran one after another: the first unfinished
@@ -28,13 +27,13 @@ import { GATES, runCheck } from './run-check.ts';
 interface Step { name: string; ok: boolean; seconds: number; beside: Set<string>; failures?: string; tests?: { passed: number; failed: number } }
 
 /**
- * Cores a step keeps busy, on average, counting its child processes (user + system CPU over wall on
- * a two-core machine, 28–29 November 2026): the unit tests 383 CPU s over some 300 s with two
- * workers, the browser tests 115 CPU s over some 300 s, Chromium included, the gates after the
- * build well under one core (a Java process and one Chromium, mostly waiting); the type-check and
- * the build use every core they get, briefly. The test steps' weights are per vitest worker.
+ * Cores a step keeps busy, counting its child processes, the test steps' per vitest worker. With
+ * the unit tests, the browser tests and the gates all at once, two cores stood at no idle time and
+ * 22-30 runnable threads (vmstat, 29 November 2026 at 396f87d), and the browser tests took 897 s
+ * against some 300 s beside the unit tests alone: the three are not mostly waiting, so on two cores
+ * the unit tests run first, then the browser tests beside the gates.
  */
-const WEIGHTS = { typecheck: 1, layers: 0.2, build: 1, unitWorker: 0.6, e2eWorker: 0.2, gates: 0.4 };
+const WEIGHTS = { typecheck: 1, layers: 0.2, build: 1, unitWorker: 0.8, e2eWorker: 0.5, gates: 0.6 };
 
 const started = Date.now();
 const since = (t: number) => (Date.now() - t) / 1000;
