@@ -24,6 +24,18 @@ const PLANTED = [
 const scratch: string[] = [];
 afterAll(() => { for (const dir of scratch) rmSync(dir, { recursive: true, force: true }); });
 
+/** The build error's lines for the viewer-request function of rule.ts with `code` added (exported, so that the bundle keeps it). */
+async function plantedInRule(code: string): Promise<string[]> {
+  const root = mkdtempSync(path.join(tmpdir(), 'site-fn-runtime-'));
+  scratch.push(root);
+  cpSync(path.join(ROOT, 'src/url-resolution/rule.ts'), path.join(root, 'src/url-resolution/rule.ts'));
+  const rule = path.join(root, 'src/url-resolution/rule.ts');
+  writeFileSync(rule, `${readFileSync(rule, 'utf8')}\nexport ${code}\n`);
+  const error = await viewerRequestFunction(root).then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(FunctionRuntimeError);
+  return describeBuildError(error);
+}
+
 describe('the emitted functions hold only what the runtime supports', () => {
   test('both functions, as the build makes them, pass the check', async () => {
     expect(runtimeProblems(await viewerRequestFunction(ROOT), 'viewer-request.js')).toEqual([]);
@@ -38,15 +50,7 @@ describe('the emitted functions hold only what the runtime supports', () => {
   });
 
   test.each(PLANTED)('%s in src/url-resolution/rule.ts stops the build\'s function, naming it', async (_what, code, name) => {
-    const root = mkdtempSync(path.join(tmpdir(), 'site-fn-runtime-'));
-    scratch.push(root);
-    cpSync(path.join(ROOT, 'src/url-resolution/rule.ts'), path.join(root, 'src/url-resolution/rule.ts'));
-    const rule = path.join(root, 'src/url-resolution/rule.ts');
-    // Exported, so that the bundle keeps it.
-    writeFileSync(rule, `${readFileSync(rule, 'utf8')}\nexport ${code}\n`);
-    const error = await viewerRequestFunction(root).then(() => undefined, (e: unknown) => e);
-    expect(error).toBeInstanceOf(FunctionRuntimeError);
-    const lines = describeBuildError(error);
+    const lines = await plantedInRule(code);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(new RegExp(`^error: viewer-request\\.js:2:\\d+: ${name.replace(/[.()]/g, '\\$&')} ${RUNTIME}$`));
     expect(lines[1]).toMatch(/^build stopped: the CloudFront functions use a feature their runtime lacks/);
@@ -89,14 +93,7 @@ const RUNTIME_LACKS = [
 
 describe('the built-ins and module-level rules the runtime lacks', () => {
   test.each(RUNTIME_LACKS)('%s in src/url-resolution/rule.ts stops the build in one line naming it and its place', async (_what, code, name) => {
-    const root = mkdtempSync(path.join(tmpdir(), 'site-fn-runtime-'));
-    scratch.push(root);
-    cpSync(path.join(ROOT, 'src/url-resolution/rule.ts'), path.join(root, 'src/url-resolution/rule.ts'));
-    const rule = path.join(root, 'src/url-resolution/rule.ts');
-    writeFileSync(rule, `${readFileSync(rule, 'utf8')}\nexport ${code}\n`);
-    const error = await viewerRequestFunction(root).then(() => undefined, (e: unknown) => e);
-    expect(error).toBeInstanceOf(FunctionRuntimeError);
-    const lines = describeBuildError(error);
+    const lines = await plantedInRule(code);
     expect(lines).toHaveLength(2);
     // The place: the emitted function's line and column, or (what esbuild cannot lower) rule.ts's own.
     expect(lines[0]).toMatch(/^error: (viewer-request\.js:2|src\/url-resolution\/rule\.ts:\d+):\d+: /);
