@@ -47,7 +47,7 @@ console.log(`npm test: ${budget.cores} cores, ${budget.busyElsewhere} kept busy 
 
 const running = new Set<Step>();
 /** Runs `work` once `weight` cores are free, logging its start and end and what ran beside it. */
-async function step(name: string, weight: number, work: (step: Step, share: Share) => Promise<boolean | Partial<Step>>): Promise<Step> {
+async function step(name: string, weight: number, work: (share: Share) => Promise<boolean | Partial<Step>>): Promise<Step> {
   const share = await cores.take(weight);
   const s: Step = { name, ok: false, seconds: 0, beside: new Set() };
   for (const other of running) { other.beside.add(name); s.beside.add(other.name); }
@@ -55,7 +55,7 @@ async function step(name: string, weight: number, work: (step: Step, share: Shar
   console.log(`npm test: ${name} starts at ${Math.round(since(started))} s${s.beside.size ? `, beside ${[...s.beside].join(', ')}` : ''} (load average ${load()})`);
   const t = Date.now();
   try {
-    const result = await work(s, share);
+    const result = await work(share);
     Object.assign(s, typeof result === 'boolean' ? { ok: result } : result);
   } catch (error) {
     console.log(`npm test: ${name} could not run: ${error instanceof Error ? error.stack : String(error)}`);
@@ -125,7 +125,7 @@ const first = [
 ];
 let othersEnded!: () => void;
 const othersDone = new Promise<void>((resolve) => { othersEnded = resolve; });
-const check = step('check', WEIGHTS.build, async (_self, buildShare) => {
+const check = step('check', WEIGHTS.build, async (buildShare) => {
   let gatesShare: Share | undefined;
   let lighthouseShare: Promise<Share> | undefined;
   /** Lighthouse's turn: every other step has ended, and it takes every core. */

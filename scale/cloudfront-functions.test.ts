@@ -9,7 +9,7 @@ import { buildSite } from '../src/pipeline/build.ts';
 import { deployDirFor } from '../src/output/layout.ts';
 import type { RoutingTable } from '../src/url-resolution/resolve.ts';
 import { all, sweepFunctions, TABLE_OF_URLS } from '../tests/infra/functions-sweep.ts';
-import { njsVersion } from '../tests/url-resolution/njs-runtime.ts';
+import { njsVersion } from '../src/url-resolution/njs-runtime.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 let work: string;

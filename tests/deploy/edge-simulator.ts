@@ -9,7 +9,7 @@
 // complete (GetInvalidation) once it has reached every edge. The functions are the build's, run in
 // njs over the store as each edge sees it. Nothing is asked of the cache before it is filled: an
 // answer is always what a reader asking that edge at that moment would get.
-import type { CfRequest, CfResponse, Outcome } from '../url-resolution/njs-runtime.ts';
+import type { CfRequest, CfResponse, Outcome } from '../../src/url-resolution/njs-runtime.ts';
 
 /** The cache policy's TTLs, in seconds (infra/lib/site-stack.ts). */
 export const CACHE_POLICY = { min: 86_400, default: 86_400, max: 365 * 86_400 } as const;

@@ -28,7 +28,7 @@ import { deployDirFor } from '../../src/output/layout.ts';
 import { isHashedAsset } from '../../src/url-resolution/cache-control.ts';
 import { viewerRequestFunction, viewerResponseFunction } from '../../src/url-resolution/cloudfront-functions.ts';
 import { ERROR_STATUS_HEADER, ERROR_STATUS_METADATA, errorStatuses, parseStoreDataFile, rulesIn, STORE_DATA_FILE, storeDataFile, type Entry } from '../../src/url-resolution/store-data.ts';
-import { runInNjs, type CfRequest, type CfResponse } from '../url-resolution/njs-runtime.ts';
+import { runInNjs, type CfRequest, type CfResponse } from '../../src/url-resolution/njs-runtime.ts';
 import { describeAnswer, Edge, Invalidations, type Answer, type StoredObject } from './edge-simulator.ts';
 import { startFakeCloudFront, type FakeCloudFront } from './fake-cloudfront.ts';
 import { KVS_ARN, startLocalKvs, type LocalKvs } from './local-kvs.ts';

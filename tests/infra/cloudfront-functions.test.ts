@@ -17,7 +17,7 @@ import { runtimeProblems } from '../../src/url-resolution/function-runtime.ts';
 import { errorStatuses, parseStoreDataFile, rulesOf, STORE_DATA_FILE, storeDataFile, storeEntries, storeProblems } from '../../src/url-resolution/store-data.ts';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
 import { few, responseEvent, sweepFunctions, TABLE_OF_URLS } from './functions-sweep.ts';
-import { runInNjs, njsVersion, type CfRequest, type CfResponse, type Outcome, type StandInStore, type Value } from '../url-resolution/njs-runtime.ts';
+import { runInNjs, njsVersion, type CfRequest, type CfResponse, type Outcome, type StandInStore, type Value } from '../../src/url-resolution/njs-runtime.ts';
 import { deployDirFor } from '../../src/output/layout.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

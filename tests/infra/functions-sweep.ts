@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import { resolve, type RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { ERROR_STATUS_HEADER, viewerRequestFunction, viewerResponseFunction } from '../../src/url-resolution/cloudfront-functions.ts';
 import { errorStatuses, parseStoreDataFile, rulesOf, storeDataFile, storeEntries, storeProblems } from '../../src/url-resolution/store-data.ts';
-import { runInNjs, type CfRequest, type CfResponse } from '../url-resolution/njs-runtime.ts';
+import { runInNjs, type CfRequest, type CfResponse } from '../../src/url-resolution/njs-runtime.ts';
 
 /** The response CloudFront hands the viewer-response function for an object: S3's 200, with the error status `site deploy` stored in its metadata. */
 export const responseEvent = (uri: string, status: number | undefined) => ({
