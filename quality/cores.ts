@@ -14,7 +14,7 @@ import os from 'node:os';
 export interface Budget { cores: number; busyElsewhere: number; free: number; load: number[] }
 
 /** Cores busy over `ms`, from /proc/stat's counters (undefined where there is no /proc/stat). */
-async function busyCores(ms: number): Promise<number | undefined> {
+export async function busyCores(ms: number): Promise<number | undefined> {
   const sample = async () => {
     const line = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0]!;
     const ticks = line.trim().split(/\s+/).slice(1).map(Number);

@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
-import { lighthouseReport, runLighthouse, type LighthousePage } from '../../quality/lighthouse.ts';
+import { lighthouseReport, runLighthouse, waitForQuiet, type LighthousePage } from '../../quality/lighthouse.ts';
 import { writeBrokenSite } from './broken-site.ts';
 
 const limits = { pages: ['/', '/missing-alt'], runs: 2, minScores: { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 }, maxTotalBlockingTimeMs: 100 };
@@ -47,5 +48,20 @@ describe('Lighthouse gate on the broken site', () => {
     const missingAlt = pages.find((p) => p.url === '/missing-alt')!;
     expect(missingAlt.median.scores.accessibility).toBe(missingAlt.runs[0]!.scores.accessibility);
     expect(lighthouseReport(pages, limits).gate).toBe('Lighthouse (mobile, performance the median of 2)');
+  });
+});
+
+describe('a Lighthouse run waits for a quiet machine', () => {
+  it('does not start beside a process that keeps a core busy until its wait is spent, and says so', async () => {
+    // A spinning child keeps a whole core busy: never quiet, whatever else the machine runs.
+    const spinner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    try {
+      const started = Date.now();
+      const said = await waitForQuiet(1_500, 300);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+      expect(said).toMatch(/^; ran beside \d+\.\d busy cores after waiting 2 s$/);
+    } finally {
+      spinner.kill();
+    }
   });
 });
