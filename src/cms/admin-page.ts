@@ -17,6 +17,10 @@ export const CMS_TOKEN_META = 'site-cms-token';
 /** The pages the content manager adds to the routing table: /admin, when the settings name its repository. */
 export const cmsPages = (settings: { cms?: unknown }): string[] => (settings.cms ? [ADMIN_PATH] : []);
 
+/** The host names the routing tells apart when the content manager has one of its own (settings' cms.host): the site's, and the manager's. */
+export const cmsHosts = (settings: { url: string; cms?: { host?: string } }): { site: string; cms: string } | undefined =>
+  (settings.cms?.host ? { site: new URL(settings.url).hostname, cms: settings.cms.host } : undefined);
+
 /** `site serve`'s name for the bundle: its content's hash in it, so that a browser keeps it until it changes. */
 export const hashedScript = (hash: string) => `${ADMIN_PATH}/cms.${hash}.js`;
 export const HASHED_SCRIPT = /^\/admin\/cms\.([0-9a-f]{16})\.js$/;

@@ -55,8 +55,20 @@ export const siteSchema = z.strictObject({
     repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'expected a GitHub repository as owner/name'),
     branch: z.string().regex(/^[\w.\/-]+$/, 'expected a branch name such as main').default('main'),
     authUrl: z.url({ protocol: /^https$/, error: 'expected the https:// address of the sign-in handler' }),
+    /**
+     * The content manager's own host name (cms.example.co.uk), an alternate domain name of the same
+     * distribution: /admin is answered only there, where no page of the site (and so no third-party
+     * script) is ever served, so the sign-in token Decap keeps in localStorage is out of their reach.
+     * The site's own /admin redirects there. Absent: /admin is served on the site's host.
+     */
+    host: z.string().regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'expected a host name such as cms.example.co.uk (lower case, no scheme, no path)').optional(),
   }).optional(),
   author: z.strictObject({ name: text, role: text, bio: text }),
+}).superRefine((site, ctx) => {
+  // On the site's own host, /admin redirects to cms.host, and cms.host sends every page back: one name for both would loop.
+  if (site.cms?.host && URL.canParse(site.url) && new URL(site.url).hostname === site.cms.host) {
+    ctx.addIssue({ code: 'custom', path: ['cms', 'host'], message: `must differ from the site's own host (${site.cms.host}): the content manager needs a host name of its own` });
+  }
 });
 
 export const homeSchema = z.strictObject({

@@ -5,7 +5,7 @@ import { publishedSite, type Published } from '../content/published.ts';
 import { ContentErrors } from '../content/errors.ts';
 import { routes as routeTable, type Route } from '../routes/table.ts';
 import { routingTable } from '../routes/routing-table.ts';
-import { cmsPages } from '../cms/admin-page.ts';
+import { cmsHosts, cmsPages } from '../cms/admin-page.ts';
 import type { RoutingTable } from '../url-resolution/resolve.ts';
 import { checkedStore, type Entry } from '../url-resolution/store-data.ts';
 import { planCards, type CardJob } from '../cards/plan.ts';
@@ -41,7 +41,7 @@ export function planStage(loaded: Site, code: BuildCode, run: { now: Date; previ
   const cardsCode = hashOf(code.cardsHash, cardFontsHash(), engineVersions());
   const { routes, jobs: cardJobs } = planCards(published.site, routeTable(published.site), run.contentDir, cardsCode);
   // The content manager's page is no route (no template, not in the sitemap), but is routed as one.
-  const table = routingTable(routes, cmsPages(loaded.settings));
+  const table = routingTable(routes, cmsPages(loaded.settings), cmsHosts(loaded.settings));
   // Before any page renders: a table the CloudFront KeyValueStore would refuse stops the build (StoreLimitError).
   const store = checkedStore(table, run.previousStore);
   return { ...published, cardsCode, routes, cardJobs, table, store };

@@ -6,9 +6,13 @@ export const REDIRECTS: RoutingTable['redirects'] = {
   '/services/analytics-and-reporting': { to: '/services/data-visualisation', status: 301 },
 };
 
-/** `others`: pages the build writes that are no route (the content manager's /admin), each an exact path like a page's. */
-export function routingTable(all: Route[], others: string[] = []): RoutingTable {
+/**
+ * `others`: pages the build writes that are no route (the content manager's /admin), each an exact
+ * path like a page's. `hosts`: the site's and the content manager's host names, when it has one.
+ */
+export function routingTable(all: Route[], others: string[] = [], hosts?: RoutingTable['hosts']): RoutingTable {
   return {
+    ...(hosts ? { hosts } : {}),
     pageUrls: [...all.filter((r) => r.status === 200).map((r) => r.url), ...others],
     redirects: REDIRECTS,
     fallbacks: [

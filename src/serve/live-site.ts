@@ -1,7 +1,7 @@
 // `site serve`'s answer to a saved article: the site as the last build left it, kept in memory, with
 // that one article read again and only the routes that read it made again, in memory. A build is the
 // fallback for anything else (see `LiveSite.apply`).
-import { cmsPages } from '../cms/admin-page.ts';
+import { cmsHosts, cmsPages } from '../cms/admin-page.ts';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -181,7 +181,7 @@ export class LiveSite {
       site = publishedSite(loaded, now, this.live.preview ? 'preview' : 'production').site;
       const planned = planCards(site, routeTable(site), this.live.contentDir, this.live.cardsCode);
       lap('routes');
-      if (!sameValue(routingTable(planned.routes, cmsPages(site.settings)), this.table)) return this.build(`${rels.join(', ')} changed the site's pages`);
+      if (!sameValue(routingTable(planned.routes, cmsPages(site.settings), cmsHosts(site.settings)), this.table)) return this.build(`${rels.join(', ')} changed the site's pages`);
       routes = planned.routes;
       changed.length = 0;
       for (const route of routes) if (!sameValue(this.byFile.get(route.file), route)) changed.push(route);

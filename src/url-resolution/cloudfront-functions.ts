@@ -93,6 +93,7 @@ function rulesFrom(text) {
   var rules;
   try { rules = JSON.parse(text); } catch (e) { return undefined; }
   if (!rules || typeof rules.notFound !== 'string' || !Array.isArray(rules.fallbacks)) return undefined;
+  if (rules.hosts !== undefined && (!rules.hosts || typeof rules.hosts.site !== 'string' || typeof rules.hosts.cms !== 'string')) return undefined;
   for (var i = 0; i < rules.fallbacks.length; i++) {
     var f = rules.fallbacks[i];
     if (!f || typeof f.prefix !== 'string' || typeof f.status !== 'number' || (f.redirect === undefined) === (f.file === undefined)) return undefined;
@@ -102,7 +103,7 @@ function rulesFrom(text) {
 function byName(uri) {
   return function (key) { return key === uri && key.slice(key.lastIndexOf('/') + 1).indexOf('.') === -1 ? routing.PAGE : undefined; };
 }
-async function route(uri) {
+async function route(uri, host) {
   var state = { failed: false };
   var text = await read(routing.RULES_KEY, state);
   var rules = text === undefined ? undefined : rulesFrom(text);
@@ -113,7 +114,7 @@ async function route(uri) {
   if (rules === undefined || state.failed) {
     return { answer: routing.answer(uri, { notFound: rules ? rules.notFound : '/404.html', fallbacks: [] }, byName(uri)), keep: !degraded };
   }
-  var answer = routing.answer(uri, rules, function (key) { return found[key]; });
+  var answer = routing.answer(uri, rules, function (key) { return found[key]; }, host);
   // Kept by browsers: the URL's tidying, a '.html' name of a page, a redirect the store holds; never a fallback's.
   var keep = keys.indexOf(uri) === -1 || found[uri] !== undefined || (keys.length === 2 && found[keys[0]] === routing.PAGE);
   return { answer: answer, keep: keep };
@@ -129,7 +130,7 @@ function query(qs) {
 }
 async function handler(event) {
   var request = event.request;
-  var routed = await route(request.uri);
+  var routed = await route(request.uri, request.headers && request.headers.host ? request.headers.host.value : undefined);
   var answer = routed.answer;
   if (answer.kind === 'bad-request') return { statusCode: 400, statusDescription: 'Bad Request' };
   if (answer.kind === 'redirect') {

@@ -23,7 +23,8 @@ function entriesOf(table: RoutingTable): Map<string, string> {
   return entries;
 }
 
-export function resolve(path: string, table: RoutingTable): Resolution {
+/** `host`: the Host the request named, where the table tells the site's host from the content manager's (RoutingTable.hosts). */
+export function resolve(path: string, table: RoutingTable, host?: string): Resolution {
   const entries = entriesOf(table);
-  return answer(path, rulesOf(table), (key) => entries.get(key));
+  return answer(path, rulesOf(table), (key) => entries.get(key), host);
 }

@@ -11,4 +11,6 @@ export interface RoutingTable {
   fallbacks: Array<{ prefix: string; redirect?: string; file?: string; status: number }>;
   /** The not-found page's file. */
   notFound: string;
+  /** With a content manager on a host of its own: the site's host name and the manager's (see rule.ts). */
+  hosts?: { site: string; cms: string };
 }

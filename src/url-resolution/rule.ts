@@ -16,6 +16,14 @@ export interface Fallback { prefix: string; redirect?: string; file?: string; st
 export interface Rules {
   notFound: string;
   fallbacks: Fallback[];
+  /**
+   * With a content manager on a host name of its own: the site's host and the manager's. The
+   * manager's host answers /admin and the site's assets (its previews draw with them), and sends
+   * every other path to the same path on the site's host; any other host sends /admin to the
+   * manager's. So no page, nor any script a page brings, ever runs on the origin that holds the
+   * manager's sign-in token.
+   */
+  hosts?: { site: string; cms: string };
 }
 
 export type Resolution =
@@ -81,13 +89,27 @@ export function keysFor(path: string): string[] {
   return keys;
 }
 
+/** Whether `path` (tidied) is the content manager's: its page, bundle and config. */
+function isAdmin(path: string): boolean {
+  return path === '/admin' || path.indexOf('/admin/') === 0;
+}
+
 /**
  * The answer for `path`, given the rules and `entry`, the value under a key of keysFor(path)
- * (undefined where the key holds nothing).
+ * (undefined where the key holds nothing); `host`, the Host the request named (see Rules.hosts).
  */
-export function answer(path: string, rules: Rules, entry: (key: string) => string | undefined): Resolution {
+export function answer(path: string, rules: Rules, entry: (key: string) => string | undefined, host?: string): Resolution {
   var clean = tidy(path);
   if (clean === undefined) return { kind: 'bad-request', status: 400 };
+  var hosts = rules.hosts;
+  if (hosts && host !== undefined) {
+    var name = host.toLowerCase().replace(/:\d+$/, '');
+    if (name === hosts.cms) {
+      if (!isAdmin(clean) && clean.indexOf('/assets/') !== 0) return { kind: 'redirect', location: 'https://' + hosts.site + clean, status: 301 };
+    } else if (isAdmin(clean)) {
+      return { kind: 'redirect', location: 'https://' + hosts.cms + clean, status: 301 };
+    }
+  }
   // '/about.html' names the page '/about'; '/404.html' no page, '/.html' not the home page.
   if (clean.slice(-5) === '.html') {
     var base = clean.slice(0, -5);

@@ -36,7 +36,7 @@ export const STORE_DATA_FILE = 'cloudfront/key-value-store.json';
 export interface Entry { key: string; value: string }
 
 export function rulesOf(table: RoutingTable): Rules {
-  return { notFound: table.notFound, fallbacks: table.fallbacks };
+  return { notFound: table.notFound, fallbacks: table.fallbacks, ...(table.hosts ? { hosts: table.hosts } : {}) };
 }
 
 /** The entries, sorted by key: the rules, each page, each redirect. */

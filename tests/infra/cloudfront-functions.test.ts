@@ -328,3 +328,42 @@ describe('at 10,000 articles the functions still answer as site serve does', () 
     expect(compared).toBeGreaterThan(100);
   }, 120_000);
 });
+
+describe('a content manager on a host name of its own (cms.host)', () => {
+  test('its host answers /admin and the assets alone and sends every page to the site; the site sends /admin to it; the store failing sends nothing away', async () => {
+    const hosts = { site: 'www.example.com', cms: 'cms.example.com' };
+    const withHosts = storeOf([...entries.filter(([k]) => k !== 'rules'), ['rules', JSON.stringify({ ...rulesOf(table), hosts })], ['/admin', 'page']]);
+    const cases: Array<[host: string, target: string, expected: { uri?: string; status?: number; location?: string }]> = [
+      ['cms.example.com', '/admin', { uri: '/admin.html' }],
+      ['cms.example.com', '/admin/', { status: 301, location: '/admin' }],
+      ['cms.example.com', '/admin/config.json', { uri: '/admin/config.json' }],
+      ['CMS.example.com:443', '/admin/cms.js', { uri: '/admin/cms.js' }],
+      ['cms.example.com', '/assets/site.css', { uri: '/assets/site.css' }],
+      ['cms.example.com', '/', { status: 301, location: 'https://www.example.com/' }],
+      ['cms.example.com', '/about?ref=x', { status: 301, location: 'https://www.example.com/about?ref=x' }],
+      ['cms.example.com', '/no-such-page', { status: 301, location: 'https://www.example.com/no-such-page' }],
+      ['www.example.com', '/admin', { status: 301, location: 'https://cms.example.com/admin' }],
+      ['www.example.com', '/admin/config.json', { status: 301, location: 'https://cms.example.com/admin/config.json' }],
+      // The distribution's own name is not the manager's either.
+      ['d111111abcdef8.cloudfront.net', '/admin', { status: 301, location: 'https://cms.example.com/admin' }],
+      ['www.example.com', '/about', { uri: '/about.html' }],
+      ['www.example.com', '/administration', { uri: '/404.html' }],
+    ];
+    const events = cases.map(([host, target]) => {
+      const event = requestEvent(target);
+      event.request.headers = { host: { value: host } };
+      return event;
+    });
+    const outs = await runInNjs(source.request, events, withHosts);
+    const got = outs.map((o) => {
+      const r = o.result as CfRequest & CfResponse;
+      return r.statusCode ? { status: r.statusCode, location: r.headers?.location?.value } : { uri: r.uri };
+    });
+    expect(cases.map(([host, target], i) => ({ host, target, ...got[i] }))).toEqual(cases.map(([host, target, expected]) => ({ host, target, ...expected })));
+
+    // Rules the functions cannot read answer by file name alone, as before: no host is sent away.
+    const broken = storeOf([...entries.filter(([k]) => k !== 'rules'), ['rules', JSON.stringify({ ...rulesOf(table), hosts: { site: 1 } })]]);
+    const [fallback] = await runInNjs(source.request, [requestEvent('/about')], broken);
+    expect((fallback!.result as CfRequest).uri).toBe('/about.html');
+  });
+});
