@@ -560,8 +560,11 @@ describe('settings that change the stacks', () => {
     // Its settings, and no secret among them: only the parameter's name.
     const variables = fn!.Properties.Environment.Variables as Record<string, string>;
     expect(Object.fromEntries(Object.entries(variables).filter(([k]) => !/^(PARAMETERS_SECRETS_EXTENSION|SSM_PARAMETER_STORE|SECRETS_MANAGER)_/.test(k)))).toEqual({
-      CMS_CLIENT_ID: 'Ov23liAbCdEf12345678', CMS_SECRET_PARAMETER: '/site/cms/github-client-secret', SITE_ORIGIN: 'https://www.example.co.uk',
+      CMS_CLIENT_ID: 'Ov23liAbCdEf12345678', CMS_SECRET_PARAMETER: '/site/cms/github-client-secret', SITE_ORIGIN: 'https://www.example.co.uk', CMS_SCOPE: 'public_repo',
     });
+    // A private repository's sign-in asks for `repo`; a public one's never does.
+    const privateRepo = Template.fromStack(synth({ cmsClientId: 'Ov23liAbCdEf12345678', cmsRepoVisibility: 'private' }).site);
+    expect(resources(privateRepo, 'AWS::Lambda::Function').flatMap((f) => f.Properties.Environment?.Variables?.CMS_SCOPE ?? [])).toEqual(['repo']);
     // The extension's own settings: its port, which lambda/cms-auth/secret.ts reads, and a cache of five minutes.
     expect(variables).toMatchObject({ PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773', SSM_PARAMETER_STORE_TTL: '300' });
     // Its code is the sign-in bundle (no form handler in it), and reads the parameter through the extension's layer.
