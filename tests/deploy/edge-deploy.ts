@@ -134,7 +134,7 @@ export interface EdgeRunOptions {
   /** One more edge that no invalidation ever reaches, which cached /blog/changed an hour before. */
   plant?: boolean;
   /** Kills the deploy of AFTER before the first step for which this is true (the step is not made); it is then run again, ten simulated minutes later. */
-  killAt?: (step: string, index: number) => boolean;
+  killAt?: (step: string) => boolean;
 }
 
 /** The files and routing entries of the build deployed last. */
@@ -163,7 +163,7 @@ export async function deployThroughTheEdges(bucket: string, order: 'ordered' | '
       if (dead) throw new Error('killed');
       if (!armed) return;
       steps.push(what);
-      if (killAt?.(what, steps.length - 1)) {
+      if (killAt?.(what)) {
         dead = true;
         throw new Error(`killed before ${what}`);
       }
