@@ -9,6 +9,8 @@ export interface HttpEvent {
   headers?: Record<string, string | undefined>;
   body?: string | null;
   isBase64Encoded?: boolean;
+  /** The request's Cookie header, split ('name=value' each), as payload v2 delivers it. */
+  cookies?: string[];
   requestContext?: {
     requestId?: string;
     http?: { method?: string; path?: string; sourceIp?: string; userAgent?: string };
@@ -20,6 +22,8 @@ export interface HttpResult {
   headers: Record<string, string>;
   body: string;
   isBase64Encoded?: boolean;
+  /** Set-Cookie values, one a cookie (payload v2). */
+  cookies?: string[];
 }
 
 /** What the handler reads of Lambda's context: the time left before Lambda stops it (absent outside Lambda). */

@@ -44,6 +44,8 @@ export class CmsAuth extends Construct {
         CMS_CLIENT_ID: settings.cmsClientId,
         CMS_SECRET_PARAMETER: parameter,
         SITE_ORIGIN: `https://${settings.domainName}`,
+        // What the token may reach: public repositories only, unless the site's repository is private.
+        CMS_SCOPE: settings.cmsRepoVisibility === 'private' ? 'repo' : 'public_repo',
       },
       paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103),
       logGroup: new LogGroup(this, 'Logs', { retention: settings.logRetentionDays as RetentionDays }),

@@ -36,6 +36,8 @@ export interface SiteSettings {
   cmsClientId?: string;
   /** The SSM Parameter Store SecureString holding that app's client secret (put there by hand, never in the repository). */
   cmsSecretParameter: string;
+  /** 'private' when the repository the content manager commits to is private: its sign-in then asks GitHub for `repo` rather than `public_repo`. */
+  cmsRepoVisibility: 'public' | 'private';
   /** AWS account to deploy to; the CDK CLI sets CDK_DEFAULT_ACCOUNT from the credentials in use. */
   account?: string;
 }
@@ -72,6 +74,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'leadRetentionMonths', env: 'SITE_LEAD_RETENTION_MONTHS', what: 'months each lead is kept before DynamoDB deletes it: must equal leadRetentionMonths in content/site.yaml, which is the default' },
   { key: 'cmsClientId', env: 'SITE_CMS_CLIENT_ID', what: "the GitHub OAuth app's client id, to deploy the content manager's sign-in handler (default: none deployed)" },
   { key: 'cmsSecretParameter', env: 'SITE_CMS_SECRET_PARAMETER', what: `the SSM SecureString parameter holding that app's client secret (default ${DEFAULT_CMS_SECRET_PARAMETER})` },
+  { key: 'cmsRepoVisibility', env: 'SITE_CMS_REPO_VISIBILITY', what: "'private' when the content manager's repository is private, so its sign-in asks GitHub for the `repo` scope (default public: `public_repo`, public repositories only)" },
   { key: 'priceClass', env: 'SITE_PRICE_CLASS', what: "CloudFront price class: 100, 200 or All (default 100: Europe and North America)" },
 ];
 
@@ -215,12 +218,15 @@ export function readSettings(
   if (cmsClientId && !/^[\w.-]{8,100}$/.test(cmsClientId)) invalid('cmsClientId', cmsClientId, "a GitHub OAuth app's client id such as Ov23liAbCdEf12345678");
   const cmsSecretParameter = raw('cmsSecretParameter') ?? DEFAULT_CMS_SECRET_PARAMETER;
   if (!/^\/[\w.\/-]+$/.test(cmsSecretParameter)) invalid('cmsSecretParameter', cmsSecretParameter, 'an SSM parameter name such as /site/cms/github-client-secret');
+  const cmsRepoVisibility = raw('cmsRepoVisibility') ?? 'public';
+  if (cmsRepoVisibility !== 'public' && cmsRepoVisibility !== 'private') invalid('cmsRepoVisibility', cmsRepoVisibility, 'public or private');
 
   if (problems.length > 0) throw new SettingsError(problems);
   const account = env.CDK_DEFAULT_ACCOUNT?.trim() || undefined;
   return {
     domainName, certificateArn, mailTo, mailFrom, region, sesIdentity, allowedOrigins, waf, wafApiRateLimit, wafSiteRateLimit,
     logRetentionDays, priceClass: priceClass as SiteSettings['priceClass'], alarmTo, leadRetentionMonths, cmsSecretParameter,
+    cmsRepoVisibility: cmsRepoVisibility as SiteSettings['cmsRepoVisibility'],
     ...(cmsClientId ? { cmsClientId } : {}),
     ...(webAclArn ? { webAclArn } : {}),
     ...(distributionId ? { distributionId } : {}),

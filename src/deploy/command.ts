@@ -44,6 +44,8 @@ export interface DeployClients {
   wait?: (ms: number) => Promise<void>;
   /** How the deploy asks the site what readers get (tests: the edge simulator); by default HTTP to --verify-url. */
   verify?: Asker;
+  /** How the deploy asks the site at an address (by default HTTP, httpAsker). */
+  askerFor?: (base: string) => Asker;
 }
 
 /** Asks the site at `base` over HTTP(S) for each path, following no redirect. */
@@ -170,8 +172,19 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
   const kvs = clients.kvs ?? kvsClient(settings);
   const target = `${path.relative(process.cwd(), path.resolve(settings.dir)) || '.'}/ → s3://${settings.bucket}/${settings.prefix} (${settings.region})`;
   const started = performance.now();
-  const verifier = settings.verify === false ? undefined : clients.verify ?? (settings.verify.url ? httpAsker(settings.verify.url) : undefined);
   try {
+    // Without --verify-url or SITE_URL, the distribution's own address (GetDistribution), asked before anything changes.
+    let verifyUrl = settings.verify === false ? undefined : settings.verify.url;
+    let unverified = 'no --verify-url or SITE_URL to ask, and no --distribution-id to look its address up';
+    if (settings.verify !== false && !verifyUrl && !clients.verify && settings.distributionId && cdn.address && !settings.dryRun) {
+      try {
+        verifyUrl = await cdn.address(settings.distributionId);
+        io.out(`  readers will be asked at ${verifyUrl}, distribution ${settings.distributionId}'s address (--verify-url to ask elsewhere)`);
+      } catch (error) {
+        unverified = `distribution ${settings.distributionId}'s address could not be read (${describeError(error)}); pass --verify-url`;
+      }
+    }
+    const verifier = settings.verify === false ? undefined : clients.verify ?? (verifyUrl ? (clients.askerFor ?? httpAsker)(verifyUrl) : undefined);
     const result = await deploy({
       dir: settings.dir,
       bucket: settings.bucket,
@@ -194,7 +207,7 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
     });
     if (!result.dryRun) {
       for (const line of formatOutcome(result, settings.distributionId)) io.out(line);
-      if (settings.verify !== false && !verifier) io.out('  what readers get was not checked: no --verify-url or SITE_URL to ask (--no-verify to say so)');
+      if (settings.verify !== false && !verifier) io.out(`  what readers get was not checked: ${unverified} (--no-verify to say so)`);
       io.out(`  in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
     return 0;

@@ -133,6 +133,24 @@ describe('deployCommand output', () => {
     expect(second.out.join('\n')).toContain('no invalidation');
   });
 
+  test('without --verify-url or SITE_URL, readers are asked at the distribution\'s own address, read with GetDistribution', async () => {
+    cdn.distributions.set('EDIST', 'd111111abcdef8.cloudfront.net');
+    const asked: string[] = [];
+    // The site at that address answers every URL with a 503: the check must name them.
+    const askerFor = (base: string) => async (paths: readonly string[]) => { asked.push(...paths.map((p) => new URL(p, base).href)); return paths.map(() => ({ status: 503 })); };
+    const { io, out, err } = capture();
+    expect(await deployCommand(flags({ bucket: 'site', distributionId: 'EDIST' }), io, {}, { ...clients(), askerFor })).toBe(1);
+    expect(out).toContain("  readers will be asked at https://d111111abcdef8.cloudfront.net, distribution EDIST's address (--verify-url to ask elsewhere)");
+    expect(asked).toEqual(['https://d111111abcdef8.cloudfront.net/', 'https://d111111abcdef8.cloudfront.net/about']);
+    expect(err[0]).toMatch(/^site deploy failed: readers do not get what the build holds, 0 s after the deploy's last step:\n  \/ answered 503, where the build expects 200 \(ETag [0-9a-f]{32}\)\n  \/about answered 503/);
+
+    // A distribution CloudFront does not know: the deploy goes on and says, in one line, why nothing was checked.
+    const unknown = capture();
+    expect(await deployCommand(flags({ bucket: 'site', distributionId: 'ENONE' }), unknown.io, {}, { ...clients(), askerFor })).toBe(0);
+    expect(unknown.out).toContain("  what readers get was not checked: distribution ENONE's address could not be read (NoSuchDistribution (HTTP 404): The specified distribution does not exist.); pass --verify-url (--no-verify to say so)");
+    cdn.distributions.delete('EDIST');
+  });
+
   test('--keep-stale on the command line deletes nothing and says how many stale objects it kept', async () => {
     await s3.client.send(new PutObjectCommand({ Bucket: 'site', Key: 'about/index.html', Body: 'the old layout' }));
     vi.stubEnv('SITE_S3_ENDPOINT', s3.endpoint);

@@ -1,5 +1,5 @@
-// A stand-in for CloudFront's CreateInvalidation and GetInvalidation on 127.0.0.1 (REST XML, as the
-// real API), so the deploy's invalidation goes through the real @aws-sdk/client-cloudfront without
+// A stand-in for CloudFront's CreateInvalidation, GetInvalidation and GetDistribution on 127.0.0.1
+// (REST XML, as the real API; a distribution it was not given is NoSuchDistribution, 404), so the deploy's invalidation goes through the real @aws-sdk/client-cloudfront without
 // an AWS account. An invalidation is 'InProgress' until `statusOf` says otherwise ('Completed' at
 // once by default; the edge simulator completes it once every edge has dropped the paths).
 import { createServer, type Server } from 'node:http';
@@ -19,6 +19,8 @@ export interface FakeCloudFront {
   polls: string[];
   /** The status GetInvalidation answers for an invalidation (by its index in `requests`). */
   statusOf: (index: number) => 'InProgress' | 'Completed';
+  /** The distributions GetDistribution knows: id → domain name ('d111111abcdef8.cloudfront.net'). */
+  distributions: Map<string, string>;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ const texts = (xml: string, tag: string) => [...xml.matchAll(new RegExp(`<${tag}
 export async function startFakeCloudFront(): Promise<FakeCloudFront> {
   const requests: InvalidationRequest[] = [];
   const polls: string[] = [];
+  const distributions = new Map<string, string>();
   const fake = { statusOf: (_index: number): 'InProgress' | 'Completed' => 'Completed' };
   const xmlOf = (index: number, status: string) => {
     const r = requests[index]!;
@@ -42,6 +45,17 @@ export async function startFakeCloudFront(): Promise<FakeCloudFront> {
         const index = Number(got[2]) - 1;
         polls.push(`I${index + 1}FAKE`);
         res.writeHead(200, { 'content-type': 'text/xml' }).end(xmlOf(index, fake.statusOf(index)));
+        return;
+      }
+      const distribution = /^\/2020-05-31\/distribution\/([^/]+)$/.exec(req.url ?? '');
+      if (req.method === 'GET' && distribution) {
+        const id = decodeURIComponent(distribution[1]!);
+        const domain = distributions.get(id);
+        if (!domain) {
+          res.writeHead(404, { 'content-type': 'text/xml' }).end(`<?xml version="1.0"?><ErrorResponse xmlns="${NS}"><Error><Type>Sender</Type><Code>NoSuchDistribution</Code><Message>The specified distribution does not exist.</Message></Error><RequestId>FAKE</RequestId></ErrorResponse>`);
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/xml', etag: 'E2QWRUHEXAMPLE' }).end(`<?xml version="1.0" encoding="UTF-8"?><Distribution xmlns="${NS}"><Id>${id}</Id><ARN>arn:aws:cloudfront::123456789012:distribution/${id}</ARN><Status>Deployed</Status><LastModifiedTime>2025-01-01T00:00:00Z</LastModifiedTime><InProgressInvalidationBatches>0</InProgressInvalidationBatches><DomainName>${domain}</DomainName><DistributionConfig><CallerReference>site</CallerReference><Aliases><Quantity>0</Quantity></Aliases><Comment></Comment><Enabled>true</Enabled></DistributionConfig></Distribution>`);
         return;
       }
       const match = /^\/2020-05-31\/distribution\/([^/]+)\/invalidation$/.exec(req.url ?? '');
@@ -67,6 +81,7 @@ export async function startFakeCloudFront(): Promise<FakeCloudFront> {
     client,
     requests,
     polls,
+    distributions,
     get statusOf() { return fake.statusOf; },
     set statusOf(f) { fake.statusOf = f; },
     close: async () => {

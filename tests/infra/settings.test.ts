@@ -43,7 +43,14 @@ describe('readSettings', () => {
       leadRetentionMonths: 24,
       // No content manager sign-in (no cmsClientId); its secret's parameter name, were there one.
       cmsSecretParameter: '/site/cms/github-client-secret',
+      cmsRepoVisibility: 'public',
     });
+  });
+
+  test("the content manager's repository is public unless said private; anything else is refused", () => {
+    expect(readSettings(fromContext({ ...REQUIRED, cmsRepoVisibility: 'private' }), {}).cmsRepoVisibility).toBe('private');
+    expect(readSettings(fromContext(REQUIRED), { SITE_CMS_REPO_VISIBILITY: 'private' }).cmsRepoVisibility).toBe('private');
+    expect(problems({ ...REQUIRED, cmsRepoVisibility: 'internal' }).join('\n')).toMatch(/cmsRepoVisibility .*'internal': expected public or private/);
   });
 
   test('the alarm address and retention period: the retention is content/site.yaml\'s, and a setting that disagrees is refused', () => {

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -15,7 +15,8 @@ import { buildSite } from '../../src/pipeline/build.ts';
 import { deployDirFor } from '../../src/output/layout.ts';
 import { BuildOutputsError } from '../../infra/lib/build-outputs.ts';
 import { defineApp, type DefinedApp } from '../../infra/lib/define-app.ts';
-import { SettingsError } from '../../infra/lib/settings.ts';
+import { readSettings, SettingsError } from '../../infra/lib/settings.ts';
+import { CmsAuth } from '../../infra/lib/cms-auth.ts';
 import { runApp } from '../../infra/lib/run-app.ts';
 import { formActionSources } from '../../infra/lib/headers-policy.ts';
 import { LIMITS_TABLE_SCHEMA } from '../../lambda/limits/table.ts';
@@ -560,8 +561,13 @@ describe('settings that change the stacks', () => {
     // Its settings, and no secret among them: only the parameter's name.
     const variables = fn!.Properties.Environment.Variables as Record<string, string>;
     expect(Object.fromEntries(Object.entries(variables).filter(([k]) => !/^(PARAMETERS_SECRETS_EXTENSION|SSM_PARAMETER_STORE|SECRETS_MANAGER)_/.test(k)))).toEqual({
-      CMS_CLIENT_ID: 'Ov23liAbCdEf12345678', CMS_SECRET_PARAMETER: '/site/cms/github-client-secret', SITE_ORIGIN: 'https://www.example.co.uk',
+      CMS_CLIENT_ID: 'Ov23liAbCdEf12345678', CMS_SECRET_PARAMETER: '/site/cms/github-client-secret', SITE_ORIGIN: 'https://www.example.co.uk', CMS_SCOPE: 'public_repo',
     });
+    // A private repository's sign-in asks for `repo` (the construct alone: the rest of the stack is as above).
+    const stack = new Stack(new App(), 'CmsOnly');
+    const settings = readSettings((key) => ({ ...SETTINGS, cmsClientId: 'Ov23liAbCdEf12345678', cmsRepoVisibility: 'private' } as Record<string, unknown>)[key], {});
+    new CmsAuth(stack, 'Cms', { settings: settings as typeof settings & { cmsClientId: string }, codeDir: path.join(deployDir, 'lambda-cms-auth') });
+    expect(resources(Template.fromStack(stack), 'AWS::Lambda::Function').flatMap((f) => f.Properties.Environment?.Variables?.CMS_SCOPE ?? [])).toEqual(['repo']);
     // The extension's own settings: its port, which lambda/cms-auth/secret.ts reads, and a cache of five minutes.
     expect(variables).toMatchObject({ PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773', SSM_PARAMETER_STORE_TTL: '300' });
     // Its code is the sign-in bundle (no form handler in it), and reads the parameter through the extension's layer.

@@ -107,6 +107,13 @@ describe('the built-ins and module-level rules the runtime lacks', () => {
     expect(runtimeProblems('var v = "a".replaceAll("a", "b");', 'f.js')).toEqual([`f.js:1:9: .replaceAll() ${RUNTIME}`]);
     expect(runtimeProblems('var v = /(?<=a)b/.test("ab");', 'f.js')).toEqual([`f.js:1:9: a lookbehind in a regular expression ${RUNTIME}`]);
   });
+
+  test("the method list is AWS's runtime 2.0 page's: what it lists passes, what it leaves out is named", () => {
+    const listed = 'var b = Buffer.from("a"); var v = [Object.is(1, 1), atob(btoa("x")), ArrayBuffer.isView(b), Uint8Array.of(1).subarray(0), b.readUInt16BE(0), new TextEncoder().encode("x"), new Date(0).setUTCHours(1), Symbol.for("k")];';
+    expect(runtimeProblems(listed, 'f.js')).toEqual([]);
+    const unlisted: Array<[string, string]> = [['"a".charCodeAt(0)', '.charCodeAt()'], ['String.raw({ raw: ["a"] })', 'String.raw()'], ['"a".normalize()', '.normalize()'], ['"a".localeCompare("b")', '.localeCompare()'], ['new MemoryError("x")', 'new MemoryError']];
+    for (const [code, name] of unlisted) expect(runtimeProblems(`var v = ${code};`, 'f.js'), code).toEqual([`f.js:1:9: ${name} ${RUNTIME}`]);
+  });
 });
 
 describe('the build runs both functions in njs', () => {
