@@ -19,6 +19,8 @@ export interface BuildOutputs {
   lambdaDir: string;
   /** Folder holding index.mjs, the content manager's sign-in handler. */
   cmsAuthDir: string;
+  /** The site's host and the content manager's, when content/site.yaml gives it one (cms.host): the routing table's `hosts`. */
+  hosts?: { site: string; cms: string };
 }
 
 export class BuildOutputsError extends Error {
@@ -70,6 +72,21 @@ export function readBuildOutputs(deployDir: string): BuildOutputs {
     }
   }
 
+  // The routing table names the content manager's own host, which the distribution must answer to.
+  let hosts: BuildOutputs['hosts'];
+  const routingPath = file('routing.json', siteBuild);
+  if (existsSync(routingPath)) {
+    try {
+      const table = JSON.parse(readFileSync(routingPath, 'utf8')) as { hosts?: { site?: unknown; cms?: unknown } };
+      if (table.hosts !== undefined) {
+        if (typeof table.hosts?.site !== 'string' || typeof table.hosts.cms !== 'string') throw new Error('its hosts are not a site and a cms host name');
+        hosts = { site: table.hosts.site, cms: table.hosts.cms };
+      }
+    } catch (error) {
+      problems.push(`${routingPath} is not the routing table site build writes (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+
   if (problems.length > 0) throw new BuildOutputsError(problems);
-  return { viewerRequestPath, viewerResponsePath, headers, lambdaDir, cmsAuthDir };
+  return { viewerRequestPath, viewerResponsePath, headers, lambdaDir, cmsAuthDir, ...(hosts ? { hosts } : {}) };
 }

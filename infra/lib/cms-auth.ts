@@ -22,6 +22,8 @@ export interface CmsAuthProps {
   settings: SiteSettings & { cmsClientId: string };
   /** Folder with the sign-in handler's bundle, index.mjs (lambda/bundle-lambda.ts). */
   codeDir: string;
+  /** The origin /admin is served from, the only one the token is posted to: the content manager's own host when it has one. */
+  adminOrigin: string;
 }
 
 export class CmsAuth extends Construct {
@@ -43,7 +45,7 @@ export class CmsAuth extends Construct {
       environment: {
         CMS_CLIENT_ID: settings.cmsClientId,
         CMS_SECRET_PARAMETER: parameter,
-        SITE_ORIGIN: `https://${settings.domainName}`,
+        SITE_ORIGIN: props.adminOrigin,
         // What the token may reach: public repositories only, unless the site's repository is private.
         CMS_SCOPE: settings.cmsRepoVisibility === 'private' ? 'repo' : 'public_repo',
       },

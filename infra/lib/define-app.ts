@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { Annotations, type App } from 'aws-cdk-lib';
 import { Function as CloudFrontFunction } from 'aws-cdk-lib/aws-cloudfront';
-import { readBuildOutputs } from './build-outputs.ts';
+import { BuildOutputsError, readBuildOutputs } from './build-outputs.ts';
 import { readSettings, type SiteSettings } from './settings.ts';
 import { readLeadRetentionMonthsSync } from '../../src/leads/settings.ts';
 import { DEPLOY_DIR } from '../../src/output/layout.ts';
@@ -25,6 +25,9 @@ export function defineApp(app: App, env: Readonly<Record<string, string | undefi
   const settings = readSettings((key) => app.node.tryGetContext(key), env, { leadRetentionMonths: readLeadRetentionMonthsSync(path.resolve(import.meta.dirname, '../..')) });
   const deployDir = path.resolve(String(app.node.tryGetContext('deployDir') ?? env.SITE_DEPLOY_DIR ?? DEFAULT_DEPLOY_DIR));
   const build = readBuildOutputs(deployDir);
+  if (build.hosts && build.hosts.site !== settings.domainName) {
+    throw new BuildOutputsError([`${path.join(deployDir, 'routing.json')} was built for ${build.hosts.site}, with the content manager at ${build.hosts.cms}, but the stack deploys ${settings.domainName}: run \`npx site build --site-url https://${settings.domainName}\` first`]);
+  }
 
   const site = new SiteStack(app, 'Site', {
     env: { account: settings.account, region: settings.region },

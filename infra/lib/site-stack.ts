@@ -108,7 +108,7 @@ export class SiteStack extends Stack {
     mailEvents.allowSending(forms.handler, settings);
     mailEvents.allowSending(leads.mailer, settings);
     // The content manager's sign-in, once the GitHub OAuth app's client id is set (cms-auth.ts says why a Function URL).
-    if (settings.cmsClientId) new CmsAuth(this, 'CmsAuth', { settings: { ...settings, cmsClientId: settings.cmsClientId }, codeDir: build.cmsAuthDir });
+    if (settings.cmsClientId) new CmsAuth(this, 'CmsAuth', { settings: { ...settings, cmsClientId: settings.cmsClientId }, codeDir: build.cmsAuthDir, adminOrigin: `https://${build.hosts?.cms ?? settings.domainName}` });
     defineLeadAlarms(leads, { settings, topic: leads.topic, table: leads.table, limitsTable: leads.limits, configurationSet: mailEvents.configurationSet.configurationSetName, handler: forms.handler, mailer: leads.mailer, sesEvents: mailEvents.handler });
 
     // Only what the handler reads reaches it: its origin check's Origin and Referer, Content-Type,
@@ -146,7 +146,9 @@ export class SiteStack extends Stack {
 
     this.distribution = new Distribution(this, 'Cdn', {
       comment: settings.domainName,
-      domainNames: [settings.domainName],
+      // The content manager's own host (content/site.yaml's cms.host) is an alternate name of the same
+      // distribution; the certificate must cover it too (docs/owners.md).
+      domainNames: [settings.domainName, ...(build.hosts ? [build.hosts.cms] : [])],
       certificate: Certificate.fromCertificateArn(this, 'Certificate', settings.certificateArn),
       minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
       httpVersion: HttpVersion.HTTP2_AND_3,

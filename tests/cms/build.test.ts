@@ -10,7 +10,8 @@ import { buildCommand } from '../../src/pipeline/build-command.ts';
 import { formatSummary } from '../../src/measure/summary.ts';
 import { outputLayout } from '../../src/output/layout.ts';
 import { headersFile, headersFor, parseHeadersFile, type HeadersFile } from '../../src/response-headers.ts';
-import { cmsHeaders } from '../../src/cms/admin-page.ts';
+import { cmsHeaders, cmsHosts, cmsPages } from '../../src/cms/admin-page.ts';
+import { routingTable } from '../../src/routes/routing-table.ts';
 import { resolve, type RoutingTable } from '../../src/url-resolution/resolve.ts';
 import { siteSchema } from '../../src/content/schemas.ts';
 import { editFile, scratchProject } from '../scratch-project.ts';
@@ -111,5 +112,24 @@ describe('the headers file with search and the content manager', () => {
     expect(headersFor(both, '/admin')['content-security-policy']).toContain('https://auth.example.net');
     expect(headersFor(both, '/admin')['x-robots-tag']).toBe('noindex, nofollow');
     expect(() => siteSchema.parse({ ...base, cms: { repo: 'not a repo', authUrl: 'http://x.example' } })).toThrow(/owner\/name[\s\S]*https:\/\//);
+  });
+});
+
+describe('cms.host: the content manager on a host name of its own', () => {
+  const base = { name: 'N', description: 'D', url: 'https://www.example.com', email: 'a@example.com', location: 'L', officeHours: 'O', author: { name: 'A', role: 'R', bio: 'B' } };
+  const cms = { repo: 'o/n', authUrl: 'https://auth.example.net/' };
+
+  it('is a bare lower-case host name other than the site\'s own, and the routing table names both hosts', () => {
+    const settings = siteSchema.parse({ ...base, cms: { ...cms, host: 'cms.example.com' } });
+    expect(cmsHosts(settings)).toEqual({ site: 'www.example.com', cms: 'cms.example.com' });
+    expect(routingTable([], cmsPages(settings), cmsHosts(settings)).hosts).toEqual({ site: 'www.example.com', cms: 'cms.example.com' });
+    // Without it: no hosts, and /admin is answered on the site's own host.
+    const plain = siteSchema.parse({ ...base, cms });
+    expect(cmsHosts(plain)).toBeUndefined();
+    expect(routingTable([], cmsPages(plain), cmsHosts(plain))).not.toHaveProperty('hosts');
+    const refused = (host: string) => siteSchema.safeParse({ ...base, cms: { ...cms, host } }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    for (const host of ['https://cms.example.com', 'cms.example.com/admin', 'CMS.example.com', 'cms']) expect(refused(host)).toEqual(['cms.host: expected a host name such as cms.example.co.uk (lower case, no scheme, no path)']);
+    // The site's own host for both would send /admin and the pages back and forth for ever.
+    expect(refused('www.example.com')).toEqual(["cms.host: must differ from the site's own host (www.example.com): the content manager needs a host name of its own"]);
   });
 });

@@ -2,7 +2,7 @@
 // `cdk synth` builds them (infra/lib/define-app.ts), and `cdk synth` itself, offline.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -566,7 +566,7 @@ describe('settings that change the stacks', () => {
     // A private repository's sign-in asks for `repo` (the construct alone: the rest of the stack is as above).
     const stack = new Stack(new App(), 'CmsOnly');
     const settings = readSettings((key) => ({ ...SETTINGS, cmsClientId: 'Ov23liAbCdEf12345678', cmsRepoVisibility: 'private' } as Record<string, unknown>)[key], {});
-    new CmsAuth(stack, 'Cms', { settings: settings as typeof settings & { cmsClientId: string }, codeDir: path.join(deployDir, 'lambda-cms-auth') });
+    new CmsAuth(stack, 'Cms', { settings: settings as typeof settings & { cmsClientId: string }, codeDir: path.join(deployDir, 'lambda-cms-auth'), adminOrigin: 'https://www.example.co.uk' });
     expect(resources(Template.fromStack(stack), 'AWS::Lambda::Function').flatMap((f) => f.Properties.Environment?.Variables?.CMS_SCOPE ?? [])).toEqual(['repo']);
     // The extension's own settings: its port, which lambda/cms-auth/secret.ts reads, and a cache of five minutes.
     expect(variables).toMatchObject({ PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773', SSM_PARAMETER_STORE_TTL: '300' });
@@ -588,6 +588,26 @@ describe('settings that change the stacks', () => {
 
     expect(() => synth({ cmsClientId: 'no good!' })).toThrow(/cmsClientId .* is 'no good!'/);
     expect(() => synth({ cmsClientId: 'Ov23liAbCdEf12345678', cmsSecretParameter: 'relative' })).toThrow(/cmsSecretParameter/);
+  });
+
+  test("a content manager on a host of its own (cms.host): the distribution answers to both names, the sign-in posts its token to the manager's origin alone, and a build for another site is refused", async () => {
+    // The build's routing table as site build writes it with cms.host set (tests/infra/cloudfront-functions routes by it).
+    const ownHost = path.join(work, 'deploy-cms-host');
+    await cp(deployDir, ownHost, { recursive: true, dereference: true }); // its own files, not links into the build
+    const table = JSON.parse(await readFile(path.join(deployDir, 'routing.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(path.join(ownHost, 'routing.json'), JSON.stringify({ ...table, hosts: { site: 'www.example.co.uk', cms: 'cms.example.co.uk' } }));
+    const template = Template.fromStack(synth({ deployDir: ownHost, cmsClientId: 'Ov23liAbCdEf12345678' }).site);
+    const [cdn] = resources(template, 'AWS::CloudFront::Distribution');
+    expect(cdn!.Properties.DistributionConfig.Aliases).toEqual(['www.example.co.uk', 'cms.example.co.uk']);
+    const [fn] = resources(template, 'AWS::Lambda::Function').filter((f) => f.Properties.Environment?.Variables?.CMS_CLIENT_ID);
+    expect(fn!.Properties.Environment.Variables.SITE_ORIGIN).toBe('https://cms.example.co.uk');
+    // Without cms.host: one name, and the token goes to the site's own origin, where /admin is.
+    expect(resources(Template.fromStack(synth().site), 'AWS::CloudFront::Distribution')[0]!.Properties.DistributionConfig.Aliases).toEqual(['www.example.co.uk']);
+
+    await writeFile(path.join(ownHost, 'routing.json'), JSON.stringify({ ...table, hosts: { site: 'www.other.example', cms: 'cms.example.co.uk' } }));
+    expect(() => synth({ deployDir: ownHost })).toThrow(/was built for www\.other\.example, with the content manager at cms\.example\.co\.uk, but the stack deploys www\.example\.co\.uk: run `npx site build --site-url https:\/\/www\.example\.co\.uk`/);
+    await writeFile(path.join(ownHost, 'routing.json'), JSON.stringify({ ...table, hosts: { site: 'www.example.co.uk' } }));
+    expect(() => synth({ deployDir: ownHost })).toThrow(/routing\.json is not the routing table site build writes \(its hosts are not a site and a cms host name\)/);
   });
 
   test('missing build outputs are named, with the command that makes them', () => {
