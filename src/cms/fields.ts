@@ -20,6 +20,8 @@ export interface CmsField {
   default?: unknown;
   fields?: CmsField[];
   field?: CmsField;
+  /** The markdown widget's editing modes. */
+  modes?: Array<'raw' | 'rich_text'>;
   /** The date widget's optional time of day. */
   time?: boolean;
   /** The title a list item is shown by, in the list. */
