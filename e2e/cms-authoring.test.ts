@@ -21,8 +21,9 @@ beforeAll(async () => {
   dir = await scratchProject('site-cms-day-');
   [server, browser] = await Promise.all([startServer({ root: dir, port: 0, host: '127.0.0.1' }), connectBrowser()]);
   context = await browser.newContext({ locale: 'en-GB', timezoneId: 'Europe/London', viewport: { width: 1366, height: 900 } });
-  // Leaving an entry with unsaved changes is let through; Decap's offer to restore them is declined.
-  context.on('page', (page) => page.on('dialog', (d) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss())));
+  // Leaving an entry with unsaved changes is let through (the page's and Decap's own question);
+  // Decap's offer to restore them is declined.
+  context.on('page', (page) => page.on('dialog', (d) => void (d.type() === 'beforeunload' || /leave this page/.test(d.message()) ? d.accept() : d.dismiss())));
   // The CMS's bundle is made on its first request (esbuild, some seconds): made here, outside the tests' page loads.
   expect((await fetch(`${server.url}/admin/cms.js`)).status).toBe(200);
 });
@@ -72,9 +73,23 @@ describe('an author at /admin', { timeout: 600_000 }, () => {
       ['#/collections/pages/entries/dialog-assessment', 'content/pages/dialog-assessment.yaml', 'Title', 'Assessment', 'Survey'],
       ['#/collections/site/entries/site', 'content/site.yaml', 'Office hours', '5:30pm', '5pm'],
     ] as const;
-    for (const [hash, rel, label, from, to] of edits) {
-      await open(page, hash);
+    // The content manager is loaded once: each entry after the first is opened as an author opens
+    // it, back to its collection's list (Decap loads an entry as its form opens) and on to the
+    // entry, which is waited for until its field shows the file's words.
+    const go = (h: string) => page.evaluate((to) => { location.hash = to; }, h);
+    for (const [i, [hash, rel, label, from, to]] of edits.entries()) {
+      if (i === 0) await open(page, hash);
+      else {
+        await go(hash.replace(/\/entries\/.*$/, ''));
+        await expect.poll(() => page.getByRole('button', { name: 'Publish' }).count()).toBe(0);
+        await go(hash);
+      }
       const field = page.getByLabel(label, { exact: true }).first();
+      const shown = async () => {
+        const value = await field.inputValue().catch(() => '');
+        return value.includes(from) && (await file(rel)).replace(/\n\s+/g, ' ').includes(value);
+      };
+      await expect.poll(shown).toBe(true);
       const before = await field.inputValue();
       expect(before, rel).toContain(from);
       const after = before.replace(from, to);
