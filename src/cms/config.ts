@@ -18,8 +18,8 @@ export interface CmsCollection {
   summary?: string;
   sortable_fields?: Array<string | { field: string; label?: string; default_sort?: boolean | 'asc' | 'desc' }>;
   fields?: CmsField[];
-  files?: Array<{ name: string; label: string; file: string; fields: CmsField[] }>;
-  /** Which of the site's templates draws its preview (see cms/client/previews.tsx). */
+  files?: Array<{ name: string; label: string; file: string; fields: CmsField[]; preview?: string }>;
+  /** Which of the site's templates draws its preview (see cms/client/previews.tsx); a file's `preview` draws that file's. */
   preview?: string;
 }
 
@@ -63,7 +63,12 @@ function withImages(field: CmsField): CmsField {
 /** The client's date widget (cms/client/date-widget.tsx): the browser's date input; `time` adds an optional time of day, UK time. */
 const date: Partial<CmsField> = { widget: 'date' };
 const moment: Partial<CmsField> = { widget: 'date', time: true };
-const BODY: CmsField = { name: 'body', label: 'Body', widget: 'markdown' };
+/**
+ * The body is edited as the markdown the build reads, saved as typed. Decap's Rich Text mode saved
+ * markdown typed into it escaped (`\## Heading`), and wrote back a body it opened in its own marks
+ * (`*` bullets and emphasis).
+ */
+const BODY: CmsField = { name: 'body', label: 'Body', widget: 'markdown', modes: ['raw'] };
 
 /** The schema's fields; an override that names no field of the schema (renamed or removed since) is an error. */
 export function fields(schema: z.ZodType, options: FieldOptions = {}): CmsField[] {
@@ -142,16 +147,16 @@ export function cmsConfig(settings: CmsSettings, kinds: ContentKinds = contentKi
       name: 'pages', label: 'Pages', format: 'yaml', create: false, delete: false,
       files: [
         ...Object.entries(kinds.pages).map(([name, schema]) => ({
-          name, label: `Page: ${name}`, file: `content/pages/${name}.yaml`, fields: keep(`pages/${name}`, fields(schema), schema),
+          name, label: `Page: ${name}`, file: `content/pages/${name}.yaml`, fields: keep(`pages/${name}`, fields(schema), schema), preview: 'page',
         })),
         ...kinds.legal.map((name) => ({
-          name, label: `Page: ${name}`, file: `content/pages/${name}.md`, fields: [...keep(`pages/${name}`, fields(legalSchema), legalSchema), BODY],
+          name, label: `Page: ${name}`, file: `content/pages/${name}.md`, fields: [...keep(`pages/${name}`, fields(legalSchema), legalSchema), BODY], preview: 'legal',
         })),
       ],
     },
     {
       name: 'site', label: 'Site settings', format: 'yaml', create: false, delete: false,
-      files: [{ name: 'site', label: 'Site settings', file: 'content/site.yaml', fields: keep('site', fields(siteSchema), siteSchema) }],
+      files: [{ name: 'site', label: 'Site settings', file: 'content/site.yaml', fields: keep('site', fields(siteSchema), siteSchema), preview: 'site' }],
     },
   ];
 

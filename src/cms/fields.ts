@@ -20,6 +20,8 @@ export interface CmsField {
   default?: unknown;
   fields?: CmsField[];
   field?: CmsField;
+  /** The markdown widget's editing modes. */
+  modes?: Array<'raw' | 'rich_text'>;
   /** The date widget's optional time of day. */
   time?: boolean;
   /** The title a list item is shown by, in the list. */
@@ -71,7 +73,8 @@ const anchored = (source: string) => (source.startsWith('^') ? source : `^[\\s\\
 function lengthPattern(min: number, max: number | undefined, trimmed: boolean): string {
   const upper = max === undefined ? '' : String(Math.max(max - 2, 0));
   if (!trimmed) return `^[\\s\\S]{${min},${max ?? ''}}$`;
-  if (min <= 1 && max === undefined) return '^\\s*\\S(?:[\\s\\S]*\\S)?\\s*$';
+  // One character, or two and what lies between them.
+  if (min <= 1) return `^\\s*\\S(?:[\\s\\S]{0,${upper}}\\S)?\\s*$`;
   return `^\\s*\\S[\\s\\S]{${Math.max(min - 2, 0)},${upper}}\\S\\s*$`;
 }
 
@@ -100,7 +103,8 @@ function stringRule(def: Def): StringRule {
     if (check.check === 'string_format' && check.format === 'url') patterns.push([webAddress('https?'), 'expected a web address such as https://www.example.com']);
   }
   if (patterns.length) return { pattern: patterns[0], hint: patterns.length > 1 ? patterns.slice(1).map((p) => p[1]).join('; ') : undefined };
-  if (min !== undefined || max !== undefined) return { pattern: [lengthPattern(min ?? 0, max, trimmed), max !== undefined ? tooLong || tooShort : tooShort] };
+  // The limit is said beside the field before it is met, and the field's message says it once passed.
+  if (min !== undefined || max !== undefined) return { pattern: [lengthPattern(min ?? 0, max, trimmed), max !== undefined ? tooLong || tooShort : tooShort], ...(max !== undefined ? { hint: `At most ${max} characters.` } : {}) };
   return {};
 }
 

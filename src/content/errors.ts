@@ -56,7 +56,7 @@ export function issueToWords(issue: z.core.$ZodIssue, input: unknown): { message
       if (issue.origin === 'array') return { message: `needs at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}` };
       return { message: issue.message };
     case 'too_big':
-      if (issue.origin === 'string') return { message: `must be at most ${issue.maximum} characters` };
+      if (issue.origin === 'string') return { message: `must be at most ${issue.maximum} characters${typeof value === 'string' ? ` (it has ${value.length})` : ''}` };
       if (issue.origin === 'array') return { message: `allows at most ${issue.maximum} items` };
       return { message: issue.message };
     case 'unrecognized_keys':

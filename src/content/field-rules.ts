@@ -12,3 +12,7 @@ export const slug = z.string().regex(SLUG_PATTERN, 'expected a slug of lower-cas
 export const metaDescription = text
   .min(120, 'is too short for a meta description: write 120 to 160 characters')
   .max(160, 'is too long for a meta description: write 120 to 160 characters');
+
+/** The longest excerpt: it opens the article and its feed entry whole, and is cut to three lines on the article's card. */
+export const EXCERPT_MAX = 300;
+export const excerpt = text.max(EXCERPT_MAX, `is too long: an excerpt is at most ${EXCERPT_MAX} characters`);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ASSESSMENT_FORMS, type AssessmentFormName } from './assessment-forms.ts';
-import { slug, text } from './field-rules.ts';
+import { excerpt, slug, text } from './field-rules.ts';
 import { DEFAULT_FORM_ENDPOINT } from '../../forms/names.ts';
 import { instantOf } from './publication.ts';
 
@@ -84,7 +84,7 @@ export const homeSchema = z.strictObject({
 
 export const postSchema = z.strictObject({
   title: text,
-  excerpt: text,
+  excerpt,
   date: isoDate,
   readingTime: z.string().regex(/^\d+ min read$/, "expected a reading time like '7 min read'").optional(),
   categories: z.array(text).optional(),

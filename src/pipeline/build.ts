@@ -136,7 +136,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
       return built;
     });
     // The content manager (/admin) beside them: its bundle from the cache, or made by esbuild; serve answers /admin itself.
-    const managing = session ? Promise.resolve(undefined) : time('cms', () => cmsStage(root, site, assets, now)).then(async (built) => {
+    const managing = session ? Promise.resolve(undefined) : time('cms', () => cmsStage(root, site, routes, assets, now)).then(async (built) => {
       if (built) await time('write', () => writeFiles(writer, sizes, built.files));
       return built;
     });

@@ -5,6 +5,8 @@ import { gzip } from 'node:zlib';
 import { ADMIN_PATH, CMS_CONFIG, CMS_SCRIPT, adminPage } from '../cms/admin-page.ts';
 import { cmsBundle } from '../cms/bundle.ts';
 import { cmsConfig } from '../cms/config.ts';
+import { previewContext } from '../cms/preview-context.ts';
+import type { Route } from '../routes/route.ts';
 import type { BundleResult } from '../bundle/bundle.ts';
 import type { Site } from '../content/load.ts';
 import type { DistFile } from './dist-writer.ts';
@@ -17,14 +19,14 @@ export interface BuiltCms {
 }
 
 /** /admin's files, or undefined when site.yaml names no repository (or `--no-cms`). */
-export async function cmsStage(root: string, site: Site, assets: BundleResult, now: Date): Promise<BuiltCms | undefined> {
+export async function cmsStage(root: string, site: Site, routes: readonly Route[], assets: BundleResult, now: Date): Promise<BuiltCms | undefined> {
   const { settings } = site;
   if (!settings.cms) return undefined;
   const categories = [...new Set(site.posts.flatMap((p) => p.categories ?? []))].sort();
   const config = {
     ...cmsConfig({ categories, siteUrl: settings.url, repo: settings.cms.repo, branch: settings.cms.branch, authBaseUrl: settings.cms.authUrl }),
     previewStyles: [assets.css],
-    previewContext: { settings, images: site.images, year: now.getUTCFullYear(), studyCta: site.pages['case-studies'].studyCta },
+    previewContext: previewContext(site, routes, now),
   };
   const made = await cmsBundle(root);
   const zipped = await promisify(gzip)(made.js, { level: 9 });

@@ -20,7 +20,7 @@ import { answerSaves, endStartup, startupSaves } from './startup-saves.ts';
 import { requestHandler } from './request-handler.ts';
 import { isLoopback, ownOrigins } from './own-origins.ts';
 import type { ServeState, ServerOptions } from './serve-state.ts';
-import { caseStudySummary } from '../routes/company.ts';
+import { previewContext } from '../cms/preview-context.ts';
 
 export interface RunningServer {
   url: string;
@@ -76,7 +76,7 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
     };
     const result: BuildResult = await buildSite({ root: opts.root, outDir: state.outDir, family: state.layout.family, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log, swapped, ...(planned ? { planned } : {}) });
     state.formPath = endpointPath(result.site.settings.formEndpoint) ?? state.formPath;
-    state.cmsFacts = { name: result.site.settings.name, url: result.site.settings.url, categories: [...new Set(result.site.posts.flatMap((p) => p.categories ?? []))].sort(), styles: session.assets ? [session.assets.css] : [], preview: { settings: result.site.settings, images: result.site.images, year: (opts.now ?? new Date()).getUTCFullYear(), studyCta: result.site.pages['case-studies'].studyCta, studies: result.site.caseStudies.map(caseStudySummary) } };
+    state.cmsFacts = { name: result.site.settings.name, url: result.site.settings.url, categories: [...new Set(result.site.posts.flatMap((p) => p.categories ?? []))].sort(), styles: session.assets ? [session.assets.css] : [], preview: previewContext(result.site, result.routes, opts.now ?? new Date()) };
     const stages = Object.entries(result.summary.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
     log(first ? formatSummary(result.summary) : `built ${result.summary.pages} pages in ${Date.now() - start} ms (${result.redone.rendered} rendered, the rest unchanged; ${stages} ms)`);
     for (const w of result.warnings) log(`warning (a production build stops here): ${formatContentError(w)}`);

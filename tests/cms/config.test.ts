@@ -10,6 +10,7 @@ import { serviceSchema } from '../../src/content/services-schema.ts';
 import { legalPages, pageSchemas } from '../../src/content/pages.ts';
 import { readFrontMatter } from '../../src/content/front-matter.ts';
 import { readYaml } from '../../src/content/yaml.ts';
+import { EXCERPT_MAX } from '../../src/content/field-rules.ts';
 
 const config = cmsConfig({ categories: ['Data Literacy'] });
 const folder = (name: string) => config.collections.find((c) => c.name === name)!;
@@ -72,6 +73,11 @@ describe('the CMS config made from the schemas', () => {
     expect(service.metaDescription!.pattern![1]).toBe('is too long for a meta description: write 120 to 160 characters');
     const pattern = new RegExp(service.metaDescription!.pattern![0]);
     expect(['x'.repeat(119), 'x'.repeat(120), 'x'.repeat(160), 'x'.repeat(161)].map((s) => pattern.test(s))).toEqual([false, true, true, false]);
+    // The excerpt's limit is said beside the field and refused in the field's words, as the build refuses it.
+    expect(blog.excerpt).toMatchObject({ widget: 'text', hint: `At most ${EXCERPT_MAX} characters.` });
+    expect(blog.excerpt!.pattern![1]).toBe(`is too long: an excerpt is at most ${EXCERPT_MAX} characters`);
+    const excerpt = new RegExp(blog.excerpt!.pattern![0]);
+    expect(['', 'x', 'x'.repeat(EXCERPT_MAX), ` ${'x'.repeat(EXCERPT_MAX)}\n`, 'x'.repeat(EXCERPT_MAX + 1), 'x'.repeat(2839)].map((s) => excerpt.test(s))).toEqual([false, true, true, true, false, false]);
     expect(service.order).toMatchObject({ widget: 'number', value_type: 'int' });
     // Rules across fields, which no widget carries, are named for the save's check.
     expect(config.saveRules.blog).toContain('entry: a rule across fields');

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSite, sourceLinks } from '../../src/content/load.ts';
 import { ContentErrors, formatContentError, type ContentError } from '../../src/content/errors.ts';
 import { main } from '../../src/cli.ts';
+import { EXCERPT_MAX } from '../../src/content/field-rules.ts';
 
 let dir: string;
 const content = () => path.join(dir, 'content');
@@ -50,6 +51,18 @@ describe('loadSite', () => {
     expect(error).toMatchObject({ file: `content/${file}`, path: 'date', message: 'expected an ISO date like 2025-09-24' });
     expect(error!.line).toBe(await lineOf(file, /^date:/));
     expect(formatContentError(error!)).toBe(`content/${file}:${error!.line} date: expected an ISO date like 2025-09-24`);
+  });
+
+  it('refuses an excerpt over its limit, naming the file, line, field and reason', async () => {
+    const file = 'blog/what-is-data.md';
+    const long = 'Data work pays when it starts from the decisions people make. '.repeat(46).trim();
+    await edit(file, (t) => t.replace(/^excerpt: .*$/m, `excerpt: ${long}`));
+    const [error, ...rest] = await errorsOf();
+    expect(rest).toEqual([]);
+    expect(formatContentError(error!)).toBe(`content/${file}:${await lineOf(file, /^excerpt:/)} excerpt: must be at most ${EXCERPT_MAX} characters (it has ${long.length})`);
+    // An excerpt of exactly the limit is taken.
+    await edit(file, (t) => t.replace(/^excerpt: .*$/m, `excerpt: ${long.slice(0, EXCERPT_MAX)}`));
+    await expect(loadSite(content())).resolves.toBeDefined();
   });
 
   it('refuses a date that does not exist', async () => {

@@ -10,22 +10,28 @@ import { registerWords } from './locale.ts';
 import { reportRefusals } from './messages.ts';
 import { registerPreviews, type PreviewContext } from './previews.tsx';
 import { CMS_TOKEN_META, CMS_TOKEN_PARAM } from '../admin-page.ts';
-import { nameSwitches } from './switch-names.ts';
+import { registerServeBackend, SERVE_BACKEND } from './named-uploads.ts';
+import { keepPreviewButtonsOffThePage } from './preview-buttons.ts';
 
-interface Collection { name: string; fields?: never[]; files?: Array<{ name: string; fields: never[] }>; [key: string]: unknown }
+interface Collection { name: string; fields?: never[]; files?: Array<{ name: string; fields: never[]; preview?: string }>; [key: string]: unknown }
 interface Config { collections: Collection[]; saveRules?: unknown; previewStyles?: string[]; previewContext: PreviewContext; [key: string]: unknown }
 interface Entry { get(key: string): unknown }
 
 async function start() {
   const config = await (await fetch('/admin/config.json', { cache: 'no-store' })).json() as Config;
   const { saveRules: _, previewStyles = [], previewContext, ...rest } = config;
-  const collections = config.collections.map(({ preview: __, ...c }) => c);
+  // The previews' names are the site's, not Decap's config: left out of what Decap is given.
+  const collections = config.collections.map(({ preview: __, files, ...c }) => ({ ...c, ...(files ? { files: files.map(({ preview: _p, ...f }) => f) } : {}) }));
   // site serve's local API takes the token its /admin page carries: Decap's proxy backend posts to this address.
   const backend = rest.backend as { name: string; proxy_url?: string };
   const token = document.querySelector<HTMLMetaElement>(`meta[name="${CMS_TOKEN_META}"]`)?.content;
-  if (backend.proxy_url) reportRefusals(backend.proxy_url);
-  if (backend.proxy_url && token) rest.backend = { ...backend, proxy_url: `${backend.proxy_url}?${CMS_TOKEN_PARAM}=${encodeURIComponent(token)}` };
+  if (backend.proxy_url) {
+    reportRefusals(backend.proxy_url);
+    registerServeBackend(CMS, String(rest.media_folder), String(rest.public_folder));
+    rest.backend = { ...backend, name: SERVE_BACKEND, proxy_url: token ? `${backend.proxy_url}?${CMS_TOKEN_PARAM}=${encodeURIComponent(token)}` : backend.proxy_url };
+  }
   registerWords(CMS);
+  keepPreviewButtonsOffThePage(CMS);
   registerPathCheckedImage(CMS);
   CMS.registerWidget('categories', CategoriesControl as never, CategoriesPreview as never);
   CMS.registerWidget('date', DateControl as never, DatePreview as never);
@@ -40,7 +46,6 @@ async function start() {
   for (const style of previewStyles) CMS.registerPreviewStyle(style);
   registerPreviews(CMS, config.collections, previewContext);
   CMS.init({ config: { ...rest, collections } as never });
-  nameSwitches();
 }
 
 void start();

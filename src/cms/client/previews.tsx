@@ -23,19 +23,17 @@ import { BlogPostPage } from '../../../templates/pages/blog/BlogPost.tsx';
 import { CaseStudyPage } from '../../../templates/pages/company/CaseStudyPage.tsx';
 import { ServicePage, type Service } from '../../../templates/pages/services/ServicePage.tsx';
 import { serviceSchema } from '../../content/services-schema.ts';
-import { HomePage } from '../../../templates/pages/Home.tsx';
-import { AboutPage } from '../../../templates/pages/company/AboutPage.tsx';
-import { DialogPage } from '../../../templates/pages/company/DialogPage.tsx';
-import type { CaseStudySummary } from '../../../templates/components/CaseStudyTeaser.tsx';
+import { templates as pageTemplates } from '../../../templates/pages/index.ts';
+import { LegalPage } from '../../../templates/pages/legal/LegalPage.tsx';
+import { siteSchema } from '../../content/schemas.ts';
+import { pageSchemas } from '../../content/pages.ts';
+import type { z } from 'zod';
+import type { PreviewContext } from './preview-types.ts';
 
 type PreviewApi = typeof CMS;
 type GetAsset = (path: string) => { toString(): string } | undefined;
 interface PreviewProps { entry: { get(key: string): unknown; getIn(path: string[]): unknown }; getAsset: GetAsset; window?: Window }
-export interface PreviewContext {
-  settings: RenderContext['settings']; images: RenderContext['images']; year: number; studyCta?: { heading: string; text: string };
-  /** The case studies as their teasers, for a service's link to its case study. */
-  studies?: CaseStudySummary[];
-}
+export type { PreviewContext };
 
 const plain = (value: unknown): Record<string, unknown> => {
   const v = value && typeof (value as { toJS?: unknown }).toJS === 'function' ? (value as { toJS(): unknown }).toJS() : value;
@@ -133,8 +131,20 @@ export function previewPost(data: Record<string, unknown>, slug: string, ctx: Pr
   return { title: '', excerpt: '', faq: [], ...front, date, slug, html: body.html, toc: body.toc, bodyImages: body.images, ...(preview ? { preview } : {}) } as Post;
 }
 
-export function registerPreviews(cms: PreviewApi, collections: Array<Record<string, unknown>>, ctx: PreviewContext): void {
-  const templates: Record<string, (props: PreviewProps & { ctx: PreviewContext }) => ReactNode> = {
+const NO_PREVIEW = <p style={{ font: '16px system-ui, sans-serif', padding: '1rem' }}>This page has no preview in the site's templates yet: save it and open the page in site serve.</p>;
+
+/** The YAML page `name` drawn by its route's template, with `data` as its content. */
+function sitePage(ctx: PreviewContext, name: string, data: Record<string, unknown>): ReactNode {
+  const shown = ctx.pages?.[name];
+  const Template = shown ? (pageTemplates as unknown as Record<string, (props: Record<string, unknown>) => ReactNode>)[shown.template] : undefined;
+  if (!shown || !Template) return NO_PREVIEW;
+  const props = { ...shown.props };
+  for (const [prop, field] of shown.fill) props[prop] = field === undefined ? data : data[field];
+  return <Page ctx={ctx} url={shown.url}><Template {...props} /></Page>;
+}
+
+/** Each kind of entry's preview, by the name the CMS config gives it (a collection's or a file's `preview`). */
+export const previewTemplates: Record<string, (props: PreviewProps & { ctx: PreviewContext }) => ReactNode> = {
     blogPost: ({ entry, ctx }) => {
       const slug = slugOf(entry);
       const post = previewPost(plain(entry.get('data')), slug, ctx);
@@ -155,23 +165,45 @@ export function registerPreviews(cms: PreviewApi, collections: Array<Record<stri
       const teaser = ctx.studies?.find((s) => s.slug === named) ?? ctx.studies?.[0];
       return <Page ctx={ctx} url={`/services/${slug}`}><ServicePage service={service} caseStudy={teaser!} /></Page>;
     },
-    home: ({ entry, ctx }) => <Page ctx={ctx} url="/"><HomePage content={plain(entry.get('data')) as never} /></Page>,
-    about: ({ entry, ctx }) => <Page ctx={ctx} url="/about"><AboutPage content={plain(entry.get('data')) as never} /></Page>,
-    dialog: ({ entry, ctx }) => <Page ctx={ctx} url="/dialog"><DialogPage content={plain(entry.get('data')) as never} /></Page>,
-  };
+    // A YAML page, in the template its route draws it with, its content the entry's.
+    // With the schema's defaults filled in, as the build reads the file.
+    page: ({ entry, ctx }) => {
+      const name = String(entry.get('slug'));
+      const data = plain(entry.get('data'));
+      const read = (pageSchemas as Record<string, z.ZodType | undefined>)[name]?.safeParse(data);
+      return sitePage(ctx, name, read?.success ? read.data as Record<string, unknown> : data);
+    },
+    // A legal page: its body through the build's markdown steps, its sections listed as its route lists them.
+    legal: ({ entry, ctx }) => {
+      const slug = String(entry.get('slug'));
+      parser ??= browserParser();
+      const { body = '', title = '', updated = '' } = plain(entry.get('data')) as { body?: string; title?: string; updated?: string };
+      const made = renderMarkdown(String(body), `content/pages/${slug}.md`, 0, ctx.settings.assessmentForms, ctx.images, parser);
+      return <Page ctx={ctx} url={`/${slug}`}><LegalPage title={title} updated={updated} html={made.html} toc={made.toc.filter((t) => t.depth === 2)} bodyImages={made.images} /></Page>;
+    },
+    // The site settings: the layout they fill (its header, and the footer's contact details and office
+    // hours) around the not-found page, with the settings being edited.
+    site: ({ entry, ctx }) => {
+      const read = siteSchema.safeParse(plain(entry.get('data')));
+      return <Page ctx={read.success ? { ...ctx, settings: read.data } : ctx} url="/404"><pageTemplates.notFound /></Page>;
+    },
+};
+
+export function registerPreviews(cms: PreviewApi, collections: Array<Record<string, unknown>>, ctx: PreviewContext): void {
+  const templates = previewTemplates;
   // Decap names a folder collection's template by the collection and a file's by the file, so the
   // 'blog' and 'services' files of the pages collection share names with the folder collections:
   // each name's template picks by the collection it is drawing.
   const byKey = new Map<string, string>();
   for (const c of collections) {
     if (c.preview) byKey.set(String(c.name), String(c.preview));
-    for (const f of (c.files as Array<{ name: string }> | undefined) ?? []) if (templates[f.name]) byKey.set(`${String(c.name)}/${f.name}`, f.name);
+    for (const f of (c.files as Array<{ name: string; preview?: string }> | undefined) ?? []) if (f.preview) byKey.set(`${String(c.name)}/${f.name}`, f.preview);
   }
   const names = new Set([...byKey.keys()].map((k) => k.split('/').pop()!));
   const draw = (props: PreviewProps & { collection?: { get(key: string): unknown } }) => {
     const c = String(props.collection?.get('name') ?? '');
     const template = templates[byKey.get(c) ?? byKey.get(`${c}/${String(props.entry.get('slug'))}`) ?? ''];
-    if (!template) return <p style={{ font: '16px system-ui, sans-serif', padding: '1rem' }}>This page has no preview in the site's templates yet: save it and open the page in site serve.</p>;
+    if (!template) return NO_PREVIEW;
     return (
       <>
         <WidthBar win={props.window} />
