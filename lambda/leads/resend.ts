@@ -140,7 +140,7 @@ export interface ResendReport {
   notPending: string[];
   /** Leads still pending after this run that arrived more than 30 minutes ago: the alarm's figure (of those this run read). */
   stuck: number;
-  /** The run stopped reading at likely spam its digests had no room for: `waiting` and `stuck` count the first of it only. */
+  /** The run stopped reading early: at likely spam its digests had no room for (`waiting` and `stuck` count the first of it only), or the index failed a page (logged). */
   unread?: boolean;
 }
 
@@ -161,7 +161,16 @@ export async function resendLeads(mailer: LeadMailer, options: ResendOptions = {
     }
   } else {
     // Real leads oldest first, then the likely spam (the sparse index of unsent leads), a page at a time.
-    pending = mailer.store.pending();
+    pending = readable(mailer.store.pending());
+  }
+  /** A page the index fails (throttled, say) ends the reading, not the run: what it planned still goes. */
+  async function* readable(leads: AsyncIterable<LeadRecord>): AsyncIterable<LeadRecord> {
+    try {
+      yield* leads;
+    } catch (error) {
+      report.unread = true;
+      log({ level: 'error', event: 'resend_read_error', name: error instanceof Error ? error.name : typeof error });
+    }
   }
   const byOwner = Boolean(options.now);
   const explicit = Boolean(options.ids);

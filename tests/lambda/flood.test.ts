@@ -44,6 +44,25 @@ describe('a flood of likely spam', () => {
     expect(report.digested.slice(1, 4)).toEqual(['flood-0', 'flood-1', 'flood-2']);
   }, 120_000);
 
+  it('a page the index fails (throttled) ends the reading, not the run: the digests planned from what was read still go', async () => {
+    const client = backends.store.local.client();
+    await storeFlood(client, backends.leads.table, 600, T0);
+    const throttled = backends.store.local.client();
+    let queries = 0;
+    throttled.middlewareStack.add((next) => async (args) => {
+      if ((args.input as { KeyConditionExpression?: string }).KeyConditionExpression && ++queries > 12) {
+        throw Object.assign(new Error('Throughput exceeds the current capacity of your table or index.'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
+      }
+      return next(args);
+    }, { step: 'initialize', name: 'throttleQueries' });
+    const log = memoryLogger();
+    const report = await createResendJob({ ses: sesClientFor(backends.ses.endpoint), leads: leadStore(throttled, backends.leads.table), config: testConfig(), log, now: () => new Date(T0.getTime() + 40 * 60_000) })();
+    expect(report.unread).toBe(true);
+    expect(report.digested.length).toBeGreaterThan(0);
+    expect(report.digested.slice(0, 2)).toEqual(['flood-0', 'flood-1']);
+    expect(log.entries.filter((e) => e.event === 'resend_read_error').map((e) => e.name)).toEqual(['ThrottlingException']);
+  });
+
   it('spreads the index of unsent leads over its shards, each read by its own key', async () => {
     const client = backends.store.local.client();
     await storeFlood(client, backends.leads.table, 400, T0);
