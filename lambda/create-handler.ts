@@ -11,7 +11,7 @@ import type { FormName } from '../forms/names.ts';
 import { emptyAnswer, jsonAnswer, redirectAnswer } from './responses.ts';
 import { mailLead } from './leads/mail-lead.ts';
 import { FIRST_SEND_CLAIM_MS, newLead, submissionKey } from './leads/new-lead.ts';
-import type { LeadRecord } from './leads/record.ts';
+import type { LeadRecord, LikelySpam } from './leads/record.ts';
 import { clientAddress } from './limits/client-address.ts';
 import { ORIGIN_VERIFY_HEADER } from './cloudfront-request-headers.ts';
 import { checkSender, mayMailNow, networkMayMail, type VolumeLimits } from './limits/volume.ts';
@@ -165,12 +165,16 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger, c
   // typed. Posts past the limit on an IPv6 /48 or on one e-mail address are taken, and mailed
   // together in the digest.
   let heldBy: string | undefined = spam ? 'likely-spam' : undefined;
+  // Past the limit on a /48 or on one e-mail address is how a flood looks (a script rotating its
+  // /64s, or one address typed again and again): mailed, but flagged and after every real lead.
+  let likelySpam: LikelySpam | undefined = spam ? 'hidden field filled' : undefined;
   const networks = clientAddress(event, Boolean(config.originSecret));
   if (options.limits) {
     const sender = { ...networks, emailKey: emailKeyOf(checked.submission.data.email), submissionId };
     const verdict = await checkSender(options.limits, sender, receivedAt, log);
     if (verdict.refuse) return { ...fail(FAILURES.rateLimited(verdict.refuse.retryAfterSeconds), checked.form), reason: `rate-limited-${verdict.refuse.limit}`, metrics: [METRICS.rateLimited], spam: spam || undefined };
     heldBy ??= verdict.heldBy && { perSite: 'held-per-site', perEmail: 'held-per-email' }[verdict.heldBy];
+    likelySpam ??= verdict.heldBy && ({ perSite: 'past its network\'s limit', perEmail: 'past its e-mail address\'s limit' } as const)[verdict.heldBy];
   }
 
   // Store first: once the lead is in the table it cannot be lost, whatever SES does next. It is
@@ -183,7 +187,7 @@ async function respond(event: HttpEvent, options: HandlerOptions, log: Logger, c
       retentionMonths: config.retentionMonths,
       held: Boolean(heldBy),
     }),
-    ...(spam ? { likelySpam: true } : {}),
+    ...(likelySpam ? { likelySpam } : {}),
   };
   let stored: 'stored' | 'duplicate';
   try {

@@ -149,22 +149,33 @@ export function composeEmail(lead: Submission | LeadContent, context: MailContex
 }
 
 /** One lead of a digest: its content, where and when it arrived, and whether an earlier send of it may have arrived. */
-export interface DigestLead { content: LeadContent; receivedAt: Date; source: string; repeat?: boolean }
+export interface DigestLead {
+  content: LeadContent;
+  receivedAt: Date;
+  source: string;
+  repeat?: boolean;
+  /** Why it is likely spam (the hidden field filled, past a limit on its network or e-mail address), when it is. */
+  likelySpam?: string;
+}
+
+/** What a likely-spam lead's title in a digest says before its form and name. */
+export const LIKELY_SPAM_MARK = 'LIKELY SPAM';
 
 /**
  * Several leads in one e-mail, for when more lead e-mails arrive in an hour than the inbox should
  * take (a flood, or a very good day): each lead's rows as in its own e-mail, one after another in
- * the order given (the mailer gives the newest first), escaped alike. No Reply-To: the leads are
+ * the order given (the mailer gives real leads oldest first, then the likely spam, each flagged), escaped alike. No Reply-To: the leads are
  * from different people; each entry ends with a link that opens a reply to its own address.
  */
 export function composeDigest(leads: readonly DigestLead[], context: Omit<MailContext, 'receivedAt' | 'source'>): SendEmailCommandInput {
   const repeats = leads.filter((lead) => lead.repeat).length;
   const heading = `${leads.length} new ${leads.length === 1 ? 'lead' : 'leads'} from the website, sent together${repeats ? ` (${repeats} may already have arrived)` : ''}`;
-  const intro = 'These leads were held back from one e-mail each: more arrived this hour than the hourly limit allows, or several named the same e-mail address. Every one is also in the leads table (site leads list).';
+  const spam = leads.filter((lead) => lead.likelySpam).length;
+  const intro = `These leads were held back from one e-mail each: more lead e-mails than the hourly cap allows, or more than one network's share of it, or posts past the limit on one network or one e-mail address, or with the hidden field filled. Real leads come first, oldest first${spam ? `; the last ${spam === 1 ? 'one is' : `${spam} are`} likely spam, marked ${LIKELY_SPAM_MARK} with the reason` : ''}. Every one is also in the leads table (site leads list).`;
   const sections = leads.map((lead, i) => {
     const reply = replyLink(lead.content.email, `Re: ${FORM_TITLES[lead.content.form]}`);
     return {
-      title: `${i + 1}. ${lead.repeat ? REPEAT_PREFIX : ''}${FORM_TITLES[lead.content.form]}: ${lead.content.name}`,
+      title: `${i + 1}. ${lead.repeat ? REPEAT_PREFIX : ''}${lead.likelySpam ? `${LIKELY_SPAM_MARK} (${lead.likelySpam}) ` : ''}${FORM_TITLES[lead.content.form]}: ${lead.content.name}`,
       rows: [...rowsFor(lead.content, { ...context, receivedAt: lead.receivedAt, source: lead.source }), { label: 'Reply', value: reply, href: reply }],
     };
   });

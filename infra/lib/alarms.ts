@@ -153,7 +153,7 @@ export function defineLeadAlarms(scope: Construct, props: LeadAlarmsProps): Reco
     leadMetric(METRICS.mailFailures), { periods: 3 });
 
   alarm('DigestAlarm',
-    `Leads of ${site} were held for the digest: more lead e-mails than the hourly cap arrived, or more posts than the limit named one e-mail address. They are stored and will come together in digest e-mails every ${MAILER_EVERY_MINUTES} minutes, newest first, each with a link to reply; ${list} shows them all.`,
+    `Leads of ${site} were held for the digest: more lead e-mails than the hourly cap arrived, or more posts than the limit named one e-mail address. They are stored and will come together in digest e-mails every ${MAILER_EVERY_MINUTES} minutes, real leads oldest first and the likely spam last, flagged, each with a link to reply; ${list} shows them all.`,
     leadMetric(METRICS.digested, 'Sum', Duration.minutes(MAILER_EVERY_MINUTES)));
 
   alarm('BouncesAlarm',

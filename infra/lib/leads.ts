@@ -12,8 +12,8 @@
 //
 // The limits table (lambda/limits/): one counter per window and key, each deleted by TTL soon after
 // its window, so it holds minutes of data and nothing worth keeping: on-demand, no backups, removed
-// with the stack. The handler and the mailer only ever add to a counter (UpdateItem with ADD, which
-// creates it), so UpdateItem is all either may do there.
+// with the stack. The handler and the mailer read the previous window's counter (GetItem: the
+// windows slide) and add to the current one (UpdateItem with ADD, which creates it), and nothing more.
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -103,7 +103,7 @@ export class Leads extends Construct {
     }));
     this.mailer.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${this.table.tableArn}/index/${UNSENT_INDEX}`] }));
     // It counts the lead e-mails of each hour too (VOLUME_LIMITS.mailsPerHour).
-    this.mailer.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [this.limits.tableArn] }));
+    this.mailer.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.limits.tableArn] }));
     new Rule(this, 'Schedule', {
       description: 'Runs the leads retry mailer',
       schedule: Schedule.rate(RESEND_EVERY),
@@ -114,10 +114,10 @@ export class Leads extends Construct {
     this.topic.addSubscription(new EmailSubscription(settings.alarmTo));
   }
 
-  /** Lets the form handler store leads (PutItem and UpdateItem) and count posts (UpdateItem on the limits), and nothing more. */
+  /** Lets the form handler store leads (PutItem and UpdateItem) and count posts (GetItem and UpdateItem on the limits), and nothing more. */
   allowHandler(handler: LambdaFunction, settings: SiteSettings): void {
     handler.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'], resources: [this.table.tableArn] }));
-    handler.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [this.limits.tableArn] }));
+    handler.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [this.limits.tableArn] }));
     const environment = { ...leadsEnvironment(settings, this.table), [LIMITS_TABLE_ENV]: this.limits.tableName };
     for (const [name, value] of Object.entries(environment)) handler.addEnvironment(name, value);
   }

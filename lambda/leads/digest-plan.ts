@@ -2,6 +2,8 @@
 // 10 MB SES allows a message, so no digest is ever refused for its size, and no lead can hold the
 // others back. A lead too big for any digest, or one SES refused the last time, goes in one of its own.
 import { composeDigest, emailBytes, type DigestLead } from '../email.ts';
+import { leadContent } from './new-lead.ts';
+import { likelySpamReason, type LeadRecord } from './record.ts';
 
 export const DIGEST_BOUNDS = {
   /** Leads in one digest. */
@@ -23,6 +25,12 @@ const OVERHEAD = emailBytes(composeDigest([], CONTEXT));
 
 /** Room for what a lead's place in the digest adds (its number, longer counts in the heading). */
 const PLACE_BYTES = 32;
+
+/** A stored lead as a digest shows it: its content, when and where it came from, and whether it is likely spam. */
+export function digestLeadOf(lead: LeadRecord, repeat?: boolean): DigestLead {
+  const spam = likelySpamReason(lead);
+  return { content: leadContent(lead), receivedAt: new Date(lead.receivedAt), source: lead.source, ...(repeat ? { repeat } : {}), ...(spam ? { likelySpam: spam } : {}) };
+}
 
 /** What one lead adds to a digest, in bytes (a little more, never less). */
 export function digestBytesOf(lead: DigestLead): number {

@@ -7,6 +7,8 @@ import type { VolumeLimits } from '../limits/volume.ts';
 import { classifySesError, isFailureOfTheEmail, type SesFailure } from '../ses-errors.ts';
 import type { MailSender } from '../ses-client.ts';
 import { leadContent } from './new-lead.ts';
+import { digestLeadOf } from './digest-plan.ts';
+import { unsentOrder } from './store.ts';
 import type { LeadRecord } from './record.ts';
 import type { LeadStore } from './store.ts';
 
@@ -62,7 +64,7 @@ export interface ClaimedLead { lead: LeadRecord; sendId: string; repeat: boolean
 export interface DigestOutcome { lead: LeadRecord; result: MailResult }
 
 /**
- * Sends claimed leads as one digest e-mail, newest first, and marks each sent with its message id.
+ * Sends claimed leads as one digest e-mail, real leads oldest first, then the likely spam, and marks each sent with its message id.
  * SES refusing the digest for what it holds splits it in halves, each sent on its own, so one bad
  * lead costs a few sends, never one per lead; any other failure marks each failed (letting go of
  * their claims) for the next run.
@@ -74,21 +76,22 @@ export async function mailDigest(claimed: readonly ClaimedLead[], mailer: LeadMa
     if ((await mailer.store.markSending(item.lead.submissionId, item.sendId, sendId)).ok) moved.push({ ...item, sendId });
   }
   if (moved.length === 0) return [];
-  const newestFirst = [...moved].sort((a, b) => String(b.lead.receivedAt).localeCompare(String(a.lead.receivedAt)));
+  // Real leads oldest first, then the likely spam.
+  const inOrder = [...moved].sort((a, b) => unsentOrder(a.lead).localeCompare(unsentOrder(b.lead)));
   const email = composeDigest(
-    newestFirst.map(({ lead, repeat }) => ({ content: leadContent(lead), receivedAt: new Date(lead.receivedAt), source: lead.source, repeat })),
+    inOrder.map(({ lead, repeat }) => digestLeadOf(lead, repeat)),
     { mailTo: mailer.mailTo, mailFrom: mailer.mailFrom, configurationSet: mailer.configurationSet },
   );
-  if (newestFirst.length > 1) {
+  if (inOrder.length > 1) {
     // Refused for what it holds: the halves go on their own (each a send of its own), down to the lead SES will not take.
     const outcome = await send(email, sendId, mailer);
     if (!outcome.sent && isFailureOfTheEmail(outcome.failure.kind)) {
-      const half = Math.ceil(newestFirst.length / 2);
-      return [...await mailDigest(newestFirst.slice(0, half), mailer), ...await mailDigest(newestFirst.slice(half), mailer)];
+      const half = Math.ceil(inOrder.length / 2);
+      return [...await mailDigest(inOrder.slice(0, half), mailer), ...await mailDigest(inOrder.slice(half), mailer)];
     }
-    return record(outcome, newestFirst.map((item) => item.lead), mailer, sendId, true);
+    return record(outcome, inOrder.map((item) => item.lead), mailer, sendId, true);
   }
-  return sendAndRecord(email, newestFirst.map((item) => item.lead), mailer, sendId, true);
+  return sendAndRecord(email, inOrder.map((item) => item.lead), mailer, sendId, true);
 }
 
 /** One SendEmail, tagged with its send id. */

@@ -12,16 +12,30 @@ export const EMAIL_INDEX = 'byEmail';
 export const TTL_ATTRIBUTE = 'expiresAt';
 /**
  * The sparse index of unsent leads: only a lead whose e-mail is pending carries `unsent` (a GSI
- * cannot index the nested `mail.state`), so the mailer reads the pending leads, newest first,
- * without reading the table.
+ * cannot index the nested `mail.state`), so the mailer reads the pending leads, real before likely
+ * spam and oldest first, a page at a time, without reading the table. Its key is sharded
+ * (UNSENT_SHARDS values, by a hash of the submissionId), so a flood of pending leads spreads its
+ * index writes over as many partitions instead of throttling one, and with it the table's puts.
  */
 export const UNSENT_INDEX = 'byUnsent';
 /** The index on `sendKey` (a copy of `mail.sendId`): SES's events find the leads of their send with one Query. */
 export const SEND_INDEX = 'bySend';
 /** The index on `messageKey` (a copy of `mail.messageId`): a report that carries no send tag finds its leads by SES's message id. */
 export const MESSAGE_INDEX = 'byMessage';
-/** The value of `unsent` on every pending lead: the index's one partition. */
+/** The value of `unsent` on pending leads stored before the index was sharded: read as one more shard. */
 export const UNSENT_VALUE = 'pending';
+/** The shards of the index of unsent leads. */
+export const UNSENT_SHARDS = 8;
+
+/** The index key of a pending lead: its shard, from a hash of its submissionId (FNV-1a). */
+export function unsentShardOf(submissionId: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < submissionId.length; i += 1) hash = Math.imul(hash ^ submissionId.charCodeAt(i), 0x01000193);
+  return `${UNSENT_VALUE}#${(hash >>> 0) % UNSENT_SHARDS}`;
+}
+
+/** Every value `unsent` may hold: the shards, and the one partition of leads stored before them. */
+export const UNSENT_PARTITIONS = [...Array.from({ length: UNSENT_SHARDS }, (_, n) => `${UNSENT_VALUE}#${n}`), UNSENT_VALUE];
 
 /** The key schema, attributes and index every copy of the table is created with (CDK stack, dynalite, tests). */
 export const LEAD_TABLE_SCHEMA = {
@@ -41,6 +55,15 @@ export const LEAD_TABLE_SCHEMA = {
     { IndexName: MESSAGE_INDEX, KeySchema: [{ AttributeName: 'messageKey', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
   ],
 } as const;
+
+/** Why a lead is likely spam (LeadRecord.likelySpam). */
+export type LikelySpam = 'hidden field filled' | 'past its network\'s limit' | 'past its e-mail address\'s limit';
+
+/** The reason a record gives for being likely spam, or undefined for a real lead. */
+export function likelySpamReason(record: { likelySpam?: unknown }): string | undefined {
+  if (record.likelySpam === true) return 'hidden field filled';
+  return typeof record.likelySpam === 'string' && record.likelySpam ? record.likelySpam : undefined;
+}
 
 /** Where the lead's e-mail stands: `pending` until SES accepts it, `sent` with its message id after. */
 export type MailState = 'pending' | 'sent';
@@ -127,15 +150,20 @@ export type LeadRecord = LeadFieldValues & {
   assessment?: Record<string, string>;
   /** The page or origin the post came from. */
   source: string;
-  /** True when the post filled the forms' hidden honeypot field: kept, but mailed only in the digest. */
-  likelySpam?: boolean;
-  mail: LeadMail;
-  /** `pending` while the e-mail is unsent, absent once sent: the key of the sparse index of unsent leads (UNSENT_INDEX). */
-  unsent?: typeof UNSENT_VALUE;
   /**
-   * The sort key of that index: receivedAt and submissionId, so the index reads newest first and
-   * each lead has a key of its own (dynalite tells entries under one index key apart by six hex
-   * digits of a hash of the table key, which 100,000 leads would share). Written once, kept.
+   * Why the lead is likely spam, when it is: the hidden honeypot field filled (`true` on older
+   * records), or past the limit on its IPv6 /48 or on its e-mail address. Kept and mailed, but only
+   * in the digest, after every other held lead, and flagged there, in the CSV and in `site leads list`.
+   */
+  likelySpam?: boolean | LikelySpam;
+  mail: LeadMail;
+  /** Its shard (unsentShardOf) while the e-mail is unsent, absent once sent: the key of the sparse index of unsent leads (UNSENT_INDEX). */
+  unsent?: string;
+  /**
+   * The sort key of that index: 0 for a real lead or 1 for a likely-spam one, then receivedAt and
+   * submissionId, so each shard reads real leads oldest first, then the likely spam, and each lead
+   * has a key of its own (dynalite tells entries under one index key apart by six hex digits of a
+   * hash of the table key, which 100,000 leads would share). Written once, kept.
    */
   unsentAt?: string;
   /** A copy of `mail.sendId`, the key of the index SES's events find their leads by (SEND_INDEX). */

@@ -8,7 +8,9 @@
 // its retries are measured in seconds, which is no use when SES is out for an hour or the sender
 // identity needs fixing. A schedule retries for as long as it takes, needs no on-failure
 // destination, and is the same code the owner runs from the CLI. The pending leads come from the
-// sparse index of unsent leads (store.ts), newest first, so a run reads what is unsent, never the table.
+// sparse index of unsent leads (store.ts), a page at a time: real leads oldest first, then the
+// likely spam, so a run reads what is unsent, never the table, and under a flood of likely spam it
+// stops reading once this run's digests are full: the real leads held with it go first.
 //
 // Each lead and each digest is a step of its own: a lead the table fails, or a damaged record (set
 // aside and named), stops nothing else. Every send takes the lead with a conditional claim on the
@@ -23,12 +25,11 @@
 // After two such sends the mailer stops and the stuck-leads alarm tells the owner, who can check
 // the inbox and send it with `site leads resend --id`.
 import { randomUUID } from 'node:crypto';
-import type { LeadRecord } from './record.ts';
+import { likelySpamReason, type LeadRecord } from './record.ts';
 import { mayMailNow } from '../limits/volume.ts';
 import { jsonLogger, type Logger } from '../log.ts';
-import { DigestPlan, digestBytesOf, type DigestBounds } from './digest-plan.ts';
+import { DigestPlan, digestBytesOf, digestLeadOf, type DigestBounds } from './digest-plan.ts';
 import { mailDigest, mailLead, type ClaimedLead, type DigestOutcome, type LeadMailer } from './mail-lead.ts';
-import { leadContent } from './new-lead.ts';
 
 /** A lead is left to the handler's own send for this long after it arrives. */
 export const HANDLER_GRACE_MS = 2 * 60 * 1000;
@@ -103,7 +104,7 @@ export function damageOf(lead: LeadRecord): string | undefined {
   if (typeof lead.receivedAt !== 'string' || Number.isNaN(Date.parse(lead.receivedAt))) return 'its receivedAt is not a time';
   if (typeof lead.mail !== 'object' || lead.mail === null || typeof lead.mail.attempts !== 'number') return 'its mail state is unreadable';
   try {
-    digestBytesOf({ content: leadContent(lead), receivedAt: new Date(lead.receivedAt), source: lead.source });
+    digestBytesOf(digestLeadOf(lead));
   } catch (error) {
     return `its e-mail cannot be written (${error instanceof Error ? error.name : typeof error})`;
   }
@@ -137,8 +138,10 @@ export interface ResendReport {
   errors: string[];
   /** Asked for by id but not pending (sent already, or no such lead). */
   notPending: string[];
-  /** Leads still pending after this run that arrived more than 30 minutes ago: the alarm's figure. */
+  /** Leads still pending after this run that arrived more than 30 minutes ago: the alarm's figure (of those this run read). */
   stuck: number;
+  /** The run stopped reading early: at likely spam its digests had no room for (`waiting` and `stuck` count the first of it only), or the index failed a page (logged). */
+  unread?: boolean;
 }
 
 /** A lead claimed for this run's digests, with the send that holds it. */
@@ -148,7 +151,7 @@ export async function resendLeads(mailer: LeadMailer, options: ResendOptions = {
   const clock = mailer.now ?? (() => new Date());
   const log = options.log ?? jsonLogger;
   const report: ResendReport = { sent: [], digested: [], failed: [], unanswered: [], waiting: 0, uncertain: [], setAside: [], errors: [], notPending: [], stuck: 0 };
-  let pending: LeadRecord[];
+  let pending: AsyncIterable<LeadRecord> | LeadRecord[];
   if (options.ids) {
     pending = [];
     for (const id of options.ids) {
@@ -157,8 +160,17 @@ export async function resendLeads(mailer: LeadMailer, options: ResendOptions = {
       else report.notPending.push(id);
     }
   } else {
-    // Newest first (the sparse index of unsent leads): in a flood, the latest leads reach the digests first.
-    pending = await mailer.store.unsent();
+    // Real leads oldest first, then the likely spam (the sparse index of unsent leads), a page at a time.
+    pending = readable(mailer.store.pending());
+  }
+  /** A page the index fails (throttled, say) ends the reading, not the run: what it planned still goes. */
+  async function* readable(leads: AsyncIterable<LeadRecord>): AsyncIterable<LeadRecord> {
+    try {
+      yield* leads;
+    } catch (error) {
+      report.unread = true;
+      log({ level: 'error', event: 'resend_read_error', name: error instanceof Error ? error.name : typeof error });
+    }
   }
   const byOwner = Boolean(options.now);
   const explicit = Boolean(options.ids);
@@ -200,7 +212,7 @@ export async function resendLeads(mailer: LeadMailer, options: ResendOptions = {
       wait(lead, now);
       return;
     }
-    const bytes = digestBytesOf({ content: leadContent(lead), receivedAt: new Date(lead.receivedAt), source: lead.source });
+    const bytes = digestBytesOf(digestLeadOf(lead));
     // A lead SES refused once goes in a digest of its own, so it holds back no other.
     const alone = (lead.mail.refusals ?? 0) > 0;
     // A held lead, or any once the cap is reached, goes in a digest: one this run has no room for waits for the next.
@@ -225,7 +237,13 @@ export async function resendLeads(mailer: LeadMailer, options: ResendOptions = {
 
   // One at a time: SES's sending rate is low in the sandbox, and a backlog is small. A lead the
   // table fails is named and left for the next run; the others go ahead.
-  for (const lead of pending) {
+  for await (const lead of pending) {
+    // Only likely spam is left, and this run's digests are full: what is left waits for the next run, unread.
+    if (likelySpamReason(lead) && !options.ids && !plan.hasRoom(0)) {
+      report.unread = true;
+      wait(lead, clock());
+      break;
+    }
     try {
       await consider(lead);
     } catch (error) {

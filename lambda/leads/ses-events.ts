@@ -22,7 +22,7 @@ import { DynamoDBDocumentClient, paginateQuery, UpdateCommand } from '@aws-sdk/l
 import type { Logger } from '../log.ts';
 import { METRICS, metricFields, type MetricName } from '../metrics.ts';
 import { SEND_TAG } from './mail-lead.ts';
-import { LEAD_KEY as KEY, MESSAGE_INDEX, SEND_INDEX, UNSENT_VALUE, type MailDelivery } from './record.ts';
+import { LEAD_KEY as KEY, MESSAGE_INDEX, SEND_INDEX, unsentShardOf, type MailDelivery } from './record.ts';
 
 /** The environment variable naming the SES configuration set every lead e-mail must be sent with. */
 export const SES_CONFIGURATION_SET_ENV = 'SES_CONFIGURATION_SET';
@@ -125,7 +125,7 @@ export function deliveryStore(client: DynamoDBClient, table: string): DeliverySt
       // sendKey stays until a later send takes the lead, so a Send event of the same send that comes after still finds it (and changes nothing).
       return update(submissionId, `sendKey = :sendId AND ${NOT_REJECTED}`,
         `SET #mail.#state = :pending, unsent = :unsent, #mail.lastError = :refused, #mail.lastAttemptAt = :at, #mail.rejectedSend = :sendId, #mail.refusals = if_not_exists(#mail.refusals, :zero) + :one, ${BUMP} REMOVE #mail.messageId, messageKey, #mail.inDigest, #mail.sendId, #mail.claimedUntil, #mail.sending`,
-        { ':sendId': sendId, ':pending': 'pending', ':unsent': UNSENT_VALUE, ':refused': 'refused', ':at': at });
+        { ':sendId': sendId, ':pending': 'pending', ':unsent': unsentShardOf(submissionId), ':refused': 'refused', ':at': at });
     },
     mark(submissionId, messageId, mark) {
       // A delivery report never hides a bounce or complaint that arrived first (SNS does not keep order).

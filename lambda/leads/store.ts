@@ -11,9 +11,12 @@ import { randomUUID } from 'node:crypto';
 import { type AttributeValue, ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
-  DeleteCommand, DynamoDBDocumentClient, GetCommand, paginateQuery, paginateScan, PutCommand, UpdateCommand,
+  DeleteCommand, DynamoDBDocumentClient, GetCommand, paginateQuery, paginateScan, PutCommand, QueryCommand, UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { EMAIL_INDEX, LEAD_KEY, UNSENT_INDEX, UNSENT_VALUE, type LeadRecord } from './record.ts';
+import { EMAIL_INDEX, LEAD_KEY, likelySpamReason, UNSENT_INDEX, UNSENT_PARTITIONS, unsentShardOf, type LeadRecord } from './record.ts';
+
+/** Leads one read of the index of unsent leads holds at most, over all its shards: well within the mailer's 256 MB (a lead is at most a few tens of KB). */
+export const UNSENT_PAGE = 240;
 
 /** What a conditional write of the mail state came to: done, or refused with the lead as it now stands (absent when erased). */
 export type WriteResult = { ok: true; lead: LeadRecord } | { ok: false; current?: LeadRecord };
@@ -65,7 +68,14 @@ export interface LeadStore {
   get(submissionId: string): Promise<LeadRecord | undefined>;
   /** Every lead (a scan, for the owner's `site leads list` and `export`). */
   all(): Promise<LeadRecord[]>;
-  /** Leads whose e-mail is still pending, newest first, from the sparse index of unsent leads (eventually consistent: a claim checks each). */
+  /**
+   * Leads whose e-mail is still pending, from the sparse index of unsent leads (eventually
+   * consistent: a claim checks each): real leads oldest first, then the likely spam oldest first.
+   * Read a page at a time (at most `page` leads held over all the shards), so a caller that stops
+   * early reads no more.
+   */
+  pending(page?: number): AsyncIterable<LeadRecord>;
+  /** Every pending lead, in the same order (`site leads` and tests: the mailer pages through pending()). */
   unsent(): Promise<LeadRecord[]>;
   /**
    * Deletes every record of an address (any case); answers how many. The email index is eventually
@@ -87,11 +97,16 @@ export function withIndexKeys(record: LeadRecord): LeadRecord {
   const { unsent: _unsent, sendKey: _sendKey, messageKey: _messageKey, ...rest } = record;
   return {
     ...rest,
-    unsentAt: `${String(record.receivedAt)} ${String(record.submissionId)}`,
-    ...(record.mail?.state === 'pending' ? { unsent: UNSENT_VALUE } : {}),
+    unsentAt: unsentOrder(record),
+    ...(record.mail?.state === 'pending' ? { unsent: unsentShardOf(String(record.submissionId)) } : {}),
     ...(typeof record.mail?.sendId === 'string' && record.mail.sendId ? { sendKey: record.mail.sendId } : {}),
     ...(typeof record.mail?.messageId === 'string' && record.mail.messageId ? { messageKey: record.mail.messageId } : {}),
   };
+}
+
+/** Where a lead sorts among the pending: real (0) before likely spam (1), then oldest first. */
+export function unsentOrder(record: Pick<LeadRecord, 'receivedAt' | 'submissionId' | 'likelySpam'>): string {
+  return `${likelySpamReason(record) ? 1 : 0} ${String(record.receivedAt)} ${String(record.submissionId)}`;
 }
 
 const MAIL_NAMES = { '#key': LEAD_KEY, '#mail': 'mail', '#state': 'state', '#version': 'version', '#sendId': 'sendId', '#writeId': 'writeId' };
@@ -212,16 +227,37 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
       return found.Item as LeadRecord | undefined;
     },
     all: () => scan(),
+    async *pending(page = UNSENT_PAGE) {
+      // One cursor per shard, each holding one page of its shard; the lead that sorts first of all their heads goes next.
+      const limit = Math.max(1, Math.floor(page / UNSENT_PARTITIONS.length));
+      const shards = UNSENT_PARTITIONS.map((partition) => ({ partition, items: [] as LeadRecord[], next: undefined as Record<string, unknown> | undefined, done: false }));
+      const fill = async (shard: (typeof shards)[number]) => {
+        while (shard.items.length === 0 && !shard.done) {
+          const answer = await doc.send(new QueryCommand({
+            TableName: table,
+            IndexName: UNSENT_INDEX,
+            KeyConditionExpression: 'unsent = :shard',
+            ExpressionAttributeValues: { ':shard': shard.partition },
+            Limit: limit,
+            ...(shard.next ? { ExclusiveStartKey: shard.next } : {}),
+          }));
+          shard.items = ((answer.Items ?? []) as LeadRecord[]).sort((a, b) => unsentOrder(a).localeCompare(unsentOrder(b)));
+          shard.next = answer.LastEvaluatedKey;
+          shard.done = !shard.next;
+        }
+      };
+      await Promise.all(shards.map(fill));
+      for (;;) {
+        let first: (typeof shards)[number] | undefined;
+        for (const shard of shards) if (shard.items.length && (!first || unsentOrder(shard.items[0]!) < unsentOrder(first.items[0]!))) first = shard;
+        if (!first) return;
+        yield first.items.shift()!;
+        await fill(first);
+      }
+    },
     async unsent() {
       const items: LeadRecord[] = [];
-      const pages = paginateQuery({ client: doc }, {
-        TableName: table,
-        IndexName: UNSENT_INDEX,
-        KeyConditionExpression: 'unsent = :pending',
-        ExpressionAttributeValues: { ':pending': UNSENT_VALUE },
-        ScanIndexForward: false,
-      });
-      for await (const page of pages) items.push(...((page.Items ?? []) as LeadRecord[]));
+      for await (const lead of this.pending()) items.push(lead);
       return items;
     },
     async eraseEmail(email) {
@@ -248,7 +284,7 @@ export function leadStore(client: DynamoDBClient, table: string): LeadStore {
         const keys = withIndexKeys(lead);
         const result = await change(lead.submissionId, 'attribute_exists(#key) AND #mail.#state = :pending AND attribute_not_exists(unsentAt)',
           `SET unsent = :unsent, unsentAt = :unsentAt${keys.sendKey ? ', sendKey = :sendKey' : ''}, ${BUMP}`,
-          { ':pending': 'pending', ':unsent': UNSENT_VALUE, ':unsentAt': keys.unsentAt, ...(keys.sendKey ? { ':sendKey': keys.sendKey } : {}) },
+          { ':pending': 'pending', ':unsent': keys.unsent, ':unsentAt': keys.unsentAt, ...(keys.sendKey ? { ':sendKey': keys.sendKey } : {}) },
           {});
         if (result.ok) indexed += 1;
       }

@@ -1,9 +1,12 @@
-// Fixed-window counters in DynamoDB, one item per limit, key and window: an atomic conditional
-// ADD takes a slot or fails when the window is full, so every Lambda instance (they share no
-// memory) counts against the same figure. TTL deletes a window's item a day after it ends.
+// Sliding-window counters in DynamoDB, one item per limit, key and window: the posts of the last
+// full window's length are estimated as this window's count plus the share of the previous
+// window's that the sliding window still covers, so a burst either side of a window's edge gets
+// one window's worth, not two. An atomic conditional ADD takes a slot or fails when the estimate
+// is full, so every Lambda instance (they share no memory) counts against the same figure. TTL
+// deletes a window's item a day after it ends.
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LIMIT_KEY, LIMIT_TTL_ATTRIBUTE } from './table.ts';
 import type { RateLimit } from './settings.ts';
 
@@ -20,6 +23,18 @@ export interface LimitCounter {
 
 const KEEP_AFTER_WINDOW_S = 24 * 60 * 60;
 
+/**
+ * Milliseconds until the estimate has room again: while this window lasts, once the previous
+ * window's share has shrunk enough; else into the next, where this window's `count` is the
+ * previous one.
+ */
+export function untilRoom(limit: RateLimit, before: number, count: number, now: number, windowEnd: number): number {
+  // ceil(before × covered) < max − count once covered ≤ (max − count − 1) / before.
+  if (count < limit.max && before > 0) return Math.max(0, windowEnd - now - limit.windowMs * ((limit.max - count - 1) / before));
+  if (count < limit.max) return 0;
+  return windowEnd - now + limit.windowMs * (1 - (limit.max - 1) / count);
+}
+
 export function limitCounter(client: DynamoDBClient, table: string): LimitCounter {
   const doc = DynamoDBDocumentClient.from(client);
   return {
@@ -27,6 +42,12 @@ export function limitCounter(client: DynamoDBClient, table: string): LimitCounte
       const window = Math.floor(now.getTime() / limit.windowMs);
       const windowEnd = (window + 1) * limit.windowMs;
       const Key = { [LIMIT_KEY]: `${name}#${key}#${window}` };
+      // The previous window's count, weighed by how much of it the sliding window still covers.
+      const previous = await doc.send(new GetCommand({ TableName: table, Key: { [LIMIT_KEY]: `${name}#${key}#${window - 1}` }, ConsistentRead: true }));
+      const before = Number(previous.Item?.count ?? 0);
+      const covered = (windowEnd - now.getTime()) / limit.windowMs;
+      // Rounded up: never more lenient than the posts the window really covers.
+      const room = limit.max - Math.ceil(before * covered);
       const ttl = Math.ceil(windowEnd / 1000) + KEEP_AFTER_WINDOW_S;
       // Every take carries an id (the submission's, or one of its own) kept beside the count (at most
       // `max` of them), and is conditional on its absence: the SDK sending a landed write again
@@ -37,9 +58,10 @@ export function limitCounter(client: DynamoDBClient, table: string): LimitCounte
           TableName: table,
           Key,
           UpdateExpression: 'ADD #count :one, #tokens :tokens SET #ttl = :ttl',
-          ConditionExpression: '(attribute_not_exists(#count) OR #count < :max) AND NOT contains(#tokens, :token)',
+          // With no room at all the write is still tried, so a retry of a submission that holds a slot finds its token; a window not started yet fails it.
+          ConditionExpression: `${room > 0 ? '(attribute_not_exists(#count) OR #count < :room)' : '#count < :room'} AND NOT contains(#tokens, :token)`,
           ExpressionAttributeNames: { '#count': 'count', '#ttl': LIMIT_TTL_ATTRIBUTE, '#tokens': 'tokens' },
-          ExpressionAttributeValues: { ':one': 1, ':max': limit.max, ':ttl': ttl, ':tokens': new Set([id]), ':token': id },
+          ExpressionAttributeValues: { ':one': 1, ':room': room, ':ttl': ttl, ':tokens': new Set([id]), ':token': id },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }));
         return { ok: true };
@@ -48,8 +70,9 @@ export function limitCounter(client: DynamoDBClient, table: string): LimitCounte
         // Full, or this id already holds a slot (its own landed write, or the same submission's first post): only the first costs anything.
         const tokens = error.Item?.tokens?.SS ?? [];
         if (tokens.includes(id)) return { ok: true };
+        const count = Number(error.Item?.count?.N ?? 0);
+        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(untilRoom(limit, before, count, now.getTime(), windowEnd) / 1000)) };
       }
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)) };
     },
   };
 }

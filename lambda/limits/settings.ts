@@ -9,7 +9,7 @@
 export interface RateLimit {
   /** Posts allowed in one window. */
   max: number;
-  /** The window's length, in milliseconds (fixed windows, aligned to the epoch). */
+  /** The window's length, in milliseconds: a sliding window (counter.ts), counted in windows aligned to the epoch. */
   windowMs: number;
 }
 

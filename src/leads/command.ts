@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { LOCAL_CREDENTIALS, createSesClient } from '../../lambda/ses-client.ts';
 import { damageOf, MAX_REFUSALS, resendLeads, UNANSWERED_QUIET_MS } from '../../lambda/leads/resend.ts';
 import { VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
-import type { LeadRecord } from '../../lambda/leads/record.ts';
+import { likelySpamReason, type LeadRecord } from '../../lambda/leads/record.ts';
 import { leadFieldValues, TEXT_FIELDS, type LeadField } from '../../forms/fields.ts';
 import { leadsToCsv } from './csv.ts';
 import { markErased, rewriteLocalStore } from '../../lambda/leads/rewrite-local-store.ts';
@@ -59,7 +59,7 @@ function sender(lead: LeadRecord): string {
 }
 
 function listLine(lead: LeadRecord): string {
-  return printableLine(`${String(lead.receivedAt)}  ${String(lead.form).padEnd(10)}  ${sender(lead)}  ${lead.likelySpam ? 'LIKELY SPAM (hidden field filled), ' : ''}${mailSummary(lead)}  ${lead.submissionId}`);
+  return printableLine(`${String(lead.receivedAt)}  ${String(lead.form).padEnd(10)}  ${sender(lead)}  ${likelySpamReason(lead) ? `LIKELY SPAM (${likelySpamReason(lead)}), ` : ''}${mailSummary(lead)}  ${lead.submissionId}`);
 }
 
 export function leadsList(root: string, flags: StoreFlags & { json: boolean }, io: Io): Promise<number> {

@@ -9,13 +9,15 @@
 import type { FormName } from '../../forms/names.ts';
 import { LEAD_FIELDS, leadFieldValues } from '../../forms/fields.ts';
 import { emailKeyOf, withIndexKeys } from '../../lambda/leads/store.ts';
-import type { LeadRecord, MailState } from '../../lambda/leads/record.ts';
+import { likelySpamReason, type LeadRecord, type LikelySpam, type MailState } from '../../lambda/leads/record.ts';
 
-/** The export's columns: the lead's own, one per text field of either form (forms/fields.ts), then its mail state. */
+/** The export's columns: the lead's own, one per text field of either form (forms/fields.ts), then its mail state, then why it is likely spam (blank for a real lead). */
 export const CSV_COLUMNS = [
   'submissionId', 'form', 'receivedAt', ...LEAD_FIELDS, 'assessment', 'source',
-  'mailState', 'mailAttempts', 'mailMessageId', 'mailLastError', 'mailLastAttemptAt', 'mailUnanswered', 'mailSendId', 'mailMaybeSent', 'mailRefusals', 'expiresAt',
+  'mailState', 'mailAttempts', 'mailMessageId', 'mailLastError', 'mailLastAttemptAt', 'mailUnanswered', 'mailSendId', 'mailMaybeSent', 'mailRefusals', 'expiresAt', 'likelySpam',
 ] as const;
+/** An export made before the likely-spam column: read as real leads, unless a record said otherwise. */
+const EARLIER_COLUMNS = CSV_COLUMNS.slice(0, -1);
 
 const FORMULA_START = /^[=+\-@\t\r']/;
 
@@ -37,7 +39,7 @@ function rowOf(lead: LeadRecord): string[] {
     lead.mail.state, String(lead.mail.attempts), lead.mail.messageId ?? '', lead.mail.lastError ?? '', lead.mail.lastAttemptAt ?? '',
     lead.mail.unanswered === undefined ? '' : String(lead.mail.unanswered), lead.mail.sendId ?? '',
     lead.mail.maybeSent === undefined ? '' : String(lead.mail.maybeSent), lead.mail.refusals === undefined ? '' : String(lead.mail.refusals),
-    String(lead.expiresAt),
+    String(lead.expiresAt), likelySpamReason(lead) ?? '',
   ];
 }
 
@@ -73,7 +75,7 @@ export function parseCsv(text: string): string[][] {
 /** The records of an export made by leadsToCsv. */
 export function parseLeadsCsv(text: string): LeadRecord[] {
   const [header, ...rows] = parseCsv(text);
-  if (header?.join(',') !== CSV_COLUMNS.join(',')) throw new Error('not a leads export: the header row differs');
+  if (header?.join(',') !== CSV_COLUMNS.join(',') && header?.join(',') !== EARLIER_COLUMNS.join(',')) throw new Error('not a leads export: the header row differs');
   return rows.map((cells) => {
     const get = (column: (typeof CSV_COLUMNS)[number]) => unneutralise(cells[CSV_COLUMNS.indexOf(column)] ?? '');
     const optional = (column: (typeof CSV_COLUMNS)[number]) => get(column) || undefined;
@@ -100,6 +102,7 @@ export function parseLeadsCsv(text: string): LeadRecord[] {
       source: get('source'),
       mail,
       expiresAt: Number(get('expiresAt')),
+      ...(get('likelySpam') ? { likelySpam: get('likelySpam') as LikelySpam } : {}),
     });
   });
 }

@@ -325,7 +325,7 @@ describe('the Site stack', () => {
     expect(await readFile(path.join(assetDir, 'index.mjs'))).toEqual(await readFile(path.join(deployDir, 'lambda/index.mjs')));
   });
 
-  test('the form Lambda may only send e-mail as the SES identity through the configuration set, put and update leads (no scan, no delete) and update the limits', () => {
+  test('the form Lambda may only send e-mail as the SES identity through the configuration set, put and update leads (no scan, no delete) and read and update the limits', () => {
     const handler = lambdaWith(template, 'index.handler');
     const configSet = Object.keys(template.findResources('AWS::SES::ConfigurationSet'))[0];
     const statements = statementsOf(template, handler);
@@ -343,7 +343,7 @@ describe('the Site stack', () => {
       Resource: { 'Fn::GetAtt': [tableId(template), 'Arn'] },
     }, {
       Effect: 'Allow',
-      Action: 'dynamodb:UpdateItem',
+      Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
       Resource: { 'Fn::GetAtt': [tableId(template, 'limitKey'), 'Arn'] },
     }]));
     const roleId = handler.Properties.Role['Fn::GetAtt'][0] as string;

@@ -271,7 +271,7 @@ describe('the honeypot', () => {
     expect(await storedEmails(ses)).toHaveLength(0);
     const [lead, ...others] = await leads.all();
     expect(others).toEqual([]);
-    expect(lead).toMatchObject({ name: 'Morag Campbell', likelySpam: true, mail: { state: 'pending', held: true, attempts: 0 } });
+    expect(lead).toMatchObject({ name: 'Morag Campbell', likelySpam: 'hidden field filled', mail: { state: 'pending', held: true, attempts: 0 } });
     expect(log.entries.find((e) => e.event === 'request')).toMatchObject({ spam: true, reason: 'likely-spam', HoneypotHits: 1 });
   });
 
@@ -280,7 +280,7 @@ describe('the honeypot', () => {
     const result = await handler(formPost(fields));
     expect(result.statusCode).toBe(303);
     expect(result.headers.location).toBe('/thank-you');
-    expect(await leads.all()).toEqual([expect.objectContaining({ email: 'morag@example.co.uk', likelySpam: true })]);
+    expect(await leads.all()).toEqual([expect.objectContaining({ email: 'morag@example.co.uk', likelySpam: 'hidden field filled' })]);
     expect(await storedEmails(ses)).toHaveLength(0);
   });
 

@@ -11,7 +11,9 @@
 // killed straight after SES took its e-mail, SES rejecting a send it took (its Reject may come
 // before the sender's markSent), or a damaged record among the leads. Then SES works: its events
 // are delivered and the mailer runs every few minutes until nothing is due, and the invariants are
-// checked on what reached the inbox (the local SES's store, less any send SES rejected).
+// checked on what reached the inbox (the local SES's store, less any send SES rejected). A lead that
+// never arrived counts as alarmed only when an alarm of the stack itself (infra/, synthesised:
+// stack-alarms.ts) is in ALARM over the figures the mailer's runs logged and the dead letters' depth.
 import { DeleteItemCommand, DynamoDBClient, type DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
 import { SESClient, type SendEmailCommand } from '@aws-sdk/client-ses';
 import { createHandler } from '../../lambda/create-handler.ts';
@@ -27,6 +29,8 @@ import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
 import { silentLogger } from '../../lambda/log.ts';
 import type { MailSender } from '../../lambda/ses-client.ts';
 import { validateContact } from '../../forms/contact.ts';
+import { METRIC_NAMESPACE, METRICS } from '../../lambda/metrics.ts';
+import { alarmOn, metricsLogger, QUEUE_DEPTH, stackAlarms, type AlarmRule, type Datapoint } from './stack-alarms.ts';
 import { clearStore, jsonPost, storedEmails, testConfig, validContact, type StoredEmail } from './support.ts';
 
 /** What a fault strikes: an actor's n-th write, its n-th SES send (or that send's events), its index Queries, or its clock. */
@@ -298,6 +302,8 @@ export interface ModelBackends {
   table: string;
   /** Its lagging copy, which a lagging index reads (index-lags). */
   laggingTable: string;
+  /** The stack's alarms (infra/), by which a lead left unsent counts as alarmed. */
+  alarms: readonly AlarmRule[];
   slot(actor: string, wiring: Wiring): Slot;
   /** Lets go of the slots a schedule spent. */
   release(): void;
@@ -312,11 +318,13 @@ export async function startModelBackends(): Promise<ModelBackends> {
   const laggingTable = 'model-leads-lagging';
   try { await ensureLeadTable(setup, table); await ensureLeadTable(setup, laggingTable); } finally { setup.destroy(); }
   const slots = new Map<string, Slot>();
+  const alarms = stackAlarms();
   return {
     local,
     ses,
     table,
     laggingTable,
+    alarms,
     slot(actor, wiring) {
       let slot = slots.get(actor);
       if (!slot) { slot = openSlot({ local, ses }, actor); slots.set(actor, slot); }
@@ -498,6 +506,9 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   const lateNotices: Notice[] = [];
   const rejected = new Set<string>();
   let deadLettered = 0;
+  /** The figures the mailer's runs logged (embedded metric format), as CloudWatch gets them. */
+  const datapoints: Datapoint[] = [];
+  const metricsLog = metricsLogger(datapoints);
   let round = 0;
   let clockAt = 0;
   const armed = schedule.faults.map((fault) => ({ ...fault, fired: false, anyone: false, by: undefined as string | undefined }));
@@ -648,8 +659,8 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     round = 2; clockAt = later;
     await catchUp();
     note(await interleaver.drive({
-      mailer1: actor('mailer1', () => createResendJob({ ses: sesOf('mailer1'), leads: storeOf('mailer1'), config: CONFIG, log: silentLogger, now: at('mailer1', later) })()),
-      mailer2: actor('mailer2', () => createResendJob({ ses: sesOf('mailer2'), leads: storeOf('mailer2'), config: CONFIG, log: silentLogger, now: at('mailer2', later) })()),
+      mailer1: actor('mailer1', () => createResendJob({ ses: sesOf('mailer1'), leads: storeOf('mailer1'), config: CONFIG, log: metricsLog, now: at('mailer1', later) })()),
+      mailer2: actor('mailer2', () => createResendJob({ ses: sesOf('mailer2'), leads: storeOf('mailer2'), config: CONFIG, log: metricsLog, now: at('mailer2', later) })()),
       resendId: actor('resendId', () => resendLeads(mailerOf('resendId', later), { ids: [postedId], now: true, log: silentLogger })),
       resendAgain: actor('resendAgain', () => resendLeads(mailerOf('resendAgain', later), { now: true, log: silentLogger })),
       ...(schedule.ownerEarly ? {} : { resendUnsent: owner(later) }),
@@ -680,7 +691,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       notices = retries;
       // Minutes pass between the events and the run: a lagging index has caught up with them.
       await catchUp();
-      note(await interleaver.drive({ mailer: async () => { last = await createResendJob({ ses: settling.ses, leads: settling.store, config: CONFIG, log: silentLogger, now: () => minutes(when) })(); } }));
+      note(await interleaver.drive({ mailer: async () => { last = await createResendJob({ ses: settling.ses, leads: settling.store, config: CONFIG, log: metricsLog, now: () => minutes(when) })(); } }));
       if (index === 0) notices.push(...lateNotices.splice(0));
       // Nothing failed in this run, and nothing left but what waits for the owner (set aside, or two sends that may have gone).
       if ((index > 0 || lateNotices.length === 0) && last && notices.length === 0 && last.failed.length === 0 && last.unanswered.length === 0 && last.errors.length === 0
@@ -694,10 +705,18 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     }
 
     const emails = await storedEmails(backends.ses);
+    // The stack's alarms, evaluated as CloudWatch does at the last run: the queue of dead letters holds what Lambda gave up on.
+    const endAt = minutes(clockAt).getTime();
+    datapoints.push({ ...QUEUE_DEPTH, at: endAt, value: deadLettered });
+    const firing = (namespace: string, metric: string) => alarmOn(backends.alarms, namespace, metric, datapoints, endAt);
+    const [setAsideAlarm, unsentAlarm, deadLettersAlarm] = [firing(METRIC_NAMESPACE, METRICS.setAside), firing(METRIC_NAMESPACE, METRICS.stuck), firing(QUEUE_DEPTH.namespace, QUEUE_DEPTH.name)];
     const leads: LeadOutcome[] = [];
     for (const [name, id] of [[names.posted, postedId], [names.heldA, held[0]!.submissionId], [names.heldB, held[1]!.submissionId], ...posted.map((n) => [n.name, n.id] as const)] as const) {
       const record = await setupStore.get(id);
-      const alarmed = deadLettered > 0 || Boolean(last && (last.setAside.some((s) => s.submissionId === id) || (last.uncertain.some((u) => u.submissionId === id && !u.from) && last.stuck > 0)));
+      // Alarmed as the stack's own alarms judge it, from what was logged: the set-aside alarm naming
+      // it, the unsent alarm while it is left to the owner, or the dead letters' alarm.
+      const alarmed = deadLettersAlarm
+        || Boolean(last && ((setAsideAlarm && last.setAside.some((s) => s.submissionId === id)) || (unsentAlarm && last.uncertain.some((u) => u.submissionId === id && !u.from))));
       leads.push({ name, submissionId: id, ...copiesOf(name, emails, rejected), state: record?.mail.state, alarmed, recordedAttempts: record?.mail.attempts ?? 0, sendAttempts: attempts.get(name) ?? 0 });
     }
     const racing = Math.max(0, ...[...touched.values()].map((actors) => actors.size));

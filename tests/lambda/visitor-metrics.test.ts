@@ -123,7 +123,7 @@ describe('the honeypot figure', () => {
     expect(JSON.parse(answer.body)).toEqual({ ok: true });
     expect(requestLine(log.entries)).toMatchObject({ status: 200, spam: true });
     expect(metricsOn(requestLine(log.entries))).toEqual({ [METRICS.formPosts]: 1, [METRICS.honeypotHits]: 1 });
-    expect(await backends.leads.all()).toEqual([expect.objectContaining({ likelySpam: true })]);
+    expect(await backends.leads.all()).toEqual([expect.objectContaining({ likelySpam: 'hidden field filled' })]);
     expect(await storedEmails(backends.ses)).toHaveLength(0);
   });
 

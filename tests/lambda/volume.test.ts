@@ -59,8 +59,9 @@ describe('a flood from one client address', () => {
 
     expect(statuses.filter((s) => s === 200)).toHaveLength(VOLUME_LIMITS.perAddress.max);
     expect(statuses.filter((s) => s === 429)).toHaveLength(30 - VOLUME_LIMITS.perAddress.max);
-    // The window is 10 minutes from the hour (10:00–10:10); a minute in, 9 minutes are left.
-    expect(new Set(retryAfter.filter((_, i) => statuses[i] === 429))).toEqual(new Set(['540']));
+    // The window slides: the five posts of 10:01 fill it until, two minutes into the next 10-minute
+    // count (10:12), less than four fifths of them are still inside it: 11 minutes on.
+    expect(new Set(retryAfter.filter((_, i) => statuses[i] === 429))).toEqual(new Set(['660']));
     expect(await backends.leads.all()).toHaveLength(VOLUME_LIMITS.perAddress.max);
     expect(await storedEmails(backends.ses)).toHaveLength(VOLUME_LIMITS.perAddress.max);
     // Each refusal is counted for the alarm, and says which limit.
@@ -84,8 +85,8 @@ describe('a flood from one client address', () => {
     expect(JSON.parse(json.body)).toEqual({ ok: false, error: 'Too many messages' });
     const page = await handler(from(formPost({ name: 'Morag', email: 'morag@example.org', message: 'Hello', isHuman: 'on' }, { referer: 'https://www.example.co.uk/contact' })));
     expect(page.statusCode).toBe(429);
-    expect(page.headers['retry-after']).toBe('600');
-    expect(page.body).toContain('Please go back and try again in 10 minutes');
+    expect(page.headers['retry-after']).toBe('720');
+    expect(page.body).toContain('Please go back and try again in 12 minutes');
     expect(page.body).toContain('<a href="/contact">Go back to the form</a>');
     expect(await backends.leads.all()).toHaveLength(VOLUME_LIMITS.perAddress.max);
   });
@@ -188,6 +189,9 @@ describe('limits that cannot be aimed at someone else', () => {
     expect(stored.filter((l) => l.mail.held)).toHaveLength(13 - networkMailsPerHour(VOLUME_LIMITS.mailsPerHour.max));
     expect(stored.find((l) => l.email === 'neighbour@example.org')?.mail).toMatchObject({ state: 'pending', held: true });
     expect(log.entries.filter((e) => e.reason === 'held-per-site')).toHaveLength(13 - VOLUME_LIMITS.perSite.max);
+    // Past the /48's limit is how a flood rotating its /64s looks: flagged likely spam with the reason, so it goes after every real lead.
+    expect(stored.filter((l) => l.likelySpam).map((l) => l.likelySpam)).toEqual(Array(13 - VOLUME_LIMITS.perSite.max).fill("past its network's limit"));
+    expect(stored.filter((l) => l.mail.held && !l.likelySpam)).toHaveLength(VOLUME_LIMITS.perSite.max - networkMailsPerHour(VOLUME_LIMITS.mailsPerHour.max));
     expect(log.entries.filter((e) => e.status === 429)).toEqual([]);
     // Another /48 is another network, mailed on its own.
     expect((await handler(viaCloudFront(jsonPost(distinct(899)), '2001:db8:78:1::1:443'))).statusCode).toBe(200);
@@ -218,6 +222,39 @@ describe("one network's share of the hour's lead e-mails", () => {
     const real = (await storedEmails(backends.ses)).filter((e) => e.replyTo.some((r) => r.startsWith('real')));
     expect(real).toHaveLength(5);
     expect((await backends.leads.all()).filter((l) => l.email.startsWith('real')).every((l) => l.mail.state === 'sent')).toBe(true);
+  });
+});
+
+describe('sliding windows', () => {
+  it("give a burst either side of a window's edge one window's worth, not two", async () => {
+    let clock = new Date('2026-11-25T10:09:59Z');
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), now: () => clock, log: memoryLogger() });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      if (i === VOLUME_LIMITS.perAddress.max) clock = new Date('2026-11-25T10:10:01Z');
+      statuses.push((await handler(viaCloudFront(jsonPost(distinct(300 + i)), '203.0.113.9:1000'))).statusCode);
+    }
+    expect(statuses).toEqual([...Array(VOLUME_LIMITS.perAddress.max).fill(200), ...Array(10 - VOLUME_LIMITS.perAddress.max).fill(429)]);
+  });
+
+  it("keep five /24s posting their share at every hour's edge from pushing the next hour's real leads into the digest", async () => {
+    let clock = new Date('2026-11-25T10:59:59Z');
+    const handler = createHandler({ ses: sesClientFor(backends.ses.endpoint), leads: backends.leads, limits: await freshLimits(), config: testConfig({ originSecret: SECRET }), now: () => clock, log: memoryLogger() });
+    const share = networkMailsPerHour(VOLUME_LIMITS.mailsPerHour.max);
+    // Five /24s, each its share of the hour (five addresses of its own, within every per-address limit), just before the hour and just after it.
+    const burst = async (first: number) => {
+      for (let net = 0; net < 5; net += 1) {
+        for (let i = 0; i < share; i += 1) await handler(viaCloudFront(jsonPost(distinct(first + net * 10 + i)), `198.51.${100 + net}.${i + (first % 100)}:1000`));
+      }
+    };
+    await burst(400);
+    clock = new Date('2026-11-25T11:00:01Z');
+    await burst(500);
+    expect((await storedEmails(backends.ses))).toHaveLength(VOLUME_LIMITS.mailsPerHour.max);
+    // Half an hour on, a real visitor from elsewhere is mailed on their own, not held for the digest.
+    clock = new Date('2026-11-25T11:30:00Z');
+    expect((await handler(viaCloudFront(jsonPost(validContact({ name: 'Real Visitor', email: 'real@example.org' })), '192.0.2.10:1000'))).statusCode).toBe(200);
+    expect((await backends.leads.all()).find((l) => l.email === 'real@example.org')?.mail).toMatchObject({ state: 'sent' });
   });
 });
 

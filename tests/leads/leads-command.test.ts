@@ -145,7 +145,7 @@ describe('site leads', () => {
     expect(csv).toContain(`"'-2+3\nsecond line, with a comma\r\nthird ""quoted"" line\n@home"`);
     expect(csv).toContain(`"Comma, ""Quotes"" & Co"`);
     expect(csv).toContain(`"''+already quoted"`);
-    expect(csv.split('\r\n')[0]).toBe('"submissionId","form","receivedAt","name","email","company","message","assessment","source","mailState","mailAttempts","mailMessageId","mailLastError","mailLastAttemptAt","mailUnanswered","mailSendId","mailMaybeSent","mailRefusals","expiresAt"');
+    expect(csv.split('\r\n')[0]).toBe('"submissionId","form","receivedAt","name","email","company","message","assessment","source","mailState","mailAttempts","mailMessageId","mailLastError","mailLastAttemptAt","mailUnanswered","mailSendId","mailMaybeSent","mailRefusals","expiresAt","likelySpam"');
   });
 
   it('exports JSON with every field', async () => {
@@ -212,13 +212,13 @@ describe('site leads', () => {
     });
     const out: string[] = [];
     const io = { out: (line: string) => out.push(line), err: (line: string) => out.push(line) };
-    // An hour's cap of one lead e-mail: the newest unsent lead goes alone, the other joins the digest.
+    // An hour's cap of one lead e-mail: the oldest unsent lead goes alone, the other joins the digest.
     const code = await leadsResend(root, { unsent: true, sesEndpoint: ses.endpoint }, io, { MAILS_PER_HOUR: '1' });
 
     expect(code).toBe(0);
     expect(out.at(-1)).toBe('19 sent, 0 failed');
     const emails = await storedEmails(ses);
-    expect(emails.map((e) => e.subject).sort()).toEqual(['DIAlog Assessment: Ewan Fraser (Fife Food Bank)', 'Website leads: 18 new leads from the website, sent together']);
+    expect(emails.map((e) => e.subject).sort()).toEqual(['Contact form: Morag Campbell (Tayside Widgets Ltd)', 'Website leads: 18 new leads from the website, sent together']);
     const leads = await withLocal((store) => store.all());
     expect(leads.filter((l) => l.mail.inDigest)).toHaveLength(18);
     expect(leads.every((l) => l.mail.state === 'sent')).toBe(true);
