@@ -46,7 +46,9 @@ describe('digests', () => {
       runs += 1;
       const report = await createResendJob({ ses, leads: backends.leads, config: testConfig(), log: memoryLogger(), now: () => new Date(held.getTime() + minutes * 60_000) })();
       expect(report.failed).toEqual([]);
-      if (report.digested.length === 0) break;
+      // As the schedule does, runs go on while a run was cut short: an index page or a lead the
+      // table failed (a loaded machine's dynalite, say) waits for the next run, as it would in production.
+      if (report.digested.length === 0 && !report.unread && report.errors.length === 0) break;
     }
 
     const digests = await storedEmails(backends.ses);

@@ -43,6 +43,7 @@ export function stackAlarms(): AlarmRule[] {
     for (const file of ['cloudfront/viewer-request.js', 'cloudfront/viewer-response.js']) writeFileSync(path.join(deployDir, file), 'function handler(event) { return event.request; }\n');
     for (const file of ['lambda/index.mjs', `${CMS_AUTH_DIR}/index.mjs`]) writeFileSync(path.join(deployDir, file), 'export {};\n');
     writeFileSync(path.join(deployDir, 'headers.json'), JSON.stringify({ default: {}, paths: [] }));
+    writeFileSync(path.join(deployDir, 'routing.json'), JSON.stringify({ pageUrls: ['/'], redirects: {}, fallbacks: [], notFound: '/404.html' }));
     const app = new App({ context: { ...SETTINGS, deployDir, waf: 'off' }, outdir: path.join(deployDir, 'out') });
     const { site } = defineApp(app, {});
     const alarms = Template.fromStack(site).findResources('AWS::CloudWatch::Alarm') as Record<string, { Properties: Record<string, any> }>;
