@@ -106,7 +106,7 @@ export async function runLighthouse(opts: { targets: LighthouseTarget[]; runs: n
 }
 
 /**
- * Waits, a minute at most, until other work keeps less than half a core busy: the simulation
+ * Waits, `limitMs` at most, until other work keeps less than half a core busy: the simulation
  * scales the main-thread tasks it observes, so a run beside a busy process (a test runner's
  * Chromium still closing, a build) measures that process as the page's. Says what it waited for.
  */
