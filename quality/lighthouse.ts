@@ -78,16 +78,18 @@ function readRun(lhr: LH.Result, categories: readonly Category[]): LighthouseRun
  * the simulation scales the main thread's observed tasks, so a minute in which the shared machine
  * is slow would otherwise land on all of one page's runs, and its median with them. Performance is
  * the median of `runs`; accessibility, best practices and SEO do not change from run to run, so
- * they are audited once, in the first round. With `quietWithinMs`, each run first waits for a
+ * they are audited once, in the first round. With `limits`, a page's runs end once the verdict on
+ * them is settled (`settled`): three runs of five that all meet the limits leave nothing to decide. With `quietWithinMs`, each run first waits for a
  * quiet machine (`waitForQuiet`), all the waits together that long at most, so that a machine that
  * other work keeps busy all along delays the gate once, not once a run.
  */
-export async function runLighthouse(opts: { targets: LighthouseTarget[]; runs: number; log?: (line: string) => void; quietWithinMs?: number }): Promise<LighthousePage[]> {
+export async function runLighthouse(opts: { targets: LighthouseTarget[]; runs: number; log?: (line: string) => void; quietWithinMs?: number; limits?: Budgets['lighthouse'] }): Promise<LighthousePage[]> {
   const runs = new Map<string, LighthouseRun[]>(opts.targets.map((t) => [t.label, []]));
   let waitLeft = opts.quietWithinMs ?? 0;
   for (let round = 0; round < opts.runs; round++) {
     const categories = round === 0 ? CATEGORIES : (['performance'] as const);
     for (const target of opts.targets) {
+      if (opts.limits && settled(runs.get(target.label)!, opts.runs, opts.limits)) continue;
       const waitStarted = Date.now();
       const quiet = waitLeft > 0 ? await waitForQuiet(waitLeft) : '';
       waitLeft -= Date.now() - waitStarted;
@@ -103,6 +105,22 @@ export async function runLighthouse(opts: { targets: LighthouseTarget[]; runs: n
     const scores = Object.fromEntries(CATEGORIES.map((c) => [c, c === 'performance' ? m((r) => r.scores.performance ?? 0) : own[0]!.scores[c] ?? 0])) as Record<Category, number>;
     return { url: label, runs: own, median: { scores, lcpMs: m((r) => r.lcpMs), tbtMs: m((r) => r.tbtMs), cls: m((r) => r.cls) }, failing: [...new Set(own.flatMap((r) => r.failing))] };
   });
+}
+
+/**
+ * Whether the verdict of `total` runs is already known from those done: with an odd number of runs,
+ * a median meets its limit exactly when a majority of the runs do, so once a majority of a page's
+ * runs meet the performance and TBT limits, or a majority misses one of them, the runs left cannot
+ * change the verdict. (With an even number the median is a mean of two, and every run counts.)
+ */
+export function settled(done: readonly LighthouseRun[], total: number, limits: Pick<Budgets['lighthouse'], 'minScores' | 'maxTotalBlockingTimeMs'>): boolean {
+  if (total % 2 === 0) return done.length >= total;
+  const majority = (total + 1) / 2;
+  const decided = (meets: (r: LighthouseRun) => boolean) => {
+    const met = done.filter(meets).length;
+    return met >= majority || done.length - met >= majority;
+  };
+  return decided((r) => (r.scores.performance ?? 0) >= limits.minScores.performance) && decided((r) => r.tbtMs <= limits.maxTotalBlockingTimeMs);
 }
 
 /**
@@ -158,7 +176,7 @@ export function lighthouseReport(pages: LighthousePage[], budgets: Budgets['ligh
   }
   const ms = (n: number) => `${Math.round(n)} ms`;
   return {
-    gate: `Lighthouse (mobile, performance the median of ${pages[0]?.runs.length ?? 0})`,
+    gate: `Lighthouse (mobile, performance the median of ${runCounts(pages)})`,
     columns: ['page', 'perf', 'a11y', 'best pr.', 'SEO', 'LCP', 'TBT', 'CLS'],
     rows: [
       ['(limit)', `≥ ${budgets.minScores.performance}`, `≥ ${budgets.minScores.accessibility}`, `≥ ${budgets.minScores['best-practices']}`, `≥ ${budgets.minScores.seo}`, '-', `≤ ${budgets.maxTotalBlockingTimeMs} ms`, '-'],
@@ -166,8 +184,15 @@ export function lighthouseReport(pages: LighthousePage[], budgets: Budgets['ligh
     ],
     failures,
     warnings,
-    summary: `lighthouse: ${pages.length} pages × ${pages[0]?.runs.length ?? 0} runs${waits(pages)}`,
+    summary: `lighthouse: ${pages.length} pages × ${runCounts(pages)} runs${waits(pages)}`,
   };
+}
+
+/** How many runs each page had: '5', or '3–5' where some pages' verdicts were settled sooner. */
+function runCounts(pages: LighthousePage[]): string {
+  const counts = pages.map((p) => p.runs.length);
+  const [least, most] = [Math.min(...counts, Infinity), Math.max(...counts, 0)];
+  return least === most || !counts.length ? String(counts[0] ?? 0) : `${least}–${most}`;
 }
 
 /** The runs that waited for a quiet machine, or ran beside a busy one, for the gate's summary line. */

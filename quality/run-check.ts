@@ -132,7 +132,7 @@ export async function runCheck(opts: { root: string; gates: Set<Gate>; out: (lin
         if (hero instanceof Error) throw hero;
         const home = hero ? [{ label: '/ (photo hero)', url: `${hero.url}/` }] : [];
         const rest = urls.filter((u) => u !== '/').map((u) => ({ label: u, url: origin + u }));
-        return lighthouseReport(await runLighthouse({ targets: [...home, ...rest], runs, quietWithinMs: 90_000 }), budgets.lighthouse);
+        return lighthouseReport(await runLighthouse({ targets: [...home, ...rest], runs, quietWithinMs: 90_000, limits: budgets.lighthouse }), budgets.lighthouse);
       });
     }
   } finally {

@@ -3,10 +3,11 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
-import { lighthouseReport, runLighthouse, waitForQuiet, type LighthousePage } from '../../quality/lighthouse.ts';
+import { lighthouseReport, median, runLighthouse, settled, waitForQuiet, type LighthousePage, type LighthouseRun } from '../../quality/lighthouse.ts';
 import { writeBrokenSite } from './broken-site.ts';
 
 const limits = { pages: ['/', '/missing-alt'], runs: 2, minScores: { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 }, maxTotalBlockingTimeMs: 100 };
+const limits3 = { ...limits, runs: 5 };
 
 describe('Lighthouse gate on the broken site', () => {
   let dist: string;
@@ -63,5 +64,34 @@ describe('a Lighthouse run waits for a quiet machine', () => {
     } finally {
       spinner.kill();
     }
+  });
+});
+
+describe("a page's Lighthouse runs end once their verdict is settled", () => {
+  const run = (performance: number, tbtMs: number): LighthouseRun => ({ scores: { performance }, tbtMs, lcpMs: 1000, cls: 0, benchmarkIndex: 2000, failing: [] });
+  const verdict = (runs: LighthouseRun[]) => median(runs.map((r) => r.scores.performance!)) >= limits.minScores.performance && median(runs.map((r) => r.tbtMs)) <= limits.maxTotalBlockingTimeMs;
+
+  it('gives the verdict of all five runs for every sequence of runs passing and failing each limit', () => {
+    // Each run meets or misses each of the two limits, by a little or a lot: 4^5 sequences of five.
+    const kinds = [run(99, 20), run(96, 140), run(90, 60), run(80, 400)];
+    let stoppedEarly = 0;
+    for (let n = 0; n < kinds.length ** 5; n++) {
+      const all = [0, 1, 2, 3, 4].map((i) => kinds[Math.floor(n / kinds.length ** i) % kinds.length]!);
+      let done = 0;
+      while (done < all.length && !settled(all.slice(0, done), 5, limits3)) done++;
+      if (all[0] === all[1] && all[1] === all[2]) expect(done).toBe(3);
+      if (done < 5) stoppedEarly++;
+      expect(verdict(all.slice(0, done)), `runs ${JSON.stringify(all.map((r) => [r.scores.performance, r.tbtMs]))} stopped after ${done}`).toBe(verdict(all));
+    }
+    // Three runs alike settle a page (checked above), and so do many mixed ones: 400 of the 1,024.
+    expect(stoppedEarly).toBe(400);
+    expect(settled([run(99, 20), run(99, 30), run(98, 10)], 5, limits3)).toBe(true);
+    expect(settled([run(99, 20), run(99, 130), run(98, 10)], 5, limits3)).toBe(false);
+  });
+
+  it('runs every one of an even number, whose median is the mean of the middle two', () => {
+    const good = run(99, 20);
+    expect(settled([good, good, good], 4, limits3)).toBe(false);
+    expect(settled([good, good, good, good], 4, limits3)).toBe(true);
   });
 });
