@@ -1,24 +1,20 @@
 // The CMS's browser bundle: Decap CMS and the site's widgets and previews, bundled by esbuild from
 // node_modules (served from the site's own origin, its version pinned by the lockfile), kept in
-// .site/cache/cms/ while its inputs are the same.
+// .site/cache/cms/ while every file it was made from is the same.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { BuildOptions } from 'esbuild';
+import { cachedBundle } from '../bundle/bundle-cache.ts';
 import { CACHE_DIR } from '../output/layout.ts';
 
-export interface CmsBundle { js: Uint8Array; hash: string }
+/** The bundle's bytes, their hash, and their size gzipped at level 9 (for the build's summary). */
+export interface CmsBundle { js: Uint8Array; hash: string; gzip: number }
 
 const CLIENT = path.join('src', 'cms', 'client');
-
-/** What the bundle is made from: the client's files, and the lockfile (Decap's version). */
-async function inputsHash(root: string, generator: string): Promise<string> {
-  const h = createHash('sha256');
-  for (const dir of [path.join(generator, CLIENT)]) {
-    for (const name of (await readdir(dir)).sort()) h.update(name).update(await readFile(path.join(dir, name)));
-  }
-  h.update(await readFile(path.join(generator, 'package-lock.json')).catch(() => Buffer.from('')));
-  return h.digest('hex').slice(0, 16);
-}
 
 /** What the browser gets for the few node: modules the build's shared code imports (see nodeStubs). */
 const STUBS: Record<string, string> = {
@@ -43,24 +39,41 @@ const nodeStubs = {
   },
 };
 
-/** The bundle, from the cache or made (some ten seconds: Decap CMS is about six megabytes minified). */
+/** esbuild's options for the bundle, made from `generator` (the folder holding src/cms/client/). */
+const buildOptions = (generator: string) => ({
+  entryPoints: [path.join(generator, CLIENT, 'index.tsx')],
+  absWorkingDir: generator,
+  bundle: true, minify: true, format: 'esm', target: 'es2022', platform: 'browser', write: false, jsx: 'automatic', metafile: true,
+  define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
+  logLevel: 'silent', legalComments: 'none',
+  plugins: [nodeStubs],
+} satisfies BuildOptions);
+
+/** What a cached bundle is recorded as (bundle-cms.json); its bytes are in cms/cms-<hash>.js. */
+interface Saved { hash: string; gzip: number }
+const isSaved = (v: unknown): v is Saved => !!v && typeof v === 'object' && typeof (v as Saved).hash === 'string' && typeof (v as Saved).gzip === 'number';
+
+/**
+ * The bundle, from the cache or made (some ten seconds: Decap CMS is about six megabytes minified).
+ * Reused while every file esbuild read for it is unchanged (bundle/bundle-cache.ts): the client's
+ * files, and the templates, schemas and routes its previews draw with, and Decap's own.
+ */
 export async function cmsBundle(root: string, generator = root): Promise<CmsBundle> {
-  const hash = await inputsHash(root, generator);
   const dir = path.join(root, CACHE_DIR, 'cms');
-  const file = path.join(dir, `cms-${hash}.js`);
-  const cached = await readFile(file).catch(() => undefined);
-  if (cached) return { js: cached, hash };
-  const { build } = await import('esbuild');
-  const out = await build({
-    entryPoints: [path.join(generator, CLIENT, 'index.tsx')],
-    absWorkingDir: generator,
-    bundle: true, minify: true, format: 'esm', target: 'es2022', platform: 'browser', write: false, jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
-    logLevel: 'silent', legalComments: 'none',
-    plugins: [nodeStubs],
-  });
-  const js = out.outputFiles[0]!.contents;
-  await mkdir(dir, { recursive: true });
-  await writeFile(file, js);
-  return { js, hash };
+  const fileOf = (hash: string) => path.join(dir, `cms-${hash}.js`);
+  const settings = `${JSON.stringify(buildOptions(generator), (k, v) => (k === 'plugins' ? STUBS : v))}\n${String(cmsBundle)}`;
+  let made: Uint8Array | undefined;
+  const saved = await cachedBundle(generator, path.join(root, CACHE_DIR), 'cms', settings, async () => {
+    const { build } = await import('esbuild');
+    const out = await build(buildOptions(generator));
+    const js = out.outputFiles[0]!.contents;
+    const hash = createHash('sha256').update(js).digest('hex').slice(0, 16);
+    const gzipped = await promisify(gzip)(js, { level: 9 });
+    await mkdir(dir, { recursive: true });
+    await writeFile(fileOf(hash), js);
+    for (const name of await readdir(dir)) if (name !== `cms-${hash}.js`) await rm(path.join(dir, name), { force: true });
+    made = js;
+    return { result: { hash, gzip: gzipped.byteLength }, metafiles: [out.metafile] };
+  }, (result) => result, (v) => (isSaved(v) && existsSync(fileOf(v.hash)) ? v : undefined));
+  return { js: made ?? await readFile(fileOf(saved.hash)), ...saved };
 }

@@ -60,6 +60,13 @@ describe('site build with cms: in site.yaml', { timeout: 300_000 }, () => {
     expect({ js: built.summary.js, jsByTemplate: built.summary.jsByTemplate }).toEqual(beforeJs);
     expect(built.summary.perPage.some((p) => p.url.startsWith('/admin'))).toBe(false);
 
+    // Kept while every file esbuild read for it is the same: the templates its previews draw with
+    // as well as its own client and Decap's package, so that an edited template is never previewed stale.
+    const record = JSON.parse(await readFile(path.join(dir, '.site', 'cache', 'bundle-cms.json'), 'utf8')) as { inputs: [string, string][] };
+    const read = record.inputs.map(([file]) => file);
+    for (const file of ['src/cms/client/index.tsx', 'templates/pages/services/ServicePage.tsx', 'templates/layout/Layout.tsx', 'src/content/schemas.ts']) expect(read).toContain(file);
+    expect(read.some((f) => f.includes('node_modules/decap-cms-app/'))).toBe(true);
+
     // Routed as an exact path like a page (the table serve, check-links and the CloudFront function share), not in the sitemap.
     const table = JSON.parse(await deploy('routing.json')) as RoutingTable;
     expect(table.pageUrls).toContain('/admin');
