@@ -40,7 +40,7 @@ export interface Site {
   /** Newest first (newestFirst): the one order that list pages, feeds and 'Continue Reading' read. */
   posts: Post[];
   caseStudies: CaseStudy[];
-  legal: Record<'privacy-policy' | 'terms-of-service', LegalPage>;
+  legal: Record<(typeof legalPages)[number], LegalPage>;
   images: Record<string, SiteImage>;
   /** Every address the content's data links to (YAML values, front matter), with the file, field and line it is written at. */
   links: SourceLink[];
