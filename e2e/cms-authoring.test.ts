@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { scratchProject } from '../tests/scratch-project.ts';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
-import { connectBrowser } from './helpers.ts';
+import { connectBrowser, DESKTOP, PHONE } from './helpers.ts';
 
 let dir: string;
 let server: RunningServer;
@@ -52,10 +52,15 @@ async function publish(page: Page): Promise<void> {
   await page.getByText('Publish now').click();
 }
 
-/** Publishes and waits for the file to say `expected` (its lines' breaks read as spaces). */
+/**
+ * Publishes and waits for the file to say `expected` (its lines' breaks read as spaces), and for the
+ * page to have the server's answer: its toolbar says Published (Decap holds the entry as changed,
+ * and asks before the page is left, until the answer comes, which is after the file is written).
+ */
 async function saved(page: Page, rel: string, expected: RegExp): Promise<string> {
   await publish(page);
   await expect.poll(async () => (await file(rel)).replace(/\n\s+/g, ' ')).toMatch(expected);
+  await page.getByRole('button', { name: 'Published', exact: true }).waitFor();
   return file(rel);
 }
 
@@ -64,6 +69,9 @@ async function saved(page: Page, rel: string, expected: RegExp): Promise<string>
 describe('an author at /admin', { timeout: 600_000 }, () => {
   it('saves each existing entry with an image field after a one-word change: the image path passes as the build reads it', async () => {
     const page = await context.newPage();
+    // Leaving an entry once it is published asks nothing: every question the page asks is kept.
+    const asked: string[] = [];
+    page.on('dialog', (d) => asked.push(`${d.type()}: ${d.message()}`));
     const edits = [
       ['#/collections/blog/entries/your-data-is-fine', 'content/blog/your-data-is-fine.md', 'Title', 'Fine', 'Good'],
       ['#/collections/case-studies/entries/dc-thomson', 'content/case-studies/dc-thomson.yaml', 'Title', 'Long-Established', 'Well-Established'],
@@ -82,6 +90,7 @@ describe('an author at /admin', { timeout: 600_000 }, () => {
       else {
         await go(hash.replace(/\/entries\/.*$/, ''));
         await expect.poll(() => page.getByRole('button', { name: 'Publish' }).count()).toBe(0);
+        expect(asked, `leaving ${edits[i - 1]![1]} once published`).toEqual([]);
         await go(hash);
       }
       const field = page.getByLabel(label, { exact: true }).first();
@@ -98,6 +107,8 @@ describe('an author at /admin', { timeout: 600_000 }, () => {
       // The image path is kept as it was.
       expect(await file(rel), rel).toMatch(/\/images\/[\w.-]+\.svg/);
     }
+    await page.goto('about:blank');
+    expect(asked).toEqual([]);
     await page.close();
   });
 
@@ -135,6 +146,19 @@ describe('an author at /admin', { timeout: 600_000 }, () => {
     expect(said).toContain('expiryDate: is not after publishDate');
     expect(said).not.toContain('API_ERROR');
     expect(await file(rel)).toContain('date: 2025-05-13');
+    // The message covers none of the editor's controls, at a phone's width as on a desktop: a click
+    // at the Publish button's centre reaches the button.
+    const reachable = () => page.getByRole('button', { name: 'Publish', exact: true }).evaluate((b) => {
+      b.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      const r = b.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return hit !== null && b.contains(hit);
+    });
+    for (const size of [PHONE, DESKTOP]) {
+      await page.setViewportSize(size);
+      await expect.poll(reachable, { message: `the Publish button at ${size.width} px` }).toBe(true);
+      expect(await alert.isVisible()).toBe(true);
+    }
     await alert.getByRole('button', { name: 'Dismiss' }).click();
     expect(await alert.count()).toBe(0);
 

@@ -1,6 +1,6 @@
 // Decap CMS's config, made from the build's own schemas: one collection per kind of content file.
 import type { z } from 'zod';
-import { caseStudySchema, legalSchema, postSchema, siteSchema } from '../content/schemas.ts';
+import { legalSchema, postSchema, siteSchema } from '../content/schemas.ts';
 import { collectionSchemas, legalPages, pageSchemas } from '../content/pages.ts';
 import { fieldOf, labelOf, objectFields, schemaRules, type CmsField, type FieldOptions } from './fields.ts';
 
@@ -88,9 +88,12 @@ export interface ContentKinds {
   /** The markdown pages, content/pages/<name>.md. */
   legal: readonly string[];
 }
-export const contentKinds: ContentKinds = { folders: { 'case-studies': caseStudySchema, ...collectionSchemas }, pages: pageSchemas, legal: legalPages };
+export const contentKinds: ContentKinds = { folders: collectionSchemas, pages: pageSchemas, legal: legalPages };
 
-/** What the CMS says of a folder beyond its schema (its names, how an entry is listed, which template previews it); any other folder is listed by its name. */
+/**
+ * What the CMS says of a folder beyond its schema (its names, how an entry is listed, which preview
+ * draws it); any other folder is listed by its name, and previewed as its routes draw its entries.
+ */
 const FOLDER_DETAILS: Record<string, Partial<CmsCollection>> = {
   'case-studies': { label: 'Case studies', label_singular: 'Case study', identifier_field: 'title', summary: '{{client}}: {{title}}', preview: 'caseStudy' },
   services: { label: 'Services', label_singular: 'Service', identifier_field: 'name', summary: '{{name}}', preview: 'service' },
@@ -101,6 +104,7 @@ function folderCollection(name: string, list: CmsField[]): CmsCollection {
   return {
     name, label: labelOf(name), folder: `content/${name}`, extension: 'yaml', format: 'yaml', create: true, slug: '{{slug}}',
     ...(title ? { identifier_field: title, summary: `{{${title}}}` } : {}),
+    preview: 'folder',
     ...FOLDER_DETAILS[name],
     fields: list,
   };

@@ -1,11 +1,12 @@
 // What the CMS's previews draw with beside the entry being edited: the site's settings and images,
 // the case studies a service links to, and for each YAML page of the content registry the page that
 // shows it, found among the site's own routes (its address, template and the props beside its
-// content), so that a page added to the registry and its routes is previewed with nothing else to edit.
+// content), and for each folder of entries the page its routes draw an entry as; so that a page or a
+// folder added to the registry and its routes is previewed with nothing else to edit.
 import type { Route } from '../routes/route.ts';
 import { caseStudySummary } from '../routes/company.ts';
 import type { Site } from '../content/load.ts';
-import type { PagePreview, PreviewContext } from './client/preview-types.ts';
+import type { FolderPreview, PagePreview, PreviewContext } from './client/preview-types.ts';
 
 const isObject = (v: unknown): v is object => !!v && typeof v === 'object';
 
@@ -31,6 +32,25 @@ export function pagePreviews(pages: Record<string, unknown>, all: readonly Route
   return out;
 }
 
+/** For each folder, the first route that shows one of its entries whole, as a prop: the page every entry of the folder is drawn as. */
+export function folderPreviews(folders: Record<string, ReadonlyArray<{ slug: string }>>, all: readonly Route[]): Record<string, FolderPreview> {
+  const out: Record<string, FolderPreview> = {};
+  for (const [name, entries] of Object.entries(folders)) {
+    const mine = new Set<unknown>(entries);
+    for (const route of all) {
+      if (route.status !== 200) continue;
+      const props = { ...(route.props as Record<string, unknown>) };
+      const prop = Object.keys(props).find((k) => mine.has(props[k]));
+      if (prop === undefined) continue;
+      const { slug } = props[prop] as { slug: string };
+      delete props[prop];
+      out[name] = { base: route.url.endsWith(`/${slug}`) ? route.url.slice(0, -slug.length) : `${route.url}/`, template: route.template, props, prop };
+      break;
+    }
+  }
+  return out;
+}
+
 export function previewContext(site: Site, routes: readonly Route[], now: Date): PreviewContext {
   return {
     settings: site.settings,
@@ -39,5 +59,6 @@ export function previewContext(site: Site, routes: readonly Route[], now: Date):
     studyCta: site.pages['case-studies'].studyCta,
     studies: site.caseStudies.map(caseStudySummary),
     pages: pagePreviews(site.pages, routes),
+    folders: folderPreviews(site.collections, routes),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { titledText, image } from './schemas.ts';
+import { titledText, image, caseStudySchema } from './schemas.ts';
 import { ASSESSMENT_FORMS } from './assessment-forms.ts';
 import { text } from './field-rules.ts';
 
@@ -112,3 +112,8 @@ export const companyPages = {
   'case-studies': caseStudiesPageSchema,
 } satisfies Record<string, z.ZodType>;
 
+
+/** Folders content/<name>/*.yaml for the company pages: folder name → schema of one file. */
+export const companyCollections = {
+  'case-studies': caseStudySchema,
+} satisfies Record<string, z.ZodType>;

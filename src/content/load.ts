@@ -15,7 +15,7 @@ import type { ImageUse } from '../images/picture.ts';
 import { newestFirst } from './article-order.ts';
 import { SLUG_PATTERN } from './field-rules.ts';
 import { Collector, markdownSource, type BodyLinks, type KnownSources, type SourceLink } from './collector.ts';
-import { siteSchema, postSchema, caseStudySchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
+import { siteSchema, postSchema, legalSchema, type SiteSettings, type PostFrontMatter, type CaseStudyData, type LegalFrontMatter } from './schemas.ts';
 import { collectionSchemas, legalPages, pageSchemas, type CollectionContent, type PageContent } from './pages.ts';
 import { categoryClashes, categorySlug, type CategoryUse } from './categories.ts';
 import type { PreviewStatus } from './publication.ts';
@@ -40,7 +40,7 @@ export interface Site {
   /** Newest first (newestFirst): the one order that list pages, feeds and 'Continue Reading' read. */
   posts: Post[];
   caseStudies: CaseStudy[];
-  legal: Record<'privacy-policy' | 'terms-of-service', LegalPage>;
+  legal: Record<(typeof legalPages)[number], LegalPage>;
   images: Record<string, SiteImage>;
   /** Every address the content's data links to (YAML values, front matter), with the file, field and line it is written at. */
   links: SourceLink[];
@@ -138,13 +138,6 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
   c.errors.push(...categoryClashes(categoryUses));
   const posts = newestFirst(unsorted);
 
-  const caseStudies: CaseStudy[] = [];
-  for (const file of await c.list('case-studies', '.yaml')) {
-    const data = await c.yaml(file, caseStudySchema, images);
-    if (data) caseStudies.push({ ...data, slug: path.basename(file, '.yaml') });
-  }
-  caseStudies.sort((a, b) => a.order - b.order || a.slug.localeCompare(b.slug));
-
   const legal: Partial<Record<(typeof LEGAL)[number], LegalPage>> = {};
   for (const slug of LEGAL) {
     const file = path.join(root, 'pages', `${slug}.md`);
@@ -154,11 +147,12 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
     if (doc && html !== undefined) legal[slug] = { ...doc.data, slug, html, toc: doc.body.toc, bodyImages: doc.body.images };
   }
 
-  for (const [dir, slugs] of [['blog', posts.map((p) => p.slug)], ['case-studies', caseStudies.map((s) => s.slug)]] as const) {
+  for (const [dir, slugs] of [['blog', posts.map((p) => p.slug)], ...Object.entries(collections).map(([name, items]) => [name, items.map((i) => i.slug)] as const)] as const) {
     for (const s of slugs) if (!SLUG_PATTERN.test(s)) c.errors.push({ file: `content/${dir}/${s}`, path: '', message: 'has a file name that is not a URL slug', hint: 'use lower-case letters, digits and hyphens' });
   }
 
   if (c.errors.length || !settings) throw new ContentErrors(c.errors);
+  const caseStudies = (collections as CollectionContent)['case-studies'];
   return Object.freeze({ settings, pages: pages as PageContent, collections: collections as CollectionContent, posts, caseStudies, legal: legal as Site['legal'], images, links: c.links, bodyLinks: c.bodyLinks });
 }
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { homeSchema } from './schemas.ts';
 import { servicesCollections, servicesPages } from './services-schema.ts';
-import { companyPages } from './company-schema.ts';
+import { companyCollections, companyPages } from './company-schema.ts';
 import { insightsPages } from './insights-schema.ts';
 
 /** The YAML page files under content/pages/, each with its schema (adding a page: docs/architecture.md#adding-a-page). */
@@ -22,6 +22,7 @@ export const legalPages = ['privacy-policy', 'terms-of-service'] as const;
  * Each entry may carry `order` (a number) to sort by; otherwise slugs sort alphabetically.
  */
 export const collectionSchemas = {
+  ...companyCollections,
   ...servicesCollections,
 } satisfies Record<string, z.ZodType>;
 

@@ -5,7 +5,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { cmsConfig } from '../../src/cms/config.ts';
+import { cmsConfig, contentKinds } from '../../src/cms/config.ts';
+import { caseStudySchema } from '../../src/content/schemas.ts';
 import { previewContext } from '../../src/cms/preview-context.ts';
 import { previewTemplates, type PreviewContext } from '../../src/cms/client/previews.tsx';
 import { loadSite, type Site } from '../../src/content/load.ts';
@@ -67,5 +68,19 @@ describe('the CMS previews', () => {
     expect(html).toContain(site.settings.officeHours);
     const changed = { get: (k: string) => ({ slug: 'site', collection: 'site', data: { ...site.settings, officeHours: 'Mon–Thu 10am to 4pm' } })[k], getIn: () => undefined };
     expect(renderToStaticMarkup(<>{previewTemplates.site!({ entry: changed, getAsset: () => undefined, ctx })}</>)).toContain('Mon–Thu 10am to 4pm');
+  });
+
+  it('draws an entry of a folder added to the registry as its routes draw the folder, with nothing else added', () => {
+    // A folder of events whose routes give each event a page drawn by the case study template.
+    const [first] = site.caseStudies;
+    const event = { ...first!, slug: 'data-day', title: 'Data Day 2026' };
+    const shown = all.find((r) => r.template === 'caseStudy')!;
+    const eventRoute = { ...shown, url: '/events/data-day', file: '/events/data-day.html', props: { ...shown.props, study: event } } as Route;
+    const withEvents = cmsConfig({ categories: [] }, { ...contentKinds, folders: { ...contentKinds.folders, events: caseStudySchema } });
+    const events = withEvents.collections.find((c) => c.name === 'events')!;
+    const eventsCtx = previewContext({ ...site, collections: { ...site.collections, events: [event] } } as Site, [...all, eventRoute], new Date('2026-11-29T12:00:00Z'));
+    const entry = { get: (k: string) => ({ slug: 'ai-day', collection: 'events', data: { ...event, slug: undefined, title: 'AI Day, as typed' } })[k], getIn: () => undefined };
+    const html = renderToStaticMarkup(<>{previewTemplates[events.preview!]!({ entry, getAsset: () => undefined, ctx: eventsCtx })}</>);
+    expect(headings(main(html))).toContain('AI Day, as typed');
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -97,6 +97,13 @@ describe('loadSite', () => {
     ]);
     expect(errors.find((e) => e.path === 'title')?.message).toBe('expected text, got a list');
     expect(errors.find((e) => e.path === 'client')?.message).toBe('must not be empty');
+  });
+
+  it('refuses a file name that is not a URL slug in every folder of entries, each named', async () => {
+    await rename(path.join(content(), 'services/data-cleaning.yaml'), path.join(content(), 'services/Data Cleaning.yaml'));
+    await rename(path.join(content(), 'case-studies/dc-thomson.yaml'), path.join(content(), 'case-studies/DC_Thomson.yaml'));
+    const refused = (await errorsOf()).filter((e) => e.message === 'has a file name that is not a URL slug').map((e) => e.file);
+    expect(refused.sort()).toEqual(['content/case-studies/DC_Thomson', 'content/services/Data Cleaning']);
   });
 
   it('reports a missing required file', async () => {

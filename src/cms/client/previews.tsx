@@ -26,7 +26,7 @@ import { serviceSchema } from '../../content/services-schema.ts';
 import { templates as pageTemplates } from '../../../templates/pages/index.ts';
 import { LegalPage } from '../../../templates/pages/legal/LegalPage.tsx';
 import { siteSchema } from '../../content/schemas.ts';
-import { pageSchemas } from '../../content/pages.ts';
+import { collectionSchemas, pageSchemas } from '../../content/pages.ts';
 import type { z } from 'zod';
 import type { PreviewContext } from './preview-types.ts';
 
@@ -164,6 +164,19 @@ export const previewTemplates: Record<string, (props: PreviewProps & { ctx: Prev
       const named = (service as { caseStudy?: { slug?: string } }).caseStudy?.slug;
       const teaser = ctx.studies?.find((s) => s.slug === named) ?? ctx.studies?.[0];
       return <Page ctx={ctx} url={`/services/${slug}`}><ServicePage service={service} caseStudy={teaser!} /></Page>;
+    },
+    // An entry of a folder with no preview of its own, drawn as its routes draw the folder's entries:
+    // the entry in the place of the one the route shows, with the schema's defaults filled in.
+    folder: ({ entry, ctx }) => {
+      const name = String(entry.get('collection'));
+      const shown = ctx.folders?.[name];
+      const Template = shown ? (pageTemplates as unknown as Record<string, (props: Record<string, unknown>) => ReactNode>)[shown.template] : undefined;
+      if (!shown || !Template) return NO_PREVIEW;
+      const slug = slugOf(entry);
+      const data = plain(entry.get('data'));
+      const read = (collectionSchemas as Record<string, z.ZodType | undefined>)[name]?.safeParse(data);
+      const props = { ...shown.props, [shown.prop]: { ...(read?.success ? read.data as Record<string, unknown> : data), slug } };
+      return <Page ctx={ctx} url={`${shown.base}${slug}`}><Template {...props} /></Page>;
     },
     // A YAML page, in the template its route draws it with, its content the entry's.
     // With the schema's defaults filled in, as the build reads the file.
