@@ -34,6 +34,7 @@ const PARAMETER = '/site/cms/github-client-secret';
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.json': 'application/json', '.css': 'text/css' };
 
 let dir: string;
+let siteServer: string;
 let gitDir: string;
 const servers: Server[] = [];
 let github: GitHubStandIn;
@@ -92,7 +93,7 @@ beforeAll(async () => {
   const deploy = path.join(outputLayout(out).current, 'deploy');
   const table = JSON.parse(await readFile(path.join(deploy, 'routing.json'), 'utf8')) as RoutingTable;
   const headers = parseHeadersFile(await readFile(path.join(deploy, 'headers.json'), 'utf8'));
-  const site = await listen(createServer((req, res) => {
+  const site = siteServer = await listen(createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
     const found = resolve(pathname, table, String(req.headers['x-forwarded-host'] ?? req.headers.host));
     if (found.kind === 'redirect') { res.writeHead(found.status, { location: found.location }); return res.end(); }
@@ -152,9 +153,9 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     expect(violations).toEqual([]);
     expect(seen.errors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
 
-    const home = await context.request.get(`${SITE}/`);
-    expect(home.headers()['content-security-policy']).not.toContain('unsafe-eval');
-    expect(home.headers()['content-security-policy']).toMatch(/style-src 'self';/);
+    const home = await fetch(`${siteServer}/`, { headers: { 'x-forwarded-host': new URL(SITE).host } });
+    expect(home.headers.get('content-security-policy')).not.toContain('unsafe-eval');
+    expect(home.headers.get('content-security-policy')).toMatch(/style-src 'self';/);
   });
 
   it('signs in through the popup (the token posted to the admin origin) and saves a one-word change: one commit on main, by the author, with that line changed', async () => {
@@ -173,6 +174,27 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     expect(commit).toEqual([before, 'An Author']);
     const diff = (await git(gitDir, ['diff', '--unified=0', before, 'main'])).out.toString();
     expect(diff.split('\n').filter((l) => /^[-+](?![-+])/.test(l))).toEqual(['-title: About Us', '+title: About Them']);
+    expect(violations).toEqual([]);
+  });
+
+  it("refuses a save that breaks a rule across fields before anything reaches GitHub, in the build's words", async () => {
+    const before = await head();
+    // Opened as an author opens it: back to a collection's list (Decap loads an entry as its form opens), then the entry.
+    await page.evaluate(() => { location.hash = '#/collections/blog'; });
+    await expect.poll(() => page.getByRole('button', { name: 'Publish' }).count()).toBe(0);
+    await page.evaluate(() => { location.hash = '#/collections/blog/entries/what-is-data'; });
+    await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toContain('What Is Data?');
+    await page.getByLabel(/^Publish date/).pressSequentially('01/12/2026');
+    await page.getByLabel(/^Expiry date/).pressSequentially('01/11/2026');
+    const asked = api.requests.length;
+    await page.getByRole('button', { name: 'Publish' }).first().click();
+    await page.getByText('Publish now').click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Not saved.' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain('content/blog/what-is-data.md expiryDate: is not after publishDate (2026-12-01), so the article would never be live');
+    // Nothing was written: no blob, tree, commit or branch move was asked for, and main is where it was.
+    expect(api.requests.slice(asked).filter((r) => !r.startsWith('GET '))).toEqual([]);
+    expect(await head()).toBe(before);
     expect(violations).toEqual([]);
   });
 });

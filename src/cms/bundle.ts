@@ -10,11 +10,11 @@ export interface CmsBundle { js: Uint8Array; hash: string }
 
 const CLIENT = path.join('src', 'cms', 'client');
 
-/** What the bundle is made from: the client's files, and the lockfile (Decap's version). */
+/** What the bundle is made from: the client's files, the CMS's config and the content's schemas (its save checks), and the lockfile (Decap's version). */
 async function inputsHash(root: string, generator: string): Promise<string> {
   const h = createHash('sha256');
-  for (const dir of [path.join(generator, CLIENT)]) {
-    for (const name of (await readdir(dir)).sort()) h.update(name).update(await readFile(path.join(dir, name)));
+  for (const dir of [CLIENT, path.join('src', 'cms'), path.join('src', 'content')].map((d) => path.join(generator, d))) {
+    for (const e of (await readdir(dir, { withFileTypes: true })).filter((f) => f.isFile()).sort((a, b) => a.name.localeCompare(b.name))) h.update(e.name).update(await readFile(path.join(dir, e.name)));
   }
   h.update(await readFile(path.join(generator, 'package-lock.json')).catch(() => Buffer.from('')));
   return h.digest('hex').slice(0, 16);

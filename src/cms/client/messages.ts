@@ -8,7 +8,8 @@ const UNREACHABLE = 'Nothing was saved: the content manager could not reach site
 
 let panel: HTMLElement | undefined;
 
-function show(text: string): void {
+/** The message at the top of the page, in place of any before it. */
+export function show(text: string): void {
   if (!panel) {
     panel = document.createElement('div');
     panel.setAttribute('role', 'alert');
@@ -26,7 +27,7 @@ function show(text: string): void {
   panel.replaceChildren(words, dismiss);
 }
 
-function clear(): void {
+export function clear(): void {
   panel?.remove();
   panel = undefined;
 }
