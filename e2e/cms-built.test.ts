@@ -104,7 +104,7 @@ beforeAll(async () => {
     }, () => { res.writeHead(404, headersFor(headers, pathname)); res.end(); });
   }));
 
-  // The Parameters and Secrets extension: the secret for the session's token, that parameter only.
+  // The Parameters and Secrets extension: the secret, for the Lambda's own token and that parameter only.
   const extension = await listen(createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const good = url.pathname === '/systemsmanager/parameters/get' && url.searchParams.get('name') === PARAMETER && url.searchParams.get('withDecryption') === 'true' && req.headers['x-aws-parameters-secrets-token'] === 'session-token';

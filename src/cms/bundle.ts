@@ -14,7 +14,7 @@ const CLIENT = path.join('src', 'cms', 'client');
 async function inputsHash(root: string, generator: string): Promise<string> {
   const h = createHash('sha256');
   for (const dir of [CLIENT, path.join('src', 'cms'), path.join('src', 'content')].map((d) => path.join(generator, d))) {
-    for (const e of (await readdir(dir, { withFileTypes: true })).filter((f) => f.isFile()).sort((a, b) => a.name.localeCompare(b.name))) h.update(e.name).update(await readFile(path.join(dir, e.name)));
+    for (const e of (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((f) => f.isFile()).sort((a, b) => a.name.localeCompare(b.name))) h.update(e.name).update(await readFile(path.join(dir, e.name)));
   }
   h.update(await readFile(path.join(generator, 'package-lock.json')).catch(() => Buffer.from('')));
   return h.digest('hex').slice(0, 16);
