@@ -2,6 +2,8 @@
 // no form field can carry, checked before Decap saves through GitHub: with no server of the site's
 // in the way, this is the check before the commit. The build's own schemas decide, and a broken rule
 // is said in the build's own sentence (its file, field and reason; the line is the build's to give).
+// A field's own rule is the form's to show as the author types; what only the whole site can show
+// (an image missing from content/images) is the publishing job's build's.
 import { formatContentError, issueToWords, pathToString } from '../../content/errors.ts';
 import { entrySchema } from '../config.ts';
 
