@@ -1,70 +1,200 @@
-// The built /admin as production serves it: the output of `site build` (cms: in site.yaml) answered
-// by a loopback server that routes by the build's routing table and sends headers.json's headers for
-// each path, as the CDN does. In Chromium, Decap CMS starts under /admin's own CSP, at its GitHub
-// sign-in, with no policy violation.
+// The built /admin as production serves it, on the content manager's own host: the output of
+// `site build` (cms: in site.yaml, with a host of its own) answered by a loopback server that routes
+// by the build's routing table and the request's host and sends headers.json's headers, as the CDN
+// does. Chromium reaches every production address (the site's and the manager's hosts, the sign-in
+// Function URL, github.com and api.github.com) through routes to loopback servers: the built site;
+// the sign-in handler (lambda/cms-auth), its secret read through a stand-in of the Parameters and
+// Secrets extension; GitHub's OAuth flow (github-oauth-stand-in.ts); and GitHub's REST API over a
+// bare git repository (github-api-stand-in.ts). One page signs in through the popup and saves.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { buildSite } from '../src/pipeline/build.ts';
 import { outputLayout } from '../src/output/layout.ts';
 import { headersFor, parseHeadersFile } from '../src/response-headers.ts';
 import { resolve, type RoutingTable } from '../src/url-resolution/resolve.ts';
+import { createCmsAuthHandler } from '../lambda/cms-auth/handler.ts';
+import { parameterReader } from '../lambda/cms-auth/secret.ts';
+import { nodeListener } from '../lambda/node-adapter.ts';
 import { editFile, scratchProject } from '../tests/scratch-project.ts';
+import { startGitHubStandIn, type GitHubStandIn } from '../tests/lambda/github-oauth-stand-in.ts';
+import { git, startGitHubApiStandIn, type GitHubApiStandIn } from '../tests/lambda/github-api-stand-in.ts';
 import { collectConsole, connectBrowser } from './helpers.ts';
 
-let dir: string;
-let server: Server;
-let origin: string;
-let browser: Browser;
+const SITE = 'https://www.example.com';
+const ADMIN = 'https://cms.example.com';
+const AUTH = 'https://abc123.lambda-url.eu-west-2.on.aws';
+const REPO = 'dundee-data/site';
+const APP = { clientId: 'Ov23liCmsTest', secret: 'the-oauth-secret', callback: `${AUTH}/callback` };
+const PARAMETER = '/site/cms/github-client-secret';
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.json': 'application/json', '.css': 'text/css' };
+
+let dir: string;
+let siteServer: string;
+let gitDir: string;
+const servers: Server[] = [];
+let github: GitHubStandIn;
+let api: GitHubApiStandIn;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let seen: ReturnType<typeof collectConsole>;
+const violations: string[] = [];
+
+async function listen(server: Server): Promise<string> {
+  servers.push(server);
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The request passed on to a loopback server as the production host would take it (its host in x-forwarded-host), and its answer given back as is. */
+async function forward(route: Route, to: string): Promise<void> {
+  const request = route.request();
+  const from = new URL(request.url());
+  const headers = Object.fromEntries(Object.entries(await request.allHeaders()).filter(([k]) => !k.startsWith(':') && !['host', 'connection', 'content-length'].includes(k)));
+  const res = await fetch(`${to}${from.pathname}${from.search}`, { method: request.method(), headers: { ...headers, 'x-forwarded-host': from.host }, body: request.postDataBuffer() ? new Uint8Array(request.postDataBuffer()!) : undefined, redirect: 'manual' });
+  const answer: Record<string, string> = {};
+  res.headers.forEach((v, k) => { if (!['set-cookie', 'content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) answer[k] = v; });
+  const cookies = res.headers.getSetCookie();
+  if (cookies.length) answer['set-cookie'] = cookies.join('\n');
+  const location = res.headers.get('location');
+  if (res.status >= 300 && res.status < 400 && location) {
+    // Chromium follows no redirect given to an intercepted request (it looks the next address up
+    // itself): the redirect is handed to the page as a navigation to its Location, its cookies set.
+    delete answer.location;
+    const to = new URL(location, from).href.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return route.fulfill({ status: 200, headers: { ...answer, 'content-type': 'text/html; charset=utf-8' }, body: `<!doctype html><meta http-equiv="refresh" content="0;url=${to}">` });
+  }
+  await route.fulfill({ status: res.status, headers: answer, body: Buffer.from(await res.arrayBuffer()) });
+}
+
+const head = async () => (await git(gitDir, ['rev-parse', 'refs/heads/main'])).out.toString().trim();
 
 beforeAll(async () => {
   dir = await scratchProject('site-cms-built-');
-  await editFile(dir, 'content/site.yaml', (s) => `${s}\ncms:\n  repo: dundee-data/site\n  authUrl: https://abc123.lambda-url.eu-west-2.on.aws/\n`);
+  await editFile(dir, 'content/site.yaml', (s) => `${s}\ncms:\n  repo: ${REPO}\n  authUrl: ${AUTH}/\n  host: ${new URL(ADMIN).host}\n`);
   const out = path.join(dir, 'dist');
-  await buildSite({ root: dir, outDir: out, overrides: { search: false }, budgets: false, warn: () => undefined });
+  // The repository the content manager commits to: the project's content, one commit on main.
+  gitDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'site-cms-repo-')), 'site.git');
+  const author = { GIT_AUTHOR_NAME: 'Site Owner', GIT_AUTHOR_EMAIL: 'owner@example.com', GIT_COMMITTER_NAME: 'Site Owner', GIT_COMMITTER_EMAIL: 'owner@example.com' };
+  await Promise.all([
+    buildSite({ root: dir, outDir: out, overrides: { search: false }, budgets: false, warn: () => undefined }),
+    (async () => {
+      for (const args of [['init', '-q', '--bare', '--initial-branch=main'], ['--work-tree', dir, 'add', 'content'], ['--work-tree', dir, 'commit', '-q', '-m', 'The site as it is']]) {
+        const r = await git(gitDir, args, { env: author });
+        if (r.code !== 0) throw new Error(`git ${args.join(' ')}: ${r.err}`);
+      }
+    })(),
+  ]);
   const deploy = path.join(outputLayout(out).current, 'deploy');
   const table = JSON.parse(await readFile(path.join(deploy, 'routing.json'), 'utf8')) as RoutingTable;
   const headers = parseHeadersFile(await readFile(path.join(deploy, 'headers.json'), 'utf8'));
-  server = createServer((req, res) => {
+  const site = siteServer = await listen(createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    const found = resolve(pathname, table);
+    const found = resolve(pathname, table, String(req.headers['x-forwarded-host'] ?? req.headers.host));
+    if (found.kind === 'redirect') { res.writeHead(found.status, { location: found.location }); return res.end(); }
     const file = found.kind === 'file' ? found.file : pathname;
     readFile(path.join(out, file)).then((body) => {
       res.writeHead(found.kind === 'file' ? found.status : 200, { ...headersFor(headers, pathname), 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
       res.end(body);
     }, () => { res.writeHead(404, headersFor(headers, pathname)); res.end(); });
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }));
+
+  // The Parameters and Secrets extension: the secret, for the Lambda's own token and that parameter only.
+  const extension = await listen(createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const good = url.pathname === '/systemsmanager/parameters/get' && url.searchParams.get('name') === PARAMETER && url.searchParams.get('withDecryption') === 'true' && req.headers['x-aws-parameters-secrets-token'] === 'session-token';
+    res.writeHead(good ? 200 : 400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(good ? { Parameter: { Name: PARAMETER, Type: 'SecureString', Value: APP.secret } } : { message: 'bad request' }));
+  }));
+  github = await startGitHubStandIn([APP]);
+  const auth = await listen(createServer(nodeListener(createCmsAuthHandler({
+    clientId: APP.clientId,
+    clientSecret: parameterReader(PARAMETER, { AWS_SESSION_TOKEN: 'session-token', PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: new URL(extension).port }),
+    scope: 'public_repo', siteOrigin: ADMIN, callbackUrl: APP.callback, tokenUrl: github.tokenUrl,
+  }))));
+  api = await startGitHubApiStandIn({ repo: REPO, gitDir, tokenIsGood: (t) => github.issued(t), user: { login: 'an-author', id: 1001, name: 'An Author', email: '1001+an-author@users.noreply.github.com' } });
+
   browser = await connectBrowser();
+  context = await browser.newContext({ locale: 'en-GB', timezoneId: 'Europe/London', viewport: { width: 1366, height: 900 } });
+  const to: Record<string, string> = { [SITE]: site, [ADMIN]: site, [AUTH]: auth, 'https://github.com': github.url, 'https://api.github.com': api.url };
+  // Nothing else is reached: any other address fails as an unreachable one does.
+  await context.route(() => true, (route) => {
+    const target = to[new URL(route.request().url()).origin];
+    return target ? forward(route, target) : route.abort('addressunreachable');
+  });
+  page = await context.newPage();
+  seen = collectConsole(page);
+  await page.exposeFunction('reportViolation', (v: string) => violations.push(v));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { reportViolation?(v: string): void }).reportViolation?.(`${e.violatedDirective} ${e.blockedURI}`));
+  });
 }, 300_000);
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((ok) => (server ? server.close(() => ok()) : ok()));
+  await api?.close();
+  await github?.close();
+  await Promise.all(servers.map((s) => new Promise<void>((ok) => { s.closeAllConnections(); s.close(() => ok()); })));
   await rm(dir, { recursive: true, force: true });
+  if (gitDir) await rm(path.dirname(gitDir), { recursive: true, force: true });
 });
 
-describe('the built /admin under its own CSP', () => {
-  it('starts Decap CMS at its GitHub sign-in, with no CSP violation; the home page keeps the site policy', async () => {
-    const page = await browser.newPage();
-    const seen = collectConsole(page);
-    const violations: string[] = [];
-    await page.exposeFunction('reportViolation', (v: string) => violations.push(v));
-    await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { reportViolation(v: string): void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`));
-    });
-    const answer = await page.goto(`${origin}/admin`);
-    expect(answer?.headers()['content-security-policy']).toContain("script-src 'self' 'unsafe-eval'");
+// Each test loads or drives the 6 MB content manager: some seconds on a quiet machine, so its hang guard is 300 s.
+describe('the built /admin on its own host, signed in through GitHub', { timeout: 300_000 }, () => {
+  it("starts Decap CMS at its GitHub sign-in under its own CSP; the site's /admin sends there; the home page keeps the site policy", async () => {
+    const [answer] = await Promise.all([page.waitForResponse(`${ADMIN}/admin`), page.goto(`${SITE}/admin`)]);
+    await page.waitForURL(`${ADMIN}/admin`);
+    expect(answer.headers()['content-security-policy']).toContain("script-src 'self' 'unsafe-eval'");
     await page.getByRole('button', { name: /Login with GitHub/i }).waitFor();
     expect(violations).toEqual([]);
     expect(seen.errors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
 
-    const home = await fetch(`${origin}/`);
+    const home = await fetch(`${siteServer}/`, { headers: { 'x-forwarded-host': new URL(SITE).host } });
     expect(home.headers.get('content-security-policy')).not.toContain('unsafe-eval');
     expect(home.headers.get('content-security-policy')).toMatch(/style-src 'self';/);
-  }, 120_000);
+  });
+
+  it('signs in through the popup (the token posted to the admin origin) and saves a one-word change: one commit on main, by the author, with that line changed', async () => {
+    const before = await head();
+    const [popup] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: /Login with GitHub/i }).click()]);
+    await popup.waitForEvent('close');
+    expect(github.scopes).toEqual(['public_repo']);
+    await page.evaluate(() => { location.hash = '#/collections/pages/entries/about'; });
+    const title = page.getByLabel('Title', { exact: true }).first();
+    await expect.poll(() => title.inputValue()).toBe('About Us');
+    await title.fill('About Them');
+    await page.getByRole('button', { name: 'Publish' }).first().click();
+    await page.getByText('Publish now').click();
+    await expect.poll(head).not.toBe(before);
+    const commit = (await git(gitDir, ['log', '-1', '--format=%P%n%an', 'main'])).out.toString().trim().split('\n');
+    expect(commit).toEqual([before, 'An Author']);
+    const diff = (await git(gitDir, ['diff', '--unified=0', before, 'main'])).out.toString();
+    expect(diff.split('\n').filter((l) => /^[-+](?![-+])/.test(l))).toEqual(['-title: About Us', '+title: About Them']);
+    expect(violations).toEqual([]);
+  });
+
+  it("refuses a save that breaks a rule across fields before anything reaches GitHub, in the build's words", async () => {
+    const before = await head();
+    // Opened as an author opens it: back to a collection's list (Decap loads an entry as its form opens), then the entry.
+    await page.evaluate(() => { location.hash = '#/collections/blog'; });
+    await expect.poll(() => page.getByRole('button', { name: 'Publish' }).count()).toBe(0);
+    await page.evaluate(() => { location.hash = '#/collections/blog/entries/what-is-data'; });
+    await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toContain('What Is Data?');
+    await page.getByLabel(/^Publish date/).pressSequentially('01/12/2026');
+    await page.getByLabel(/^Expiry date/).pressSequentially('01/11/2026');
+    const asked = api.requests.length;
+    await page.getByRole('button', { name: 'Publish' }).first().click();
+    await page.getByText('Publish now').click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Not saved.' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain('content/blog/what-is-data.md expiryDate: is not after publishDate (2026-12-01), so the article would never be live');
+    // Nothing was written: no blob, tree, commit or branch move was asked for, and main is where it was.
+    expect(api.requests.slice(asked).filter((r) => !r.startsWith('GET '))).toEqual([]);
+    expect(await head()).toBe(before);
+    expect(violations).toEqual([]);
+  });
 });

@@ -67,6 +67,8 @@ export function toHttpEvent(req: IncomingMessage, body: Buffer): HttpEvent {
 export function writeResult(res: ServerResponse, result: HttpResult): void {
   res.statusCode = result.statusCode;
   for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
+  // A Function URL sends payload 2.0's `cookies` as Set-Cookie headers, one each.
+  if (result.cookies?.length) res.setHeader('set-cookie', result.cookies);
   res.end(Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8'));
 }
 

@@ -177,6 +177,18 @@ export function cmsConfig(settings: CmsSettings, kinds: ContentKinds = contentKi
   };
 }
 
+/** The schema the build checks an entry of the CMS's collection (and file) by, and whether a markdown body (the CMS's `body`, outside the schema) goes with it. */
+export function entrySchema(collection: string, file?: string, kinds: ContentKinds = contentKinds): { schema: z.ZodType; body: boolean } | undefined {
+  if (collection === 'blog') return { schema: postSchema, body: true };
+  if (collection === 'site') return { schema: siteSchema, body: false };
+  if (collection === 'pages') {
+    if (file && Object.hasOwn(kinds.pages, file)) return { schema: kinds.pages[file]!, body: false };
+    return file && kinds.legal.includes(file) ? { schema: legalSchema, body: true } : undefined;
+  }
+  const folder = Object.hasOwn(kinds.folders, collection) ? kinds.folders[collection] : undefined;
+  return folder ? { schema: folder, body: false } : undefined;
+}
+
 /** A collection's fields by name, for the tests and the previews. */
 export function collectionFields(config: CmsConfig, name: string): CmsField[] {
   const c = config.collections.find((x) => x.name === name);

@@ -4,16 +4,26 @@
 // A change of shape (a key or list item added or removed) is applied through the yaml package's
 // document, which keeps the comments and order but lays the file out afresh.
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node, Scalar } from 'yaml';
-import { isDeepStrictEqual } from 'node:util';
 
 interface Edit { from: number; to: number; text: string }
+
+/** Whether two values read from YAML hold the same data, a mapping's keys in any order (the CMS's client uses this too: no node:util). */
+function sameData(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameData(x, b[i]));
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
+  const [x, y] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  const keys = Object.keys(x);
+  return keys.length === Object.keys(y).length && keys.every((k) => Object.hasOwn(y, k) && sameData(x[k], y[k]));
+}
 
 /** `saved` (the CMS's text of the file) as an edit of `existing` (the file as it is): the same data, `existing`'s style. */
 export function keepYamlStyle(existing: string, saved: string): string {
   const wanted = parseDocument(saved).toJS() as unknown;
   const doc = parseDocument(existing);
   if (doc.errors.length || !doc.contents) return saved;
-  const same = (text: string) => { const d = parseDocument(text); return !d.errors.length && isDeepStrictEqual(d.toJS(), wanted); };
+  const same = (text: string) => { const d = parseDocument(text); return !d.errors.length && sameData(d.toJS(), wanted); };
   for (const folded of [true, false]) {
     const edits: Edit[] = [];
     if (!scalarEdits(existing, doc.contents, wanted, edits, folded)) break;
@@ -59,12 +69,12 @@ const endOf = (node: Node) => node.range![1];
  */
 function scalarEdits(text: string, node: unknown, value: unknown, edits: Edit[], folded: boolean): boolean {
   if (isScalar(node)) {
-    if (isDeepStrictEqual(node.value, value)) return true;
+    if (sameData(node.value, value)) return true;
     if (value !== null && typeof value === 'object') return false;
     edits.push(scalarEdit(text, node, value, folded));
     return true;
   }
-  if (isDeepStrictEqual(isMap(node) || isSeq(node) ? node.toJSON() : undefined, value)) return true;
+  if (sameData(isMap(node) || isSeq(node) ? node.toJSON() : undefined, value)) return true;
   if (isMap(node)) {
     if (!isPlainObject(value) || !node.items.length) return false;
     const col = (at: number) => at - lineStart(text, at);
@@ -180,7 +190,7 @@ function merged(doc: Document, node: Node | null, value: unknown): unknown {
     return node;
   }
   if (isScalar(node) && (value === null || typeof value !== 'object')) {
-    if (!isDeepStrictEqual(node.value, value)) node.value = value;
+    if (!sameData(node.value, value)) node.value = value;
     return node;
   }
   return doc.createNode(value);

@@ -21,6 +21,8 @@ export interface GitHubStandIn {
   tokenUrl: string;
   /** The scopes each authorize request asked for, in order. */
   scopes: string[];
+  /** Whether it issued this access token (the API stand-in takes no other). */
+  issued(token: string): boolean;
   /** Sets the stand-in's clock (ms), for codes' ten minutes (Date.now unless set). */
   setNow(now: () => number): void;
   /** The next token request is answered this way instead. */
@@ -31,6 +33,7 @@ export interface GitHubStandIn {
 export async function startGitHubStandIn(apps: readonly GitHubApp[]): Promise<GitHubStandIn> {
   const codes = new Map<string, { clientId: string; redirectUri: string; scope: string; issued: number }>();
   const scopes: string[] = [];
+  const tokens = new Set<string>();
   let now = Date.now;
   let failure: '502-html' | '500-json' | 'reset' | undefined;
 
@@ -80,7 +83,9 @@ export async function startGitHubStandIn(apps: readonly GitHubApp[]): Promise<Gi
       if (issued && form.get('redirect_uri') && form.get('redirect_uri') !== issued.redirectUri) return answer({ error: 'redirect_uri_mismatch', error_description: 'The redirect_uri MUST match the registered callback URL for this application.' });
       if (!issued || issued.clientId !== app.clientId || now() - issued.issued > CODE_TTL_MS) return answer({ error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
       codes.delete(form.get('code')!);
-      return answer({ access_token: `gho_${randomBytes(18).toString('hex')}<script>`, token_type: 'bearer', scope: issued.scope });
+      const token = `gho_${randomBytes(18).toString('hex')}<script>`;
+      tokens.add(token);
+      return answer({ access_token: token, token_type: 'bearer', scope: issued.scope });
     });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -90,6 +95,7 @@ export async function startGitHubStandIn(apps: readonly GitHubApp[]): Promise<Gi
     authorizeUrl: `${url}/login/oauth/authorize`,
     tokenUrl: `${url}/login/oauth/access_token`,
     scopes,
+    issued: (token) => tokens.has(token),
     setNow(f) { now = f; },
     failNext(how) { failure = how; },
     close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),

@@ -106,4 +106,10 @@ describe('node adapter', () => {
     const response = await post(JSON.stringify(validContact()), 'application/json');
     expect(response.status).toBe(200);
   });
+
+  it("sends a result's cookies as a Function URL does, one Set-Cookie header each (the sign-in's state cookie)", async () => {
+    handler = async () => ({ statusCode: 302, headers: { location: 'https://github.com/login/oauth/authorize' }, cookies: ['__Host-cms-state=abc; Path=/; Secure; HttpOnly', 'second=1; Path=/'], body: '' });
+    const res = await fetch(`${base}/auth`, { redirect: 'manual' });
+    expect(res.headers.getSetCookie()).toEqual(['__Host-cms-state=abc; Path=/; Secure; HttpOnly', 'second=1; Path=/']);
+  });
 });

@@ -7,7 +7,9 @@ import { DateControl, DatePreview } from './date-widget.tsx';
 import { registerPathCheckedImage } from './image-widget.ts';
 import { withoutEmptyOptional } from './empty-fields.ts';
 import { registerWords } from './locale.ts';
-import { reportRefusals } from './messages.ts';
+import { clear, reportRefusals, show } from './messages.ts';
+import { brokenRules } from './save-rules.ts';
+import { registerStyleKeeping, withOriginal } from './keep-style.ts';
 import { registerPreviews, type PreviewContext } from './previews.tsx';
 import { CMS_TOKEN_META, CMS_TOKEN_PARAM } from '../admin-page.ts';
 import { registerServeBackend, SERVE_BACKEND } from './named-uploads.ts';
@@ -15,6 +17,7 @@ import { keepPreviewButtonsOffThePage } from './preview-buttons.ts';
 
 interface Collection { name: string; fields?: never[]; files?: Array<{ name: string; fields: never[]; preview?: string }>; [key: string]: unknown }
 interface Config { collections: Collection[]; saveRules?: unknown; previewStyles?: string[]; previewContext: PreviewContext; [key: string]: unknown }
+interface Data { set(key: string, value: unknown): Data; getIn(path: unknown[]): unknown; deleteIn(path: unknown[]): Data; toJS(): Record<string, unknown> }
 interface Entry { get(key: string): unknown }
 
 async function start() {
@@ -25,7 +28,10 @@ async function start() {
   // site serve's local API takes the token its /admin page carries: Decap's proxy backend posts to this address.
   const backend = rest.backend as { name: string; proxy_url?: string };
   const token = document.querySelector<HTMLMetaElement>(`meta[name="${CMS_TOKEN_META}"]`)?.content;
-  if (backend.proxy_url) {
+  // Through GitHub no server of the site's sees a save: its rules are checked here, and the file's style kept here.
+  const github = !backend.proxy_url;
+  if (!backend.proxy_url) registerStyleKeeping(CMS);
+  else {
     reportRefusals(backend.proxy_url);
     registerServeBackend(CMS, String(rest.media_folder), String(rest.public_folder));
     rest.backend = { ...backend, name: SERVE_BACKEND, proxy_url: token ? `${backend.proxy_url}?${CMS_TOKEN_PARAM}=${encodeURIComponent(token)}` : backend.proxy_url };
@@ -38,9 +44,21 @@ async function start() {
   CMS.registerEventListener({
     name: 'preSave',
     handler: ({ entry }: { entry: Entry }) => {
-      const c = config.collections.find((x) => x.name === entry.get('collection'));
-      const fields = c?.fields ?? c?.files?.find((f) => f.name === entry.get('slug'))?.fields;
-      return fields ? withoutEmptyOptional(fields, entry.get('data') as never) : undefined;
+      const collection = String(entry.get('collection'));
+      const c = config.collections.find((x) => x.name === collection);
+      const file = c?.files ? String(entry.get('slug')) : undefined;
+      const fields = c?.fields ?? c?.files?.find((f) => f.name === file)?.fields;
+      const data = fields ? withoutEmptyOptional(fields, entry.get('data') as Data) : entry.get('data') as Data;
+      if (!github) return fields ? data : undefined;
+      const path = String(entry.get('path') || (c?.folder ?? collection));
+      const broken = brokenRules(collection, file, data.toJS(), path);
+      if (broken.length) {
+        show(`Not saved. ${broken.join('\n')}`);
+        // Thrown, Decap saves nothing and says so (its toast points at the message above).
+        throw new Error(broken.join('\n'));
+      }
+      clear();
+      return withOriginal(data, entry.get('raw'));
     },
   } as never);
   for (const style of previewStyles) CMS.registerPreviewStyle(style);

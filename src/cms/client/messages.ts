@@ -24,7 +24,8 @@ const LAYOUT = [
 
 let panel: HTMLElement | undefined;
 
-function show(text: string): void {
+/** The message at the top of the page, in place of any before it. */
+export function show(text: string): void {
   if (!panel) {
     if (!document.getElementById(SHOWN)) {
       const style = document.createElement('style');
@@ -48,7 +49,7 @@ function show(text: string): void {
   panel.replaceChildren(words, dismiss);
 }
 
-function clear(): void {
+export function clear(): void {
   panel?.remove();
   panel = undefined;
   document.documentElement.classList.remove(SHOWN);
