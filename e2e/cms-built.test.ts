@@ -5,7 +5,8 @@
 // Function URL, github.com and api.github.com) through routes to loopback servers: the built site;
 // the sign-in handler (lambda/cms-auth), its secret read through a stand-in of the Parameters and
 // Secrets extension; GitHub's OAuth flow (github-oauth-stand-in.ts); and GitHub's REST API over a
-// bare git repository (github-api-stand-in.ts). One page signs in through the popup and saves.
+// bare git repository (github-api-stand-in.ts). One page signs in through the popup and saves, and
+// meets a save GitHub refuses because another author's commit landed first.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
