@@ -67,7 +67,7 @@ async function saved(page: Page, rel: string, expected: RegExp): Promise<string>
 // Each test loads the 6 MB content manager, often more than once, and saves through site serve's
 // build: 10–40 s on a quiet machine, so its hang guard is 600 s.
 describe('an author at /admin', { timeout: 600_000 }, () => {
-  it('saves each existing entry with an image field after a one-word change: the image path passes as the build reads it', async () => {
+  it('saves each existing entry after a one-word change, changing that one line: the image path passes as the build reads it, and a legal page opens', async () => {
     const page = await context.newPage();
     // Leaving an entry once it is published asks nothing: every question the page asks is kept.
     const asked: string[] = [];
@@ -80,6 +80,8 @@ describe('an author at /admin', { timeout: 600_000 }, () => {
       ['#/collections/pages/entries/dialog', 'content/pages/dialog.yaml', 'Title', 'Maturity', 'Readiness'],
       ['#/collections/pages/entries/dialog-assessment', 'content/pages/dialog-assessment.yaml', 'Title', 'Assessment', 'Survey'],
       ['#/collections/site/entries/site', 'content/site.yaml', 'Office hours', '5:30pm', '5pm'],
+      // Markdown with front matter beside the YAML pages: a collection of its own, read in its own format.
+      ['#/collections/legal/entries/privacy-policy', 'content/pages/privacy-policy.md', 'Title', 'Privacy', 'Data'],
     ] as const;
     // The content manager is loaded once: each entry after the first is opened as an author opens
     // it, back to its collection's list (Decap loads an entry as its form opens) and on to the
@@ -102,10 +104,15 @@ describe('an author at /admin', { timeout: 600_000 }, () => {
       const before = await field.inputValue();
       expect(before, rel).toContain(from);
       const after = before.replace(from, to);
+      const was = (await file(rel)).split('\n');
       await field.fill(after);
-      await saved(page, rel, new RegExp(after.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      const now = (await saved(page, rel, new RegExp(after.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))).split('\n');
+      expect(now.length, rel).toBe(was.length);
+      const changed = now.flatMap((line, n) => (line === was[n] ? [] : [[was[n], line]]));
+      expect(changed, rel).toHaveLength(1);
+      expect(changed[0]![1], rel).toBe(changed[0]![0]!.replace(from, to));
       // The image path is kept as it was.
-      expect(await file(rel), rel).toMatch(/\/images\/[\w.-]+\.svg/);
+      if (!rel.endsWith('privacy-policy.md')) expect(now.join('\n'), rel).toMatch(/\/images\/[\w.-]+\.svg/);
     }
     await page.goto('about:blank');
     expect(asked).toEqual([]);

@@ -5,14 +5,15 @@
 // Function URL, github.com and api.github.com) through routes to loopback servers: the built site;
 // the sign-in handler (lambda/cms-auth), its secret read through a stand-in of the Parameters and
 // Secrets extension; GitHub's OAuth flow (github-oauth-stand-in.ts); and GitHub's REST API over a
-// bare git repository (github-api-stand-in.ts). One page signs in through the popup and saves.
+// bare git repository (github-api-stand-in.ts). One page signs in through the popup and saves, and
+// meets a save GitHub refuses because another author's commit landed first.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Dialog, Page, Route } from 'playwright-core';
 import { buildSite } from '../src/pipeline/build.ts';
 import { outputLayout } from '../src/output/layout.ts';
 import { headersFor, parseHeadersFile } from '../src/response-headers.ts';
@@ -197,4 +198,70 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     expect(await head()).toBe(before);
     expect(violations).toEqual([]);
   });
+
+  it("opens a legal page; a save GitHub refuses (someone else's commit landed first) says so until dismissed, lands nothing and keeps the edit; Publish again saves that one line", async () => {
+    await alertDismissed();
+    // The refused article's changes are left behind: Decap's question is answered yes.
+    const leave = (d: Dialog) => void (/leave this page/.test(d.message()) ? d.accept() : d.dismiss());
+    page.on('dialog', leave);
+    await page.evaluate(() => { location.hash = '#/collections/legal'; });
+    await expect.poll(() => page.getByRole('button', { name: 'Publish' }).count()).toBe(0);
+    page.off('dialog', leave);
+    await page.evaluate(() => { location.hash = '#/collections/legal/entries/terms-of-service'; });
+    const title = page.getByLabel('Title', { exact: true }).first();
+    await expect.poll(() => title.inputValue()).toBe('Terms of Service');
+    await title.fill('Terms of Use');
+    // As the save's branch move arrives, another author's commit has just landed on main.
+    const rel = 'content/pages/terms-of-service.md';
+    const theirs = commitOnMain('content/pages/privacy-policy.md', (text) => text.replace('title: Privacy Policy', 'title: Our Privacy Policy'));
+    api.beforeNextRefMove(theirs);
+    const mine = async () => (await git(gitDir, ['show', `main:${rel}`])).out.toString();
+    const was = await mine();
+    await page.getByRole('button', { name: 'Publish' }).first().click();
+    await page.getByText('Publish now').click();
+    const alert = page.getByRole('alert').filter({ hasText: 'someone else saved' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain('someone else saved a change on GitHub while you were saving this');
+    const other = await head();
+    expect((await git(gitDir, ['log', '-1', '--format=%an', 'main'])).out.toString().trim()).toBe('Another Author');
+    expect(await mine()).toBe(was);
+    expect(await title.inputValue()).toBe('Terms of Use');
+    await alert.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await alert.count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Publish' }).first().click();
+    await page.getByText('Publish now').click();
+    await expect.poll(head).not.toBe(other);
+    expect((await git(gitDir, ['log', '-1', '--format=%P%n%an', 'main'])).out.toString().trim().split('\n')).toEqual([other, 'An Author']);
+    const diff = (await git(gitDir, ['diff', '--unified=0', other, 'main'])).out.toString();
+    expect(diff.split('\n').filter((l) => /^[-+](?![-+])/.test(l))).toEqual(['-title: Terms of Service', '+title: Terms of Use']);
+    expect(await alert.count()).toBe(0);
+    expect(violations).toEqual([]);
+  });
 });
+
+/** Any message left by the test before, dismissed. */
+async function alertDismissed(): Promise<void> {
+  const dismiss = page.getByRole('alert').getByRole('button', { name: 'Dismiss' });
+  if (await dismiss.count()) await dismiss.click();
+}
+
+/** Another author's commit on main, changing one file: made when called. */
+function commitOnMain(rel: string, change: (text: string) => string): () => Promise<void> {
+  const env = { GIT_AUTHOR_NAME: 'Another Author', GIT_AUTHOR_EMAIL: 'another@example.com', GIT_COMMITTER_NAME: 'Another Author', GIT_COMMITTER_EMAIL: 'another@example.com' };
+  return async () => {
+    const text = async (args: string[], extra: Parameters<typeof git>[2] = {}) => {
+      const r = await git(gitDir, args, extra);
+      if (r.code !== 0) throw new Error(`git ${args.join(' ')}: ${r.err}`);
+      return r.out.toString().trim();
+    };
+    const parent = await head();
+    const blob = await text(['hash-object', '-w', '--stdin'], { input: change(await text(['show', `${parent}:${rel}`])) + '\n' });
+    const index = { GIT_INDEX_FILE: path.join(path.dirname(gitDir), 'another-index') };
+    await text(['read-tree', parent], { env: index });
+    await text(['update-index', '--cacheinfo', `100644,${blob},${rel}`], { env: index });
+    const tree = await text(['write-tree'], { env: index });
+    const commit = await text(['commit-tree', tree, '-p', parent, '-m', `Update ${rel}`], { env });
+    await text(['update-ref', 'refs/heads/main', commit, parent]);
+  };
+}

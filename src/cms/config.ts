@@ -153,10 +153,15 @@ export function cmsConfig(settings: CmsSettings, kinds: ContentKinds = contentKi
         ...Object.entries(kinds.pages).map(([name, schema]) => ({
           name, label: `Page: ${name}`, file: `content/pages/${name}.yaml`, fields: keep(`pages/${name}`, fields(schema), schema), preview: 'page',
         })),
-        ...kinds.legal.map((name) => ({
-          name, label: `Page: ${name}`, file: `content/pages/${name}.md`, fields: [...keep(`pages/${name}`, fields(legalSchema), legalSchema), BODY], preview: 'legal',
-        })),
       ],
+    },
+    // Decap reads every file of a collection in the collection's one format: the legal pages, markdown
+    // with front matter beside the YAML pages, are a collection of their own.
+    {
+      name: 'legal', label: 'Legal pages', format: 'frontmatter', create: false, delete: false,
+      files: kinds.legal.map((name) => ({
+        name, label: `Page: ${name}`, file: `content/pages/${name}.md`, fields: [...keep(`legal/${name}`, fields(legalSchema), legalSchema), BODY], preview: 'legal',
+      })),
     },
     {
       name: 'site', label: 'Site settings', format: 'yaml', create: false, delete: false,
@@ -181,10 +186,8 @@ export function cmsConfig(settings: CmsSettings, kinds: ContentKinds = contentKi
 export function entrySchema(collection: string, file?: string, kinds: ContentKinds = contentKinds): { schema: z.ZodType; body: boolean } | undefined {
   if (collection === 'blog') return { schema: postSchema, body: true };
   if (collection === 'site') return { schema: siteSchema, body: false };
-  if (collection === 'pages') {
-    if (file && Object.hasOwn(kinds.pages, file)) return { schema: kinds.pages[file]!, body: false };
-    return file && kinds.legal.includes(file) ? { schema: legalSchema, body: true } : undefined;
-  }
+  if (collection === 'pages') return file && Object.hasOwn(kinds.pages, file) ? { schema: kinds.pages[file]!, body: false } : undefined;
+  if (collection === 'legal') return file && kinds.legal.includes(file) ? { schema: legalSchema, body: true } : undefined;
   const folder = Object.hasOwn(kinds.folders, collection) ? kinds.folders[collection] : undefined;
   return folder ? { schema: folder, body: false } : undefined;
 }

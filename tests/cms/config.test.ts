@@ -88,7 +88,7 @@ describe('the CMS config made from the schemas', () => {
     for (const file of filesIn('content/blog', '.md')) out.push(...fieldsRefuse(folder('blog').fields!, read(file), file));
     for (const file of filesIn('content/case-studies', '.yaml')) out.push(...fieldsRefuse(folder('case-studies').fields!, read(file), file));
     for (const file of filesIn('content/services', '.yaml')) out.push(...fieldsRefuse(folder('services').fields!, read(file), file));
-    for (const f of [...folder('pages').files!, ...folder('site').files!]) out.push(...fieldsRefuse(f.fields, read(f.file), f.file));
+    for (const f of [...folder('pages').files!, ...folder('legal').files!, ...folder('site').files!]) out.push(...fieldsRefuse(f.fields, read(f.file), f.file));
     expect(out).toEqual([]);
   });
 });
@@ -106,8 +106,17 @@ describe('the CMS config follows the content registries', () => {
   });
 
   it('lists every page of the registries once: the YAML pages and the legal pages', () => {
-    const files = folder('pages').files!.map((f) => f.file);
-    expect(files.sort()).toEqual([...Object.keys(pageSchemas).map((n) => `content/pages/${n}.yaml`), ...legalPages.map((n) => `content/pages/${n}.md`)].sort());
+    expect(folder('pages').files!.map((f) => f.file).sort()).toEqual(Object.keys(pageSchemas).map((n) => `content/pages/${n}.yaml`).sort());
+    expect(folder('legal').files!.map((f) => f.file).sort()).toEqual(legalPages.map((n) => `content/pages/${n}.md`).sort());
+  });
+
+  it("keeps each collection's files in the one format Decap reads the whole collection in", () => {
+    // Decap reads every entry of a collection in its `format`: a markdown page in a YAML collection cannot be opened.
+    const extensions: Record<string, string> = { yaml: '.yaml', frontmatter: '.md' };
+    const wrong = config.collections.flatMap((c) => [...(c.files ?? []).map((f) => f.file), ...(c.folder ? [`${c.folder}/x.${c.extension}`] : [])]
+      .filter((file) => !c.format || !extensions[c.format] || !file.endsWith(extensions[c.format]!))
+      .map((file) => `${c.name} (${c.format}): ${file}`));
+    expect(wrong).toEqual([]);
   });
 
   it('refuses an override that names a field the schema no longer has', () => {

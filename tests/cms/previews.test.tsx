@@ -49,10 +49,10 @@ describe('the CMS previews', () => {
   });
 
   it("draws each YAML page and legal page in its route's template, with the headings the built page has", async () => {
-    const pages = config.collections.find((c) => c.name === 'pages')!.files!;
+    const pages = config.collections.filter((c) => c.name === 'pages' || c.name === 'legal').flatMap((c) => c.files!.map((f) => ({ ...f, collection: c.name })));
     expect(Object.keys(ctx.pages ?? {}).sort()).toEqual(Object.keys(pageSchemas).sort());
     for (const f of pages) {
-      const html = await preview('pages', f.name, f.file, f.preview!);
+      const html = await preview(f.collection, f.name, f.file, f.preview!);
       const url = f.preview === 'legal' ? `/${f.name}` : ctx.pages![f.name]!.url;
       const route = all.find((r) => r.url === url)!;
       expect(route, f.name).toBeDefined();

@@ -1,9 +1,11 @@
 // The rules across fields the content manager checks in the browser before saving through GitHub
-// (cms/client/save-rules.ts): the build's own schemas, said in the build's own sentences.
+// (cms/client/save-rules.ts): the build's own schemas, said in the build's own sentences; and what
+// the author reads when GitHub itself refuses the save (cms/client/messages.ts).
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { brokenRules } from '../../src/cms/client/save-rules.ts';
+import { githubRefusal } from '../../src/cms/client/messages.ts';
 import { readFrontMatter } from '../../src/content/front-matter.ts';
 
 describe('the rules across fields, checked before a save through GitHub', () => {
@@ -23,5 +25,15 @@ describe('the rules across fields, checked before a save through GitHub', () => 
     const [first, second, ...rest] = page.method.stages;
     const swapped = { ...page, method: { ...page.method, stages: [second, first, ...rest] } };
     expect(brokenRules('pages', 'services', swapped, file)).toEqual([`${file} method.stages: must list the stages in order: Unearth, Reveal, Build, Achieve`]);
+  });
+});
+
+describe('a save GitHub refuses', () => {
+  it("says someone else saved first for a branch that moved on, and GitHub's status and message otherwise", () => {
+    for (const [status, said] of [[422, 'Update is not a fast forward'], [409, 'Conflict']] as const) {
+      expect(githubRefusal(status, '', said)).toMatch(/^Not saved: someone else saved a change on GitHub while you were saving this\. Reload to see their change .*Your changes are still in the form\.$/);
+    }
+    expect(githubRefusal(422, '', 'Tree SHA does not exist')).toBe('Not saved: GitHub refused the save (422: Tree SHA does not exist). Nothing was published. Your changes are still in the form. Publish again to retry.');
+    expect(githubRefusal(502, 'Bad Gateway', undefined)).toBe('Not saved: GitHub refused the save (502 Bad Gateway). Nothing was published. Your changes are still in the form. Publish again to retry.');
   });
 });

@@ -20,6 +20,12 @@ export interface GitHubApiStandIn {
   url: string;
   /** Each request as 'METHOD /path' (its query left off), in order. */
   requests: string[];
+  /**
+   * `act` (say, another author's commit landing on the branch) is run once, as the next request to
+   * move a branch arrives and before it is checked: that move then meets the branch as GitHub would
+   * after the race, and is answered by the same rules.
+   */
+  beforeNextRefMove(act: () => Promise<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -63,6 +69,7 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
   const { gitDir, user } = options;
   const [owner, name] = options.repo.split('/') as [string, string];
   const requests: string[] = [];
+  let beforeRefMove: (() => Promise<unknown>) | undefined;
   const run = async (args: string[], extra: Parameters<typeof git>[2] = {}) => git(gitDir, args, extra);
   const text = async (args: string[], extra: Parameters<typeof git>[2] = {}) => {
     const r = await run(args, extra);
@@ -185,6 +192,9 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
     if (method === 'PATCH' && (p = /^\/git\/refs\/heads\/(.+)$/.exec(rest))) {
       const branch = decodeURIComponent(p[1]!);
       const { sha, force = false } = (body ?? {}) as { sha?: unknown; force?: unknown };
+      const act = beforeRefMove;
+      beforeRefMove = undefined;
+      await act?.();
       const old = await headOf(branch);
       if (!old) throw unprocessable('Reference does not exist');
       if (await typeOf(sha) !== 'commit') throw unprocessable('Object does not exist');
@@ -233,6 +243,7 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
   return {
     url: base,
     requests,
+    beforeNextRefMove: (act) => { beforeRefMove = act; },
     close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
   };
 }

@@ -7,7 +7,7 @@ import { DateControl, DatePreview } from './date-widget.tsx';
 import { registerPathCheckedImage } from './image-widget.ts';
 import { withoutEmptyOptional } from './empty-fields.ts';
 import { registerWords } from './locale.ts';
-import { clear, reportRefusals, show } from './messages.ts';
+import { clear, reportGitHubRefusals, reportRefusals, show } from './messages.ts';
 import { brokenRules } from './save-rules.ts';
 import { registerStyleKeeping, withOriginal } from './keep-style.ts';
 import { registerPreviews, type PreviewContext } from './previews.tsx';
@@ -26,12 +26,14 @@ async function start() {
   // The previews' names are the site's, not Decap's config: left out of what Decap is given.
   const collections = config.collections.map(({ preview: __, files, ...c }) => ({ ...c, ...(files ? { files: files.map(({ preview: _p, ...f }) => f) } : {}) }));
   // site serve's local API takes the token its /admin page carries: Decap's proxy backend posts to this address.
-  const backend = rest.backend as { name: string; proxy_url?: string };
+  const backend = rest.backend as { name: string; proxy_url?: string; api_root?: string };
   const token = document.querySelector<HTMLMetaElement>(`meta[name="${CMS_TOKEN_META}"]`)?.content;
   // Through GitHub no server of the site's sees a save: its rules are checked here, and the file's style kept here.
   const github = !backend.proxy_url;
-  if (!backend.proxy_url) registerStyleKeeping(CMS);
-  else {
+  if (!backend.proxy_url) {
+    registerStyleKeeping(CMS);
+    reportGitHubRefusals(backend.api_root ?? 'https://api.github.com');
+  } else {
     reportRefusals(backend.proxy_url);
     registerServeBackend(CMS, String(rest.media_folder), String(rest.public_folder));
     rest.backend = { ...backend, name: SERVE_BACKEND, proxy_url: token ? `${backend.proxy_url}?${CMS_TOKEN_PARAM}=${encodeURIComponent(token)}` : backend.proxy_url };

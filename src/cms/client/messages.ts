@@ -1,6 +1,7 @@
 // What an author reads when a save or an upload is refused: the build's own sentence (file, line,
-// field and reason), without Decap's "Failed to persist entry: API_ERROR:" prefix, kept at the top
-// of the page until dismissed or until the next save succeeds. Decap's own toast, which vanishes
+// field and reason), without Decap's "Failed to persist entry: API_ERROR:" prefix, or, through
+// GitHub, GitHub's refusal in words an author can act on; kept at the top of the page until
+// dismissed or until the next save succeeds. Decap's own toast, which vanishes
 // after seconds, points here (see locale.ts). The message takes its own strip above the content
 // manager, which is pushed down under it rather than covered: floating over the page, it hid the
 // editor's toolbar (its Publish button) on a narrow screen.
@@ -59,26 +60,77 @@ const actionOf = (body: unknown): string | undefined => {
   try { return typeof body === 'string' ? (JSON.parse(body) as { action?: string }).action : undefined; } catch { return undefined; }
 };
 
-/** Watches the local API's writes: a refusal shows the server's message; a success clears it. */
-export function reportRefusals(apiUrl: string): void {
-  const api = new URL(apiUrl, location.href).pathname;
+interface Watch {
+  /** Whether a request is a write to watch. */
+  writes(url: URL, init?: RequestInit): boolean;
+  /** The message for a write that reached no server. */
+  unreachable: string;
+  /** The message for a write refused with `res`, whose JSON body's `message`/`error` is `said`. */
+  refused(res: Response, said: string | undefined): string;
+  /** Whether a write that succeeded clears the message shown. */
+  clearOnSuccess: boolean;
+}
+
+/** Wraps fetch: a watched write that fails shows its message; one that succeeds may clear it. */
+function watchWrites(watch: Watch): void {
   const original = window.fetch.bind(window);
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const action = new URL(url, location.href).pathname === api ? actionOf(init?.body) : undefined;
-    if (!action || !WRITES.has(action)) return original(input, init);
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, location.href);
+    if (!watch.writes(url, init)) return original(input, init);
     let res: Response;
     try {
       res = await original(input, init);
     } catch (error) {
-      show(UNREACHABLE);
+      show(watch.unreachable);
       throw error;
     }
-    if (res.ok) clear();
-    else {
-      const said = await res.clone().json().then((j: { error?: unknown }) => (typeof j?.error === 'string' ? j.error : undefined), () => undefined);
-      show(`Not saved. ${said ?? `site serve answered ${res.status} ${res.statusText}`}`);
+    if (res.ok) {
+      if (watch.clearOnSuccess) clear();
+    } else {
+      const said = await res.clone().json().then((j: { error?: unknown; message?: unknown }) => {
+        const text = j?.error ?? j?.message;
+        return typeof text === 'string' ? text : undefined;
+      }, () => undefined);
+      show(watch.refused(res, said));
     }
     return res;
   };
+}
+
+/** Watches the local API's writes: a refusal shows the server's message; a success clears it. */
+export function reportRefusals(apiUrl: string): void {
+  const api = new URL(apiUrl, location.href).pathname;
+  watchWrites({
+    writes: (url, init) => url.pathname === api && WRITES.has(actionOf(init?.body) ?? ''),
+    unreachable: UNREACHABLE,
+    refused: (res, said) => `Not saved. ${said ?? `site serve answered ${res.status} ${res.statusText}`}`,
+    clearOnSuccess: true,
+  });
+}
+
+const KEPT = 'Your changes are still in the form.';
+
+/**
+ * What an author reads when GitHub refuses a write of a save (a blob, a tree, a commit, the branch
+ * moved to it): a branch that moved on since the save began (GitHub's 422 "Update is not a fast
+ * forward", or a 409) says someone else saved; anything else gives GitHub's status and message.
+ * Nothing reached the branch in either case: the branch is moved last.
+ */
+export function githubRefusal(status: number, statusText: string, said: string | undefined): string {
+  if (status === 409 || (status === 422 && /fast.?forward/i.test(said ?? ''))) {
+    return `Not saved: someone else saved a change on GitHub while you were saving this. Reload to see their change (copy your edits first: a reload loses them), or Publish again to save your version of this entry over theirs. ${KEPT}`;
+  }
+  const answer = [String(status), statusText].filter(Boolean).join(' ');
+  return `Not saved: GitHub refused the save (${answer}${said ? `: ${said}` : ''}). Nothing was published. ${KEPT} Publish again to retry.`;
+}
+
+/** Watches the writes Decap sends GitHub's API at `apiRoot` for a repository: a refusal is shown until dismissed or the next save. */
+export function reportGitHubRefusals(apiRoot: string): void {
+  const root = new URL(apiRoot);
+  watchWrites({
+    writes: (url, init) => url.origin === root.origin && url.pathname.startsWith(`${root.pathname.replace(/\/$/, '')}/repos/`) && !['GET', 'HEAD', 'OPTIONS'].includes((init?.method ?? 'GET').toUpperCase()),
+    unreachable: `Not saved: GitHub could not be reached. Nothing was published. ${KEPT} Publish again once you are back online.`,
+    refused: (res, said) => githubRefusal(res.status, res.statusText, said),
+    clearOnSuccess: false,
+  });
 }
