@@ -304,27 +304,35 @@ export interface ModelBackends {
   laggingTable: string;
   /** The stack's alarms (infra/), by which a lead left unsent counts as alarmed. */
   alarms: readonly AlarmRule[];
+  /** A client outside every schedule's gates, for its set-up, outcome and clean-up. */
+  setup: Client;
   slot(actor: string, wiring: Wiring): Slot;
   /** Lets go of the slots a schedule spent. */
   release(): void;
   close(): Promise<void>;
 }
 
-export async function startModelBackends(): Promise<ModelBackends> {
+/**
+ * Starts the servers and tables every schedule shares. `alarms`, when given, are the stack's alarms
+ * synthesised already (a process running a share of a sweep gets them from the one that started it:
+ * the synthesis costs seconds).
+ */
+export async function startModelBackends(options: { alarms?: readonly AlarmRule[] } = {}): Promise<ModelBackends> {
   const local = await startLocalStore();
   const ses = await startLocalSes();
   const table = 'model-leads';
   const setup = local.client();
   const laggingTable = 'model-leads-lagging';
-  try { await ensureLeadTable(setup, table); await ensureLeadTable(setup, laggingTable); } finally { setup.destroy(); }
+  try { await ensureLeadTable(setup, table); await ensureLeadTable(setup, laggingTable); } catch (error) { setup.destroy(); throw error; }
   const slots = new Map<string, Slot>();
-  const alarms = stackAlarms();
+  const alarms = options.alarms ?? stackAlarms();
   return {
     local,
     ses,
     table,
     laggingTable,
     alarms,
+    setup,
     slot(actor, wiring) {
       let slot = slots.get(actor);
       if (!slot) { slot = openSlot({ local, ses }, actor); slots.set(actor, slot); }
@@ -338,6 +346,7 @@ export async function startModelBackends(): Promise<ModelBackends> {
     },
     close: async () => {
       for (const slot of slots.values()) slot.destroy();
+      setup.destroy();
       await ses.close();
       await local.close();
     },
@@ -559,8 +568,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     },
   };
 
-  const { table } = backends;
-  const setup = backends.local.client();
+  const { table, setup } = backends;
   await clearStore(backends.ses);
   const setupStore = leadStore(setup, table);
 
@@ -735,11 +743,12 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       deadLettered,
     };
   } finally {
-    // What is still pending leaves the shared table, so the next schedule's mailers do not read it.
+    // Its leads leave the shared tables: the next schedule's mailers read none of them, and a long
+    // sweep's tables (in memory) stay the size of one schedule.
     for (const id of ids) {
-      if ((await setupStore.get(id))?.mail?.state !== 'sent') await setup.send(new DeleteItemCommand({ TableName: table, Key: { submissionId: { S: id } } }));
+      await setup.send(new DeleteItemCommand({ TableName: table, Key: { submissionId: { S: id } } }));
+      if (armed.some((f) => f.kind === 'index-lags')) await setup.send(new DeleteItemCommand({ TableName: backends.laggingTable, Key: { submissionId: { S: id } } }));
     }
-    setup.destroy();
     backends.release();
   }
 }
