@@ -14,11 +14,16 @@
 // checked on what reached the inbox (the local SES's store, less any send SES rejected). A lead that
 // never arrived counts as alarmed only when an alarm of the stack itself (infra/, synthesised:
 // stack-alarms.ts) is in ALARM over the figures the mailer's runs logged and the dead letters' depth.
-import { DeleteItemCommand, DynamoDBClient, type DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient, ScanCommand, type DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
 import { SESClient, type SendEmailCommand } from '@aws-sdk/client-ses';
 import { createHandler } from '../../lambda/create-handler.ts';
 import { REPEAT_PREFIX } from '../../lambda/email.ts';
-import { ensureLeadTable, startLocalStore, type LocalStore } from '../../lambda/leads/local-store.ts';
+import { ensureLeadTable, ensureLimitsTable, startLocalStore, type LocalStore } from '../../lambda/leads/local-store.ts';
+import { clientAddress } from '../../lambda/limits/client-address.ts';
+import { limitCounter } from '../../lambda/limits/counter.ts';
+import { networkMailsPerHour, VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
+import { LIMIT_KEY } from '../../lambda/limits/table.ts';
+import { mayMailNow, networkMayMail, type VolumeLimits } from '../../lambda/limits/volume.ts';
 import { newLead, submissionKey } from '../../lambda/leads/new-lead.ts';
 import { createResendJob } from '../../lambda/leads/resend-job.ts';
 import { resendLeads, type ResendReport } from '../../lambda/leads/resend.ts';
@@ -26,7 +31,7 @@ import { deliveryStore, recordSesNotification } from '../../lambda/leads/ses-eve
 import { leadStore, type LeadStore } from '../../lambda/leads/store.ts';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
-import { silentLogger } from '../../lambda/log.ts';
+import { silentLogger, type LogEntry } from '../../lambda/log.ts';
 import type { MailSender } from '../../lambda/ses-client.ts';
 import { validateContact } from '../../forms/contact.ts';
 import { METRIC_NAMESPACE, METRICS } from '../../lambda/metrics.ts';
@@ -193,6 +198,8 @@ export interface Slot {
   writes: number;
   sends: number;
   dynamo: Client;
+  /** The volume limits' counters, through the same gate (interleaved with the rest) but struck by no fault: the write numbering of the lead's own records, which the named cases aim at, stays as it was. */
+  limits: Client;
   ses: MailSender;
   /** A fault made the SDK retry: its retry quota is spent a little, so the slot is not kept. */
   spent: boolean;
@@ -210,10 +217,19 @@ export function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: 
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   const dynamo = new DynamoDBClient({ endpoint: backends.local.endpoint, region: 'eu-west-2', credentials, maxAttempts: 2 });
   const sesClient = new SESClient({ endpoint: backends.ses.endpoint, region: 'eu-west-2', credentials, maxAttempts: 1 });
+  const limits = new DynamoDBClient({ endpoint: backends.local.endpoint, region: 'eu-west-2', credentials, maxAttempts: 2 });
+  limits.middlewareStack.add((next) => async (args) => {
+    const wiring = slot.wiring!;
+    const target = String((args.request as { headers: Record<string, string> }).headers?.['x-amz-target'] ?? '');
+    wiring.requests.set(target, (wiring.requests.get(target) ?? 0) + 1);
+    await wiring.interleaver.gate(actor);
+    return next(args);
+  }, { step: 'finalizeRequest', name: 'modelGate' });
   const slot: Slot = {
     writes: 0,
     sends: 0,
     dynamo,
+    limits,
     spent: false,
     ses: {
       // SendEmail through the gate, and the schedule's SES faults after SES took it.
@@ -240,7 +256,7 @@ export function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: 
         return answer;
       },
     },
-    destroy: () => { dynamo.destroy(); sesClient.destroy(); },
+    destroy: () => { dynamo.destroy(); limits.destroy(); sesClient.destroy(); },
   };
   // Every DynamoDB request through the gate; a write the schedule's fault strikes lands, then times out (the SDK retries it).
   dynamo.middlewareStack.add((next) => async (args) => {
@@ -302,6 +318,8 @@ export interface ModelBackends {
   table: string;
   /** Its lagging copy, which a lagging index reads (index-lags). */
   laggingTable: string;
+  /** The volume limits' counters, emptied after each schedule. */
+  limitsTable: string;
   /** The stack's alarms (infra/), by which a lead left unsent counts as alarmed. */
   alarms: readonly AlarmRule[];
   /** A client outside every schedule's gates, for its set-up, outcome and clean-up. */
@@ -323,7 +341,8 @@ export async function startModelBackends(options: { alarms?: readonly AlarmRule[
   const table = 'model-leads';
   const setup = local.client();
   const laggingTable = 'model-leads-lagging';
-  try { await ensureLeadTable(setup, table); await ensureLeadTable(setup, laggingTable); } catch (error) { setup.destroy(); throw error; }
+  const limitsTable = 'model-limits';
+  try { await ensureLeadTable(setup, table); await ensureLeadTable(setup, laggingTable); await ensureLimitsTable(setup, limitsTable); } catch (error) { setup.destroy(); throw error; }
   const slots = new Map<string, Slot>();
   const alarms = options.alarms ?? stackAlarms();
   return {
@@ -331,6 +350,7 @@ export async function startModelBackends(options: { alarms?: readonly AlarmRule[
     ses,
     table,
     laggingTable,
+    limitsTable,
     alarms,
     setup,
     slot(actor, wiring) {
@@ -388,7 +408,19 @@ export interface Schedule {
   handlerShortOfTime: boolean;
   /** The owner's `resend --unsent` runs a minute after the post (else with the second round). */
   ownerEarly: boolean;
+  /**
+   * The volume limits the handler and the scheduled runs count against (an hour's cap of
+   * MODEL_MAILS_PER_HOUR), and where the hour stands at the post: room left, the post's network's
+   * share used up, or the hour's cap reached. Absent: no limits (the named cases, whose faults are
+   * aimed at the handler's n-th write of the lead's record).
+   */
+  volume?: VolumeState;
 }
+
+export const VOLUME_STATES = ['room', 'network-share-used', 'hour-cap-reached'] as const;
+export type VolumeState = (typeof VOLUME_STATES)[number];
+/** The model's hourly cap: small, so that it is reached within a schedule's posts and sends. */
+export const MODEL_MAILS_PER_HOUR = 5;
 
 /** The actors a fault of this kind can strike: only senders send; anyone writes, queries and has a clock. */
 export function actorsFor(kind: FaultKind): readonly Actor[] {
@@ -411,7 +443,7 @@ export function drawSchedule(seed: number, fault?: FaultKind | 'none', actor?: A
   const faults: DrawnFault[] = [];
   for (let i = 0; i < count; i += 1) faults.push(drawFault(next, i === 0 && fault && fault !== 'none' ? fault : pick(FAULTS), i === 0 ? actor : undefined));
   if (nth !== undefined && faults[0]) faults[0].nth = nth;
-  return { seed, faults, later: pick([3, 6, 33, 35]), handlerShortOfTime: next() < 0.1, ownerEarly: next() < 0.3 };
+  return { seed, faults, later: pick([3, 6, 33, 35]), handlerShortOfTime: next() < 0.1, ownerEarly: next() < 0.3, volume: pick(VOLUME_STATES) };
 }
 
 /**
@@ -440,7 +472,10 @@ export function coveringSample(): Schedule[] {
     [{ kind: 'ses-reset-after-accept', actor: 'handler', nth: 1 }],
     [{ kind: 'killed-after-write', actor: 'handler', nth: 1 }],
   ];
-  for (const faults of named) schedules.push({ ...drawSchedule(seed++, 'none'), faults, handlerShortOfTime: false });
+  for (const faults of named) {
+    const { volume: _volume, ...schedule } = drawSchedule(seed++, 'none');
+    schedules.push({ ...schedule, faults, handlerShortOfTime: false });
+  }
   return schedules;
 }
 
@@ -478,6 +513,8 @@ export interface ScheduleResult {
   racing: number;
   /** SES events Lambda would have dead-lettered (their lead not found after its retries): the dead-letter alarm fires. */
   deadLettered: number;
+  /** The volume limits' reasons the handler held posts for the digest (its network's share used, the hour's cap reached). */
+  heldBy?: string[];
 }
 
 /** The inbox copies of a lead, and how many say nothing of a repeat. */
@@ -613,6 +650,18 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   };
 
   const storeOf = (actor: string): LeadStore => leadStore(backends.slot(actor, wiring).dynamo, table);
+  /** An actor's volume limits (its counters through its own gate), when the schedule has them. */
+  const limitsOf = (actor: string): VolumeLimits | undefined => (schedule.volume ? { counter: limitCounter(backends.slot(actor, wiring).limits, backends.limitsTable), mailsPerHour: MODEL_MAILS_PER_HOUR } : undefined);
+  // Where the hour stands at the post: the slots others took a minute before, through the limits' own calls.
+  if (schedule.volume && schedule.volume !== 'room') {
+    const before: VolumeLimits = { counter: limitCounter(setup, backends.limitsTable), mailsPerHour: MODEL_MAILS_PER_HOUR };
+    const network = clientAddress(jsonPost(payload), false).network;
+    if (schedule.volume === 'network-share-used') for (let n = 0; n < networkMailsPerHour(MODEL_MAILS_PER_HOUR); n += 1) await networkMayMail(before, network, minutes(-1), silentLogger);
+    else for (let n = 0; n < MODEL_MAILS_PER_HOUR; n += 1) await mayMailNow(before, minutes(-1), silentLogger);
+  }
+  /** Why the handler held a post for the digest (a limit's reason), if it did. */
+  const heldBy = new Set<string>();
+  const handlerLog = (entry: LogEntry) => { if (typeof entry.reason === 'string' && entry.reason.startsWith('held-')) heldBy.add(entry.reason); };
   const sesOf = (actor: string) => backends.slot(actor, wiring).ses;
   const at = (actor: string, base: number) => () => minutes(base + skewOf(actor));
   const mailerOf = (actor: string, base: number) => ({ ses: sesOf(actor), store: storeOf(actor), mailTo: CONFIG.mailTo, mailFrom: CONFIG.mailFrom, now: at(actor, base) });
@@ -649,7 +698,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   });
   try {
     const post = (name: string, body: typeof payload, base: number) => actor('handler', async () => {
-      const handler = createHandler({ ses: sesOf('handler'), leads: storeOf('handler'), config: CONFIG, now: at('handler', base), log: silentLogger });
+      const handler = createHandler({ ses: sesOf('handler'), leads: storeOf('handler'), limits: limitsOf('handler'), config: CONFIG, now: at('handler', base), log: handlerLog });
       const context = { getRemainingTimeInMillis: () => (schedule.handlerShortOfTime ? 4000 : 14_000) };
       let answer = await handler(jsonPost(body), context);
       // The store failed as far as the handler could tell (the SDK gave up on its put): the visitor is asked to send again, and does.
@@ -667,8 +716,8 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     round = 2; clockAt = later;
     await catchUp();
     note(await interleaver.drive({
-      mailer1: actor('mailer1', () => createResendJob({ ses: sesOf('mailer1'), leads: storeOf('mailer1'), config: CONFIG, log: metricsLog, now: at('mailer1', later) })()),
-      mailer2: actor('mailer2', () => createResendJob({ ses: sesOf('mailer2'), leads: storeOf('mailer2'), config: CONFIG, log: metricsLog, now: at('mailer2', later) })()),
+      mailer1: actor('mailer1', () => createResendJob({ ses: sesOf('mailer1'), leads: storeOf('mailer1'), limits: limitsOf('mailer1'), config: CONFIG, log: metricsLog, now: at('mailer1', later) })()),
+      mailer2: actor('mailer2', () => createResendJob({ ses: sesOf('mailer2'), leads: storeOf('mailer2'), limits: limitsOf('mailer2'), config: CONFIG, log: metricsLog, now: at('mailer2', later) })()),
       resendId: actor('resendId', () => resendLeads(mailerOf('resendId', later), { ids: [postedId], now: true, log: silentLogger })),
       resendAgain: actor('resendAgain', () => resendLeads(mailerOf('resendAgain', later), { now: true, log: silentLogger })),
       ...(schedule.ownerEarly ? {} : { resendUnsent: owner(later) }),
@@ -699,7 +748,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       notices = retries;
       // Minutes pass between the events and the run: a lagging index has caught up with them.
       await catchUp();
-      note(await interleaver.drive({ mailer: async () => { last = await createResendJob({ ses: settling.ses, leads: settling.store, config: CONFIG, log: metricsLog, now: () => minutes(when) })(); } }));
+      note(await interleaver.drive({ mailer: async () => { last = await createResendJob({ ses: settling.ses, leads: settling.store, limits: limitsOf('mailer'), config: CONFIG, log: metricsLog, now: () => minutes(when) })(); } }));
       if (index === 0) notices.push(...lateNotices.splice(0));
       // Nothing failed in this run, and nothing left but what waits for the owner (set aside, or two sends that may have gone).
       if ((index > 0 || lateNotices.length === 0) && last && notices.length === 0 && last.failed.length === 0 && last.unanswered.length === 0 && last.errors.length === 0
@@ -741,6 +790,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       secondAttempt: [...attempts.values()].some((n) => n >= 2),
       racing,
       deadLettered,
+      ...(heldBy.size ? { heldBy: [...heldBy].sort() } : {}),
     };
   } finally {
     // Its leads leave the shared tables: the next schedule's mailers read none of them, and a long
@@ -748,6 +798,11 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     for (const id of ids) {
       await setup.send(new DeleteItemCommand({ TableName: table, Key: { submissionId: { S: id } } }));
       if (armed.some((f) => f.kind === 'index-lags')) await setup.send(new DeleteItemCommand({ TableName: backends.laggingTable, Key: { submissionId: { S: id } } }));
+    }
+    // The counters go too: the next schedule's hour starts where its own draw puts it.
+    if (schedule.volume) {
+      const { Items = [] } = await setup.send(new ScanCommand({ TableName: backends.limitsTable, ProjectionExpression: '#key', ExpressionAttributeNames: { '#key': LIMIT_KEY } }));
+      for (let i = 0; i < Items.length; i += 25) await setup.send(new BatchWriteItemCommand({ RequestItems: { [backends.limitsTable]: Items.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }));
     }
     backends.release();
   }
@@ -780,6 +835,9 @@ export interface Exercised {
   secondAttempt: number;
   racing3: number;
   deadLettered: number;
+  /** Schedules by where the hour stood at the post, and schedules whose handler held a post by each limit. */
+  volume: Record<string, number>;
+  heldBy: Record<string, number>;
 }
 
 export function exercised(results: readonly ScheduleResult[]): Exercised {
@@ -798,10 +856,15 @@ export function exercised(results: readonly ScheduleResult[]): Exercised {
     secondAttempt: results.filter((r) => r.secondAttempt).length,
     racing3: results.filter((r) => r.racing >= 3).length,
     deadLettered: results.filter((r) => r.deadLettered > 0).length,
+    volume: Object.fromEntries(VOLUME_STATES.map((state) => [state, results.filter((r) => r.schedule.volume === state).length])),
+    heldBy: Object.fromEntries(HELD_BY_LIMIT.map((reason) => [reason, results.filter((r) => r.heldBy?.includes(reason)).length])),
   };
 }
 
-/** What falls short of the model's own bar: each kind fires at least 95% of the times it is drawn; 10% second attempts; 20% races of three. */
+/** The handler's reasons for holding a post that the volume limits give. */
+const HELD_BY_LIMIT = ['held-network-share', 'held-for-digest'] as const;
+
+/** What falls short of the model's own bar: each kind fires at least 95% of the times it is drawn; 10% second attempts; 20% races of three; 10% with a post held by each volume limit. */
 export function shortfalls(figures: Exercised): string[] {
   const short: string[] = [];
   for (const [kind, { drawn, fired }] of Object.entries(figures.byKind)) {
@@ -810,5 +873,6 @@ export function shortfalls(figures: Exercised): string[] {
   }
   if (figures.secondAttempt < figures.schedules * 0.1) short.push(`only ${figures.secondAttempt} of ${figures.schedules} schedules made a second send attempt`);
   if (figures.racing3 < figures.schedules * 0.2) short.push(`only ${figures.racing3} of ${figures.schedules} schedules had three actors racing on one lead`);
+  for (const [reason, count] of Object.entries(figures.heldBy)) if (count < figures.schedules * 0.1) short.push(`only ${count} of ${figures.schedules} schedules had the handler hold a post by ${reason}`);
   return short;
 }
