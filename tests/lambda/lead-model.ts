@@ -6,10 +6,10 @@
 //
 // Actors: the form handler posting a lead, two scheduled mailer runs, `site leads resend --unsent`
 // and `--id` (the CLI's own resendLeads), and SES's events (Send, Delivery, Reject; a bounce is a
-// Delivery's mark, settled the same way). At most one fault a schedule: a DynamoDB write that lands
-// and then times out (the SDK's retry meets it), SES taking an e-mail and answering too late, a run
-// killed straight after SES took its e-mail, SES rejecting a send it took (its Reject may come
-// before the sender's markSent), or a damaged record among the leads. Then SES works: its events
+// Delivery's mark, settled the same way). None, one or two faults a schedule (FAULT_KINDS). The
+// handler and the scheduled runs count against the volume limits (a limits table, an hour's cap of
+// MODEL_MAILS_PER_HOUR), and each schedule draws where the hour stands at the post: room left, its
+// network's share used, or the cap reached, so posts are held and go out in digests. Then SES works: its events
 // are delivered and the mailer runs every few minutes until nothing is due, and the invariants are
 // checked on what reached the inbox (the local SES's store, less any send SES rejected). A lead that
 // never arrived counts as alarmed only when an alarm of the stack itself (infra/, synthesised:
