@@ -43,6 +43,7 @@ let bundle: string;
 /** Hour boundaries inside the flood's span, and what their bursts came to. */
 const boundaries: { at: string; posted: number; held: number; drainedFirst?: boolean }[] = [];
 let realAt: Date;
+let floodFrom: Date;
 
 beforeAll(async () => {
   local = await startLocalStore();
@@ -51,10 +52,19 @@ beforeAll(async () => {
   bundle = (await buildLambda({ outDir: path.join(work, 'lambda'), cmsAuthDir: path.join(work, 'cms-auth') })).bundlePath;
   const started = performance.now();
   // The flood arrived over the hours before now, one a second, the newest a few minutes ago.
-  const floodFrom = new Date(Date.now() - (FLOOD + 300) * 1000);
+  floodFrom = new Date(Date.now() - (FLOOD + 300) * 1000);
   await storeFlood(local.client(), local.table, FLOOD, floodFrom);
   console.log(`stored ${FLOOD} flood leads in ${Math.round((performance.now() - started) / 1000)} s`);
+});
+afterAll(async () => { await ses?.close(); await local?.close(); if (work) await rm(work, { recursive: true, force: true }); });
 
+/**
+ * The bursts: at every hour boundary of the flood's span before the real lead, five /24s post their
+ * share through the handler and its limits, and the mailer runs five minutes on (but after the
+ * last); then the real visitor's lead, held. Minutes of work at 100,000: a test's time, not a hook's.
+ */
+async function burstsAtEveryBoundary(floodFrom: Date): Promise<void> {
+  const started = performance.now();
   // The real visitor's lead arrives two and a half minutes before the mailer's run; every boundary
   // before it gets its bursts.
   realAt = new Date(Date.now() - 150_000);
@@ -99,8 +109,7 @@ beforeAll(async () => {
   await leads.putNew(heldLead('real-lead', 'Real Visitor', realAt));
   client.destroy();
   console.log(JSON.stringify({ boundaries: boundaries.length, posted: posts, heldAtBoundaries: boundaries.map((b) => b.held), seconds: Math.round((performance.now() - started) / 1000) }));
-});
-afterAll(async () => { await ses?.close(); await local?.close(); if (work) await rm(work, { recursive: true, force: true }); });
+}
 
 /** One run of the mailer's bundle in a process of its own, as Lambda runs it: what it digested, in order, its peak memory and duration. */
 async function mailerRun(): Promise<{ digested: string[]; waiting: number; unread: boolean; maxRssMb: number; seconds: number }> {
@@ -120,6 +129,7 @@ console.log(JSON.stringify({ result: { digested: r.digested, waiting: r.waiting,
 
 describe(`a flood of ${FLOOD} likely-spam leads, and five /24s at every hour boundary`, () => {
   it("delays a real lead to the mailer's first run after its grace period, within 256 MB", async () => {
+    await burstsAtEveryBoundary(floodFrom);
     // Every boundary's held leads went out in the run after it, ahead of the likely spam.
     expect(boundaries.filter((b) => b.drainedFirst === false)).toEqual([]);
     const run = await mailerRun();
