@@ -666,18 +666,34 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   const at = (actor: string, base: number) => () => minutes(base + skewOf(actor));
   const mailerOf = (actor: string, base: number) => ({ ses: sesOf(actor), store: storeOf(actor), mailTo: CONFIG.mailTo, mailFrom: CONFIG.mailFrom, now: at(actor, base) });
   const events = deliveryStore(backends.slot('events', wiring).dynamo, table);
-  /** One SES event as Lambda runs it: a failure is run again (twice), then dead-lettered. */
+  /** The event whose run is under way, and where its retry goes: a run stopped at Lambda's timeout never ends. */
+  let inFlight: { notice: Notice; retries: Notice[] } | undefined;
+  /** One SES event as Lambda runs it: a failure (an error, or the run stopped at its timeout) is run again (twice), then dead-lettered. */
   const playEvent = async (notice: Notice, base: number, retries: Notice[]) => {
+    inFlight = { notice, retries };
     try {
       await recordSesNotification(notice.body, { store: events, log: silentLogger, now: at('events', base) });
     } catch {
       if (notice.tries < 2) retries.push({ ...notice, tries: notice.tries + 1 });
       else deadLettered += 1;
     }
+    inFlight = undefined;
   };
+  /** Events the rounds' events actor is to run again, queued once its round is over. */
+  const roundRetries: Notice[] = [];
 
   const errors: Record<string, string> = {};
-  const note = (found: Record<string, unknown>) => { for (const [actor, error] of Object.entries(found)) errors[actor] = error instanceof Error ? `${error.name}: ${error.message}` : String(error); };
+  /** What a drive left: the actors' errors, and an event whose run was stopped (killed), which Lambda runs again as a failure. */
+  const note = (found: Record<string, unknown>) => {
+    for (const [actor, error] of Object.entries(found)) errors[actor] = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    if (inFlight) {
+      const { notice, retries } = inFlight;
+      inFlight = undefined;
+      if (notice.tries < 2) retries.push({ ...notice, tries: notice.tries + 1 });
+      else deadLettered += 1;
+    }
+    notices.push(...roundRetries.splice(0));
+  };
   const later = schedule.later;
   /** An actor's body; once it is done, a fault still aimed at it strikes anyone's next request of its kind. */
   const actor = (name: string, body: () => Promise<unknown>) => async () => {
@@ -688,13 +704,11 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   };
   /** SES's events, as they arrive between the others' requests. */
   const eventsActor = (base: number) => actor('events', async () => {
-    const retries: Notice[] = [];
     for (let turn = 0; turn < 8; turn += 1) {
       await interleaver.gate('events');
       const notice = notices.shift();
-      if (notice) await playEvent(notice, base, retries);
+      if (notice) await playEvent(notice, base, roundRetries);
     }
-    notices.push(...retries);
   });
   try {
     const post = (name: string, body: typeof payload, base: number) => actor('handler', async () => {
