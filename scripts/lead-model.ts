@@ -4,8 +4,9 @@
 // `npx tsx scripts/lead-model.ts sample` runs the covering sample `npm test` runs, in this process.
 // It prints every schedule that broke an invariant with its seed and trace, then what was exercised
 // (per fault kind drawn and fired, second send attempts, races of three actors on one lead), the
-// shortfalls against the model's bar, and the time and CPU taken; the exit code is 1 if any
-// schedule broke or fell short.
+// shortfalls against the model's bar, and the time taken (`/usr/bin/time` gives the CPU, the
+// shares' included); interrupted (SIGINT), the figures so far. The exit code is 1 if any schedule
+// broke or fell short.
 import { brokenInvariants, coveringSample, exercised, runSchedule, shortfalls, startModelBackends, type ScheduleResult } from '../tests/lambda/lead-model.ts';
 import { sweep, type SweptSchedule } from '../tests/lambda/lead-model-sweep.ts';
 
@@ -30,6 +31,17 @@ function take({ result, broken }: SweptSchedule): void {
   if (results.length % 1000 === 0) console.error(`${results.length} schedules, ${failures} broken, ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/** The figures so far; `stopped` when the run was interrupted (SIGINT) before its last seed. */
+function report(stopped: boolean): void {
+  const seconds = (performance.now() - started) / 1000;
+  const figures = exercised(results);
+  const short = shortfalls(figures);
+  console.log(JSON.stringify({ schedules: results.length, ...(stopped ? { stopped } : {}), broken: failures, figures, shortfalls: short, requests, seconds: Math.round(seconds * 10) / 10, perSchedule: `${((seconds * 1000) / results.length).toFixed(1)} ms` }, null, 1));
+  process.exitCode = failures > 0 || short.length > 0 ? 1 : 0;
+}
+// Interrupted, it prints what it ran (its shares stop when this process goes).
+process.once('SIGINT', () => { report(true); process.exit(); });
+
 if (sample) {
   const backends = await startModelBackends();
   try {
@@ -43,8 +55,4 @@ if (sample) {
 } else {
   await sweep(first, count, take, processes);
 }
-const seconds = (performance.now() - started) / 1000;
-const figures = exercised(results);
-const short = shortfalls(figures);
-console.log(JSON.stringify({ schedules: results.length, broken: failures, figures, shortfalls: short, requests, seconds: Math.round(seconds * 10) / 10, perSchedule: `${((seconds * 1000) / results.length).toFixed(1)} ms` }, null, 1));
-process.exitCode = failures > 0 || short.length > 0 ? 1 : 0;
+report(false);
