@@ -809,10 +809,9 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   } finally {
     // Its leads leave the shared tables: the next schedule's mailers read none of them, and a long
     // sweep's tables (in memory) stay the size of one schedule.
-    for (const id of ids) {
-      await setup.send(new DeleteItemCommand({ TableName: table, Key: { submissionId: { S: id } } }));
-      if (armed.some((f) => f.kind === 'index-lags')) await setup.send(new DeleteItemCommand({ TableName: backends.laggingTable, Key: { submissionId: { S: id } } }));
-    }
+    const gone = ids.map((id) => ({ DeleteRequest: { Key: { submissionId: { S: id } } } }));
+    let deletes: Record<string, typeof gone> = { [table]: gone, ...(armed.some((f) => f.kind === 'index-lags') ? { [backends.laggingTable]: gone } : {}) };
+    while (Object.keys(deletes).length) deletes = ((await setup.send(new BatchWriteItemCommand({ RequestItems: deletes }))).UnprocessedItems ?? {}) as typeof deletes;
     // The counters go too: the next schedule's hour starts where its own draw puts it.
     if (schedule.volume) {
       const { Items = [] } = await setup.send(new ScanCommand({ TableName: backends.limitsTable, ProjectionExpression: '#key', ExpressionAttributeNames: { '#key': LIMIT_KEY } }));
