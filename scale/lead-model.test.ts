@@ -1,28 +1,28 @@
 // The lead model's full sweep (tests/lambda/lead-model.ts): LEAD_MODEL_SCHEDULES drawn schedules
 // (100,000 by default) from seed 1, each with none, one or two of production's faults, in a seeded
-// random order, against dynalite and aws-ses-v2-local through the real SDK clients. `npm test` runs
-// its covering sample (tests/lambda/one-sender.test.ts). Every invariant holds in every schedule,
-// and the sweep exercised what it claims: each fault kind fired at least 95% of the times it was
-// drawn, at least 10% of schedules made a second send attempt, at least 20% raced three actors on
-// one lead. `npx tsx scripts/lead-model.ts N` runs the same from the command line, printing the figures.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brokenInvariants, drawSchedule, exercised, runSchedule, shortfalls, startModelBackends, type ModelBackends, type ScheduleResult } from '../tests/lambda/lead-model.ts';
+// random order, against dynalite and aws-ses-v2-local through the real SDK clients, in one process
+// per core, each with its own servers (tests/lambda/lead-model-sweep.ts; LEAD_MODEL_PROCESSES sets
+// how many). `npm test` runs its covering sample (tests/lambda/one-sender.test.ts). Every invariant
+// holds in every schedule, and the sweep exercised what it claims: each fault kind fired at least
+// 95% of the times it was drawn, at least 10% of schedules made a second send attempt, at least 20%
+// raced three actors on one lead. `npx tsx scripts/lead-model.ts N` runs the same from the command
+// line, printing the figures.
+import { describe, expect, it } from 'vitest';
+import { exercised, shortfalls, type ScheduleResult } from '../tests/lambda/lead-model.ts';
+import { sweep } from '../tests/lambda/lead-model-sweep.ts';
 
 const SCHEDULES = Number(process.env.LEAD_MODEL_SCHEDULES ?? 100_000);
-
-let backends: ModelBackends;
-beforeAll(async () => { backends = await startModelBackends(); });
-afterAll(() => backends?.close());
+const PROCESSES = process.env.LEAD_MODEL_PROCESSES ? Number(process.env.LEAD_MODEL_PROCESSES) : undefined;
 
 describe('the lead model, the full sweep', () => {
   it(`keeps every invariant over ${SCHEDULES} seeded schedules, and exercised what it claims`, async () => {
     const broken: string[] = [];
     const results: ScheduleResult[] = [];
-    for (let seed = 1; seed <= SCHEDULES; seed += 1) {
-      const result = await runSchedule(backends, drawSchedule(seed));
+    await sweep(1, SCHEDULES, ({ result, broken: problems }) => {
       results.push({ ...result, trace: [] });
-      for (const problem of brokenInvariants(result)) broken.push(`seed ${seed} (${result.schedule.faults.map((f) => `${f.kind}@${f.actor}`).join(', ')}): ${problem}; order ${result.trace.join(' ')}`);
-    }
+      for (const problem of problems) broken.push(`seed ${result.schedule.seed} (${result.schedule.faults.map((f) => `${f.kind}@${f.actor}`).join(', ')}): ${problem}; order ${result.trace.join(' ')}`);
+    }, PROCESSES);
+    expect(results).toHaveLength(SCHEDULES);
     expect(broken).toEqual([]);
     expect(shortfalls(exercised(results))).toEqual([]);
   });

@@ -1,39 +1,58 @@
 // The lead model (tests/lambda/lead-model.ts) from the command line: `npx tsx scripts/lead-model.ts
-// [schedules] [first seed]` runs that many drawn schedules (default 20,000 from seed 1);
-// `npx tsx scripts/lead-model.ts sample` runs the covering sample `npm test` runs. It prints every
-// schedule that broke an invariant with its seed and trace, then what was exercised (per fault kind
-// drawn and fired, second send attempts, races of three actors on one lead), the shortfalls against
-// the model's bar, and the time taken; the exit code is 1 if any schedule broke or fell short.
-import { brokenInvariants, coveringSample, drawSchedule, exercised, runSchedule, shortfalls, startModelBackends, type Schedule, type ScheduleResult } from '../tests/lambda/lead-model.ts';
+// [schedules] [first seed] [processes]` runs that many drawn schedules (default 20,000 from seed 1)
+// in that many processes at once (default: one per core; tests/lambda/lead-model-sweep.ts);
+// `npx tsx scripts/lead-model.ts sample` runs the covering sample `npm test` runs, in this process.
+// It prints every schedule that broke an invariant with its seed and trace, then what was exercised
+// (per fault kind drawn and fired, second send attempts, races of three actors on one lead), the
+// shortfalls against the model's bar, and the time taken (`/usr/bin/time` gives the CPU, the
+// shares' included); interrupted (SIGINT), the figures so far. The exit code is 1 if any schedule
+// broke or fell short.
+import { brokenInvariants, coveringSample, exercised, runSchedule, shortfalls, startModelBackends, type ScheduleResult } from '../tests/lambda/lead-model.ts';
+import { sweep, type SweptSchedule } from '../tests/lambda/lead-model-sweep.ts';
 
 const sample = process.argv[2] === 'sample';
 const count = sample ? 0 : Number(process.argv[2] ?? 20_000);
 const first = Number(process.argv[3] ?? 1);
-const schedules: Iterable<Schedule> = sample ? coveringSample() : (function* () { for (let seed = first; seed < first + count; seed += 1) yield drawSchedule(seed); })();
-const backends = await startModelBackends();
+const processes = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
 const results: ScheduleResult[] = [];
 let failures = 0;
 let requests = 0;
 const started = performance.now();
-try {
-  for (const schedule of schedules) {
-    const result = await runSchedule(backends, schedule);
-    // Only what the figures need is kept: a long sweep would otherwise hold every trace.
-    results.push({ ...result, trace: [] });
-    requests += result.requests;
-    const broken = brokenInvariants(result);
-    if (process.env.LEAD_MODEL_UNFIRED && result.fired.some((f) => !f.fired)) console.log(JSON.stringify({ unfired: schedule, fired: result.fired, trace: result.trace.join(' ') }));
-    if (broken.length) {
-      failures += 1;
-      console.log(JSON.stringify({ seed: schedule.seed, faults: schedule.faults, broken, leads: result.leads, trace: result.trace.join(' ') }));
-    }
-    if (results.length % 1000 === 0) console.error(`${results.length} schedules, ${failures} broken, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+function take({ result, broken }: SweptSchedule): void {
+  // Only what the figures need is kept: a long sweep would otherwise hold every trace.
+  results.push({ ...result, trace: [] });
+  requests += result.requests;
+  if (process.env.LEAD_MODEL_UNFIRED && result.fired.some((f) => !f.fired)) console.log(JSON.stringify({ unfired: result.schedule, fired: result.fired }));
+  if (broken.length) {
+    failures += 1;
+    console.log(JSON.stringify({ seed: result.schedule.seed, faults: result.schedule.faults, broken, leads: result.leads, trace: result.trace.join(' ') }));
   }
-} finally {
-  await backends.close();
+  if (results.length % 1000 === 0) console.error(`${results.length} schedules, ${failures} broken, ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
-const seconds = (performance.now() - started) / 1000;
-const figures = exercised(results);
-const short = shortfalls(figures);
-console.log(JSON.stringify({ schedules: results.length, broken: failures, figures, shortfalls: short, requests, seconds: Math.round(seconds * 10) / 10, perSchedule: `${((seconds * 1000) / results.length).toFixed(1)} ms` }, null, 1));
-process.exitCode = failures > 0 || short.length > 0 ? 1 : 0;
+
+/** The figures so far; `stopped` when the run was interrupted (SIGINT) before its last seed. */
+function report(stopped: boolean): void {
+  const seconds = (performance.now() - started) / 1000;
+  const figures = exercised(results);
+  const short = shortfalls(figures);
+  console.log(JSON.stringify({ schedules: results.length, ...(stopped ? { stopped } : {}), broken: failures, figures, shortfalls: short, requests, seconds: Math.round(seconds * 10) / 10, perSchedule: `${((seconds * 1000) / results.length).toFixed(1)} ms` }, null, 1));
+  process.exitCode = failures > 0 || short.length > 0 ? 1 : 0;
+}
+// Interrupted, it prints what it ran (its shares stop when this process goes).
+process.once('SIGINT', () => { report(true); process.exit(); });
+
+if (sample) {
+  const backends = await startModelBackends();
+  try {
+    for (const schedule of coveringSample()) {
+      const result = await runSchedule(backends, schedule);
+      take({ result, broken: brokenInvariants(result) });
+    }
+  } finally {
+    await backends.close();
+  }
+} else {
+  await sweep(first, count, take, processes);
+}
+report(false);

@@ -6,19 +6,24 @@
 //
 // Actors: the form handler posting a lead, two scheduled mailer runs, `site leads resend --unsent`
 // and `--id` (the CLI's own resendLeads), and SES's events (Send, Delivery, Reject; a bounce is a
-// Delivery's mark, settled the same way). At most one fault a schedule: a DynamoDB write that lands
-// and then times out (the SDK's retry meets it), SES taking an e-mail and answering too late, a run
-// killed straight after SES took its e-mail, SES rejecting a send it took (its Reject may come
-// before the sender's markSent), or a damaged record among the leads. Then SES works: its events
+// Delivery's mark, settled the same way). None, one or two faults a schedule (FAULT_KINDS). The
+// handler and the scheduled runs count against the volume limits (a limits table, an hour's cap of
+// MODEL_MAILS_PER_HOUR), and each schedule draws where the hour stands at the post: room left, its
+// network's share used, or the cap reached, so posts are held and go out in digests. Then SES works: its events
 // are delivered and the mailer runs every few minutes until nothing is due, and the invariants are
 // checked on what reached the inbox (the local SES's store, less any send SES rejected). A lead that
 // never arrived counts as alarmed only when an alarm of the stack itself (infra/, synthesised:
 // stack-alarms.ts) is in ALARM over the figures the mailer's runs logged and the dead letters' depth.
-import { DeleteItemCommand, DynamoDBClient, type DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient, ScanCommand, type DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
 import { SESClient, type SendEmailCommand } from '@aws-sdk/client-ses';
 import { createHandler } from '../../lambda/create-handler.ts';
 import { REPEAT_PREFIX } from '../../lambda/email.ts';
-import { ensureLeadTable, startLocalStore, type LocalStore } from '../../lambda/leads/local-store.ts';
+import { ensureLeadTable, ensureLimitsTable, startLocalStore, type LocalStore } from '../../lambda/leads/local-store.ts';
+import { clientAddress } from '../../lambda/limits/client-address.ts';
+import { limitCounter } from '../../lambda/limits/counter.ts';
+import { networkMailsPerHour, VOLUME_LIMITS } from '../../lambda/limits/settings.ts';
+import { LIMIT_KEY } from '../../lambda/limits/table.ts';
+import { mayMailNow, networkMayMail, type VolumeLimits } from '../../lambda/limits/volume.ts';
 import { newLead, submissionKey } from '../../lambda/leads/new-lead.ts';
 import { createResendJob } from '../../lambda/leads/resend-job.ts';
 import { resendLeads, type ResendReport } from '../../lambda/leads/resend.ts';
@@ -26,7 +31,7 @@ import { deliveryStore, recordSesNotification } from '../../lambda/leads/ses-eve
 import { leadStore, type LeadStore } from '../../lambda/leads/store.ts';
 import type { LeadRecord } from '../../lambda/leads/record.ts';
 import { startLocalSes, type LocalSes } from '../../lambda/local-ses.ts';
-import { silentLogger } from '../../lambda/log.ts';
+import { silentLogger, type LogEntry } from '../../lambda/log.ts';
 import type { MailSender } from '../../lambda/ses-client.ts';
 import { validateContact } from '../../forms/contact.ts';
 import { METRIC_NAMESPACE, METRICS } from '../../lambda/metrics.ts';
@@ -193,6 +198,8 @@ export interface Slot {
   writes: number;
   sends: number;
   dynamo: Client;
+  /** The volume limits' counters, through the same gate (interleaved with the rest) but struck by no fault: the write numbering of the lead's own records, which the named cases aim at, stays as it was. */
+  limits: Client;
   ses: MailSender;
   /** A fault made the SDK retry: its retry quota is spent a little, so the slot is not kept. */
   spent: boolean;
@@ -210,10 +217,19 @@ export function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: 
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   const dynamo = new DynamoDBClient({ endpoint: backends.local.endpoint, region: 'eu-west-2', credentials, maxAttempts: 2 });
   const sesClient = new SESClient({ endpoint: backends.ses.endpoint, region: 'eu-west-2', credentials, maxAttempts: 1 });
+  const limits = new DynamoDBClient({ endpoint: backends.local.endpoint, region: 'eu-west-2', credentials, maxAttempts: 2 });
+  limits.middlewareStack.add((next) => async (args) => {
+    const wiring = slot.wiring!;
+    const target = String((args.request as { headers: Record<string, string> }).headers?.['x-amz-target'] ?? '');
+    wiring.requests.set(target, (wiring.requests.get(target) ?? 0) + 1);
+    await wiring.interleaver.gate(actor);
+    return next(args);
+  }, { step: 'finalizeRequest', name: 'modelGate' });
   const slot: Slot = {
     writes: 0,
     sends: 0,
     dynamo,
+    limits,
     spent: false,
     ses: {
       // SendEmail through the gate, and the schedule's SES faults after SES took it.
@@ -240,7 +256,7 @@ export function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: 
         return answer;
       },
     },
-    destroy: () => { dynamo.destroy(); sesClient.destroy(); },
+    destroy: () => { dynamo.destroy(); limits.destroy(); sesClient.destroy(); },
   };
   // Every DynamoDB request through the gate; a write the schedule's fault strikes lands, then times out (the SDK retries it).
   dynamo.middlewareStack.add((next) => async (args) => {
@@ -302,29 +318,41 @@ export interface ModelBackends {
   table: string;
   /** Its lagging copy, which a lagging index reads (index-lags). */
   laggingTable: string;
+  /** The volume limits' counters, emptied after each schedule. */
+  limitsTable: string;
   /** The stack's alarms (infra/), by which a lead left unsent counts as alarmed. */
   alarms: readonly AlarmRule[];
+  /** A client outside every schedule's gates, for its set-up, outcome and clean-up. */
+  setup: Client;
   slot(actor: string, wiring: Wiring): Slot;
   /** Lets go of the slots a schedule spent. */
   release(): void;
   close(): Promise<void>;
 }
 
-export async function startModelBackends(): Promise<ModelBackends> {
+/**
+ * Starts the servers and tables every schedule shares. `alarms`, when given, are the stack's alarms
+ * synthesised already (a process running a share of a sweep gets them from the one that started it:
+ * the synthesis costs seconds).
+ */
+export async function startModelBackends(options: { alarms?: readonly AlarmRule[] } = {}): Promise<ModelBackends> {
   const local = await startLocalStore();
   const ses = await startLocalSes();
   const table = 'model-leads';
   const setup = local.client();
   const laggingTable = 'model-leads-lagging';
-  try { await ensureLeadTable(setup, table); await ensureLeadTable(setup, laggingTable); } finally { setup.destroy(); }
+  const limitsTable = 'model-limits';
+  try { await ensureLeadTable(setup, table); await ensureLeadTable(setup, laggingTable); await ensureLimitsTable(setup, limitsTable); } catch (error) { setup.destroy(); throw error; }
   const slots = new Map<string, Slot>();
-  const alarms = stackAlarms();
+  const alarms = options.alarms ?? stackAlarms();
   return {
     local,
     ses,
     table,
     laggingTable,
+    limitsTable,
     alarms,
+    setup,
     slot(actor, wiring) {
       let slot = slots.get(actor);
       if (!slot) { slot = openSlot({ local, ses }, actor); slots.set(actor, slot); }
@@ -338,6 +366,7 @@ export async function startModelBackends(): Promise<ModelBackends> {
     },
     close: async () => {
       for (const slot of slots.values()) slot.destroy();
+      setup.destroy();
       await ses.close();
       await local.close();
     },
@@ -379,7 +408,19 @@ export interface Schedule {
   handlerShortOfTime: boolean;
   /** The owner's `resend --unsent` runs a minute after the post (else with the second round). */
   ownerEarly: boolean;
+  /**
+   * The volume limits the handler and the scheduled runs count against (an hour's cap of
+   * MODEL_MAILS_PER_HOUR), and where the hour stands at the post: room left, the post's network's
+   * share used up, or the hour's cap reached. Absent: no limits (the named cases, whose faults are
+   * aimed at the handler's n-th write of the lead's record).
+   */
+  volume?: VolumeState;
 }
+
+export const VOLUME_STATES = ['room', 'network-share-used', 'hour-cap-reached'] as const;
+export type VolumeState = (typeof VOLUME_STATES)[number];
+/** The model's hourly cap: small, so that it is reached within a schedule's posts and sends. */
+export const MODEL_MAILS_PER_HOUR = 5;
 
 /** The actors a fault of this kind can strike: only senders send; anyone writes, queries and has a clock. */
 export function actorsFor(kind: FaultKind): readonly Actor[] {
@@ -402,7 +443,7 @@ export function drawSchedule(seed: number, fault?: FaultKind | 'none', actor?: A
   const faults: DrawnFault[] = [];
   for (let i = 0; i < count; i += 1) faults.push(drawFault(next, i === 0 && fault && fault !== 'none' ? fault : pick(FAULTS), i === 0 ? actor : undefined));
   if (nth !== undefined && faults[0]) faults[0].nth = nth;
-  return { seed, faults, later: pick([3, 6, 33, 35]), handlerShortOfTime: next() < 0.1, ownerEarly: next() < 0.3 };
+  return { seed, faults, later: pick([3, 6, 33, 35]), handlerShortOfTime: next() < 0.1, ownerEarly: next() < 0.3, volume: pick(VOLUME_STATES) };
 }
 
 /**
@@ -431,7 +472,10 @@ export function coveringSample(): Schedule[] {
     [{ kind: 'ses-reset-after-accept', actor: 'handler', nth: 1 }],
     [{ kind: 'killed-after-write', actor: 'handler', nth: 1 }],
   ];
-  for (const faults of named) schedules.push({ ...drawSchedule(seed++, 'none'), faults, handlerShortOfTime: false });
+  for (const faults of named) {
+    const { volume: _volume, ...schedule } = drawSchedule(seed++, 'none');
+    schedules.push({ ...schedule, faults, handlerShortOfTime: false });
+  }
   return schedules;
 }
 
@@ -469,6 +513,8 @@ export interface ScheduleResult {
   racing: number;
   /** SES events Lambda would have dead-lettered (their lead not found after its retries): the dead-letter alarm fires. */
   deadLettered: number;
+  /** The volume limits' reasons the handler held posts for the digest (its network's share used, the hour's cap reached). */
+  heldBy?: string[];
 }
 
 /** The inbox copies of a lead, and how many say nothing of a repeat. */
@@ -559,8 +605,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     },
   };
 
-  const { table } = backends;
-  const setup = backends.local.client();
+  const { table, setup } = backends;
   await clearStore(backends.ses);
   const setupStore = leadStore(setup, table);
 
@@ -605,22 +650,50 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   };
 
   const storeOf = (actor: string): LeadStore => leadStore(backends.slot(actor, wiring).dynamo, table);
+  /** An actor's volume limits (its counters through its own gate), when the schedule has them. */
+  const limitsOf = (actor: string): VolumeLimits | undefined => (schedule.volume ? { counter: limitCounter(backends.slot(actor, wiring).limits, backends.limitsTable), mailsPerHour: MODEL_MAILS_PER_HOUR } : undefined);
+  // Where the hour stands at the post: the slots others took a minute before, through the limits' own calls.
+  if (schedule.volume && schedule.volume !== 'room') {
+    const before: VolumeLimits = { counter: limitCounter(setup, backends.limitsTable), mailsPerHour: MODEL_MAILS_PER_HOUR };
+    const network = clientAddress(jsonPost(payload), false).network;
+    if (schedule.volume === 'network-share-used') for (let n = 0; n < networkMailsPerHour(MODEL_MAILS_PER_HOUR); n += 1) await networkMayMail(before, network, minutes(-1), silentLogger);
+    else for (let n = 0; n < MODEL_MAILS_PER_HOUR; n += 1) await mayMailNow(before, minutes(-1), silentLogger);
+  }
+  /** Why the handler held a post for the digest (a limit's reason), if it did. */
+  const heldBy = new Set<string>();
+  const handlerLog = (entry: LogEntry) => { if (typeof entry.reason === 'string' && entry.reason.startsWith('held-')) heldBy.add(entry.reason); };
   const sesOf = (actor: string) => backends.slot(actor, wiring).ses;
   const at = (actor: string, base: number) => () => minutes(base + skewOf(actor));
   const mailerOf = (actor: string, base: number) => ({ ses: sesOf(actor), store: storeOf(actor), mailTo: CONFIG.mailTo, mailFrom: CONFIG.mailFrom, now: at(actor, base) });
   const events = deliveryStore(backends.slot('events', wiring).dynamo, table);
-  /** One SES event as Lambda runs it: a failure is run again (twice), then dead-lettered. */
+  /** The event whose run is under way, and where its retry goes: a run stopped at Lambda's timeout never ends. */
+  let inFlight: { notice: Notice; retries: Notice[] } | undefined;
+  /** One SES event as Lambda runs it: a failure (an error, or the run stopped at its timeout) is run again (twice), then dead-lettered. */
   const playEvent = async (notice: Notice, base: number, retries: Notice[]) => {
+    inFlight = { notice, retries };
     try {
       await recordSesNotification(notice.body, { store: events, log: silentLogger, now: at('events', base) });
     } catch {
       if (notice.tries < 2) retries.push({ ...notice, tries: notice.tries + 1 });
       else deadLettered += 1;
     }
+    inFlight = undefined;
   };
+  /** Events the rounds' events actor is to run again, queued once its round is over. */
+  const roundRetries: Notice[] = [];
 
   const errors: Record<string, string> = {};
-  const note = (found: Record<string, unknown>) => { for (const [actor, error] of Object.entries(found)) errors[actor] = error instanceof Error ? `${error.name}: ${error.message}` : String(error); };
+  /** What a drive left: the actors' errors, and an event whose run was stopped (killed), which Lambda runs again as a failure. */
+  const note = (found: Record<string, unknown>) => {
+    for (const [actor, error] of Object.entries(found)) errors[actor] = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    if (inFlight) {
+      const { notice, retries } = inFlight;
+      inFlight = undefined;
+      if (notice.tries < 2) retries.push({ ...notice, tries: notice.tries + 1 });
+      else deadLettered += 1;
+    }
+    notices.push(...roundRetries.splice(0));
+  };
   const later = schedule.later;
   /** An actor's body; once it is done, a fault still aimed at it strikes anyone's next request of its kind. */
   const actor = (name: string, body: () => Promise<unknown>) => async () => {
@@ -631,17 +704,15 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
   };
   /** SES's events, as they arrive between the others' requests. */
   const eventsActor = (base: number) => actor('events', async () => {
-    const retries: Notice[] = [];
     for (let turn = 0; turn < 8; turn += 1) {
       await interleaver.gate('events');
       const notice = notices.shift();
-      if (notice) await playEvent(notice, base, retries);
+      if (notice) await playEvent(notice, base, roundRetries);
     }
-    notices.push(...retries);
   });
   try {
     const post = (name: string, body: typeof payload, base: number) => actor('handler', async () => {
-      const handler = createHandler({ ses: sesOf('handler'), leads: storeOf('handler'), config: CONFIG, now: at('handler', base), log: silentLogger });
+      const handler = createHandler({ ses: sesOf('handler'), leads: storeOf('handler'), limits: limitsOf('handler'), config: CONFIG, now: at('handler', base), log: handlerLog });
       const context = { getRemainingTimeInMillis: () => (schedule.handlerShortOfTime ? 4000 : 14_000) };
       let answer = await handler(jsonPost(body), context);
       // The store failed as far as the handler could tell (the SDK gave up on its put): the visitor is asked to send again, and does.
@@ -659,8 +730,8 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
     round = 2; clockAt = later;
     await catchUp();
     note(await interleaver.drive({
-      mailer1: actor('mailer1', () => createResendJob({ ses: sesOf('mailer1'), leads: storeOf('mailer1'), config: CONFIG, log: metricsLog, now: at('mailer1', later) })()),
-      mailer2: actor('mailer2', () => createResendJob({ ses: sesOf('mailer2'), leads: storeOf('mailer2'), config: CONFIG, log: metricsLog, now: at('mailer2', later) })()),
+      mailer1: actor('mailer1', () => createResendJob({ ses: sesOf('mailer1'), leads: storeOf('mailer1'), limits: limitsOf('mailer1'), config: CONFIG, log: metricsLog, now: at('mailer1', later) })()),
+      mailer2: actor('mailer2', () => createResendJob({ ses: sesOf('mailer2'), leads: storeOf('mailer2'), limits: limitsOf('mailer2'), config: CONFIG, log: metricsLog, now: at('mailer2', later) })()),
       resendId: actor('resendId', () => resendLeads(mailerOf('resendId', later), { ids: [postedId], now: true, log: silentLogger })),
       resendAgain: actor('resendAgain', () => resendLeads(mailerOf('resendAgain', later), { now: true, log: silentLogger })),
       ...(schedule.ownerEarly ? {} : { resendUnsent: owner(later) }),
@@ -691,7 +762,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       notices = retries;
       // Minutes pass between the events and the run: a lagging index has caught up with them.
       await catchUp();
-      note(await interleaver.drive({ mailer: async () => { last = await createResendJob({ ses: settling.ses, leads: settling.store, config: CONFIG, log: metricsLog, now: () => minutes(when) })(); } }));
+      note(await interleaver.drive({ mailer: async () => { last = await createResendJob({ ses: settling.ses, leads: settling.store, limits: limitsOf('mailer'), config: CONFIG, log: metricsLog, now: () => minutes(when) })(); } }));
       if (index === 0) notices.push(...lateNotices.splice(0));
       // Nothing failed in this run, and nothing left but what waits for the owner (set aside, or two sends that may have gone).
       if ((index > 0 || lateNotices.length === 0) && last && notices.length === 0 && last.failed.length === 0 && last.unanswered.length === 0 && last.errors.length === 0
@@ -733,13 +804,19 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       secondAttempt: [...attempts.values()].some((n) => n >= 2),
       racing,
       deadLettered,
+      ...(heldBy.size ? { heldBy: [...heldBy].sort() } : {}),
     };
   } finally {
-    // What is still pending leaves the shared table, so the next schedule's mailers do not read it.
-    for (const id of ids) {
-      if ((await setupStore.get(id))?.mail?.state !== 'sent') await setup.send(new DeleteItemCommand({ TableName: table, Key: { submissionId: { S: id } } }));
+    // Its leads leave the shared tables: the next schedule's mailers read none of them, and a long
+    // sweep's tables (in memory) stay the size of one schedule.
+    const gone = ids.map((id) => ({ DeleteRequest: { Key: { submissionId: { S: id } } } }));
+    let deletes: Record<string, typeof gone> = { [table]: gone, ...(armed.some((f) => f.kind === 'index-lags') ? { [backends.laggingTable]: gone } : {}) };
+    while (Object.keys(deletes).length) deletes = ((await setup.send(new BatchWriteItemCommand({ RequestItems: deletes }))).UnprocessedItems ?? {}) as typeof deletes;
+    // The counters go too: the next schedule's hour starts where its own draw puts it.
+    if (schedule.volume) {
+      const { Items = [] } = await setup.send(new ScanCommand({ TableName: backends.limitsTable, ProjectionExpression: '#key', ExpressionAttributeNames: { '#key': LIMIT_KEY } }));
+      for (let i = 0; i < Items.length; i += 25) await setup.send(new BatchWriteItemCommand({ RequestItems: { [backends.limitsTable]: Items.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }));
     }
-    setup.destroy();
     backends.release();
   }
 }
@@ -771,6 +848,9 @@ export interface Exercised {
   secondAttempt: number;
   racing3: number;
   deadLettered: number;
+  /** Schedules by where the hour stood at the post, and schedules whose handler held a post by each limit. */
+  volume: Record<string, number>;
+  heldBy: Record<string, number>;
 }
 
 export function exercised(results: readonly ScheduleResult[]): Exercised {
@@ -789,10 +869,15 @@ export function exercised(results: readonly ScheduleResult[]): Exercised {
     secondAttempt: results.filter((r) => r.secondAttempt).length,
     racing3: results.filter((r) => r.racing >= 3).length,
     deadLettered: results.filter((r) => r.deadLettered > 0).length,
+    volume: Object.fromEntries(VOLUME_STATES.map((state) => [state, results.filter((r) => r.schedule.volume === state).length])),
+    heldBy: Object.fromEntries(HELD_BY_LIMIT.map((reason) => [reason, results.filter((r) => r.heldBy?.includes(reason)).length])),
   };
 }
 
-/** What falls short of the model's own bar: each kind fires at least 95% of the times it is drawn; 10% second attempts; 20% races of three. */
+/** The handler's reasons for holding a post that the volume limits give. */
+const HELD_BY_LIMIT = ['held-network-share', 'held-for-digest'] as const;
+
+/** What falls short of the model's own bar: each kind fires at least 95% of the times it is drawn; 10% second attempts; 20% races of three; 10% with a post held by each volume limit. */
 export function shortfalls(figures: Exercised): string[] {
   const short: string[] = [];
   for (const [kind, { drawn, fired }] of Object.entries(figures.byKind)) {
@@ -801,5 +886,6 @@ export function shortfalls(figures: Exercised): string[] {
   }
   if (figures.secondAttempt < figures.schedules * 0.1) short.push(`only ${figures.secondAttempt} of ${figures.schedules} schedules made a second send attempt`);
   if (figures.racing3 < figures.schedules * 0.2) short.push(`only ${figures.racing3} of ${figures.schedules} schedules had three actors racing on one lead`);
+  for (const [reason, count] of Object.entries(figures.heldBy)) if (count < figures.schedules * 0.1) short.push(`only ${count} of ${figures.schedules} schedules had the handler hold a post by ${reason}`);
   return short;
 }

@@ -4,7 +4,8 @@
 // dynalite and aws-ses-v2-local through the real SDK clients. Every lead reaches the inbox once SES
 // works; never twice without the "may already have arrived" marker; at most once more per fault;
 // none stays unsent without an alarm. The sample also shows it exercised what it claims: each
-// fault fired whenever drawn, second send attempts and races of three actors on one lead.
+// fault fired whenever drawn, second send attempts and races of three actors on one lead, and posts
+// the volume limits held (its network's share used, the hour's cap reached) among them.
 // The full sweep is scale/lead-model.test.ts (`npm run test:scale`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokenInvariants, coveringSample, exercised, runSchedule, shortfalls, startModelBackends, type ModelBackends, type ScheduleResult } from './lead-model.ts';

@@ -1,5 +1,6 @@
 // Shared fixtures for the handler tests: a real local SES server, requests shaped like
 // API Gateway's, and a reader for what the server was asked to send.
+import { ORIGIN_VERIFY_HEADER } from '../../lambda/cloudfront-request-headers.ts';
 import type { HandlerConfig } from '../../lambda/config.ts';
 import { ensureLeadTable, startLocalStore, type LocalStore } from '../../lambda/leads/local-store.ts';
 import { leadStore, type LeadStore } from '../../lambda/leads/store.ts';
@@ -87,6 +88,14 @@ export function event(body: string | undefined, options: PostOptions = {}): Http
         : { body, isBase64Encoded: false }),
     requestContext: { requestId: 'test-request', http: { method: options.method ?? 'POST' } },
   };
+}
+
+/** The secret CloudFront sends the Function URL (testConfig's `originSecret` when a test puts CloudFront in front). */
+export const ORIGIN_SECRET = 'a-secret-only-cloudfront-knows-0123456789';
+
+/** A post as a Function URL receives it from CloudFront: the origin secret, and the viewer's address as CloudFront writes it. */
+export function viaCloudFront(post: HttpEvent, viewer: string, extra: Record<string, string> = {}): HttpEvent {
+  return { ...post, headers: { ...post.headers, [ORIGIN_VERIFY_HEADER]: ORIGIN_SECRET, 'cloudfront-viewer-address': viewer, ...extra }, requestContext: { ...post.requestContext, http: { ...post.requestContext?.http, sourceIp: '130.176.0.1' } } };
 }
 
 export const jsonPost = (value: unknown, options: PostOptions = {}) => event(JSON.stringify(value), options);

@@ -6,7 +6,6 @@
 // aws-ses-v2-local servers, through the real AWS SDK clients.
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../../lambda/create-handler.ts';
-import { ORIGIN_VERIFY_HEADER } from '../../lambda/cloudfront-request-headers.ts';
 import type { HttpEvent } from '../../lambda/event.ts';
 import { ensureLimitsTable } from '../../lambda/leads/local-store.ts';
 import { createResendJob } from '../../lambda/leads/resend-job.ts';
@@ -15,11 +14,10 @@ import { networkMailsPerHour, VOLUME_LIMITS } from '../../lambda/limits/settings
 import type { VolumeLimits } from '../../lambda/limits/volume.ts';
 import { METRICS } from '../../lambda/metrics.ts';
 import {
-  formPost, jsonPost, memoryLogger, sesClientFor, storedEmails, testConfig, useLeadBackends, validContact,
+  formPost, jsonPost, memoryLogger, ORIGIN_SECRET as SECRET, sesClientFor, storedEmails, testConfig, useLeadBackends, validContact, viaCloudFront,
 } from './support.ts';
 
 const backends = useLeadBackends();
-const SECRET = 'a-secret-only-cloudfront-knows-0123456789';
 
 let tables = 0;
 /** A fresh, empty counters table on the test's dynalite, with an hourly cap of `mailsPerHour`. */
@@ -30,10 +28,6 @@ async function freshLimits(mailsPerHour: number = VOLUME_LIMITS.mailsPerHour.max
   return { counter: limitCounter(client, table), mailsPerHour };
 }
 
-/** A post as a Function URL receives it from CloudFront: the origin secret, and the viewer's address as CloudFront writes it. */
-function viaCloudFront(event: HttpEvent, viewer: string, extra: Record<string, string> = {}): HttpEvent {
-  return { ...event, headers: { ...event.headers, [ORIGIN_VERIFY_HEADER]: SECRET, 'cloudfront-viewer-address': viewer, ...extra }, requestContext: { ...event.requestContext, http: { ...event.requestContext?.http, sourceIp: '130.176.0.1' } } };
-}
 
 const distinct = (i: number) => validContact({ submissionId: `f1000d00-0000-4000-8000-${String(i).padStart(12, '0')}`, email: `visitor${i}@example.org`, name: `Visitor ${i}` });
 
