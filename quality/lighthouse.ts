@@ -190,9 +190,10 @@ export function lighthouseReport(pages: LighthousePage[], budgets: Budgets['ligh
 
 /** How many runs each page had: '5', or '3–5' where some pages' verdicts were settled sooner. */
 function runCounts(pages: LighthousePage[]): string {
+  if (!pages.length) return '0';
   const counts = pages.map((p) => p.runs.length);
-  const [least, most] = [Math.min(...counts, Infinity), Math.max(...counts, 0)];
-  return least === most || !counts.length ? String(counts[0] ?? 0) : `${least}–${most}`;
+  const [least, most] = [Math.min(...counts), Math.max(...counts)];
+  return least === most ? String(most) : `${least}–${most}`;
 }
 
 /** The runs that waited for a quiet machine, or ran beside a busy one, for the gate's summary line. */
