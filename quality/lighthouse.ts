@@ -1,5 +1,6 @@
-import lighthouse from 'lighthouse';
 import type * as LH from 'lighthouse/types/lh.js';
+import { navigationGather } from 'lighthouse/core/gather/navigation-runner.js';
+import { Runner } from 'lighthouse/core/runner.js';
 import * as chromeLauncher from 'chrome-launcher';
 import { CHROMIUM } from './browser.ts';
 import { busyCores } from './cores.ts';
@@ -23,6 +24,8 @@ export interface LighthouseRun {
   cls: number;
   /** Lighthouse's measure of the host's CPU in this run (higher is faster; its 4× slowdown assumes 1,500–2,000). */
   benchmarkIndex: number;
+  /** The CPU slowdown the run simulated (`cpuSlowdownFor` its benchmark index). */
+  cpuSlowdown: number;
   /** What the run waited for before it started: '' when the machine was quiet at once (`waitForQuiet`). */
   waited?: string;
   /** Audits that cost a category points: 'accessibility: image-alt'. */
@@ -41,12 +44,36 @@ export const median = (values: number[]): number => {
 };
 
 /**
- * One Lighthouse run. Chromium now and then fails to record a trace (NO_NAVSTART, say): that is
- * the tool, not the page, so such a run is tried again, twice at most.
+ * The CPU slowdown a run simulates, from the speed Lighthouse measured of the host as the run
+ * began (its benchmark index). Lighthouse's default, 4×, is calibrated for a host in its high-end
+ * desktop band (an index of 1,500–2,000) and applies the same factor to any host, so a host that
+ * other work has slowed to half its speed was simulated as a phone twice as slow as the one meant.
+ * Here a host at or above the band's floor keeps the default; one below it is slowed less, in
+ * proportion to its index, so that it simulates the phone a 1,500 host does under 4×. Never below
+ * 1×: a host slower than that phone is measured as it is.
+ */
+export const DEFAULT_SLOWDOWN = 4;
+export const CALIBRATED_INDEX = 1_500;
+export function cpuSlowdownFor(benchmarkIndex: number): number {
+  if (!(benchmarkIndex > 0)) return DEFAULT_SLOWDOWN;
+  return Math.max(1, Math.min(DEFAULT_SLOWDOWN, (DEFAULT_SLOWDOWN * benchmarkIndex) / CALIBRATED_INDEX));
+}
+
+/**
+ * One Lighthouse run: the page is loaded and traced once, unthrottled as simulated throttling
+ * does, then audited with the CPU slowdown its host's benchmark index calls for (`cpuSlowdownFor`).
+ * (`lighthouse()` does the same two steps with one slowdown fixed beforehand; the gathered
+ * settings are the audit's settings, so the slowdown is set on both.) Chromium now and then fails
+ * to record a trace (NO_NAVSTART, say): that is the tool, not the page, so such a run is tried
+ * again, twice at most.
  */
 async function audit(url: string, port: number, categories: readonly Category[], attempts = 3): Promise<LH.Result> {
   for (let attempt = 1; ; attempt++) {
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...categories], disableFullPageScreenshot: true });
+    const { artifacts, runnerOptions } = await navigationGather(undefined, url, { flags: { port, output: 'json', logLevel: 'error', onlyCategories: [...categories], disableFullPageScreenshot: true } });
+    const settings = runnerOptions.resolvedConfig.settings;
+    if (artifacts.settings !== settings) throw new Error('Lighthouse gathered with settings other than those it audits with');
+    settings.throttling = { ...settings.throttling, cpuSlowdownMultiplier: cpuSlowdownFor(artifacts.BenchmarkIndex) };
+    const result = await Runner.audit(artifacts, runnerOptions);
     const error = result ? result.lhr.runtimeError : { code: 'NO_RESULT', message: 'Lighthouse returned nothing' };
     if (result && !error) return result.lhr;
     if (attempt >= attempts) throw new Error(`Lighthouse could not audit ${url}: ${error?.message ?? 'no result'} (${error?.code ?? ''})`);
@@ -65,6 +92,7 @@ function readRun(lhr: LH.Result, categories: readonly Category[]): LighthouseRun
     tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
     cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN,
     benchmarkIndex: lhr.environment.benchmarkIndex,
+    cpuSlowdown: lhr.configSettings.throttling.cpuSlowdownMultiplier ?? NaN,
     failing,
   };
 }
@@ -96,7 +124,7 @@ export async function runLighthouse(opts: { targets: LighthouseTarget[]; runs: n
       const started = Date.now();
       const run = await warmRenderer(target.url, async (port) => readRun(await audit(target.url, port, categories), categories));
       runs.get(target.label)!.push(quiet ? { ...run, waited: quiet.replace(/^; /, '') } : run);
-      opts.log?.(`lighthouse ${target.label} run ${round + 1}/${opts.runs}: ${categories.map((c) => run.scores[c]).join('/')}, TBT ${Math.round(run.tbtMs)} ms, CPU index ${Math.round(run.benchmarkIndex)} (${((Date.now() - started) / 1000).toFixed(1)} s${quiet})`);
+      opts.log?.(`lighthouse ${target.label} run ${round + 1}/${opts.runs}: ${categories.map((c) => run.scores[c]).join('/')}, TBT ${Math.round(run.tbtMs)} ms, CPU index ${Math.round(run.benchmarkIndex)}, slowdown ${run.cpuSlowdown.toFixed(1)}× (${((Date.now() - started) / 1000).toFixed(1)} s${quiet})`);
     }
   }
   return opts.targets.map(({ label }) => {
@@ -171,7 +199,7 @@ export function lighthouseReport(pages: LighthousePage[], budgets: Budgets['ligh
     for (const c of CATEGORIES) {
       if (p.median.scores[c] < budgets.minScores[c]) failures.push(`${p.url}: ${c} ${p.median.scores[c]} < ${budgets.minScores[c]} (${c === 'performance' ? `median of ${p.runs.length}` : 'first run'}; points lost on ${p.failing.filter((f) => f.startsWith(c)).join(', ') || 'metrics'})`);
     }
-    if (p.median.tbtMs > budgets.maxTotalBlockingTimeMs) failures.push(`${p.url}: Total Blocking Time ${Math.round(p.median.tbtMs)} ms > ${budgets.maxTotalBlockingTimeMs} ms (runs ${p.runs.map((r) => Math.round(r.tbtMs)).join(', ')} ms; CPU index ${p.runs.map((r) => Math.round(r.benchmarkIndex)).join(', ')})`);
+    if (p.median.tbtMs > budgets.maxTotalBlockingTimeMs) failures.push(`${p.url}: Total Blocking Time ${Math.round(p.median.tbtMs)} ms > ${budgets.maxTotalBlockingTimeMs} ms (runs ${p.runs.map((r) => Math.round(r.tbtMs)).join(', ')} ms; CPU index ${p.runs.map((r) => Math.round(r.benchmarkIndex)).join(', ')}; slowdown ${p.runs.map((r) => `${r.cpuSlowdown.toFixed(1)}×`).join(', ')})`);
     if (!failures.some((f) => f.startsWith(`${p.url}:`))) warnings.push(...p.failing.filter((f) => !f.startsWith('performance')).map((f) => `${p.url}: below 1 in some run: ${f}`));
   }
   const ms = (n: number) => `${Math.round(n)} ms`;

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
-import { lighthouseReport, median, runLighthouse, settled, waitForQuiet, type LighthousePage, type LighthouseRun } from '../../quality/lighthouse.ts';
+import { cpuSlowdownFor, lighthouseReport, median, runLighthouse, settled, waitForQuiet, type LighthousePage, type LighthouseRun } from '../../quality/lighthouse.ts';
 import { writeBrokenSite } from './broken-site.ts';
 
 const limits = { pages: ['/', '/missing-alt'], runs: 2, minScores: { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 }, maxTotalBlockingTimeMs: 100 };
@@ -45,6 +45,8 @@ describe('Lighthouse gate on the broken site', () => {
       expect(Object.keys(page.runs[1]!.scores)).toEqual(['performance']);
       expect(page.runs.every((r) => Number.isFinite(r.tbtMs) && r.lcpMs > 0)).toBe(true);
       expect(page.median.tbtMs).toBe((page.runs[0]!.tbtMs + page.runs[1]!.tbtMs) / 2);
+      // Each run was audited with the slowdown its own host measurement called for.
+      for (const r of page.runs) expect(r.cpuSlowdown, `CPU index ${r.benchmarkIndex}`).toBe(cpuSlowdownFor(r.benchmarkIndex));
     }
     const missingAlt = pages.find((p) => p.url === '/missing-alt')!;
     expect(missingAlt.median.scores.accessibility).toBe(missingAlt.runs[0]!.scores.accessibility);
@@ -67,8 +69,21 @@ describe('a Lighthouse run waits for a quiet machine', () => {
   });
 });
 
+describe('the CPU slowdown a run simulates', () => {
+  it("keeps Lighthouse's 4× on a host of its high-end desktop band or faster, and slows a host that other work has slowed less, in proportion", () => {
+    expect([1_500, 2_000, 2_700].map(cpuSlowdownFor)).toEqual([4, 4, 4]);
+    // Half the band's floor is simulated as the same phone: twice as slow a host, half the slowdown.
+    expect(cpuSlowdownFor(750)).toBe(2);
+    expect(cpuSlowdownFor(1_125)).toBe(3);
+    // A host slower than the phone itself is measured as it is, never sped up.
+    expect([375, 200].map(cpuSlowdownFor)).toEqual([1, 1]);
+    // No measurement: Lighthouse's own default.
+    expect([0, NaN].map(cpuSlowdownFor)).toEqual([4, 4]);
+  });
+});
+
 describe("a page's Lighthouse runs end once their verdict is settled", () => {
-  const run = (performance: number, tbtMs: number): LighthouseRun => ({ scores: { performance }, tbtMs, lcpMs: 1000, cls: 0, benchmarkIndex: 2000, failing: [] });
+  const run = (performance: number, tbtMs: number): LighthouseRun => ({ scores: { performance }, tbtMs, lcpMs: 1000, cls: 0, benchmarkIndex: 2000, cpuSlowdown: 4, failing: [] });
   const verdict = (runs: LighthouseRun[]) => median(runs.map((r) => r.scores.performance!)) >= limits.minScores.performance && median(runs.map((r) => r.tbtMs)) <= limits.maxTotalBlockingTimeMs;
 
   it('gives the verdict of all five runs for every sequence of runs passing and failing each limit', () => {
