@@ -348,7 +348,7 @@ describe("a pull request's preview: --preview <n> and --remove-preview <n>", () 
     // The pull request changes: its /about goes, its /team comes, in its own keys and folder alone.
     expect((await run({ preview: '12', dir: other })).code).toBe(0);
     expect(scoped('12')).toEqual({ 'pr-12:/': 'page', 'pr-12:/team': 'page', 'pr-12:rules': RULES });
-    expect((await objects('previews')).map((o) => o.split(' ')[0]).filter((k) => k.startsWith('pr-12/'))).toEqual(['pr-12/404.html', 'pr-12/assets/site-7NOAKD3I.css', 'pr-12/index.html', 'pr-12/team.html']);
+    expect((await objects('previews')).map((o) => o.split(' ')[0]!).filter((k) => k.startsWith('pr-12/'))).toEqual(['pr-12/404.html', 'pr-12/assets/site-7NOAKD3I.css', 'pr-12/index.html', 'pr-12/team.html']);
 
     // Closed: nothing of it is left, in the store or the bucket.
     const removed = await run({ removePreview: '12' });
