@@ -151,7 +151,9 @@ async function handler(event) {
     headers['cache-control'] = { value: routed.keep ? 'public, max-age=300' : 'no-store' };
     return { statusCode: answer.status, statusDescription: DESCRIPTIONS[answer.status] || 'Redirect', headers: headers };
   }
-  request.uri = (preview ? '/' + preview : '') + answer.file;
+  request.uri = answer.file;
+  // A preview's files are under its own folder.
+  if (preview) request.uri = '/' + preview + request.uri;
   return request;
 }
 `, 'viewer-request.js');
