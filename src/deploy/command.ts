@@ -194,8 +194,12 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
   const store = preview ? previewStore(keyValueStore(kvs, settings.kvsArn), preview.pr) : keyValueStore(kvs, settings.kvsArn);
   try {
     if (preview?.remove) {
-      const removed = await removePreview({ s3, bucket: settings.bucket, store, pr: preview.pr });
-      io.out(`${previewName(preview.pr)}'s preview removed: ${removed.keys} routing key${removed.keys === 1 ? '' : 's'} (${removed.calls} UpdateKeys call${removed.calls === 1 ? '' : 's'}), then ${removed.objects} object${removed.objects === 1 ? '' : 's'} from s3://${settings.bucket}/${settings.prefix}`);
+      const removed = await removePreview({ s3, bucket: settings.bucket, store, pr: preview.pr, dryRun: settings.dryRun });
+      const what = `${removed.keys} routing key${removed.keys === 1 ? '' : 's'}`;
+      const objects = `${removed.objects} object${removed.objects === 1 ? '' : 's'} from s3://${settings.bucket}/${settings.prefix}`;
+      io.out(settings.dryRun
+        ? `Dry run, nothing will be changed: ${previewName(preview.pr)}'s preview would be removed: ${what}, then ${objects}`
+        : `${previewName(preview.pr)}'s preview removed: ${what} (${removed.calls} UpdateKeys call${removed.calls === 1 ? '' : 's'}), then ${objects}`);
       return 0;
     }
     // Without --verify-url or SITE_URL, the distribution's own address (GetDistribution), asked before anything changes.

@@ -63,11 +63,12 @@ export interface Removed { keys: number; objects: number; calls: number }
  * Takes a preview out: its keys first (the functions then answer its host 404), then every object
  * under its folder. Another preview's keys and objects are never listed for deletion.
  */
-export async function removePreview(options: { s3: S3Client; bucket: string; store: RoutingStore; pr: string; onConflict?: (attempt: number) => void }): Promise<Removed> {
+export async function removePreview(options: { s3: S3Client; bucket: string; store: RoutingStore; pr: string; dryRun?: boolean; onConflict?: (attempt: number) => void }): Promise<Removed> {
   const { s3, bucket, store, pr } = options;
-  const held = await store.list();
-  const calls = await convergeStore(store, new Map(held), (now) => ({ deletes: [...now.keys()] }), options.onConflict);
   const prefix = `${previewName(pr)}/`;
+  const held = await store.list();
+  if (options.dryRun) return { keys: held.size, objects: (await listRemote(s3, bucket, prefix)).size, calls: 0 };
+  const calls = await convergeStore(store, new Map(held), (now) => ({ deletes: [...now.keys()] }), options.onConflict);
   const objects = [...(await listRemote(s3, bucket, prefix)).keys()];
   if (objects.length > 0) await deleteKeys(s3, bucket, prefix, objects);
   return { keys: held.size, objects: objects.length, calls };

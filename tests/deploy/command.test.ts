@@ -350,7 +350,10 @@ describe("a pull request's preview: --preview <n> and --remove-preview <n>", () 
     expect(scoped('12')).toEqual({ 'pr-12:/': 'page', 'pr-12:/team': 'page', 'pr-12:rules': RULES });
     expect((await objects('previews')).map((o) => o.split(' ')[0]!).filter((k) => k.startsWith('pr-12/'))).toEqual(['pr-12/404.html', 'pr-12/assets/site-7NOAKD3I.css', 'pr-12/index.html', 'pr-12/team.html']);
 
-    // Closed: nothing of it is left, in the store or the bucket.
+    // Closed: nothing of it is left, in the store or the bucket (a dry run first, which changes nothing).
+    const previewed = { keys: scoped('12'), objects: await objects('previews') };
+    expect((await run({ removePreview: '12', dryRun: true })).out).toEqual(["Dry run, nothing will be changed: pr-12's preview would be removed: 3 routing keys, then 4 objects from s3://previews/pr-12/"]);
+    expect({ keys: scoped('12'), objects: await objects('previews') }).toEqual(previewed);
     const removed = await run({ removePreview: '12' });
     expect(removed.err).toEqual([]);
     expect(removed.out).toEqual(["pr-12's preview removed: 3 routing keys (1 UpdateKeys call), then 4 objects from s3://previews/pr-12/"]);
