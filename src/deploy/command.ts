@@ -204,7 +204,7 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
     }
     // Without --verify-url or SITE_URL, the distribution's own address (GetDistribution), asked before anything changes.
     let verifyUrl = settings.verify === false ? undefined : settings.verify.url;
-    let unverified = 'no --verify-url or SITE_URL to ask, and no --distribution-id to look its address up';
+    let unverified = preview ? 'no --verify-url or SITE_PREVIEW_DOMAIN to ask' : 'no --verify-url or SITE_URL to ask, and no --distribution-id to look its address up';
     if (settings.verify !== false && !verifyUrl && !clients.verify && settings.distributionId && cdn.address && !settings.dryRun) {
       try {
         verifyUrl = await cdn.address(settings.distributionId);

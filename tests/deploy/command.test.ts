@@ -336,6 +336,7 @@ describe("a pull request's preview: --preview <n> and --remove-preview <n>", () 
     expect(twelve.code).toBe(0);
     expect(twelve.out.join('\n')).toContain('→ s3://previews/pr-12/');
     expect(twelve.out).toContain('  a preview: nothing to invalidate (its distribution asks the bucket again for every page)');
+    expect(twelve.out).toContain('  what readers get was not checked: no --verify-url or SITE_PREVIEW_DOMAIN to ask (--no-verify to say so)');
     expect((await run({ preview: '13', dir: other })).code).toBe(0);
     expect(Object.fromEntries(previews.entries)).toEqual({
       'pr-12:/': 'page', 'pr-12:/about': 'page', 'pr-12:rules': RULES,
