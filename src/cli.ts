@@ -103,6 +103,8 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--settle <seconds>', 'wait this long after removing routing keys before deleting objects, so every CloudFront edge sees the keys go (or SITE_DEPLOY_SETTLE; default 60)')
     .option('--verify-url <url>', 'where readers reach the site, asked after the deploy for every changed and removed URL and a sample of the rest (or SITE_URL)')
     .option('--no-verify', 'do not ask the site what readers get after the deploy')
+    .option('--preview <number>', "deploy the build as pull request <number>'s preview, at pr-<number>.<preview domain> (the previews' bucket and store: SITE_PREVIEW_BUCKET, SITE_PREVIEW_KVS_ARN)")
+    .option('--remove-preview <number>', "take pull request <number>'s preview out: its routing keys, then its files")
     .action(async (opts: import('./deploy/command.ts').DeployFlags) => {
       const { deployCommand } = await import('./deploy/command.ts');
       code = await deployCommand(opts, io);

@@ -6,9 +6,11 @@ import { Duration } from 'aws-cdk-lib';
 import {
   HeadersFrameOption,
   HeadersReferrerPolicy,
+  ResponseHeadersPolicy,
   type ResponseCustomHeader,
   type ResponseSecurityHeadersBehavior,
 } from 'aws-cdk-lib/aws-cloudfront';
+import type { Construct } from 'constructs';
 
 /** CloudFront's limit on the Content-Security-Policy value of a response-headers policy. */
 export const CSP_LIMIT = 1783;
@@ -78,3 +80,15 @@ export function headersPolicyParts(headers: Readonly<Record<string, string>>): H
   return { securityHeadersBehavior: security, customHeaders };
 }
 
+
+/** A response-headers policy sending exactly `set` (one of .site/deploy/headers.json's sets). */
+export function responseHeadersPolicy(scope: Construct, id: string, comment: string, set: Readonly<Record<string, string>>): ResponseHeadersPolicy {
+  const headers = headersPolicyParts(set);
+  return new ResponseHeadersPolicy(scope, id, {
+    comment,
+    securityHeadersBehavior: headers.securityHeadersBehavior,
+    ...(headers.customHeaders.length ? { customHeadersBehavior: { customHeaders: headers.customHeaders } } : {}),
+    // The content hash `site deploy` stores with each object is for the deploy, not for visitors.
+    removeHeaders: ['x-amz-meta-sha256'],
+  });
+}

@@ -1,6 +1,7 @@
 // The deployment's settings: each from CDK context (`-c name=value`) or, failing that, from an
 // environment variable, so a CI job can use variables and a person can type flags. Every problem
 // is reported at once, naming both ways to set the value, so a first synth fails only once.
+import { previewOf } from '../../src/url-resolution/rule.ts';
 
 export interface SiteSettings {
   /** The site's host name, e.g. www.example.co.uk. */
@@ -38,6 +39,10 @@ export interface SiteSettings {
   cmsSecretParameter: string;
   /** 'private' when the repository the content manager commits to is private: its sign-in then asks GitHub for `repo` rather than `public_repo`. */
   cmsRepoVisibility: 'public' | 'private';
+  /** The domain under which each pull request's preview answers, as pr-<n>.<previewDomain> (previews.ts): when set, the previews' distribution is defined. */
+  previewDomain?: string;
+  /** ACM certificate (us-east-1) covering *.<previewDomain>; certificateArn unless set. */
+  previewCertificateArn?: string;
   /** AWS account to deploy to; the CDK CLI sets CDK_DEFAULT_ACCOUNT from the credentials in use. */
   account?: string;
 }
@@ -75,6 +80,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'cmsClientId', env: 'SITE_CMS_CLIENT_ID', what: "the GitHub OAuth app's client id, to deploy the content manager's sign-in handler (default: none deployed)" },
   { key: 'cmsSecretParameter', env: 'SITE_CMS_SECRET_PARAMETER', what: `the SSM SecureString parameter holding that app's client secret (default ${DEFAULT_CMS_SECRET_PARAMETER})` },
   { key: 'cmsRepoVisibility', env: 'SITE_CMS_REPO_VISIBILITY', what: "'private' when the content manager's repository is private, so its sign-in asks GitHub for the `repo` scope (default public: `public_repo`, public repositories only)" },
+  { key: 'previewDomain', env: 'SITE_PREVIEW_DOMAIN', what: "the domain of pull requests' previews, each at pr-<n>.<previewDomain>, e.g. preview.example.co.uk (default: no previews)" },
+  { key: 'previewCertificateArn', env: 'SITE_PREVIEW_CERTIFICATE_ARN', what: 'ARN of an ACM certificate for *.<previewDomain>, issued in us-east-1 (default: certificateArn, which must then cover it)' },
   { key: 'priceClass', env: 'SITE_PRICE_CLASS', what: "CloudFront price class: 100, 200 or All (default 100: Europe and North America)" },
 ];
 
@@ -139,6 +146,8 @@ export function readSettings(
 
   const domainName = required('domainName').toLowerCase();
   if (domainName && !HOST.test(domainName)) invalid('domainName', domainName, 'a host name such as www.example.co.uk');
+  // The routing functions answer such a host as a pull request's preview (src/url-resolution/rule.ts).
+  else if (previewOf(domainName)) invalid('domainName', domainName, `a host name that does not begin as a pull request's preview does (${previewOf(domainName)}.)`);
 
   const certificateArn = required('certificateArn');
   const certificate = CERTIFICATE.exec(certificateArn);
@@ -152,6 +161,13 @@ export function readSettings(
   const mailFrom = required('mailFrom');
   const fromAddress = ADDRESS.exec(bareAddress(mailFrom));
   if (mailFrom && !fromAddress) invalid('mailFrom', mailFrom, "an e-mail address or 'Name <address>'");
+
+  const previewDomain = raw('previewDomain')?.toLowerCase();
+  if (previewDomain && (!HOST.test(previewDomain) || previewDomain === domainName)) invalid('previewDomain', previewDomain, `a host name of its own, such as preview.example.co.uk, under which pr-<n>.${previewDomain} are the previews`);
+  const previewCertificateArn = raw('previewCertificateArn');
+  const previewCertificate = previewCertificateArn ? CERTIFICATE.exec(previewCertificateArn) : null;
+  if (previewCertificateArn && !previewCertificate) invalid('previewCertificateArn', previewCertificateArn, 'an ACM certificate ARN, arn:aws:acm:us-east-1:<account>:certificate/<id>');
+  else if (previewCertificate && previewCertificate[1] !== 'us-east-1') problems.push(`${describe(spec('previewCertificateArn'))} is in ${previewCertificate[1]}: CloudFront only accepts certificates issued in us-east-1`);
 
   const region = raw('region') ?? 'eu-west-2';
   if (!REGION.test(region)) invalid('region', region, 'an AWS region such as eu-west-2');
@@ -228,6 +244,7 @@ export function readSettings(
     logRetentionDays, priceClass: priceClass as SiteSettings['priceClass'], alarmTo, leadRetentionMonths, cmsSecretParameter,
     cmsRepoVisibility: cmsRepoVisibility as SiteSettings['cmsRepoVisibility'],
     ...(cmsClientId ? { cmsClientId } : {}),
+    ...(previewDomain ? { previewDomain, previewCertificateArn: previewCertificateArn ?? certificateArn } : {}),
     ...(webAclArn ? { webAclArn } : {}),
     ...(distributionId ? { distributionId } : {}),
     ...(reservedConcurrency !== undefined ? { reservedConcurrency } : {}),

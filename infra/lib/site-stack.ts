@@ -19,7 +19,6 @@ import {
   OriginRequestPolicy,
   OriginRequestQueryStringBehavior,
   PriceClass,
-  ResponseHeadersPolicy,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
@@ -33,7 +32,8 @@ import { CmsAuth } from './cms-auth.ts';
 import { VIEWER_ADDRESS_HEADER } from '../../lambda/cloudfront-request-headers.ts';
 import { Leads } from './leads.ts';
 import { MailEvents } from './mail-events.ts';
-import { headersPolicyParts } from './headers-policy.ts';
+import { responseHeadersPolicy } from './headers-policy.ts';
+import { Previews } from './previews.ts';
 import type { SiteSettings } from './settings.ts';
 
 export interface SiteStackProps extends StackProps {
@@ -78,16 +78,7 @@ export class SiteStack extends Stack {
       runtime: FunctionRuntime.JS_2_0,
     });
 
-    const policyOf = (id: string, comment: string, set: Record<string, string>) => {
-      const headers = headersPolicyParts(set);
-      return new ResponseHeadersPolicy(this, id, {
-        comment,
-        securityHeadersBehavior: headers.securityHeadersBehavior,
-        ...(headers.customHeaders.length ? { customHeadersBehavior: { customHeaders: headers.customHeaders } } : {}),
-        // The content hash `site deploy` stores with each object is for the deploy, not for visitors.
-        removeHeaders: ['x-amz-meta-sha256'],
-      });
-    };
+    const policyOf = (id: string, comment: string, set: Record<string, string>) => responseHeadersPolicy(this, id, comment, set);
     const headersPolicy = policyOf('SecurityHeaders', 'The security headers of .site/deploy/headers.json, as site serve sends them', build.headers.default);
 
     // HTML is sent to browsers with max-age=0 (always revalidated); the edge may keep it a day
@@ -179,6 +170,24 @@ export class SiteStack extends Stack {
         ttl: Duration.minutes(1),
       })),
     });
+
+    // Pull requests' previews, once previewDomain is set (previews.ts says why a distribution of their own).
+    if (settings.previewDomain) {
+      const previews = new Previews(this, 'Previews', {
+        domain: settings.previewDomain,
+        certificateArn: settings.previewCertificateArn ?? settings.certificateArn,
+        build,
+        priceClass: PRICE_CLASSES[settings.priceClass],
+        ...(settings.webAclArn ? { webAclArn: settings.webAclArn } : {}),
+      });
+      new CfnOutput(this, 'PreviewBucketName', { value: previews.bucket.bucketName, description: 'For site deploy --preview (SITE_PREVIEW_BUCKET)' });
+      new CfnOutput(this, 'PreviewKeyValueStoreArn', { value: previews.store.keyValueStoreArn, description: 'For site deploy --preview (SITE_PREVIEW_KVS_ARN)' });
+      new CfnOutput(this, 'PreviewDeployPolicyArn', { value: previews.deployPolicy.managedPolicyArn, description: "Attach to the previews' publishing role: their bucket and store, nothing of the site's" });
+      new CfnOutput(this, 'PreviewDistributionDomainName', {
+        value: previews.distribution.distributionDomainName,
+        description: `Point *.${settings.previewDomain} here (a wildcard CNAME)`,
+      });
+    }
 
     if (settings.waf && !settings.webAclArn) {
       Annotations.of(this).addWarningV2('site:waf-not-attached',

@@ -8,6 +8,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { cloudFrontInvalidator, type Invalidator } from './cdn.ts';
 import { CONFLICT_RETRIES, keyValueStore } from './store.ts';
 import { deploy, DeployError, normalisePrefix } from './deploy.ts';
+import { PR_NUMBER, previewName, previewStore, removePreview } from './preview.ts';
 import { formatOutcome, formatPlan, progressReporter } from './report.ts';
 import type { Asker } from './verify.ts';
 
@@ -28,6 +29,10 @@ export interface DeployFlags {
   verify?: boolean;
   /** Where readers reach the site (or SITE_URL): asked after the deploy. */
   verifyUrl?: string;
+  /** A pull request's number: deploy the build as its preview (preview.ts). */
+  preview?: string;
+  /** A pull request's number: take its preview out. */
+  removePreview?: string;
 }
 
 export interface DeployIo {
@@ -89,6 +94,8 @@ export interface DeploySettings {
    * endpoint's own address.
    */
   kvsEndpoint?: string;
+  /** A pull request's preview, to deploy or (`remove`) take out: the previews' bucket and store, under 'pr-<n>'. */
+  preview?: { pr: string; remove: boolean };
 }
 
 /** cloudfront::<account>:key-value-store/<id>: the store's ARN, as the Site stack's KeyValueStoreArn output gives it. */
@@ -100,15 +107,25 @@ export function resolveDeploySettings(flags: DeployFlags, env: Readonly<Record<s
     for (const name of names) if (env[name]?.trim()) return env[name]!.trim();
     return undefined;
   };
-  const bucket = pick(flags.bucket, 'SITE_BUCKET');
-  if (!bucket) return 'no bucket: pass --bucket <name> or set SITE_BUCKET (the BucketName output of the Site stack)';
-  const kvsArn = pick(flags.kvsArn, 'SITE_KVS_ARN');
-  if (!kvsArn) return 'no key value store: pass --kvs-arn <arn> or set SITE_KVS_ARN (the KeyValueStoreArn output of the Site stack), which routes the pages';
+  if (flags.preview !== undefined && flags.removePreview !== undefined) return '--preview and --remove-preview: one at a time';
+  const pr = flags.preview ?? flags.removePreview;
+  const option = flags.preview !== undefined ? '--preview' : '--remove-preview';
+  if (pr !== undefined && !PR_NUMBER.test(pr)) return `${option} ${pr} is not a pull request's number (1 to 999999999)`;
+  if (pr !== undefined && flags.prefix?.trim()) return `${option} takes no --prefix: a preview's files are under ${previewName(pr)}/ in the previews' bucket`;
+  // A preview reads the previews' own settings, never the site's: a wrong default would put it beside the live pages.
+  const [bucketVar, kvsVar, outputs] = pr === undefined ? ['SITE_BUCKET', 'SITE_KVS_ARN', ['BucketName', 'KeyValueStoreArn']] : ['SITE_PREVIEW_BUCKET', 'SITE_PREVIEW_KVS_ARN', ['PreviewBucketName', 'PreviewKeyValueStoreArn']];
+  const bucket = pick(flags.bucket, bucketVar);
+  if (!bucket) return `no bucket: pass --bucket <name> or set ${bucketVar} (the ${outputs[0]} output of the Site stack)`;
+  const kvsArn = pick(flags.kvsArn, kvsVar);
+  if (!kvsArn) return `no key value store: pass --kvs-arn <arn> or set ${kvsVar} (the ${outputs[1]} output of the Site stack), which routes the pages`;
   if (!KVS_ARN.test(kvsArn)) return `--kvs-arn ${kvsArn} is not a CloudFront KeyValueStore ARN (arn:aws:cloudfront::<account>:key-value-store/<id>)`;
   const settleText = pick(flags.settle, 'SITE_DEPLOY_SETTLE');
   const settle = settleText === undefined ? DEFAULT_SETTLE_SECONDS : Number(settleText);
   if (!/^\d+(?:\.\d+)?$/.test(settleText ?? '0') || !Number.isFinite(settle) || settle > 3600) return `--settle ${settleText} is not a number of seconds from 0 to 3600`;
-  const distributionId = pick(flags.distributionId, 'SITE_DISTRIBUTION_ID');
+  // A preview is invalidated nowhere: its distribution revalidates every page with the bucket (infra/lib/previews.ts).
+  const distributionId = pr === undefined ? pick(flags.distributionId, 'SITE_DISTRIBUTION_ID') : undefined;
+  const previewDomain = pick(undefined, 'SITE_PREVIEW_DOMAIN');
+  const verifyUrl = pr === undefined ? pick(flags.verifyUrl, 'SITE_URL') : pick(flags.verifyUrl) ?? (previewDomain ? `https://${previewName(pr)}.${previewDomain}` : undefined);
   const s3Endpoint = pick(undefined, 'SITE_S3_ENDPOINT');
   const cloudFrontEndpoint = pick(undefined, 'SITE_CLOUDFRONT_ENDPOINT');
   const kvsEndpoint = pick(undefined, 'SITE_KVS_ENDPOINT');
@@ -116,17 +133,18 @@ export function resolveDeploySettings(flags: DeployFlags, env: Readonly<Record<s
     dir: flags.dir,
     bucket,
     region: pick(flags.region, 'SITE_REGION', 'AWS_REGION') ?? DEFAULT_REGION,
-    prefix: normalisePrefix(pick(flags.prefix, 'SITE_DEPLOY_PREFIX')),
+    prefix: pr === undefined ? normalisePrefix(pick(flags.prefix, 'SITE_DEPLOY_PREFIX')) : `${previewName(pr)}/`,
     kvsArn,
     dryRun: flags.dryRun,
     force: flags.force,
     keepStale: flags.keepStale ?? false,
     settle,
-    verify: flags.verify === false ? false : { ...(pick(flags.verifyUrl, 'SITE_URL') ? { url: pick(flags.verifyUrl, 'SITE_URL')! } : {}) },
+    verify: flags.verify === false ? false : { ...(verifyUrl ? { url: verifyUrl } : {}) },
     ...(distributionId ? { distributionId } : {}),
     ...(s3Endpoint ? { s3Endpoint } : {}),
     ...(cloudFrontEndpoint ? { cloudFrontEndpoint } : {}),
     ...(kvsEndpoint ? { kvsEndpoint } : {}),
+    ...(pr === undefined ? {} : { preview: { pr, remove: flags.removePreview !== undefined } }),
   };
 }
 
@@ -172,10 +190,21 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
   const kvs = clients.kvs ?? kvsClient(settings);
   const target = `${path.relative(process.cwd(), path.resolve(settings.dir)) || '.'}/ → s3://${settings.bucket}/${settings.prefix} (${settings.region})`;
   const started = performance.now();
+  const preview = settings.preview;
+  const store = preview ? previewStore(keyValueStore(kvs, settings.kvsArn), preview.pr) : keyValueStore(kvs, settings.kvsArn);
   try {
+    if (preview?.remove) {
+      const removed = await removePreview({ s3, bucket: settings.bucket, store, pr: preview.pr, dryRun: settings.dryRun });
+      const what = `${removed.keys} routing key${removed.keys === 1 ? '' : 's'}`;
+      const objects = `${removed.objects} object${removed.objects === 1 ? '' : 's'} from s3://${settings.bucket}/${settings.prefix}`;
+      io.out(settings.dryRun
+        ? `Dry run, nothing will be changed: ${previewName(preview.pr)}'s preview would be removed: ${what}, then ${objects}`
+        : `${previewName(preview.pr)}'s preview removed: ${what} (${removed.calls} UpdateKeys call${removed.calls === 1 ? '' : 's'}), then ${objects}`);
+      return 0;
+    }
     // Without --verify-url or SITE_URL, the distribution's own address (GetDistribution), asked before anything changes.
     let verifyUrl = settings.verify === false ? undefined : settings.verify.url;
-    let unverified = 'no --verify-url or SITE_URL to ask, and no --distribution-id to look its address up';
+    let unverified = preview ? 'no --verify-url or SITE_PREVIEW_DOMAIN to ask' : 'no --verify-url or SITE_URL to ask, and no --distribution-id to look its address up';
     if (settings.verify !== false && !verifyUrl && !clients.verify && settings.distributionId && cdn.address && !settings.dryRun) {
       try {
         verifyUrl = await cdn.address(settings.distributionId);
@@ -194,7 +223,7 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
       keepStale: settings.keepStale,
       s3,
       cdn,
-      store: keyValueStore(kvs, settings.kvsArn),
+      store,
       ...(settings.distributionId ? { distributionId: settings.distributionId } : {}),
       settle: settings.settle,
       ...(clients.wait ? { wait: clients.wait } : {}),
@@ -206,7 +235,7 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
       onProgress: progressReporter(io.out),
     });
     if (!result.dryRun) {
-      for (const line of formatOutcome(result, settings.distributionId)) io.out(line);
+      for (const line of formatOutcome(result, settings.distributionId, preview !== undefined)) io.out(line);
       if (settings.verify !== false && !verifier) io.out(`  what readers get was not checked: ${unverified} (--no-verify to say so)`);
       io.out(`  in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }

@@ -32,6 +32,7 @@ import { deployFilesOf } from '../output/layout.ts';
 import { planDeploy, type DeployPlan, type RemoteObject } from './plan.ts';
 import { isHashedAsset } from '../url-resolution/cache-control.ts';
 import { expectedAnswer, pathsToVerify, verifyAnswers, type Asker } from './verify.ts';
+import { previewStoreProblem } from './preview.ts';
 import { convergeStore, JOURNAL_KEY, journalValue, planStore, readJournal, type Change, type RoutingStore } from './store.ts';
 import { PAGE, pageFile, type Rules } from '../url-resolution/rule.ts';
 import { errorStatuses, parseStoreDataFile, peakProblem, rulesIn, STORE_DATA_FILE, type Entry } from '../url-resolution/store-data.ts';
@@ -194,9 +195,11 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   let pending: string[] = [];
   if (options.store && wanted && current) {
     pending = readJournal(current.get(JOURNAL_KEY));
-    // Before any write: the new keys go in before the old come out, so both must fit the store at once.
-    const peak = peakProblem(current, wanted, 'the keys the store holds now');
-    if (peak) throw new DeployError(peak);
+    // Before any write: the new keys go in before the old come out, so both must fit the store at
+    // once (beside other previews' keys, for a preview); and the site's deploy never goes to the
+    // previews' store, whose keys it would take out as stale.
+    const refused = peakProblem(current, wanted, 'the keys the store holds now') ?? options.store.refuses?.(wanted) ?? previewStoreProblem(current);
+    if (refused) throw new DeployError(refused);
     const change = planStore(wanted, current);
     // --keep-stale deletes nothing this once: no object, and no key.
     const deletes = options.keepStale ? [] : change.deletes.filter((key) => key !== JOURNAL_KEY);

@@ -45,7 +45,8 @@ export function progressReporter(out: (line: string) => void): (p: UploadProgres
   };
 }
 
-export function formatOutcome(result: DeployResult, distributionId: string | undefined): string[] {
+/** `preview`: a pull request's preview, which nothing invalidates (its distribution revalidates every page with the bucket). */
+export function formatOutcome(result: DeployResult, distributionId: string | undefined, preview = false): string[] {
   const lines: string[] = [];
   const store = result.store;
   if (store) {
@@ -55,7 +56,8 @@ export function formatOutcome(result: DeployResult, distributionId: string | und
   }
   if (result.plan.deletes.length) lines.push(`  deleted ${count(result.plan.deletes.length, 'stale object')}`);
   const { paths, id } = result.invalidation;
-  if (!distributionId) lines.push('  no --distribution-id: CloudFront was not asked to invalidate anything');
+  if (preview) lines.push('  a preview: nothing to invalidate (its distribution asks the bucket again for every page)');
+  else if (!distributionId) lines.push('  no --distribution-id: CloudFront was not asked to invalidate anything');
   else if (paths.length === 0) lines.push('  nothing changed that CloudFront has cached: no invalidation');
   else lines.push(`  invalidation ${id ?? ''} on ${distributionId}: ${paths.join(' ')}`);
   const keys = store ? store.plan.puts.length + store.plan.deletes.length : 0;

@@ -54,6 +54,8 @@ export interface RoutingStore {
    * since it was listed: the change was planned from what it no longer holds.
    */
   update(change: { puts?: readonly Entry[]; deletes?: readonly string[] }): Promise<number>;
+  /** Why the store, as last listed, could not take `wanted` (a limit it shares with keys it does not list), or undefined. */
+  refuses?(wanted: readonly Entry[]): string | undefined;
 }
 
 /** Splits puts and deletes into batches within UPDATE_LIMITS (the request's JSON counted with room to spare). */

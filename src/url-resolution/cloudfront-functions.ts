@@ -11,6 +11,7 @@ import { build, type Message } from 'esbuild';
 import { cachedBundle } from '../bundle/bundle-cache.ts';
 import { FunctionRuntimeError, runtimeProblems } from './function-runtime.ts';
 import { ERROR_STATUS_HEADER, STORE_LIMITS } from './store-data.ts';
+import { PREVIEW_HOST } from './rule.ts';
 
 export { ERROR_STATUS_HEADER, ERROR_STATUS_METADATA } from './store-data.ts';
 
@@ -57,7 +58,9 @@ function checked(code: string, file: string): string {
 /**
  * The viewer-request function (`cacheDir`: where the bundled rule is kept, see
  * bundle/bundle-cache.ts; none: bundled afresh). A redirect or a refusal is answered at the edge;
- * otherwise the URI is rewritten to the page's file.
+ * otherwise the URI is rewritten to the page's file. On a pull request's preview host (rule.ts,
+ * previewOf) the same rule runs over that preview's keys, the URI goes to its files, every answer
+ * made here is `noindex`, and a preview the store holds no rules for is a 404.
  *
  * Store reads: one after another, as the runtime's guide advises (a Promise.all costs memory and
  * gains nothing there). The helper rejects a key it does not hold, and may reject for other
@@ -103,13 +106,15 @@ function rulesFrom(text) {
 function byName(uri) {
   return function (key) { return key === uri && key.slice(key.lastIndexOf('/') + 1).indexOf('.') === -1 ? routing.PAGE : undefined; };
 }
-async function route(uri, host) {
+async function route(uri, host, scope) {
   var state = { failed: false };
-  var text = await read(routing.RULES_KEY, state);
+  var text = await read(scope + routing.RULES_KEY, state);
+  // A preview the store holds no rules for: no such pull request (or one closed and removed).
+  if (scope && text === undefined && !state.failed) return { answer: { kind: 'none' } };
   var rules = text === undefined ? undefined : rulesFrom(text);
   var keys = routing.keysFor(uri);
   var found = {};
-  if (rules !== undefined) for (var i = 0; i < keys.length; i++) found[keys[i]] = await read(keys[i], state);
+  if (rules !== undefined) for (var i = 0; i < keys.length; i++) found[keys[i]] = await read(scope + keys[i], state);
   var degraded = state.failed || (text !== undefined && rules === undefined);
   if (rules === undefined || state.failed) {
     return { answer: routing.answer(uri, { notFound: rules ? rules.notFound : '/404.html', fallbacks: [] }, byName(uri)), keep: !degraded };
@@ -130,17 +135,25 @@ function query(qs) {
 }
 async function handler(event) {
   var request = event.request;
-  var routed = await route(request.uri, request.headers && request.headers.host ? request.headers.host.value : undefined);
+  var host = request.headers && request.headers.host ? request.headers.host.value : undefined;
+  var preview = routing.previewOf(host);
+  var routed = await route(request.uri, host, preview ? preview + ':' : '');
   var answer = routed.answer;
-  if (answer.kind === 'bad-request') return { statusCode: 400, statusDescription: 'Bad Request' };
+  // A preview's answers are never indexed, whoever makes them (the response function marks the rest).
+  var headers = preview ? { 'x-robots-tag': { value: 'noindex' } } : {};
+  if (answer.kind === 'none') {
+    headers['cache-control'] = { value: 'no-store' };
+    return { statusCode: 404, statusDescription: 'Not Found', headers: headers };
+  }
+  if (answer.kind === 'bad-request') return { statusCode: 400, statusDescription: 'Bad Request', headers: headers };
   if (answer.kind === 'redirect') {
-    return {
-      statusCode: answer.status,
-      statusDescription: DESCRIPTIONS[answer.status] || 'Redirect',
-      headers: { location: { value: answer.location + query(request.querystring || {}) }, 'cache-control': { value: routed.keep ? 'public, max-age=300' : 'no-store' } }
-    };
+    headers.location = { value: answer.location + query(request.querystring || {}) };
+    headers['cache-control'] = { value: routed.keep ? 'public, max-age=300' : 'no-store' };
+    return { statusCode: answer.status, statusDescription: DESCRIPTIONS[answer.status] || 'Redirect', headers: headers };
   }
   request.uri = answer.file;
+  // A preview's files are under its own folder.
+  if (preview) request.uri = '/' + preview + request.uri;
   return request;
 }
 `, 'viewer-request.js');
@@ -149,13 +162,18 @@ async function handler(event) {
 /**
  * The viewer-response function: an error page's object (the 404 page, the unknown-case-study page)
  * carries its status in ERROR_STATUS_HEADER, where S3 answered 200; the function gives the answer
- * that status and drops the header. No store read, whatever URL the page was reached by.
+ * that status and drops the header. No store read, whatever URL the page was reached by. On a
+ * pull request's preview host (rule.ts, PREVIEW_HOST) every answer is marked `noindex`.
  */
 export async function viewerResponseFunction(_root: string, _cacheDir?: string): Promise<string> {
   return checked(`var DESCRIPTIONS = { 404: 'Not Found', 410: 'Gone' };
 function handler(event) {
   var response = event.response;
   var headers = response.headers || {};
+  response.headers = headers;
+  var request = event.request || {};
+  var host = request.headers && request.headers.host ? request.headers.host.value : '';
+  if (${PREVIEW_HOST}.test(host.toLowerCase())) headers['x-robots-tag'] = { value: 'noindex' };
   var marked = headers['${ERROR_STATUS_HEADER}'];
   if (!marked) return response;
   delete headers['${ERROR_STATUS_HEADER}'];

@@ -37,6 +37,20 @@ export var PAGE = 'page';
 export var RULES_KEY = 'rules';
 
 /**
+ * A pull request's preview answers on a host of its own, 'pr-<n>.<preview domain>'; its routing
+ * entries are the build's, each key behind '<preview>:' ('pr-12:/about', 'pr-12:rules'), and its
+ * files are under '/<preview>/' in its bucket. No other host can be it: the site's host names are
+ * refused if they look like one (infra/lib/settings.ts).
+ */
+export var PREVIEW_HOST = /^(pr-[1-9][0-9]{0,8})\./;
+
+/** The preview a Host names ('pr-12'), or '' for any other host. */
+export function previewOf(host: string | undefined): string {
+  var m = PREVIEW_HOST.exec((host || '').toLowerCase());
+  return m ? m[1]! : '';
+}
+
+/**
  * The request targets answered: an origin-form path of printable ASCII without a backslash. The
  * rest is refused, so that no redirect is ever built from it: an absolute-form target
  * ('https://evil.example/x/' would become 'https:/evil.example/x'), a backslash (browsers read

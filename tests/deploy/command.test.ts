@@ -24,7 +24,7 @@ let work: string;
 let dist: string;
 
 beforeAll(async () => {
-  s3 = await startLocalS3(['site']);
+  s3 = await startLocalS3(['site', 'previews']);
   cdn = await startFakeCloudFront();
   kvs = await startLocalKvs();
   work = await mkdtemp(path.join(tmpdir(), 'site-deploy-cli-'));
@@ -283,5 +283,112 @@ describe('the settle wait', () => {
     expect(none).toEqual([]);
     expect(asset.out.join('\n')).not.toContain('waiting');
     expect(asset.out.join('\n')).toContain('deleted 1 stale object');
+  });
+});
+
+describe("a pull request's preview: --preview <n> and --remove-preview <n>", () => {
+  let previews: LocalKvs;
+  let other: string;
+  const RULES = '{"notFound":"/404.html","fallbacks":[]}';
+
+  beforeAll(async () => {
+    // The previews' own store; and a second build, whose /about is gone and /team new.
+    previews = await startLocalKvs();
+    other = path.join(work, 'other', 'dist');
+    await mkdir(path.join(other, 'assets'), { recursive: true });
+    await mkdir(path.dirname(path.join(deployDirFor(other), STORE_DATA_FILE)), { recursive: true });
+    await writeFile(path.join(deployDirFor(other), STORE_DATA_FILE), storeDataFile([{ key: '/', value: 'page' }, { key: '/team', value: 'page' }, { key: 'rules', value: RULES }]));
+    for (const [key, body] of Object.entries({ 'index.html': '<!doctype html><title>Home, changed</title>', '404.html': '<!doctype html><title>Not found</title>', 'team.html': '<!doctype html><title>Team</title>', 'assets/site-7NOAKD3I.css': 'body{}' })) {
+      await writeFile(path.join(other, key), body);
+    }
+    await sealFolder(other);
+  });
+  afterAll(async () => { await previews?.close(); });
+  const clients = () => ({ s3: s3.client, cdn: cloudFrontInvalidator(cdn.client), kvs: kvs.client });
+
+  const objects = async (bucket: string) => (await s3.client.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents?.map((o) => `${o.Key} ${o.ETag}`).sort() ?? [];
+  const run = async (extra: Partial<DeployFlags>) => {
+    const c = capture();
+    const code = await deployCommand(flags({ bucket: 'previews', ...extra }), c.io, {}, { s3: s3.client, cdn: cloudFrontInvalidator(cdn.client), kvs: previews.client });
+    return { code, ...c };
+  };
+  const scoped = (pr: string) => Object.fromEntries([...previews.entries].filter(([k]) => k.startsWith(`pr-${pr}:`)));
+
+  test('its settings are the previews\' own: never the site\'s bucket or store, no --prefix, a pull request\'s number', () => {
+    const site = { SITE_BUCKET: 'site', SITE_KVS_ARN: KVS_ARN, SITE_URL: 'https://www.example.co.uk', SITE_DISTRIBUTION_ID: 'EDIST' };
+    expect(resolveDeploySettings(flags({ preview: '12', kvsArn: undefined }), site)).toBe('no bucket: pass --bucket <name> or set SITE_PREVIEW_BUCKET (the PreviewBucketName output of the Site stack)');
+    expect(resolveDeploySettings(flags({ preview: '12', bucket: 'previews', kvsArn: undefined }), site)).toMatch(/^no key value store: pass --kvs-arn <arn> or set SITE_PREVIEW_KVS_ARN/);
+    expect(resolveDeploySettings(flags({ preview: '12', kvsArn: undefined }), { ...site, SITE_PREVIEW_BUCKET: 'previews', SITE_PREVIEW_KVS_ARN: KVS_ARN, SITE_PREVIEW_DOMAIN: 'preview.example.co.uk' }))
+      .toMatchObject({ bucket: 'previews', prefix: 'pr-12/', preview: { pr: '12', remove: false }, verify: { url: 'https://pr-12.preview.example.co.uk' } });
+    expect(resolveDeploySettings(flags({ removePreview: '12', bucket: 'previews' }), site)).not.toHaveProperty('distributionId');
+    expect(resolveDeploySettings(flags({ preview: '012', bucket: 'previews' }), {})).toBe("--preview 012 is not a pull request's number (1 to 999999999)");
+    expect(resolveDeploySettings(flags({ removePreview: 'latest', bucket: 'previews' }), {})).toBe("--remove-preview latest is not a pull request's number (1 to 999999999)");
+    expect(resolveDeploySettings(flags({ preview: '12', bucket: 'previews', prefix: 'x' }), {})).toBe("--preview takes no --prefix: a preview's files are under pr-12/ in the previews' bucket");
+  });
+
+  test('deployed to its own folder and keys, updated, then removed to nothing; the live site and the other preview untouched throughout', async () => {
+    expect(await deployCommand(flags({ bucket: 'site' }), capture().io, {}, clients())).toBe(0);
+    const live = { objects: await objects('site'), keys: Object.fromEntries(kvs.entries) };
+    const invalidations = cdn.requests.length;
+
+    const twelve = await run({ preview: '12' });
+    expect(twelve.err).toEqual([]);
+    expect(twelve.code).toBe(0);
+    expect(twelve.out.join('\n')).toContain('→ s3://previews/pr-12/');
+    expect(twelve.out).toContain('  a preview: nothing to invalidate (its distribution asks the bucket again for every page)');
+    expect(twelve.out).toContain('  what readers get was not checked: no --verify-url or SITE_PREVIEW_DOMAIN to ask (--no-verify to say so)');
+    expect((await run({ preview: '13', dir: other })).code).toBe(0);
+    expect(Object.fromEntries(previews.entries)).toEqual({
+      'pr-12:/': 'page', 'pr-12:/about': 'page', 'pr-12:rules': RULES,
+      'pr-13:/': 'page', 'pr-13:/team': 'page', 'pr-13:rules': RULES,
+    });
+    const files = (await objects('previews')).map((o) => o.split(' ')[0]);
+    expect(files).toEqual(['pr-12/404.html', 'pr-12/about.html', 'pr-12/assets/site-7NOAKD3I.css', 'pr-12/index.html', 'pr-13/404.html', 'pr-13/assets/site-7NOAKD3I.css', 'pr-13/index.html', 'pr-13/team.html']);
+    const thirteen = { keys: scoped('13'), objects: (await objects('previews')).filter((o) => o.startsWith('pr-13/')) };
+
+    // The pull request changes: its /about goes, its /team comes, in its own keys and folder alone.
+    expect((await run({ preview: '12', dir: other })).code).toBe(0);
+    expect(scoped('12')).toEqual({ 'pr-12:/': 'page', 'pr-12:/team': 'page', 'pr-12:rules': RULES });
+    expect((await objects('previews')).map((o) => o.split(' ')[0]!).filter((k) => k.startsWith('pr-12/'))).toEqual(['pr-12/404.html', 'pr-12/assets/site-7NOAKD3I.css', 'pr-12/index.html', 'pr-12/team.html']);
+
+    // Closed: nothing of it is left, in the store or the bucket (a dry run first, which changes nothing).
+    const previewed = { keys: scoped('12'), objects: await objects('previews') };
+    expect((await run({ removePreview: '12', dryRun: true })).out).toEqual(["Dry run, nothing will be changed: pr-12's preview would be removed: 3 routing keys, then 4 objects from s3://previews/pr-12/"]);
+    expect({ keys: scoped('12'), objects: await objects('previews') }).toEqual(previewed);
+    const removed = await run({ removePreview: '12' });
+    expect(removed.err).toEqual([]);
+    expect(removed.out).toEqual(["pr-12's preview removed: 3 routing keys (1 UpdateKeys call), then 4 objects from s3://previews/pr-12/"]);
+    expect(scoped('12')).toEqual({});
+    expect((await objects('previews')).filter((o) => o.startsWith('pr-12/'))).toEqual([]);
+    // Removing it again finds nothing, and says so.
+    expect((await run({ removePreview: '12' })).out).toEqual(["pr-12's preview removed: 0 routing keys (0 UpdateKeys calls), then 0 objects from s3://previews/pr-12/"]);
+
+    expect({ keys: scoped('13'), objects: (await objects('previews')).filter((o) => o.startsWith('pr-13/')) }).toEqual(thirteen);
+    expect({ objects: await objects('site'), keys: Object.fromEntries(kvs.entries) }).toEqual(live);
+    expect(cdn.requests).toHaveLength(invalidations);
+  });
+
+  test('the site\'s deploy aimed at the previews\' store, and a preview that would not fit beside the others, are refused before anything changes', async () => {
+    expect((await run({ preview: '13', dir: other })).code).toBe(0);
+    const before = { objects: await objects('site'), previews: await objects('previews'), keys: Object.fromEntries(previews.entries) };
+    const updates = () => previews.calls.filter((c) => c.op === 'UpdateKeys').length;
+    const calls = updates();
+
+    const wrong = capture();
+    expect(await deployCommand(flags({ bucket: 'site' }), wrong.io, {}, { ...clients(), kvs: previews.client })).toBe(1);
+    expect(wrong.err).toEqual(["site deploy failed: the routing store holds a pull request's preview (pr-13): it is the previews' store (PreviewKeyValueStoreArn), not the site's; pass the KeyValueStoreArn output of the Site stack"]);
+
+    // Other previews' keys near the store's 5 MB: pull request 14's would pass it.
+    for (let i = 0; i < 5135; i++) previews.entries.set(`pr-9:/old/${String(i).padStart(5, '0')}`, 'x'.repeat(1007));
+    try {
+      const full = await run({ preview: '14' });
+      expect(full.code).toBe(1);
+      expect(full.err).toHaveLength(1);
+      expect(full.err[0]).toMatch(/^site deploy failed: the previews' store would hold \d+ bytes with pr-14's keys \(\d+\) beside the other previews' \(\d+\), and a CloudFront KeyValueStore holds at most 5242880: remove the previews of closed pull requests \(site deploy --remove-preview <n>\)$/);
+    } finally {
+      for (const key of [...previews.entries.keys()]) if (key.startsWith('pr-9:')) previews.entries.delete(key);
+    }
+    expect(updates()).toBe(calls);
+    expect({ objects: await objects('site'), previews: await objects('previews'), keys: Object.fromEntries(previews.entries) }).toEqual(before);
   });
 });

@@ -367,3 +367,65 @@ describe('a content manager on a host name of its own (cms.host)', () => {
     expect((fallback!.result as CfRequest).uri).toBe('/about.html');
   });
 });
+
+describe('a pull request\'s preview on a host of its own (pr-<n>.<preview domain>)', () => {
+  test('its pages, assets and 404 are its own files, every answer noindex; the public host is untouched; an unknown pull request is a 404', async () => {
+    const asset = (await readFile(path.join(dist, 'index.html'), 'utf8')).match(/\/assets\/[\w.-]+\.css/)![0];
+    // The store holds the live site's keys and pull request 12's, each behind 'pr-12:'.
+    const both = storeOf([...entries, ...entries.map(([k, v]): [string, string] => [`pr-12:${k}`, v])]);
+    const at = (host: string, target: string) => {
+      const event = requestEvent(target);
+      event.request.headers = { host: { value: host } };
+      return event;
+    };
+    const cases: Array<[host: string, target: string]> = [
+      ['pr-12.preview.example.com', '/about'],
+      ['pr-12.preview.example.com', asset],
+      ['pr-12.preview.example.com', '/no-such-page'],
+      ['pr-12.preview.example.com', '/about/?a=1'],
+      ['PR-12.Preview.example.com:443', '/'],
+      ['www.example.com', '/about'],
+      ['www.example.com', '/no-such-page'],
+      ['pr-99.preview.example.com', '/about'],
+      ['pr-012.preview.example.com', '/about'],
+    ];
+    const outs = await runInNjs(source.request, cases.map(([host, target]) => at(host, target)), both);
+    const got = outs.map((o) => {
+      expect(o.error).toBeUndefined();
+      const r = o.result as CfRequest & CfResponse;
+      return r.statusCode
+        ? { status: r.statusCode, location: r.headers?.location?.value, robots: r.headers?.['x-robots-tag']?.value, cache: r.headers?.['cache-control']?.value }
+        : { uri: r.uri };
+    });
+    expect(got).toEqual([
+      { uri: '/pr-12/about.html' },
+      { uri: `/pr-12${asset}` },
+      { uri: '/pr-12/404.html' },
+      { status: 301, location: '/about?a=1', robots: 'noindex', cache: 'public, max-age=300' },
+      { uri: '/pr-12/index.html' },
+      { uri: '/about.html' },
+      { uri: '/404.html' },
+      // No rules under 'pr-99:': no such pull request, or one closed and removed.
+      { status: 404, location: undefined, robots: 'noindex', cache: 'no-store' },
+      // Not a preview's name: the site's own routing, which has no 'pr-012' either.
+      { uri: '/about.html' },
+    ]);
+    // The unknown pull request costs the one read of its rules (and the exists() a miss asks).
+    expect(outs[7]!.reads).toBe(2);
+
+    // What S3 gives for the files, through the response function: noindex on the preview's host alone, the 404 page its 404.
+    const respond = (host: string, marked?: string) => ({ request: { uri: '/about', headers: { host: { value: host } } }, response: { statusCode: 200, headers: marked ? { [ERROR_STATUS_HEADER]: { value: marked } } : {} } });
+    const responses = await runInNjs<CfResponse>(source.response, [respond('pr-12.preview.example.com'), respond('pr-12.preview.example.com', '404'), respond('www.example.com'), respond('www.example.com', '404')], storeOf([]));
+    expect(responses.map((o) => [o.result.statusCode, o.result.headers?.['x-robots-tag']?.value, o.result.headers?.[ERROR_STATUS_HEADER]])).toEqual([
+      [200, 'noindex', undefined], [404, 'noindex', undefined], [200, undefined, undefined], [404, undefined, undefined],
+    ]);
+  });
+
+  test('a preview whose keys cannot be read answers its pages by file name, from its own files', async () => {
+    const store: StandInStore = { entries: entries.map(([k, v]): [string, string] => [`pr-12:${k}`, v]), failGet: ['*'], failExists: ['*'] };
+    const event = requestEvent('/about');
+    event.request.headers = { host: { value: 'pr-12.preview.example.com' } };
+    const [out] = await runInNjs(source.request, [event], store);
+    expect((out!.result as CfRequest).uri).toBe('/pr-12/about.html');
+  });
+});

@@ -28,6 +28,16 @@ describe('readSettings', () => {
     expect(() => readSettings(fromContext({}), {})).toThrow(/Set each with `-c name=value`/);
   });
 
+  test("previews: a domain of their own, a us-east-1 certificate (the site's unless set), and no site host that a preview's name would take", () => {
+    expect(readSettings(fromContext({ ...REQUIRED, previewDomain: 'Preview.example.co.uk' }), {})).toMatchObject({ previewDomain: 'preview.example.co.uk', previewCertificateArn: CERT });
+    expect(readSettings(fromContext(REQUIRED), {})).not.toHaveProperty('previewDomain');
+    const other = CERT.replace('0f1e2d3c', '1a2b3c4d');
+    expect(readSettings(fromContext(REQUIRED), { SITE_PREVIEW_DOMAIN: 'preview.example.co.uk', SITE_PREVIEW_CERTIFICATE_ARN: other })).toMatchObject({ previewCertificateArn: other });
+    expect(problems({ ...REQUIRED, previewDomain: 'www.example.co.uk' })).toEqual([expect.stringMatching(/^previewDomain \(-c previewDomain=… or SITE_PREVIEW_DOMAIN\) is 'www\.example\.co\.uk': expected a host name of its own/)]);
+    expect(problems({ ...REQUIRED, previewDomain: 'preview.example.co.uk', previewCertificateArn: CERT.replace('us-east-1', 'eu-west-2') })).toEqual([expect.stringMatching(/previewCertificateArn .* is in eu-west-2: CloudFront only accepts certificates issued in us-east-1/)]);
+    expect(problems({ ...REQUIRED, domainName: 'pr-1.example.co.uk' })).toEqual([expect.stringMatching(/^domainName .* is 'pr-1\.example\.co\.uk': expected a host name that does not begin as a pull request's preview does \(pr-1\.\)/)]);
+  });
+
   test('defaults: eu-west-2, the sender domain as SES identity, the site origin allowed, WAF on with 20 posts per address, no reserved concurrency, 90 days of logs, no content manager sign-in', () => {
     expect(readSettings(fromContext(REQUIRED), {})).toEqual({
       ...REQUIRED,

@@ -611,6 +611,66 @@ describe('settings that change the stacks', () => {
     expect(() => synth({ deployDir: ownHost })).toThrow(/routing\.json is not the routing table site build writes \(its hosts are not a site and a cms host name\)/);
   });
 
+  test("previewDomain defines the previews: a bucket, store and distribution of their own on *.<previewDomain>, routed by the site's functions over their store, every answer noindex, a deploy policy reaching nothing of the site's", async () => {
+    const template = Template.fromStack(synth({ previewDomain: 'preview.example.co.uk' }).site);
+    const code = {
+      request: await readFile(path.join(deployDir, 'cloudfront/viewer-request.js'), 'utf8'),
+      response: await readFile(path.join(deployDir, 'cloudfront/viewer-response.js'), 'utf8'),
+    };
+    const ids = (type: string) => Object.keys(template.findResources(type));
+    const [siteBucket, previewBucket] = [ids('AWS::S3::Bucket').find((id) => !id.startsWith('Previews'))!, ids('AWS::S3::Bucket').find((id) => id.startsWith('Previews'))!];
+    const [siteStore, previewStore] = [ids('AWS::CloudFront::KeyValueStore').find((id) => !id.startsWith('Previews'))!, ids('AWS::CloudFront::KeyValueStore').find((id) => id.startsWith('Previews'))!];
+    expect([siteBucket, previewBucket, siteStore, previewStore].every(Boolean)).toBe(true);
+    const distributions = template.findResources('AWS::CloudFront::Distribution') as Record<string, Resource>;
+    expect(Object.keys(distributions)).toHaveLength(2);
+    const [site, preview] = [Object.values(distributions).find((d) => d.Properties.DistributionConfig.Aliases[0] === 'www.example.co.uk')!, Object.values(distributions).find((d) => d.Properties.DistributionConfig.Aliases[0] === '*.preview.example.co.uk')!];
+    const config = preview.Properties.DistributionConfig;
+    expect(config.Aliases).toEqual(['*.preview.example.co.uk']);
+    // certificateArn unless previewCertificateArn is set: it must cover the wildcard (docs/owners.md).
+    expect(config.ViewerCertificate).toMatchObject({ AcmCertificateArn: CERT, MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' });
+
+    // Each distribution reads its own bucket alone: no preview file is ever in reach of the site's host.
+    const bucketOf = (d: Resource) => (d.Properties.DistributionConfig.Origins as Array<Record<string, any>>).filter((o) => o.S3OriginConfig).map((o) => o.DomainName['Fn::GetAtt'][0]);
+    expect(bucketOf(preview)).toEqual([previewBucket]);
+    expect(bucketOf(site)).toEqual([siteBucket]);
+    expect(config.CacheBehaviors.map((b: Record<string, unknown>) => b.PathPattern)).not.toContain('/api/*');
+
+    // The very functions the build wrote; the preview's request function reads the previews' store.
+    const functions = template.findResources('AWS::CloudFront::Function') as Record<string, Resource>;
+    const fnOf = (association: Array<{ EventType: string; FunctionARN: { 'Fn::GetAtt': [string, string] } }>, type: string) => functions[association.find((a) => a.EventType === type)!.FunctionARN['Fn::GetAtt'][0]]!;
+    const request = fnOf(config.DefaultCacheBehavior.FunctionAssociations, 'viewer-request');
+    expect(request.Properties.FunctionCode).toBe(code.request);
+    expect(request.Properties.FunctionConfig.KeyValueStoreAssociations).toEqual([{ KeyValueStoreARN: { 'Fn::GetAtt': [previewStore, 'Arn'] } }]);
+    expect(fnOf(config.DefaultCacheBehavior.FunctionAssociations, 'viewer-response').Properties.FunctionCode).toBe(code.response);
+    expect(fnOf(site.Properties.DistributionConfig.DefaultCacheBehavior.FunctionAssociations, 'viewer-request').Properties.FunctionConfig.KeyValueStoreAssociations)
+      .toEqual([{ KeyValueStoreARN: { 'Fn::GetAtt': [siteStore, 'Arn'] } }]);
+
+    // Every behaviour sends the site's headers and noindex; the site's own never noindex.
+    const policies = template.findResources('AWS::CloudFront::ResponseHeadersPolicy') as Record<string, Resource>;
+    const sent = (ref: { Ref: string }) => headersFromPolicy(policies[ref.Ref]!.Properties.ResponseHeadersPolicyConfig);
+    expect(sent(config.DefaultCacheBehavior.ResponseHeadersPolicyId)).toEqual({ ...headers.default, 'x-robots-tag': 'noindex' });
+    for (const b of config.CacheBehaviors) expect(sent(b.ResponseHeadersPolicyId)).toEqual({ ...headers.paths[0]!.headers, 'x-robots-tag': 'noindex' });
+    expect(sent(site.Properties.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId)['x-robots-tag']).toBeUndefined();
+    // Cached as each file says, so that a preview deploy needs no invalidation.
+    const cache = (template.findResources('AWS::CloudFront::CachePolicy') as Record<string, Resource>)[config.DefaultCacheBehavior.CachePolicyId.Ref]!;
+    expect(cache.Properties.CachePolicyConfig).toMatchObject({ MinTTL: 0, DefaultTTL: 0 });
+
+    // The deploy policy: the previews' bucket (pr-* alone) and store, nothing of the site's.
+    const policy = only(template, 'AWS::IAM::ManagedPolicy').Properties.PolicyDocument.Statement as Array<Record<string, any>>;
+    const text = JSON.stringify(policy);
+    expect(text).not.toContain(siteBucket);
+    expect(text).not.toContain(siteStore);
+    expect(policy).toEqual([
+      { Effect: 'Allow', Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': [previewBucket, 'Arn'] }, Condition: { StringLike: { 's3:prefix': 'pr-*' } } },
+      { Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [previewBucket, 'Arn'] }, '/pr-*']] } },
+      { Effect: 'Allow', Action: ['cloudfront-keyvaluestore:DescribeKeyValueStore', 'cloudfront-keyvaluestore:ListKeys', 'cloudfront-keyvaluestore:UpdateKeys'], Resource: { 'Fn::GetAtt': [previewStore, 'Arn'] } },
+    ]);
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(outputs.PreviewBucketName!.Value).toEqual({ Ref: previewBucket });
+    expect(outputs.PreviewKeyValueStoreArn!.Value).toEqual({ 'Fn::GetAtt': [previewStore, 'Arn'] });
+    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['PreviewDeployPolicyArn', 'PreviewDistributionDomainName']));
+  });
+
   test('missing build outputs are named, with the command that makes them', () => {
     const app = new App({ context: { ...SETTINGS, deployDir: path.join(work, 'nowhere') } });
     expect(() => defineApp(app, {})).toThrow(BuildOutputsError);
