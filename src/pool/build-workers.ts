@@ -3,6 +3,7 @@ import type { PageJob, PageResult, PagesTask, UnwrittenPage } from '../render/pa
 import { writeContents } from '../output/tree-file.ts';
 import type { BuildCode } from './code.ts';
 import type { CardJob } from '../cards/plan.ts';
+import { availableParallelism } from 'node:os';
 import { WorkerPool } from './pool.ts';
 import { mapLimit } from '../concurrency.ts';
 import type { CardProcess } from '../cards/card-process.ts';
@@ -14,6 +15,25 @@ import { nativeLoads } from '../cards/engine.ts';
  * saves on a small site. Measured on this 2-core machine; see the README.
  */
 export const POOL_THRESHOLD = 150;
+
+/**
+ * Markdown files or pages a worker is started for. A worker's start (Node's thread, the modules
+ * loaded, the code warmed up) costs some 0.4–0.5 s of CPU, and a page or a parse some 0.5 ms, and
+ * the main thread, which reads, checks and writes, keeps a core busy through the build: so on two
+ * cores a second worker slowed the first more than it helped (1,000 articles, cards cached, 5
+ * alternating pairs: one worker took 0.78× the CPU of two).
+ */
+export const WORK_PER_WORKER = 2_000;
+/** A card costs some 10 ms of CPU, twenty pages' worth, and the main thread waits while they are drawn. */
+const CARD_WORK = 20;
+
+/**
+ * The workers for `work` files or pages: one per WORK_PER_WORKER, on the cores the main thread
+ * leaves (`mainBusy`: false for the cards, during which it only waits), one at least.
+ */
+export function workersFor(work: number, cores = availableParallelism(), mainBusy = true): number {
+  return Math.max(1, Math.min(cores - (mainBusy ? 1 : 0), Math.ceil(work / WORK_PER_WORKER)));
+}
 
 /**
  * Batches of pages in flight per worker while the main thread writes the documents handed back: a
@@ -42,10 +62,10 @@ export class BuildWorkers {
 
   private get data() { return { renderUrl: this.code.renderUrl, cardsUrl: this.code.cardsUrl }; }
 
-  private poolFor(count: number): WorkerPool | undefined {
+  private poolFor(count: number, size = workersFor(count)): WorkerPool | undefined {
     if (count < this.threshold) return this.pool;
     this.startedOnce = true;
-    return (this.pool ??= new WorkerPool({ file: this.code.workerFile, data: this.data }));
+    return (this.pool ??= new WorkerPool({ file: this.code.workerFile, data: this.data }, size)).grow(size);
   }
 
   /**
@@ -55,7 +75,7 @@ export class BuildWorkers {
    * the code is there.
    */
   static startEarly(root: string, expected: number, threshold = POOL_THRESHOLD): WorkerPool | undefined {
-    return expected >= threshold ? new WorkerPool({ root }) : undefined;
+    return expected >= threshold ? new WorkerPool({ root }, workersFor(expected)) : undefined;
   }
 
   async parse(jobs: MarkdownJob[]): Promise<ParsedMarkdownFile[]> {
@@ -105,7 +125,7 @@ export class BuildWorkers {
    * and images, which the build's end waits for, are not slowed by them.
    */
   async cards(jobs: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>): Promise<void> {
-    const pool = this.pool ?? this.poolFor(jobs.length);
+    const pool = this.pool?.grow(workersFor(jobs.length * CARD_WORK, undefined, false)) ?? this.poolFor(jobs.length, workersFor(jobs.length * CARD_WORK, undefined, false));
     if (pool) {
       // A worker whose takumi has no native binding falls back silently: said here, once, instead.
       await nativeLoads();

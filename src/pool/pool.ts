@@ -18,7 +18,7 @@ const OLD_GENERATION_MB = 192;
 interface Job { id: number; task: Task; transfer?: ArrayBuffer[]; resolve: (results: unknown[]) => void; reject: (error: Error) => void }
 
 /**
- * Worker threads, one per core, each running the build's bundled worker module. Tasks queue and go
+ * Worker threads, as many as the work calls for (`workersFor`), each running the build's bundled worker module. Tasks queue and go
  * to whichever worker is free; the main thread only plans, reads and writes.
  */
 export class WorkerPool {
@@ -29,36 +29,53 @@ export class WorkerPool {
   private failed: Error | undefined;
   private closing = false;
   private booted = false;
-  readonly workers: Worker[];
+  /** What a worker started now runs: the bundled module once the pool knows it. */
+  private code: { file: string; data: WorkerData } | { root: string };
+  readonly workers: Worker[] = [];
 
   /**
    * `code`: the bundled worker module and its data; without it, the workers start with BOOT_SOURCE,
    * loading packages from `root` until `boot` names the module. A worker takes tasks once its module
-   * says it is ready.
+   * says it is ready. `size`: the workers to start with (see `workersFor`); `grow` adds more.
    */
-  constructor(code: { file: string; data: WorkerData } | { root: string }, readonly size = availableParallelism()) {
+  constructor(code: { file: string; data: WorkerData } | { root: string }, size = availableParallelism()) {
     this.booted = 'file' in code;
-    this.workers = Array.from({ length: size }, () => {
-      // Production React: the development build renders about five times slower.
-      const options = { env: { ...process.env, NODE_ENV: 'production' }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } };
-      const worker = 'file' in code
-        ? new Worker(code.file, { ...options, workerData: code.data })
-        : new Worker(BOOT_SOURCE, { ...options, eval: true, workerData: { root: code.root, preload: PRELOAD } });
-      worker.on('message', (message: { id: number; results?: unknown[]; error?: string; ready?: true }) => {
-        if (message.ready) { this.idle.push(worker); this.dispatch(); return; }
-        const job = this.running.get(worker);
-        this.running.delete(worker);
-        if (job) {
-          if (message.error !== undefined) job.reject(new Error(message.error));
-          else job.resolve(message.results!);
-        }
-        this.idle.push(worker);
-        this.dispatch();
-      });
-      worker.on('error', (error) => this.fail(worker, error));
-      worker.on('exit', (exit) => { if (exit !== 0 && !this.closing) this.fail(worker, new Error(`a build worker stopped with exit code ${exit}`)); });
-      return worker;
+    this.code = code;
+    for (let i = 0; i < size; i++) this.start(code);
+  }
+
+  /** How many workers the pool has. */
+  get size(): number { return this.workers.length; }
+
+  /**
+   * Workers added, up to `size` in all: for work that pays for their start (the cards of a first
+   * build, say). Those added run the bundled module at once when the pool has been told it.
+   */
+  grow(size: number): this {
+    while (!this.closing && this.workers.length < size) this.start(this.code);
+    return this;
+  }
+
+  private start(code: { file: string; data: WorkerData } | { root: string }): void {
+    // Production React: the development build renders about five times slower.
+    const options = { env: { ...process.env, NODE_ENV: 'production' }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } };
+    const worker = 'file' in code
+      ? new Worker(code.file, { ...options, workerData: code.data })
+      : new Worker(BOOT_SOURCE, { ...options, eval: true, workerData: { root: code.root, preload: PRELOAD } });
+    worker.on('message', (message: { id: number; results?: unknown[]; error?: string; ready?: true }) => {
+      if (message.ready) { this.idle.push(worker); this.dispatch(); return; }
+      const job = this.running.get(worker);
+      this.running.delete(worker);
+      if (job) {
+        if (message.error !== undefined) job.reject(new Error(message.error));
+        else job.resolve(message.results!);
+      }
+      this.idle.push(worker);
+      this.dispatch();
     });
+    worker.on('error', (error) => this.fail(worker, error));
+    worker.on('exit', (exit) => { if (exit !== 0 && !this.closing) this.fail(worker, new Error(`a build worker stopped with exit code ${exit}`)); });
+    this.workers.push(worker);
   }
 
   /** A pool started without its code (see the constructor) told where the bundled worker module is; once. */
@@ -66,6 +83,7 @@ export class WorkerPool {
     if (this.booted) return this;
     this.booted = true;
     for (const worker of this.workers) worker.postMessage({ boot: { url: pathToFileURL(file).href, data } });
+    this.code = { file, data };
     return this;
   }
 

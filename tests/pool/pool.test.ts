@@ -5,6 +5,8 @@ import { buildSite } from '../../src/pipeline/build.ts';
 import { ContentErrors, formatContentError } from '../../src/content/errors.ts';
 import { filesOf, scratchProject } from '../scratch-project.ts';
 import { WorkerPool } from '../../src/pool/pool.ts';
+import { workersFor } from '../../src/pool/build-workers.ts';
+import { bundleBuildCode } from '../../src/pool/code.ts';
 import { CACHE_DIR } from '../../src/output/layout.ts';
 
 const now = new Date('2026-01-15T12:00:00Z');
@@ -78,6 +80,37 @@ describe('the worker pool', () => {
     // The front matter of both files is checked too, in the same report.
     expect(lines).toContainEqual(expect.stringMatching(/^content\/blog\/what-is-data\.md:\d* ?excerpt: /));
     expect(lines).toContainEqual(expect.stringMatching(/^content\/blog\/your-data-is-fine\.md:\d* ?excerpt: /));
+  });
+});
+
+describe('how many workers a build starts', () => {
+  it('one per 2,000 files or pages on the cores the main thread leaves, and for the cards every core, one at least', () => {
+    // Two cores: the main thread reads, checks and writes throughout, so one worker, whatever the site.
+    expect([0, 1_500, 14_807].map((work) => workersFor(work, 2))).toEqual([1, 1, 1]);
+    // Eight: a thousand articles' pages do not pay for a second worker's start; ten thousand's pay for seven.
+    expect([1_519, 4_001, 14_807].map((work) => workersFor(work, 8))).toEqual([1, 3, 7]);
+    // The cards of a first build, during which the main thread waits: every core.
+    expect(workersFor(1_031 * 20, 2, false)).toBe(2);
+    expect(workersFor(1_031 * 20, 1)).toBe(1);
+  });
+
+  it('adds workers to a pool as it grows, before and after it is told its code, each of which takes work', async () => {
+    const code = await bundleBuildCode(dir);
+    const pool = new WorkerPool({ root: dir }, 1).grow(2);
+    expect(pool.size).toBe(2);
+    const ready = (worker: (typeof pool.workers)[number]) => new Promise<void>((resolve) => {
+      const onMessage = (m: { ready?: true }) => { if (m.ready) { worker.off('message', onMessage); resolve(); } };
+      worker.on('message', onMessage);
+    });
+    const booted = pool.workers.map(ready);
+    pool.boot(code.workerFile, { renderUrl: code.renderUrl, cardsUrl: code.cardsUrl });
+    await Promise.all(booted);
+    pool.grow(3).grow(2);
+    expect(pool.size).toBe(3);
+    await ready(pool.workers[2]!);
+    // As many tasks at once as workers: each is taken.
+    expect(await Promise.all([1, 2, 3].map(() => pool.run({ kind: 'markdown', jobs: [] })))).toEqual([[], [], []]);
+    await pool.close();
   });
 });
 
