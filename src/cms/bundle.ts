@@ -10,7 +10,7 @@ import { gzip } from 'node:zlib';
 import type { BuildOptions } from 'esbuild';
 import { cachedBundle } from '../bundle/bundle-cache.ts';
 import { CACHE_DIR } from '../output/layout.ts';
-import { pageTemplatesPlugin } from '../bundle/page-templates.ts';
+import { PAGE_TEMPLATES, pageTemplatesFile, writePageTemplates } from '../bundle/page-templates.ts';
 import { templateModules } from '../routes/kinds.ts';
 
 /** The bundle's bytes, their hash, and their size gzipped at level 9 (for the build's summary). */
@@ -48,8 +48,9 @@ const buildOptions = (generator: string) => ({
   bundle: true, minify: true, format: 'esm', target: 'es2022', platform: 'browser', write: false, jsx: 'automatic', metafile: true,
   define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
   logLevel: 'silent', legalComments: 'none',
+  plugins: [nodeStubs],
   // The previews draw with the registry's templates modules (bundle/page-templates.ts).
-  plugins: [nodeStubs, pageTemplatesPlugin(generator, templateModules())],
+  alias: { [PAGE_TEMPLATES]: pageTemplatesFile(generator) },
 } satisfies BuildOptions);
 
 /** What a cached bundle is recorded as (bundle-cms.json); its bytes are in cms/cms-<hash>.js. */
@@ -64,8 +65,9 @@ const isSaved = (v: unknown): v is Saved => !!v && typeof v === 'object' && type
 export async function cmsBundle(root: string, generator = root): Promise<CmsBundle> {
   const dir = path.join(root, CACHE_DIR, 'cms');
   const fileOf = (hash: string) => path.join(dir, `cms-${hash}.js`);
-  const settings = `${JSON.stringify(buildOptions(generator), (k, v) => (k === 'plugins' ? { STUBS, templates: templateModules() } : v))}\n${String(cmsBundle)}`;
+  const settings = `${JSON.stringify(buildOptions(generator), (k, v) => (k === 'plugins' ? STUBS : v))}\n${String(cmsBundle)}`;
   let made: Uint8Array | undefined;
+  await writePageTemplates(generator, templateModules());
   const saved = await cachedBundle(generator, path.join(root, CACHE_DIR), 'cms', settings, async () => {
     const { build } = await import('esbuild');
     const out = await build(buildOptions(generator));
