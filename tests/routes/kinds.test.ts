@@ -97,7 +97,7 @@ describe('the registry of kinds of page', () => {
     const eventPage = routeMakers<{ event: (typeof CompanyTemplates)['caseStudy'] }>().page;
     const events: PageKind = {
       content: { folders: ['events' as keyof typeof collectionSchemas] },
-      routes: (s) => ((s.collections as Record<string, typeof event[] | undefined>).events ?? []).map((e) => eventPage(`/events/${e.slug}`, 'event', { study: e, imageAlt: caseStudyImageAlt(e), cta: s.pages['case-studies'].studyCta }, { title: e.title, description: e.subtitle })),
+      routes: (s) => ((s.collections as unknown as Record<string, typeof event[] | undefined>).events ?? []).map((e) => eventPage(`/events/${e.slug}`, 'event', { study: e, imageAlt: caseStudyImageAlt(e), cta: s.pages['case-studies'].studyCta }, { title: e.title, description: e.subtitle })),
       templates: path.relative(ROOT, eventsModule),
     };
     const kinds = { ...pageKinds, events };
