@@ -63,7 +63,7 @@ describe('the registry of kinds of page', () => {
   });
 
   it('makes the routes of each kind, in the order of the registry', () => {
-    expect(routes(site)).toEqual(Object.values(pageKinds).flatMap((k) => k.routes(site)));
+    expect(routes(site)).toEqual(Object.values(pageKinds as Record<string, PageKind>).flatMap((k) => k.routes(site)));
     expect(routes(site).at(0)?.url).toBe('/');
     expect(routes(site).at(-1)?.url).toBe('/404');
   });
