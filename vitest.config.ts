@@ -1,6 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { PAGE_TEMPLATES, pageTemplatesSource } from './src/bundle/page-templates.ts';
+import { templateModules } from './src/routes/kinds.ts';
 
 export default defineConfig({
+  // The templates of every kind of page, as the build's bundles gather them (src/bundle/page-templates.ts).
+  plugins: [{
+    name: 'page-templates',
+    resolveId: (id) => (id === PAGE_TEMPLATES ? `\0${PAGE_TEMPLATES}` : undefined),
+    load: (id) => (id === `\0${PAGE_TEMPLATES}` ? pageTemplatesSource(process.cwd(), templateModules()) : undefined),
+  }],
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
     environment: 'node',

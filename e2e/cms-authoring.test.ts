@@ -6,7 +6,7 @@
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { scratchProject } from '../tests/scratch-project.ts';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
@@ -34,6 +34,17 @@ afterAll(async () => {
 });
 
 const file = (rel: string) => readFile(path.join(dir, rel), 'utf8');
+
+/**
+ * Whether a click at the control's centre reaches it (nothing drawn over it), once it is scrolled
+ * into view; a control of a header that stays in place is taken where it is (`scroll` false).
+ */
+const uncovered = (control: Locator, scroll = true) => control.evaluate((c, into) => {
+  if (into) c.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  const r = c.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return hit !== null && c.contains(hit);
+}, scroll);
 
 /** /admin at an entry, signed in (the local backend's Login opens it at once), its form shown. */
 async function open(page: Page, hash: string): Promise<void> {
@@ -155,15 +166,9 @@ describe('an author at /admin', { timeout: 600_000 }, () => {
     expect(await file(rel)).toContain('date: 2025-05-13');
     // The message covers none of the editor's controls, at a phone's width as on a desktop: a click
     // at the Publish button's centre reaches the button.
-    const reachable = () => page.getByRole('button', { name: 'Publish', exact: true }).evaluate((b) => {
-      b.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-      const r = b.getBoundingClientRect();
-      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-      return hit !== null && b.contains(hit);
-    });
     for (const size of [PHONE, DESKTOP]) {
       await page.setViewportSize(size);
-      await expect.poll(reachable, { message: `the Publish button at ${size.width} px` }).toBe(true);
+      await expect.poll(() => uncovered(page.getByRole('button', { name: 'Publish', exact: true })), { message: `the Publish button at ${size.width} px` }).toBe(true);
       expect(await alert.isVisible()).toBe(true);
     }
     await alert.getByRole('button', { name: 'Dismiss' }).click();
@@ -189,6 +194,35 @@ describe('an author at /admin', { timeout: 600_000 }, () => {
     const written = await file(rel);
     expect(written).toContain('\n\n## Next steps\n\nRead **more** about _data_ and [our work](/case-studies).');
     expect(written).not.toMatch(/\\[#*_[]/);
+
+    // The message takes its own space on the other views too: an image the media library refuses
+    // shows it above the library, whose controls stay in reach, and above the list of articles,
+    // whose header it covers neither at the top of the list nor scrolled to its end.
+    await page.getByRole('button', { name: 'Published', exact: true }).waitFor();
+    const svg = path.join(dir, 'strip-chart.svg');
+    await writeFile(svg, '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
+    await page.evaluate(() => { location.hash = '#/collections/blog'; });
+    await page.getByRole('button', { name: 'Media', exact: true }).click();
+    await page.locator('input[type="file"]').setInputFiles(svg);
+    const strip = page.getByRole('alert').filter({ hasText: 'strip-chart.svg has a <script> element' });
+    await strip.waitFor();
+    const library = { Dismiss: strip.getByRole('button', { name: 'Dismiss' }), Close: page.getByRole('button', { name: 'Close', exact: true }), 'Delete selected': page.getByRole('button', { name: 'Delete selected' }), Search: page.getByPlaceholder('Search...') };
+    const header = { Contents: page.getByRole('link', { name: 'Contents', exact: true }), Media: page.getByRole('button', { name: 'Media', exact: true }), 'Quick add': page.getByRole('button', { name: 'Quick add' }) };
+    const entries = page.locator('a[href*="/collections/blog/entries/"]');
+    for (const size of [PHONE, DESKTOP]) {
+      await page.setViewportSize(size);
+      for (const [name, control] of Object.entries(library)) await expect.poll(() => uncovered(control), { message: `the media library's ${name} at ${size.width} px` }).toBe(true);
+    }
+    await library.Close.click();
+    for (const size of [PHONE, DESKTOP]) {
+      await page.setViewportSize(size);
+      for (const end of [0, -1]) {
+        await entries.nth(end).evaluate((e) => e.scrollIntoView({ block: 'end' }));
+        for (const [name, control] of Object.entries(header)) await expect.poll(() => uncovered(control, false), { message: `the list's ${name} at ${size.width} px, entry ${end} in view` }).toBe(true);
+      }
+    }
+    await strip.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await strip.count()).toBe(0);
     await page.close();
   });
 

@@ -10,6 +10,8 @@ import { gzip } from 'node:zlib';
 import type { BuildOptions } from 'esbuild';
 import { cachedBundle } from '../bundle/bundle-cache.ts';
 import { CACHE_DIR } from '../output/layout.ts';
+import { PAGE_TEMPLATES, pageTemplatesFile, writePageTemplates } from '../bundle/page-templates.ts';
+import { templateModules } from '../routes/kinds.ts';
 
 /** The bundle's bytes, their hash, and their size gzipped at level 9 (for the build's summary). */
 export interface CmsBundle { js: Uint8Array; hash: string; gzip: number }
@@ -47,6 +49,8 @@ const buildOptions = (generator: string) => ({
   define: { 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
   logLevel: 'silent', legalComments: 'none',
   plugins: [nodeStubs],
+  // The previews draw with the registry's templates modules (bundle/page-templates.ts).
+  alias: { [PAGE_TEMPLATES]: pageTemplatesFile(generator) },
 } satisfies BuildOptions);
 
 /** What a cached bundle is recorded as (bundle-cms.json); its bytes are in cms/cms-<hash>.js. */
@@ -63,6 +67,7 @@ export async function cmsBundle(root: string, generator = root): Promise<CmsBund
   const fileOf = (hash: string) => path.join(dir, `cms-${hash}.js`);
   const settings = `${JSON.stringify(buildOptions(generator), (k, v) => (k === 'plugins' ? STUBS : v))}\n${String(cmsBundle)}`;
   let made: Uint8Array | undefined;
+  await writePageTemplates(generator, templateModules());
   const saved = await cachedBundle(generator, path.join(root, CACHE_DIR), 'cms', settings, async () => {
     const { build } = await import('esbuild');
     const out = await build(buildOptions(generator));

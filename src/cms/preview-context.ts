@@ -3,7 +3,7 @@
 // shows it, found among the site's own routes (its address, template and the props beside its
 // content), and for each folder of entries the page its routes draw an entry as; so that a page or a
 // folder added to the registry and its routes is previewed with nothing else to edit.
-import type { Route } from '../routes/route.ts';
+import type { Route } from '../routes/table.ts';
 import { caseStudySummary } from '../routes/company.ts';
 import type { Site } from '../content/load.ts';
 import type { FolderPreview, PagePreview, PreviewContext } from './client/preview-types.ts';

@@ -4,7 +4,7 @@ import { ADMIN_PATH, CMS_CONFIG, CMS_SCRIPT, adminPage } from '../cms/admin-page
 import { cmsBundle } from '../cms/bundle.ts';
 import { cmsConfig } from '../cms/config.ts';
 import { previewContext } from '../cms/preview-context.ts';
-import type { Route } from '../routes/route.ts';
+import type { Route } from '../routes/table.ts';
 import type { BundleResult } from '../bundle/bundle.ts';
 import type { Site } from '../content/load.ts';
 import type { DistFile } from './dist-writer.ts';

@@ -8,6 +8,8 @@ import { cachedBundle } from '../bundle/bundle-cache.ts';
 import { CACHE_DIR } from '../output/layout.ts';
 import { markdownParser } from '../content/markdown-parser.ts';
 import { codePackageOptions } from './code-packages.ts';
+import { PAGE_TEMPLATES, pageTemplatesFile, writePageTemplates } from '../bundle/page-templates.ts';
+import { templateModules } from '../routes/kinds.ts';
 
 /** The build's own code as it is on disk now: the markdown parser, the templates' renderer, the worker that runs both. */
 export interface BuildCode {
@@ -37,6 +39,8 @@ const KEEP_MS = 10 * 60_000;
  */
 export async function bundleBuildCode(root: string): Promise<BuildCode> {
   // Reused while every file it was bundled from is unchanged (see bundle/bundle-cache.ts) and its folder is still there.
+  // The templates, gathered from the registry's modules: written before the cache is asked, since the bundle reads it.
+  await writePageTemplates(root, templateModules());
   const bundled = await cachedBundle(root, path.join(root, CACHE_DIR), 'code', `${String(bundleCodeAfresh)}\n${JSON.stringify(codeBuildOptions(root))}`, () => bundleCodeAfresh(root), (code) => code,
     (saved) => (isBundledCode(saved) && existsSync(saved.workerFile) ? saved : undefined));
   // Chosen here, on the main thread, so that a build without the native parser says so once, though its workers parse.
@@ -53,6 +57,9 @@ const isBundledCode = (v: unknown): v is BundledCode => {
   return !!c && ['markdownBundleHash', 'renderHash', 'cardsHash', 'markdownUrl', 'cardsUrl', 'renderUrl', 'workerFile'].every((k) => typeof (c as unknown as Record<string, unknown>)[k] === 'string');
 };
 
+/** The packages' options (code-packages.ts), and `site:page-templates` read from where writePageTemplates puts it. */
+const withPageTemplates = (root: string, options: ReturnType<typeof codePackageOptions>) => ({ ...options, alias: { ...options.alias, [PAGE_TEMPLATES]: pageTemplatesFile(root) } });
+
 /**
  * esbuild's options for the build's code: its four entries, and what it takes from node_modules (see
  * code-packages.ts). No source maps: Node reads none unless started with --enable-source-maps, and
@@ -65,7 +72,7 @@ export const codeBuildOptions = (root: string) => ({
   entryPoints: { markdown: 'src/content/markdown-file.ts', render: 'src/render/server-entry.tsx', cards: 'src/cards/draw.tsx', worker: 'src/pool/worker.ts' },
   outdir: path.join(root, CACHE_DIR, 'code'),
   bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', outExtension: { '.js': '.mjs' },
-  ...codePackageOptions(root), jsx: 'automatic',
+  ...withPageTemplates(root, codePackageOptions(root)), jsx: 'automatic',
   // The CommonJS packages compiled in (code-packages.ts) require() Node's built-in modules, which ES modules must be given.
   banner: { js: "import { createRequire as __siteRequire } from 'node:module';\nconst require = __siteRequire(import.meta.url);" }, logLevel: 'silent', loader: { '.css': 'empty' }, metafile: true,
 } satisfies BuildOptions);

@@ -1,5 +1,6 @@
 /** Bundled fresh for every build, so `site serve` renders with the templates as they are now. */
-import { templates } from '../../templates/pages/index.ts';
+import { templatesByKind } from 'site:page-templates';
+import { templatesOf } from '../routes/template-map.ts';
 import { Layout } from '../../templates/layout/Layout.tsx';
 import { renderPage } from './page.tsx';
 import { documentOf, outputPages, type DocumentShell, type PageResult, type PagesTask, type UnwrittenPage } from './page-output.ts';
@@ -8,8 +9,11 @@ import type { Route } from '../routes/table.ts';
 import type { RenderContext } from '../page-api/site-context.tsx';
 import type { ComponentType } from 'react';
 
+/** Every kind's templates (the registry's modules, bundled with this entry: src/bundle/page-templates.ts). */
+const templates = templatesOf<ComponentType<never>>(templatesByKind);
+
 export function render(route: Route, ctx: RenderContext) {
-  return renderPage(route, ctx, templates as unknown as Record<string, ComponentType<never>>, Layout);
+  return renderPage(route, ctx, templates, Layout);
 }
 
 /** A batch of pages rendered (or taken from the cache), made into documents, written and measured: see page-output.ts. */

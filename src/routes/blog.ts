@@ -4,10 +4,15 @@ import { BLOG_PLACEHOLDER_IMAGE as PLACEHOLDER_IMAGE } from '../content/article-
 import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
 import { londonTimeOf } from '../content/publication.ts';
 import { formatDate } from './date-label.ts';
-import { page, type Route } from './route.ts';
+import type { templates } from '../../templates/pages/blog/index.ts';
+import { routeMakers, type RouteOf } from './route.ts';
 import type { PostSummary } from '../../templates/components/PostTeaser.tsx';
 import type { PreviewMark } from '../../templates/components/PreviewMark.tsx';
 import type { BlogListProps } from '../../templates/pages/blog/BlogList.tsx';
+
+/** This kind's routes: to its templates only. */
+type Route = RouteOf<typeof templates>;
+const { page } = routeMakers<typeof templates>();
 
 /** The banner text of an article only a preview build contains ('Draft: not published', 'Scheduled for …'). */
 function previewMark(post: Post): PreviewMark | undefined {

@@ -2,7 +2,12 @@ import type { CaseStudy, SiteContent } from '../content/load.ts';
 import type { SiteSettings } from '../content/schemas.ts';
 import type { PageMeta } from './meta.ts';
 import type { CaseStudySummary } from '../../templates/components/CaseStudyTeaser.tsx';
-import { errorPage, page, type Route } from './route.ts';
+import type { templates } from '../../templates/pages/company/index.ts';
+import { routeMakers, type RouteOf } from './route.ts';
+
+/** This kind's routes: to its templates only. */
+type Route = RouteOf<typeof templates>;
+const { errorPage, page } = routeMakers<typeof templates>();
 
 
 export function caseStudyUrl(slug: string): string {

@@ -1,5 +1,10 @@
 import type { SiteContent } from '../content/load.ts';
-import { page, type Route } from './route.ts';
+import type { templates } from '../../templates/pages/forms/index.ts';
+import { routeMakers, type RouteOf } from './route.ts';
+
+/** This kind's routes: to its templates only. */
+type Route = RouteOf<typeof templates>;
+const { page } = routeMakers<typeof templates>();
 
 /** The pages built around a form: contact, the DIAlog assessment, and the thank-you page both lead to. */
 export function formRoutes(site: SiteContent): Route[] {

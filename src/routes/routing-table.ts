@@ -1,4 +1,4 @@
-import type { Route } from './route.ts';
+import type { Route } from './kinds.ts';
 import type { RoutingTable } from '../url-resolution/routing-table.ts';
 
 /** Exact-path redirects; the CDN and `site serve` apply them alike. */

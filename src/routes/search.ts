@@ -1,7 +1,12 @@
 import type { SiteContent } from '../content/load.ts';
 import { categoriesOf, categorySlug, categoryUrl } from '../content/categories.ts';
 import { SEARCH_DIR } from '../search/search-index.ts';
-import { page, type Route } from './route.ts';
+import type { templates } from '../../templates/pages/search/index.ts';
+import { routeMakers, type RouteOf } from './route.ts';
+
+/** This kind's routes: to its templates only. */
+type Route = RouteOf<typeof templates>;
+const { page } = routeMakers<typeof templates>();
 
 /** /search, when the site has search (content/site.yaml `search`, on unless set to false). */
 export function searchRoutes(site: SiteContent): Route[] {

@@ -4,7 +4,12 @@ import type { CaseStudySummary } from '../../templates/components/CaseStudyTease
 import type { Service } from '../../templates/pages/services/ServicePage.tsx';
 import type { ServiceListing } from '../../templates/pages/services/ServicesOverview.tsx';
 import { caseStudySummary } from './company.ts';
-import { page, type Route } from './route.ts';
+import type { templates } from '../../templates/pages/services/index.ts';
+import { routeMakers, type RouteOf } from './route.ts';
+
+/** This kind's routes: to its templates only. */
+type Route = RouteOf<typeof templates>;
+const { page } = routeMakers<typeof templates>();
 
 
 export const servicePath = (slug: string) => `/services/${slug}`;

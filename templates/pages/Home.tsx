@@ -41,3 +41,6 @@ export function HomePage({ content }: { content: HomeContent }) {
     </>
   );
 }
+
+/** The home page's template, by the name its route gives. */
+export const templates = { home: HomePage };

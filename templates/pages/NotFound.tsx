@@ -10,3 +10,6 @@ export function NotFoundPage() {
     </section>
   );
 }
+
+/** The not-found page's template, by the name its route gives. */
+export const templates = { notFound: NotFoundPage };

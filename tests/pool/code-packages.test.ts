@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import { bundleBuildCode, codeBuildOptions } from '../../src/pool/code.ts';
+import { PAGE_TEMPLATES } from '../../src/bundle/page-templates.ts';
 import { parseMarkdownFile } from '../../src/content/markdown-file.ts';
 import type { MarkdownJob, ParsedMarkdownFile } from '../../src/content/markdown-job.ts';
 import { scratchProject } from '../scratch-project.ts';
@@ -57,7 +58,8 @@ describe("the build's bundled markdown code", () => {
   });
 
   it('swaps the walk for mdast-util-to-hast alone: no other module it compiles in imports unist-util-visit', async () => {
-    const { metafile } = await build({ ...codeBuildOptions(dir), alias: {} });
+    const options = codeBuildOptions(dir);
+    const { metafile } = await build({ ...options, alias: { [PAGE_TEMPLATES]: options.alias[PAGE_TEMPLATES] } });
     const importers = Object.entries(metafile.inputs)
       .filter(([file, input]) => !file.includes('node_modules/unist-util-visit/') && input.imports.some((i) => i.path.includes('node_modules/unist-util-visit/')))
       .map(([file]) => file.replace(/^.*node_modules\//, ''));

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSite, type Site } from '../../src/content/load.ts';
 import { publishedSite } from '../../src/content/published.ts';
 import { routes } from '../../src/routes/table.ts';
-import type { Route } from '../../src/routes/route.ts';
+import type { Route } from '../../src/routes/table.ts';
 import { planCards } from '../../src/cards/plan.ts';
 import { render } from '../../src/render/server-entry.tsx';
 import { shareLinks } from '../../templates/pages/blog/share-links.ts';

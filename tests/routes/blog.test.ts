@@ -7,7 +7,7 @@ import { formRoutes } from '../../src/routes/forms.ts';
 import { legalRoutes } from '../../src/routes/legal.ts';
 import { routes } from '../../src/routes/table.ts';
 import { routingTable } from '../../src/routes/routing-table.ts';
-import type { Route } from '../../src/routes/route.ts';
+import type { Route } from '../../src/routes/table.ts';
 import { publishedSite } from '../../src/content/published.ts';
 import { sitemapXml } from '../../src/render/feeds.ts';
 

@@ -3,27 +3,35 @@
 // GitHub, GitHub's refusal in words an author can act on; kept at the top of the page until
 // dismissed or until the next save succeeds. Decap's own toast, which vanishes
 // after seconds, points here (see locale.ts). The message takes its own strip above the content
-// manager, which is pushed down under it rather than covered: floating over the page, it hid the
-// editor's toolbar (its Publish button) on a narrow screen.
+// manager, which is pushed down under it rather than covered, in every view: floating over the
+// page, it hid the editor's toolbar (its Publish button) on a narrow screen, and the list's header
+// and the media library's top.
 
 const WRITES = new Set(['persistEntry', 'persistMedia', 'deleteFile', 'deleteFiles']);
 const UNREACHABLE = 'Nothing was saved: the content manager could not reach site serve. Is it still running?';
 
 /** Set on <html> while a message is shown. */
 const SHOWN = 'site-cms-message-shown';
+/** On <html>: the message's height, kept as it wraps (a phone's width, a longer message). */
+const HEIGHT = '--site-cms-message-height';
 /**
- * While shown, the page is a column: the message, then Decap's root (#nc-root), which takes the
- * height left and is the box Decap's editor fills (the editor is absolutely placed at the top of
- * its nearest positioned box, the whole page otherwise). Sticky, and above Decap's layers, the
- * message stays in sight over a list that scrolls under Decap's fixed header and over the media library.
+ * While shown, the message takes its own strip at the top and every view of the content manager
+ * the space under it, so no control of Decap's is covered. The page is a column: the message, then
+ * Decap's root (#nc-root), which takes the height left, scrolls by itself (so the list's sticky
+ * header sticks under the message, not behind it) and is the box Decap's editor fills (the editor
+ * is absolutely placed at the top of its nearest positioned box). What Decap lays over the whole
+ * window, the media library and its other dialogs (react-modal's overlay, in .ReactModalPortal),
+ * starts under the message.
  */
 const LAYOUT = [
   `html.${SHOWN} body { margin: 0; height: 100vh; display: flex; flex-direction: column; }`,
-  `html.${SHOWN} #nc-root { flex: 1 1 auto; min-height: 0; position: relative; }`,
-  '.site-cms-message { position: sticky; top: 0; left: 0; z-index: 10000; flex: none; box-sizing: border-box; max-width: 100vw; padding: .75rem 1rem; background: #fff4f4; color: #5c0b0b; border-bottom: 2px solid #b3261e; font: 15px/1.5 system-ui, sans-serif; white-space: pre-line; }',
+  `html.${SHOWN} #nc-root { flex: 1 1 auto; min-height: 0; position: relative; overflow: auto; }`,
+  `html.${SHOWN} .ReactModalPortal > div { margin-top: var(${HEIGHT}, 0px); }`,
+  '.site-cms-message { position: relative; z-index: 10000; flex: none; box-sizing: border-box; max-width: 100vw; padding: .75rem 1rem; background: #fff4f4; color: #5c0b0b; border-bottom: 2px solid #b3261e; font: 15px/1.5 system-ui, sans-serif; white-space: pre-line; }',
 ].join('\n');
 
 let panel: HTMLElement | undefined;
+let sizes: ResizeObserver | undefined;
 
 /** The message at the top of the page, in place of any before it. */
 export function show(text: string): void {
@@ -34,11 +42,14 @@ export function show(text: string): void {
       style.textContent = LAYOUT;
       document.head.append(style);
     }
-    panel = document.createElement('div');
-    panel.setAttribute('role', 'alert');
-    panel.className = 'site-cms-message';
-    document.body.prepend(panel);
+    const shown = document.createElement('div');
+    shown.setAttribute('role', 'alert');
+    shown.className = 'site-cms-message';
+    document.body.prepend(shown);
     document.documentElement.classList.add(SHOWN);
+    sizes = new ResizeObserver(() => document.documentElement.style.setProperty(HEIGHT, `${shown.offsetHeight}px`));
+    sizes.observe(shown);
+    panel = shown;
   }
   const words = document.createElement('p');
   words.style.margin = '0 0 .5rem';
@@ -51,9 +62,12 @@ export function show(text: string): void {
 }
 
 export function clear(): void {
+  sizes?.disconnect();
+  sizes = undefined;
   panel?.remove();
   panel = undefined;
   document.documentElement.classList.remove(SHOWN);
+  document.documentElement.style.removeProperty(HEIGHT);
 }
 
 const actionOf = (body: unknown): string | undefined => {

@@ -23,12 +23,18 @@ import { BlogPostPage } from '../../../templates/pages/blog/BlogPost.tsx';
 import { CaseStudyPage } from '../../../templates/pages/company/CaseStudyPage.tsx';
 import { ServicePage, type Service } from '../../../templates/pages/services/ServicePage.tsx';
 import { serviceSchema } from '../../content/services-schema.ts';
-import { templates as pageTemplates } from '../../../templates/pages/index.ts';
+import { templatesByKind } from 'site:page-templates';
+import { templatesOf } from '../../routes/template-map.ts';
 import { LegalPage } from '../../../templates/pages/legal/LegalPage.tsx';
+import { NotFoundPage } from '../../../templates/pages/NotFound.tsx';
 import { siteSchema } from '../../content/schemas.ts';
 import { collectionSchemas, pageSchemas } from '../../content/pages.ts';
 import type { z } from 'zod';
 import type { PreviewContext } from './preview-types.ts';
+
+type PageTemplate = (props: Record<string, unknown>) => ReactNode;
+/** Every kind's templates (the registry's modules, bundled with the client: src/bundle/page-templates.ts). */
+const pageTemplates = templatesOf<PageTemplate>(templatesByKind);
 
 type PreviewApi = typeof CMS;
 type GetAsset = (path: string) => { toString(): string } | undefined;
@@ -136,7 +142,7 @@ const NO_PREVIEW = <p style={{ font: '16px system-ui, sans-serif', padding: '1re
 /** The YAML page `name` drawn by its route's template, with `data` as its content. */
 function sitePage(ctx: PreviewContext, name: string, data: Record<string, unknown>): ReactNode {
   const shown = ctx.pages?.[name];
-  const Template = shown ? (pageTemplates as unknown as Record<string, (props: Record<string, unknown>) => ReactNode>)[shown.template] : undefined;
+  const Template = shown ? pageTemplates[shown.template] : undefined;
   if (!shown || !Template) return NO_PREVIEW;
   const props = { ...shown.props };
   for (const [prop, field] of shown.fill) props[prop] = field === undefined ? data : data[field];
@@ -170,7 +176,7 @@ export const previewTemplates: Record<string, (props: PreviewProps & { ctx: Prev
     folder: ({ entry, ctx }) => {
       const name = String(entry.get('collection'));
       const shown = ctx.folders?.[name];
-      const Template = shown ? (pageTemplates as unknown as Record<string, (props: Record<string, unknown>) => ReactNode>)[shown.template] : undefined;
+      const Template = shown ? pageTemplates[shown.template] : undefined;
       if (!shown || !Template) return NO_PREVIEW;
       const slug = slugOf(entry);
       const data = plain(entry.get('data'));
@@ -198,7 +204,7 @@ export const previewTemplates: Record<string, (props: PreviewProps & { ctx: Prev
     // hours) around the not-found page, with the settings being edited.
     site: ({ entry, ctx }) => {
       const read = siteSchema.safeParse(plain(entry.get('data')));
-      return <Page ctx={read.success ? { ...ctx, settings: read.data } : ctx} url="/404"><pageTemplates.notFound /></Page>;
+      return <Page ctx={read.success ? { ...ctx, settings: read.data } : ctx} url="/404"><NotFoundPage /></Page>;
     },
 };
 

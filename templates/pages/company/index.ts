@@ -6,7 +6,7 @@ import { CaseStudyPage } from './CaseStudyPage.tsx';
 import { CaseStudyNotFoundPage } from './CaseStudyNotFound.tsx';
 
 /** The company page templates, by the name their routes give. */
-export const companyTemplates = {
+export const templates = {
   about: AboutPage,
   dialog: DialogPage,
   testimonials: TestimonialsPage,

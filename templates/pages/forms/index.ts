@@ -3,7 +3,7 @@ import { ContactPage } from './ContactPage.tsx';
 import { ThankYouPage } from './ThankYouPage.tsx';
 
 /** The pages built around a form: contact, the DIAlog assessment, and where both land. */
-export const formTemplates = {
+export const templates = {
   contact: ContactPage,
   assessment: AssessmentPage,
   thankYou: ThankYouPage,

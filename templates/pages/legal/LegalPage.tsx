@@ -22,3 +22,6 @@ export function LegalPage({ title, updated, html, toc, bodyImages }: LegalPagePr
     </>
   );
 }
+
+/** The legal pages' template, by the name their routes give. */
+export const templates = { legal: LegalPage };

@@ -1,6 +1,6 @@
 import { SearchPage } from './SearchPage.tsx';
 
 /** The site search's page. */
-export const searchTemplates = {
+export const templates = {
   search: SearchPage,
 };
