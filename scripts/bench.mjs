@@ -12,7 +12,7 @@ import { buildCli, PACKAGE_DIR, staleReason } from './build-cli.mjs';
 
 const USAGE = [
   'usage: npm run bench -- N [--from DIR] [--keep] [--cards-cached]',
-  '       npm run bench -- --again DIR',
+  '       npm run bench -- --again DIR [--code-cached]',
   '       npm run bench -- --warm DIR',
   '  N               extra articles to write (ignored with --from)',
   '  --from          convert the markdown files of DIR instead (front matter as the benchmark kit’s article generator writes it)',
@@ -20,16 +20,19 @@ const USAGE = [
   '  --cards-cached  build once first, untimed, then remove everything it made but the share cards (.site/cache/cards/):',
   '                  the timed build is clean but draws no card, as on any build after the first',
   '  --again DIR     time one more such build in DIR, a copy kept by --cards-cached --keep (for the benchmark kit’s pair.sh)',
+  '  --code-cached   with --again: keep the bundled code too (.site/cache/code-*/, bundle-*.json), as on any build after',
+  '                  the first whose code is unchanged: the build reads every article afresh, and bundles nothing',
   '  --warm DIR      append a sentence to one article of DIR (a kept copy) and time the rebuild that follows (warm: nothing removed)',
 ].join('\n');
 
 function options(argv) {
-  const opts = { count: undefined, from: undefined, keep: false, cardsCached: false, again: undefined, warm: undefined };
+  const opts = { count: undefined, from: undefined, keep: false, cardsCached: false, codeCached: false, again: undefined, warm: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--from') opts.from = argv[++i];
     else if (a === '--keep') opts.keep = true;
     else if (a === '--cards-cached') opts.cardsCached = true;
+    else if (a === '--code-cached') opts.codeCached = true;
     else if (a === '--again') opts.again = argv[++i];
     else if (a === '--warm') opts.warm = argv[++i];
     else if (/^\d+$/.test(a)) opts.count = Number(a);
@@ -91,15 +94,18 @@ function run(args, cwd) {
 /**
  * Everything a build made, gone (dist and .site/: the output trees, the deploy folder, the build cache), but the share cards it drew:
  * the next build is a clean one that finds every card in the cache, as a build does once the site has
- * been built before. Cards are the one thing Eleventy does not make at all.
+ * been built before. Cards are the one thing Eleventy does not make at all. `keepCode`: the bundled
+ * code stays too (the build's own code and the site's scripts and styles, esbuild's two bundles),
+ * which a build takes from the cache while every file it was bundled from is unchanged.
  */
-async function cleanBuiltKeepingCards(root) {
+const isCode = (name) => name.startsWith('code-') || /^bundle-.*\.json$/.test(name);
+async function cleanBuiltKeepingCards(root, keepCode = false) {
   // The names src/output/layout.ts gives (this script runs without compiling TypeScript).
   const family = path.join(root, '.site');
   await rm(path.join(root, 'dist'), { recursive: true, force: true });
   for (const part of await readdir(family).catch(() => [])) if (part !== 'cache') await rm(path.join(family, part), { recursive: true, force: true });
   const cache = path.join(family, 'cache');
-  for (const name of await readdir(cache).catch(() => [])) if (name !== 'cards') await rm(path.join(cache, name), { recursive: true, force: true });
+  for (const name of await readdir(cache).catch(() => [])) if (name !== 'cards' && !(keepCode && isCode(name))) await rm(path.join(cache, name), { recursive: true, force: true });
 }
 
 async function main() {
@@ -108,7 +114,7 @@ async function main() {
   // Compiled beforehand, so that the figure is the build's alone.
   if (staleReason()) await buildCli();
 
-  if (opts.again) return again(path.resolve(opts.again));
+  if (opts.again) return again(path.resolve(opts.again), opts.codeCached);
   if (opts.warm) return warm(path.resolve(opts.warm));
   const root = await mkdtemp(path.join(os.tmpdir(), 'site-bench-'));
   try {
@@ -157,9 +163,9 @@ function report(result, what) {
   console.log(`  load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.availableParallelism()} cores`);
 }
 
-/** One more clean build, cards cached, in a copy the bench kept: what `pair.sh` times against Eleventy. */
-async function again(root) {
-  await cleanBuiltKeepingCards(root);
+/** One more clean build, cards cached (and the code, with `keepCode`), in a copy the bench kept: what `pair.sh` times against Eleventy. */
+async function again(root, keepCode) {
+  await cleanBuiltKeepingCards(root, keepCode);
   const result = await run([path.join(PACKAGE_DIR, 'bin', 'site'), 'build', '--root', root, '--out', path.join(root, 'dist'), ...BUILD_FLAGS], root);
   if (result.code !== 0) {
     console.error(`bench: site build failed (exit ${result.code})\n${result.stderr || result.stdout}`);
