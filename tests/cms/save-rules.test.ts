@@ -26,13 +26,6 @@ describe('the rules across fields, checked before a save through GitHub', () => 
     const swapped = { ...page, method: { ...page.method, stages: [second, first, ...rest] } };
     expect(brokenRules('pages', 'services', swapped, file)).toEqual([`${file} method.stages: must list the stages in order: Unearth, Reveal, Build, Achieve`]);
   });
-
-  it('says a draft that no longer merges would undo a change published since, and is kept; a draft changed while publishing, to reload', () => {
-    const merge = '/repos/dundee-data/site/pulls/3/merge';
-    expect(githubRefusal(405, '', 'Pull Request is not mergeable', merge)).toMatch(/^Not published: since this draft was saved, someone else published a change to the same lines, .* The draft is kept as it is\. .*Delete unpublished changes/);
-    expect(githubRefusal(409, '', 'Head branch was modified. Review and try the merge again.', merge)).toBe('Not published: someone else changed this draft on GitHub while you were publishing it. Reload to see their change, then Publish again.');
-    expect(githubRefusal(502, 'Bad Gateway', undefined, merge)).toBe('Not published: GitHub refused to merge the draft (502 Bad Gateway). The draft is kept as it is; Publish again to retry.');
-  });
 });
 
 describe('a save GitHub refuses', () => {

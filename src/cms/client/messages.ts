@@ -124,7 +124,7 @@ const MERGE = /\/pulls\/\d+\/merge$/;
 export function githubRefusal(status: number, statusText: string, said: string | undefined, path = ''): string {
   if (MERGE.test(path)) {
     if (status === 405) {
-      return 'Not published: since this draft was saved, someone else published a change to the same lines, and publishing the draft now would undo it. The draft is kept as it is. To keep both changes: copy your edits, choose Delete unpublished changes, open the entry again (it now has their change), make your edits again, and save.';
+      return 'Not published: since this draft was saved, someone else published a change to the same lines, and publishing the draft now would undo it. The draft is kept as it is. To keep both changes: copy your edits, choose Delete unpublished changes (the entry then shows their change), make your edits again, and save.';
     }
     if (status === 409) return 'Not published: someone else changed this draft on GitHub while you were publishing it. Reload to see their change, then Publish again.';
   }
