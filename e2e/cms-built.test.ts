@@ -5,15 +5,17 @@
 // Function URL, github.com and api.github.com) through routes to loopback servers: the built site;
 // the sign-in handler (lambda/cms-auth), its secret read through a stand-in of the Parameters and
 // Secrets extension; GitHub's OAuth flow (github-oauth-stand-in.ts); and GitHub's REST API over a
-// bare git repository (github-api-stand-in.ts). One page signs in through the popup and saves, and
-// meets a save GitHub refuses because another author's commit landed first.
+// bare git repository (github-api-stand-in.ts). One page signs in through the popup, saves a draft
+// as a pull request, marks it ready, opens its preview from the commit status the publishing job
+// sets, and publishes it; and meets a draft GitHub will not merge because another author published
+// a change to the same line first.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Dialog, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Dialog, Locator, Page, Route } from 'playwright-core';
 import { buildSite } from '../src/pipeline/build.ts';
 import { outputLayout } from '../src/output/layout.ts';
 import { headersFor, parseHeadersFile } from '../src/response-headers.ts';
@@ -32,6 +34,8 @@ const AUTH = 'https://abc123.lambda-url.eu-west-2.on.aws';
 const REPO = 'dundee-data/site';
 const APP = { clientId: 'Ov23liCmsTest', secret: 'the-oauth-secret', callback: `${AUTH}/callback` };
 const PARAMETER = '/site/cms/github-client-secret';
+/** Where the publishing job says a draft's preview is: the pull request's own host. */
+const PREVIEW = 'https://pr-1.preview.example.com/';
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.json': 'application/json', '.css': 'text/css' };
 
 let dir: string;
@@ -159,7 +163,7 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     expect(home.headers.get('content-security-policy')).toMatch(/style-src 'self';/);
   });
 
-  it('signs in through the popup (the token posted to the admin origin) and saves a one-word change: one commit on main, by the author, with that line changed', async () => {
+  it('signs in through the popup (the token posted to the admin origin); a save is a draft: a branch and a pull request with the one line changed, main as it was; Ready, the preview the status names linked; Publish merges it: main gains that line', async () => {
     const before = await head();
     const [popup] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: /Login with GitHub/i }).click()]);
     await popup.waitForEvent('close');
@@ -167,14 +171,36 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     await page.evaluate(() => { location.hash = '#/collections/pages/entries/about'; });
     const title = page.getByLabel('Title', { exact: true }).first();
     await expect.poll(() => title.inputValue()).toBe('About Us');
-    await title.fill('About Them');
-    await page.getByRole('button', { name: 'Publish' }).first().click();
-    await page.getByText('Publish now').click();
+    await typed(title, 'About Them');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(drafts).toEqual([{ number: 1, branch: 'cms/pages/about', state: 'open', labels: ['decap-cms/draft'] }]);
+    expect(await head()).toBe(before);
+    const draft = (await git(gitDir, ['log', '-1', '--format=%H%n%P%n%an', 'cms/pages/about'])).out.toString().trim().split('\n');
+    expect(draft.slice(1)).toEqual([before, 'An Author']);
+    expect(await changedLines(before, 'cms/pages/about')).toEqual(['-title: About Us', '+title: About Them']);
+    await page.getByRole('button', { name: 'Status: Draft' }).waitFor();
+    await shoot('cms-draft-saved.png', 420);
+
+    await page.getByRole('button', { name: 'Status: Draft' }).click();
+    await page.getByText('Ready', { exact: true }).click();
+    await expect.poll(drafts).toEqual([{ number: 1, branch: 'cms/pages/about', state: 'open', labels: ['decap-cms/pending_publish'] }]);
+    // The publishing job's statuses on the draft's commit: its preview, then another job's whose name
+    // also holds 'deploy' (which Decap would take, unless told the preview's).
+    await setStatus(draft[0]!, { state: 'success', context: 'site/preview', target_url: PREVIEW, description: 'Preview ready' });
+    await setStatus(draft[0]!, { state: 'success', context: 'ci/deploy-check', target_url: 'https://ci.example.com/runs/1' });
+    const preview = page.getByRole('link', { name: 'View Preview' });
+    await preview.waitFor();
+    expect(await preview.getAttribute('href')).toBe(PREVIEW);
+    await shoot('cms-draft-ready.png', 420);
+
+    await publishNow();
     await expect.poll(head).not.toBe(before);
-    const commit = (await git(gitDir, ['log', '-1', '--format=%P%n%an', 'main'])).out.toString().trim().split('\n');
-    expect(commit).toEqual([before, 'An Author']);
-    const diff = (await git(gitDir, ['diff', '--unified=0', before, 'main'])).out.toString();
-    expect(diff.split('\n').filter((l) => /^[-+](?![-+])/.test(l))).toEqual(['-title: About Us', '+title: About Them']);
+    await page.getByRole('button', { name: 'Published', exact: true }).waitFor();
+    expect(await drafts()).toEqual([]);
+    expect((await api.pulls())[0]).toMatchObject({ number: 1, state: 'closed', merged_at: expect.any(String) });
+    await expect.poll(async () => (await git(gitDir, ['rev-parse', '--verify', '--quiet', 'refs/heads/cms/pages/about'])).code).not.toBe(0);
+    expect((await git(gitDir, ['log', '-1', '--format=%P', 'main'])).out.toString().trim()).toBe(`${before} ${draft[0]}`);
+    expect(await changedLines(before, 'main')).toEqual(['-title: About Us', '+title: About Them']);
     expect(violations).toEqual([]);
   });
 
@@ -182,14 +208,13 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     const before = await head();
     // Opened as an author opens it: back to a collection's list (Decap loads an entry as its form opens), then the entry.
     await page.evaluate(() => { location.hash = '#/collections/blog'; });
-    await expect.poll(() => page.getByRole('button', { name: 'Publish' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
     await page.evaluate(() => { location.hash = '#/collections/blog/entries/what-is-data'; });
     await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toContain('What Is Data?');
     await page.getByLabel(/^Publish date/).pressSequentially('01/12/2026');
     await page.getByLabel(/^Expiry date/).pressSequentially('01/11/2026');
     const asked = api.requests.length;
-    await page.getByRole('button', { name: 'Publish' }).first().click();
-    await page.getByText('Publish now').click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Not saved.' });
     await alert.waitFor();
     expect(await alert.innerText()).toContain('content/blog/what-is-data.md expiryDate: is not after publishDate (2026-12-01), so the article would never be live');
@@ -199,46 +224,104 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     expect(violations).toEqual([]);
   });
 
-  it("opens a legal page; a save GitHub refuses (someone else's commit landed first) says so until dismissed, lands nothing and keeps the edit; Publish again saves that one line", async () => {
+  it("a draft that would undo a change published since is not published: says so until dismissed, main keeps their change; deleted and made again, it publishes that one line", async () => {
     await alertDismissed();
     // The refused article's changes are left behind: Decap's question is answered yes.
     const leave = (d: Dialog) => void (/leave this page/.test(d.message()) ? d.accept() : d.dismiss());
     page.on('dialog', leave);
     await page.evaluate(() => { location.hash = '#/collections/legal'; });
-    await expect.poll(() => page.getByRole('button', { name: 'Publish' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
     page.off('dialog', leave);
     await page.evaluate(() => { location.hash = '#/collections/legal/entries/terms-of-service'; });
     const title = page.getByLabel('Title', { exact: true }).first();
     await expect.poll(() => title.inputValue()).toBe('Terms of Service');
-    await title.fill('Terms of Use');
-    // As the save's branch move arrives, another author's commit has just landed on main.
+    await typed(title, 'Terms of Use');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const branch = 'cms/legal/terms-of-service';
+    await expect.poll(drafts).toEqual([{ number: 2, branch, state: 'open', labels: ['decap-cms/draft'] }]);
+    await page.getByRole('button', { name: 'Status: Draft' }).click();
+    await page.getByText('Ready', { exact: true }).click();
+    await expect.poll(drafts).toEqual([{ number: 2, branch, state: 'open', labels: ['decap-cms/pending_publish'] }]);
+
+    // As the merge arrives, another author has just published a change to the same line.
     const rel = 'content/pages/terms-of-service.md';
-    const theirs = commitOnMain('content/pages/privacy-policy.md', (text) => text.replace('title: Privacy Policy', 'title: Our Privacy Policy'));
-    api.beforeNextRefMove(theirs);
-    const mine = async () => (await git(gitDir, ['show', `main:${rel}`])).out.toString();
-    const was = await mine();
-    await page.getByRole('button', { name: 'Publish' }).first().click();
-    await page.getByText('Publish now').click();
-    const alert = page.getByRole('alert').filter({ hasText: 'someone else saved' });
+    api.beforeNextMerge(commitOnMain(rel, (text) => text.replace('title: Terms of Service', 'title: Terms and Conditions')));
+    await publishNow();
+    const alert = page.getByRole('alert').filter({ hasText: 'Not published' });
     await alert.waitFor();
-    expect(await alert.innerText()).toContain('someone else saved a change on GitHub while you were saving this');
-    const other = await head();
+    expect(await alert.innerText()).toContain('someone else published a change to the same lines, and publishing the draft now would undo it');
+    const theirs = await head();
     expect((await git(gitDir, ['log', '-1', '--format=%an', 'main'])).out.toString().trim()).toBe('Another Author');
-    expect(await mine()).toBe(was);
-    expect(await title.inputValue()).toBe('Terms of Use');
+    expect((await git(gitDir, ['show', `main:${rel}`])).out.toString()).toContain('title: Terms and Conditions');
+    expect(await drafts()).toEqual([{ number: 2, branch, state: 'open', labels: ['decap-cms/pending_publish'] }]);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await shoot('cms-draft-not-published-375.png');
+    await page.setViewportSize({ width: 1366, height: 900 });
     await alert.getByRole('button', { name: 'Dismiss' }).click();
     expect(await alert.count()).toBe(0);
 
-    await page.getByRole('button', { name: 'Publish' }).first().click();
-    await page.getByText('Publish now').click();
-    await expect.poll(head).not.toBe(other);
-    expect((await git(gitDir, ['log', '-1', '--format=%P%n%an', 'main'])).out.toString().trim().split('\n')).toEqual([other, 'An Author']);
-    const diff = (await git(gitDir, ['diff', '--unified=0', other, 'main'])).out.toString();
-    expect(diff.split('\n').filter((l) => /^[-+](?![-+])/.test(l))).toEqual(['-title: Terms of Service', '+title: Terms of Use']);
+    // As the message says: the draft deleted, the entry as it is on main (their change), the edit made again.
+    page.once('dialog', (d) => void (/unpublished changes to this entry will be deleted/.test(d.message()) ? d.accept() : d.dismiss()));
+    await page.getByRole('button', { name: 'Delete unpublished changes' }).click();
+    await expect.poll(drafts).toEqual([]);
+    // Decap opens the entry again as it is on main, with their change.
+    await expect.poll(() => title.inputValue()).toBe('Terms and Conditions');
+    await typed(title, 'Terms of Use');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(drafts).toEqual([{ number: 3, branch, state: 'open', labels: ['decap-cms/draft'] }]);
+    await page.getByRole('button', { name: 'Status: Draft' }).click();
+    await page.getByText('Ready', { exact: true }).click();
+    await expect.poll(drafts).toEqual([{ number: 3, branch, state: 'open', labels: ['decap-cms/pending_publish'] }]);
+    await publishNow();
+    await expect.poll(head).not.toBe(theirs);
+    expect(await changedLines(theirs, 'main')).toEqual(['-title: Terms and Conditions', '+title: Terms of Use']);
     expect(await alert.count()).toBe(0);
     expect(violations).toEqual([]);
   });
 });
+
+/**
+ * `value` typed into `field`, and the entry then has unsaved changes: typed again should Decap,
+ * still loading the entry as its form opened, have set the form back to the entry as saved.
+ */
+async function typed(field: Locator, value: string): Promise<void> {
+  const save = page.getByRole('button', { name: 'Save', exact: true });
+  await expect.poll(async () => {
+    if (await field.inputValue() !== value) await field.fill(value);
+    return save.isEnabled();
+  }).toBe(true);
+}
+
+/** Publish, then Publish now, and yes to Decap's question. */
+async function publishNow(): Promise<void> {
+  page.once('dialog', (d) => void (/publish this entry/.test(d.message()) ? d.accept() : d.dismiss()));
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByText('Publish now').click();
+}
+
+/** The open pull requests: number, branch, state and labels. */
+async function drafts(): Promise<Array<{ number: number; branch: string; state: string; labels: string[] }>> {
+  return (await api.pulls()).filter((p) => p.state === 'open').map((p) => ({ number: p.number, branch: p.head.ref, state: p.state, labels: p.labels.map((l) => l.name) }));
+}
+
+/** The lines `to` changes from `from`. */
+async function changedLines(from: string, to: string): Promise<string[]> {
+  const diff = (await git(gitDir, ['diff', '--unified=0', from, to])).out.toString();
+  return diff.split('\n').filter((l) => /^[-+](?![-+])/.test(l));
+}
+
+/** A commit status set on `sha` through the API, as the publishing job sets it with its own token. */
+async function setStatus(sha: string, status: Record<string, string>): Promise<void> {
+  const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('decap-cms-user') ?? '{}') as { token?: string }).token ?? '');
+  const res = await fetch(`${api.url}/repos/${REPO}/statuses/${sha}`, { method: 'POST', headers: { authorization: `token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(status) });
+  expect(res.status).toBe(201);
+}
+
+/** The page as it is (its top `height` pixels, if given), saved in docs/images/ for the authors' guide when SITE_CMS_SCREENSHOTS is set. */
+async function shoot(name: string, height?: number): Promise<void> {
+  if (!process.env.SITE_CMS_SCREENSHOTS) return;
+  await page.screenshot({ path: path.resolve('docs/images', name), ...(height ? { clip: { x: 0, y: 0, width: page.viewportSize()!.width, height } } : {}) });
+}
 
 /** Any message left by the test before, dismissed. */
 async function alertDismissed(): Promise<void> {

@@ -24,13 +24,14 @@ export interface CmsCollection {
 }
 
 export interface CmsConfig {
-  backend: { name: string; repo?: string; branch?: string; base_url?: string; auth_endpoint?: string };
+  backend: { name: string; repo?: string; branch?: string; base_url?: string; auth_endpoint?: string; preview_context?: string; proxy_url?: string };
   load_config_file: false;
   media_folder: string;
   public_folder: string;
   site_url?: string;
   display_url?: string;
-  publish_mode?: string;
+  /** 'editorial_workflow' with GitHub: a save is a draft, reviewed as a pull request, until published. */
+  publish_mode: 'editorial_workflow' | 'simple';
   locale?: string;
   /** An optional field left empty is left out of the file, as the schemas want (never written as ''). */
   omit_empty_optional_fields: true;
@@ -48,6 +49,12 @@ export interface CmsSettings {
   branch?: string;
   authBaseUrl?: string;
 }
+
+/**
+ * The commit status, on a draft's latest commit, whose `target_url` is the address of that draft's
+ * preview: set by the publishing job, and read by the content manager for its "View Preview" link.
+ */
+export const PREVIEW_STATUS_CONTEXT = 'site/preview';
 
 const IMAGE_PATTERN = '^\\/images\\/';
 
@@ -170,7 +177,12 @@ export function cmsConfig(settings: CmsSettings, kinds: ContentKinds = contentKi
   ];
 
   return {
-    backend: { name: 'github', repo: settings.repo ?? 'owner/site', branch: settings.branch ?? 'main', ...(settings.authBaseUrl ? { base_url: settings.authBaseUrl, auth_endpoint: 'auth' } : {}) },
+    backend: {
+      name: 'github', repo: settings.repo ?? 'owner/site', branch: settings.branch ?? 'main', preview_context: PREVIEW_STATUS_CONTEXT,
+      ...(settings.authBaseUrl ? { base_url: settings.authBaseUrl, auth_endpoint: 'auth' } : {}),
+    },
+    // Through GitHub a save is a draft (a branch and a pull request), live only once published.
+    publish_mode: 'editorial_workflow',
     load_config_file: false,
     media_folder: 'content/images',
     public_folder: '/images',
@@ -180,6 +192,16 @@ export function cmsConfig(settings: CmsSettings, kinds: ContentKinds = contentKi
     collections,
     saveRules,
   };
+}
+
+/**
+ * The config `site serve` gives /admin: the same collections, saved through serve's local API
+ * (`proxyUrl`), each save written straight into content/. An author at their own checkout commits
+ * (and opens a pull request) themselves, so there are no drafts here: Decap's local backend has no
+ * branches to keep them in.
+ */
+export function localCmsConfig(settings: CmsSettings, proxyUrl: string): CmsConfig {
+  return { ...cmsConfig(settings), backend: { name: 'proxy', proxy_url: proxyUrl }, publish_mode: 'simple' };
 }
 
 /** The schema the build checks an entry of the CMS's collection (and file) by, and whether a markdown body (the CMS's `body`, outside the schema) goes with it. */

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ADMIN_PATH, CMS_CONFIG, CMS_LOCAL_API, CMS_SCRIPT, CMS_TOKEN_PARAM, HASHED_SCRIPT, adminPage, cmsHeaders, hashedScript } from './admin-page.ts';
 import { CMS_BODY_LIMIT, CmsLocalBackend, type ValidateContent } from './local-backend.ts';
 import { cmsBundle } from './bundle.ts';
-import { cmsConfig } from './config.ts';
+import { localCmsConfig } from './config.ts';
 import type { PreviewContext } from './client/previews.tsx';
 
 export interface CmsSiteFacts { name: string; url: string; categories: readonly string[]; styles: readonly string[]; preview: PreviewContext }
@@ -70,7 +70,7 @@ export function serveCms(root: string, validate: ValidateContent, facts: () => C
     if (pathname === CMS_CONFIG) {
       const host = req.headers.host ?? '127.0.0.1';
       // Decap's proxy backend, posting to serve (the client adds the page's token to its address).
-      const config = { ...cmsConfig({ categories: site?.categories ?? [], siteUrl: `http://${host}` }), backend: { name: 'proxy', proxy_url: CMS_LOCAL_API }, previewStyles: site?.styles ?? [], previewContext: site?.preview };
+      const config = { ...localCmsConfig({ categories: site?.categories ?? [], siteUrl: `http://${host}` }, CMS_LOCAL_API), previewStyles: site?.styles ?? [], previewContext: site?.preview };
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       return void res.end(JSON.stringify(config)), true;
     }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { cmsConfig, contentKinds, fields } from '../../src/cms/config.ts';
+import { cmsConfig, contentKinds, fields, localCmsConfig } from '../../src/cms/config.ts';
 import { writePlaces } from '../../src/cms/write-places.ts';
 import type { CmsField } from '../../src/cms/fields.ts';
 import { caseStudySchema, postSchema } from '../../src/content/schemas.ts';
@@ -90,6 +90,19 @@ describe('the CMS config made from the schemas', () => {
     for (const file of filesIn('content/services', '.yaml')) out.push(...fieldsRefuse(folder('services').fields!, read(file), file));
     for (const f of [...folder('pages').files!, ...folder('legal').files!, ...folder('site').files!]) out.push(...fieldsRefuse(f.fields, read(f.file), f.file));
     expect(out).toEqual([]);
+  });
+});
+
+describe('where a save goes', () => {
+  it("through GitHub a save is a draft (a pull request) with its preview named by the 'site/preview' status; site serve writes straight into content/", () => {
+    const production = cmsConfig({ categories: [], repo: 'dundee-data/site', authBaseUrl: 'https://auth.example.com' });
+    expect(production.publish_mode).toBe('editorial_workflow');
+    expect(production.backend).toMatchObject({ name: 'github', repo: 'dundee-data/site', branch: 'main', preview_context: 'site/preview' });
+    // An author at their own checkout commits themselves: no drafts, and nothing of GitHub's.
+    const local = localCmsConfig({ categories: [] }, '/admin/api');
+    expect(local.publish_mode).toBe('simple');
+    expect(local.backend).toEqual({ name: 'proxy', proxy_url: '/admin/api' });
+    expect(local.collections).toEqual(cmsConfig({ categories: [] }).collections);
   });
 });
 

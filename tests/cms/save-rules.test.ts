@@ -33,7 +33,14 @@ describe('a save GitHub refuses', () => {
     for (const [status, said] of [[422, 'Update is not a fast forward'], [409, 'Conflict']] as const) {
       expect(githubRefusal(status, '', said)).toMatch(/^Not saved: someone else saved a change on GitHub while you were saving this\. Reload to see their change .*Your changes are still in the form\.$/);
     }
-    expect(githubRefusal(422, '', 'Tree SHA does not exist')).toBe('Not saved: GitHub refused the save (422: Tree SHA does not exist). Nothing was published. Your changes are still in the form. Publish again to retry.');
-    expect(githubRefusal(502, 'Bad Gateway', undefined)).toBe('Not saved: GitHub refused the save (502 Bad Gateway). Nothing was published. Your changes are still in the form. Publish again to retry.');
+    expect(githubRefusal(422, '', 'Tree SHA does not exist')).toBe('Not saved: GitHub refused the save (422: Tree SHA does not exist). Nothing was published. Your changes are still in the form. Save again to retry.');
+    expect(githubRefusal(502, 'Bad Gateway', undefined)).toBe('Not saved: GitHub refused the save (502 Bad Gateway). Nothing was published. Your changes are still in the form. Save again to retry.');
+  });
+
+  it('says a draft that no longer merges would undo a change published since, and is kept; a draft changed while publishing, to reload', () => {
+    const merge = '/repos/dundee-data/site/pulls/3/merge';
+    expect(githubRefusal(405, '', 'Pull Request is not mergeable', merge)).toMatch(/^Not published: since this draft was saved, someone else published a change to the same lines, .* The draft is kept as it is\. .*Delete unpublished changes/);
+    expect(githubRefusal(409, '', 'Head branch was modified. Review and try the merge again.', merge)).toBe('Not published: someone else changed this draft on GitHub while you were publishing it. Reload to see their change, then Publish again.');
+    expect(githubRefusal(502, 'Bad Gateway', undefined, merge)).toBe('Not published: GitHub refused to merge the draft (502 Bad Gateway). The draft is kept as it is; Publish again to retry.');
   });
 });

@@ -1,17 +1,20 @@
 // A stand-in of GitHub's REST API on 127.0.0.1, for the calls Decap CMS's GitHub backend makes when
-// it signs in and saves without the editorial workflow: the user, the repository (with the push
-// permission Decap checks), a branch, trees by `branch:folder`, blobs, a path's commits, and a save
-// as blobs, a tree, a commit and the branch moved to it. One repository, held in a real bare git
-// repository through the git CLI. No more lenient than GitHub: every request needs a token the
-// OAuth stand-in issued (401 otherwise), an unknown repository, branch, tree or blob is 404, a tree
-// or commit naming a missing object is 422, and a branch moves only forward (422, "Update is not a
-// fast forward") unless forced, and only from the commit it was at when the move was checked.
+// it signs in and saves: the user, the repository (with the push permission Decap checks), a branch,
+// trees by `branch:folder`, blobs, a path's commits, and a save as blobs, a tree, a commit and a
+// branch made (a ref) or moved to it; and, for the editorial workflow, pull requests, their labels,
+// comparisons, merges and commit statuses (github-pulls-stand-in.ts). One repository, held in a
+// real bare git repository through the git CLI. No more lenient than GitHub: every request needs a
+// token the OAuth stand-in issued (401 otherwise), an unknown repository, branch, tree or blob is
+// 404, a tree or commit naming a missing object is 422, a ref made twice is 422, and a branch moves
+// only forward (422, "Update is not a fast forward") unless forced, and only from the commit it was
+// at when the move was checked.
 import http from 'node:http';
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Answer, notFound, pullsOf, unprocessable } from './github-pulls-stand-in.ts';
 
 export interface GitHubUser { login: string; id: number; name: string; email: string }
 
@@ -26,6 +29,10 @@ export interface GitHubApiStandIn {
    * after the race, and is answered by the same rules.
    */
   beforeNextRefMove(act: () => Promise<unknown>): void;
+  /** `act` is run once, as the next merge of a pull request arrives and before it is checked. */
+  beforeNextMerge(act: () => Promise<unknown>): void;
+  /** The pull requests, as GitHub lists them (newest first). */
+  pulls(): Promise<Array<{ number: number; state: string; merged_at: string | null; labels: Array<{ name: string }>; head: { ref: string; sha: string }; base: { ref: string } }>>;
   close(): Promise<void>;
 }
 
@@ -57,13 +64,6 @@ export function git(gitDir: string, args: string[], options: { input?: string | 
   });
 }
 
-class Answer extends Error {
-  readonly status: number;
-  readonly body: unknown;
-  constructor(status: number, body: unknown) { super(String(status)); this.status = status; this.body = body; }
-}
-const notFound = (message = 'Not Found') => new Answer(404, { message, documentation_url: 'https://docs.github.com/rest', status: '404' });
-const unprocessable = (message: string) => new Answer(422, { message, documentation_url: 'https://docs.github.com/rest', status: '422' });
 
 export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<GitHubApiStandIn> {
   const { gitDir, user } = options;
@@ -97,8 +97,13 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
     };
   };
 
+  const pulls = pullsOf({ owner, full: options.repo, base: () => base, login: user.login, text, run, headOf, typeOf, commitJson });
+  const refJson = (ref: string, sha: string) => ({ ref, node_id: '', url: `${base}/repos/${options.repo}/git/${ref}`, object: { sha, type: 'commit', url: `${base}/repos/${options.repo}/git/commits/${sha}` } });
+
   async function answer(method: string, url: URL, body: unknown): Promise<{ status: number; json: unknown }> {
     if (method === 'GET' && url.pathname === '/user') return { status: 200, json: { ...user, avatar_url: '', type: 'User' } };
+    if (method === 'GET' && url.pathname === `/users/${user.login}`) return { status: 200, json: { login: user.login, id: user.id, name: user.name, avatar_url: '', type: 'User' } };
+    if (method === 'GET' && url.pathname === '/search/issues') return pulls.search(url.searchParams.get('q') ?? '');
     const m = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(url.pathname);
     // GitHub answers a repository the token cannot see as it answers one that does not exist.
     if (!m || m[1]!.toLowerCase() !== owner.toLowerCase() || m[2]!.toLowerCase() !== name.toLowerCase()) throw notFound();
@@ -189,6 +194,25 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
       const sha = await text(['commit-tree', tree, ...parents.flatMap((p) => ['-p', String(p)]), '-F', '-'], { input: message, env: { ...who(author, 'AUTHOR'), ...who(committer ?? author, 'COMMITTER') } });
       return { status: 201, json: await commitJson(sha) };
     }
+    if (method === 'POST' && rest === '/git/refs') {
+      const { ref, sha } = (body ?? {}) as { ref?: unknown; sha?: unknown };
+      if (typeof ref !== 'string' || !/^refs\/[^/]+\/./.test(ref) || (await run(['check-ref-format', ref])).code !== 0) throw unprocessable(`${String(ref)} is not a valid ref name.`);
+      if (await typeOf(sha) !== 'commit') throw unprocessable('Object does not exist');
+      if ((await run(['rev-parse', '--verify', '--quiet', ref])).code === 0) throw unprocessable('Reference already exists');
+      // A ref beside a folder of refs of the same name (refs/heads/cms beside refs/heads/cms/x) cannot be made.
+      if ((await run(['update-ref', ref, String(sha), ''])).code !== 0) throw unprocessable('Reference update failed');
+      return { status: 201, json: refJson(ref, String(sha)) };
+    }
+    if (method === 'DELETE' && (p = /^\/git\/refs\/heads\/(.+)$/.exec(rest))) {
+      const branch = decodeURIComponent(p[1]!);
+      const old = await headOf(branch);
+      if (!old) throw unprocessable('Reference does not exist');
+      if ((await run(['update-ref', '-d', `refs/heads/${branch}`, old])).code !== 0) throw unprocessable('Reference does not exist');
+      await pulls.branchDeleted(branch, old);
+      return { status: 204, json: undefined };
+    }
+    const asked = await pulls.answer(method, rest, url, body);
+    if (asked) return asked;
     if (method === 'PATCH' && (p = /^\/git\/refs\/heads\/(.+)$/.exec(rest))) {
       const branch = decodeURIComponent(p[1]!);
       const { sha, force = false } = (body ?? {}) as { sha?: unknown; force?: unknown };
@@ -223,6 +247,7 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
       }
       requests.push(`${method} ${url.pathname}`);
       const send = (status: number, json: unknown) => {
+        if (status === 204) { res.writeHead(204, cors); return res.end(); }
         res.writeHead(status, { ...cors, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, max-age=60, s-maxage=60' });
         res.end(JSON.stringify(json));
       };
@@ -244,6 +269,8 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
     url: base,
     requests,
     beforeNextRefMove: (act) => { beforeRefMove = act; },
+    beforeNextMerge: (act) => pulls.beforeNextMerge(act),
+    pulls: () => pulls.list(),
     close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
   };
 }

@@ -79,10 +79,12 @@ interface Watch {
   writes(url: URL, init?: RequestInit): boolean;
   /** The message for a write that reached no server. */
   unreachable: string;
-  /** The message for a write refused with `res`, whose JSON body's `message`/`error` is `said`. */
-  refused(res: Response, said: string | undefined): string;
+  /** The message for a write to `url` refused with `res`, whose JSON body's `message`/`error` is `said`. */
+  refused(res: Response, said: string | undefined, url: URL): string;
   /** Whether a write that succeeded clears the message shown. */
   clearOnSuccess: boolean;
+  /** The answer the content manager is handed for a refused write (the refusal itself unless given). */
+  handOn?(res: Response, url: URL): Response;
 }
 
 /** Wraps fetch: a watched write that fails shows its message; one that succeeds may clear it. */
@@ -100,14 +102,14 @@ function watchWrites(watch: Watch): void {
     }
     if (res.ok) {
       if (watch.clearOnSuccess) clear();
-    } else {
-      const said = await res.clone().json().then((j: { error?: unknown; message?: unknown }) => {
-        const text = j?.error ?? j?.message;
-        return typeof text === 'string' ? text : undefined;
-      }, () => undefined);
-      show(watch.refused(res, said));
+      return res;
     }
-    return res;
+    const said = await res.clone().json().then((j: { error?: unknown; message?: unknown }) => {
+      const text = j?.error ?? j?.message;
+      return typeof text === 'string' ? text : undefined;
+    }, () => undefined);
+    show(watch.refused(res, said, url));
+    return watch.handOn?.(res, url) ?? res;
   };
 }
 
@@ -123,19 +125,30 @@ export function reportRefusals(apiUrl: string): void {
 }
 
 const KEPT = 'Your changes are still in the form.';
+const MERGE = /\/pulls\/\d+\/merge$/;
 
 /**
- * What an author reads when GitHub refuses a write of a save (a blob, a tree, a commit, the branch
- * moved to it): a branch that moved on since the save began (GitHub's 422 "Update is not a fast
- * forward", or a 409) says someone else saved; anything else gives GitHub's status and message.
- * Nothing reached the branch in either case: the branch is moved last.
+ * What an author reads when GitHub refuses a write: of a save (a blob, a tree, a commit, the draft's
+ * branch made or moved, its pull request and labels), or of publishing (the pull request merged).
+ * A branch that moved on since the save began (GitHub's 422 "Update is not a fast forward", or a
+ * 409) says someone else saved; a draft that no longer merges (405) says someone else published a
+ * change to the same lines; anything else gives GitHub's status and message. Nothing reached `main`
+ * in any case.
  */
-export function githubRefusal(status: number, statusText: string, said: string | undefined): string {
+export function githubRefusal(status: number, statusText: string, said: string | undefined, path = ''): string {
+  if (MERGE.test(path)) {
+    if (status === 405) {
+      return 'Not published: since this draft was saved, someone else published a change to the same lines, and publishing the draft now would undo it. The draft is kept as it is. To keep both changes: copy your edits, choose Delete unpublished changes (the entry then shows their change), make your edits again, and save.';
+    }
+    if (status === 409) return 'Not published: someone else changed this draft on GitHub while you were publishing it. Reload to see their change, then Publish again.';
+  }
   if (status === 409 || (status === 422 && /fast.?forward/i.test(said ?? ''))) {
-    return `Not saved: someone else saved a change on GitHub while you were saving this. Reload to see their change (copy your edits first: a reload loses them), or Publish again to save your version of this entry over theirs. ${KEPT}`;
+    return `Not saved: someone else saved a change on GitHub while you were saving this. Reload to see their change (copy your edits first: a reload loses them), or save again to keep your version of this entry over theirs. ${KEPT}`;
   }
   const answer = [String(status), statusText].filter(Boolean).join(' ');
-  return `Not saved: GitHub refused the save (${answer}${said ? `: ${said}` : ''}). Nothing was published. ${KEPT} Publish again to retry.`;
+  return MERGE.test(path)
+    ? `Not published: GitHub refused to merge the draft (${answer}${said ? `: ${said}` : ''}). The draft is kept as it is; Publish again to retry.`
+    : `Not saved: GitHub refused the save (${answer}${said ? `: ${said}` : ''}). Nothing was published. ${KEPT} Save again to retry.`;
 }
 
 /** Watches the writes Decap sends GitHub's API at `apiRoot` for a repository: a refusal is shown until dismissed or the next save. */
@@ -143,8 +156,11 @@ export function reportGitHubRefusals(apiRoot: string): void {
   const root = new URL(apiRoot);
   watchWrites({
     writes: (url, init) => url.origin === root.origin && url.pathname.startsWith(`${root.pathname.replace(/\/$/, '')}/repos/`) && !['GET', 'HEAD', 'OPTIONS'].includes((init?.method ?? 'GET').toUpperCase()),
-    unreachable: `Not saved: GitHub could not be reached. Nothing was published. ${KEPT} Publish again once you are back online.`,
-    refused: (res, said) => githubRefusal(res.status, res.statusText, said),
+    unreachable: `Not saved: GitHub could not be reached. Nothing was published. ${KEPT} Try again once you are back online.`,
+    refused: (res, said, url) => githubRefusal(res.status, res.statusText, said, url.pathname),
     clearOnSuccess: false,
+    // Decap answers a merge GitHub refuses as not mergeable (405) by writing the draft's files over
+    // main's, which would undo the change published since: it is handed a refusal it stops at instead.
+    handOn: (res, url) => (res.status === 405 && MERGE.test(url.pathname) ? new Response(res.body, { status: 409, statusText: 'Conflict', headers: res.headers }) : res),
   });
 }
