@@ -11,10 +11,12 @@ import { outputLayout } from '../../src/output/layout.ts';
 let root: string;
 let server: RunningServer;
 
-/** A project of content/ and a client of one line (bundled by esbuild in milliseconds), served as built. */
+/** A project of content/, the templates and a client of one line (bundled by esbuild in milliseconds), served as built. */
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'site-cms-cache-'));
   await cp(path.resolve('content'), path.join(root, 'content'), { recursive: true });
+  // The kinds of page's templates modules, which the bundle's previews module names (the client here imports none).
+  await cp(path.resolve('templates'), path.join(root, 'templates'), { recursive: true });
   await mkdir(path.join(root, 'src/cms/client'), { recursive: true });
   await writeFile(path.join(root, 'src/cms/client/index.tsx'), 'document.title = "content manager";\n');
   const out = path.join(root, 'out');

@@ -50,7 +50,9 @@ describe('site build with cms: in site.yaml', { timeout: 300_000 }, () => {
     expect(bundle.size).toBeGreaterThan(1_000_000);
 
     const config = JSON.parse(await readFile(path.join(out(), 'admin', 'config.json'), 'utf8')) as { backend: Record<string, string>; local_backend?: unknown; collections: unknown[]; previewStyles: string[] };
-    expect(config.backend).toEqual({ name: 'github', repo: 'dundee-data/site', branch: 'main', base_url: 'https://abc123.lambda-url.eu-west-2.on.aws/', auth_endpoint: 'auth' });
+    expect(config.backend).toEqual({ name: 'github', repo: 'dundee-data/site', branch: 'main', base_url: 'https://abc123.lambda-url.eu-west-2.on.aws/', auth_endpoint: 'auth', preview_context: 'site/preview' });
+    // Saves through GitHub are drafts: a branch and a pull request each.
+    expect((config as { publish_mode?: string }).publish_mode).toBe('editorial_workflow');
     expect(config.local_backend).toBeUndefined();
     expect(config.collections.length).toBeGreaterThan(3);
     expect(existsSync(path.join(out(), config.previewStyles[0]!))).toBe(true);
