@@ -4,9 +4,9 @@
 // pages' routes; and serve wrote, beside the tree, a record of the rest: the documents' shell, the
 // render context, the code that made the pages and each article's front hash. A saved article whose
 // front matter is the same bytes is parsed, and its page made in memory with the new body.
-import { existsSync, readlinkSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PlannedBuild } from '../pipeline/build.ts';
 import { readRecord } from '../pipeline/build-record.ts';
@@ -87,8 +87,12 @@ export class RecordedSaves {
 
   constructor(private readonly root: string, private readonly layout: OutputLayout) {}
 
-  /** The record, the file list, the routes and the code loaded, so that the first save does not wait for them. */
-  warm(): void { void this.load(); }
+  /**
+   * The record, the file list, the routes and the code loaded, so that the first save does not wait
+   * for them: before the build starts, whose load puts ten thousand reads ahead of any other in the
+   * thread pool (a save's own reads are synchronous for the same reason).
+   */
+  async warm(): Promise<void> { await this.load(); }
 
   private load(): Promise<Ready | undefined> {
     return (this.ready ??= (async () => {
@@ -97,9 +101,9 @@ export class RecordedSaves {
       const parts = treeParts(tree);
       // A list a quick rebuild patched is no serve build's.
       if (existsSync(fileListPatch(parts.fileList))) return undefined;
-      const [text, list] = await Promise.all([readFile(recordFile(tree), 'utf8'), readFile(parts.fileList)]);
-      const record = JSON.parse(text) as ServeRecord;
+      const record = JSON.parse(readFileSync(recordFile(tree), 'utf8')) as ServeRecord;
       if (record.format !== FORMAT || record.build !== readRecord(parts.record)?.id) return undefined;
+      const list = readFileSync(parts.fileList);
       const [render, markdown, routes] = await Promise.all([import(record.renderUrl), import(record.markdownUrl), routeReader(this.root)]);
       if (this.closed) { await routes.close(); return undefined; }
       return {
@@ -114,10 +118,14 @@ export class RecordedSaves {
   file(file: string): MemoryFile | undefined { return this.files.get(file); }
 
   /** The saved files' pages made, if each is an article whose front matter is as the last run read it; else undefined, and `reason` says why. */
-  async apply(rels: string[]): Promise<number | undefined> {
+  async apply(rels: string[]): Promise<{ pages: number; stages: Record<string, number> } | undefined> {
     this.reason = '';
+    const stages: Record<string, number> = {};
+    let at = performance.now();
+    const lap = (name: string) => { const t = performance.now(); stages[name] = (stages[name] ?? 0) + t - at; at = t; };
     const ready = await this.load();
     if (!ready || this.closed) return this.cannot('the last run left no record to answer from');
+    lap('code');
     const made = new Map<string, MemoryFile>();
     for (const rel of rels) {
       const slug = ARTICLE.exec(rel.split(path.sep).join('/'))?.[1];
@@ -128,8 +136,10 @@ export class RecordedSaves {
       const key = keyIn(ready.list, file);
       const route = key === undefined ? undefined : await ready.routes.read(key);
       if (!route || route.template !== 'blogPost' || route.file !== file) return this.cannot(`${rel}'s page is not in the build cache`);
+      lap('route');
       const read = async () => {
-        const source = await readFile(path.join(this.root, rel)).catch(() => undefined);
+        let source: Buffer | undefined;
+        try { source = readFileSync(path.join(this.root, rel)); } catch { source = undefined; }
         const job = source && jobOfBytes(source, rel, ready.record.ctx.settings.assessmentForms, ready.record.ctx.images);
         if (!job || job.front !== front) return 'front';
         const parsed = await ready.parse(parseJob(job));
@@ -139,6 +149,7 @@ export class RecordedSaves {
       const parsed = await read().then(async (first) => (typeof first === 'string' ? sleep(REREAD_MS).then(read) : first));
       if (parsed === 'front') return this.cannot(`${rel}'s front matter changed`);
       if (parsed === 'error') return this.cannot(`${rel} has an error`);
+      lap('load');
       const post = route.props.post;
       // Other images need their variants made: a build's work.
       if (!sameValue(post.bodyImages, parsed.body.images)) return this.cannot(`${rel} shows other images`);
@@ -146,9 +157,10 @@ export class RecordedSaves {
       const html = ready.pageDocument(page, ready.record.ctx, ready.record.shell);
       if (html === undefined) return this.cannot(`${rel}'s page could not be made`);
       made.set(file, { body: Buffer.from(html), type: HTML });
+      lap('render');
     }
     for (const [file, page] of made) this.files.set(file, page);
-    return made.size;
+    return { pages: made.size, stages };
   }
 
   private cannot(reason: string): undefined {

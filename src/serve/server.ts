@@ -240,7 +240,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // Loaded after the first answer, as the build's modules are.
     const { RecordedSaves } = await import('./recorded-saves.ts');
     state.recorded = new RecordedSaves(opts.root, layout);
-    state.recorded.warm();
+    await state.recorded.warm();
     state.startup = startupSaves(state.recorded);
   }
   const watcher = watchSaves(state, queue);

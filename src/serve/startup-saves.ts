@@ -28,6 +28,8 @@ export interface SavesState {
 export interface StartupSaves {
   live: Promise<LiveSite | undefined>; ready: (live: LiveSite | undefined) => void; planned: boolean;
   recorded?: RecordedSaves; applied: Set<string>; chain: Promise<void>;
+  /** Saves the records could not answer, answered once the build has planned. */
+  waiting?: Promise<void>;
 }
 
 export function startupSaves(recorded?: RecordedSaves): StartupSaves {
@@ -38,33 +40,39 @@ export function startupSaves(recorded?: RecordedSaves): StartupSaves {
 
 /** The saves noted, answered from the last run's records if the build has not planned yet; false if they cannot be (the log says why). */
 async function answerFromRecords(state: SavesState, startup: StartupSaves): Promise<boolean> {
-  const { recorded } = startup;
-  if (!recorded || startup.planned) return false;
+  const recorded = startup.recorded!;
   const rels = [...state.saved];
   state.saved.clear();
   const start = performance.now();
-  const pages = await recorded.apply(rels).catch((error: unknown) => { recorded.reason = error instanceof Error ? error.message : String(error); return undefined; });
-  if (!pages) {
+  const made = await recorded.apply(rels).catch((error: unknown) => { recorded.reason = error instanceof Error ? error.message : String(error); return undefined; });
+  if (!made) {
     for (const rel of rels) state.saved.add(rel);
     state.log(`answered once the first build has planned: ${recorded.reason}`);
     return false;
   }
   for (const rel of rels) startup.applied.add(rel);
-  state.log(`built ${pages} page${pages === 1 ? '' : 's'} in ${Math.round(performance.now() - start)} ms from the last run's records, while the first build loads`);
+  const stages = Object.entries(made.stages).map(([name, ms]) => `${name} ${Math.round(ms)}`).join(', ');
+  state.log(`built ${made.pages} page${made.pages === 1 ? '' : 's'} in ${Math.round(performance.now() - start)} ms from the last run's records, while the first build loads (${stages} ms)`);
   state.reload.reload();
   return true;
 }
 
 /**
- * The saves noted, answered: during serve's start-up build from its plan, once planned (see
- * StartupSaves), one after another; else, or if a save needs a build (a new article, a template), by a pass.
+ * The saves noted, answered: during serve's start-up build from the last run's records until it has
+ * planned, from its plan once planned (see StartupSaves), one after another; else, or if a save needs
+ * a build (a new article, a template), by a pass.
  */
 export function answerSaves(state: SavesState, queue: () => Promise<void>): void {
   const { startup, log } = state;
   if (!startup || state.session.codeChanged) return void queue();
   startup.chain = startup.chain.then(async () => {
     if (!state.saved.size) return; // taken by an earlier call: a save is often two events
-    if (state.startup === startup && await answerFromRecords(state, startup)) return;
+    if (state.startup === startup && !startup.planned && startup.recorded) {
+      if (await answerFromRecords(state, startup)) return;
+      // Left for the plan, without holding up the saves after it (a save's second event, once its write is whole, may be answered from the records).
+      if (!startup.waiting) startup.waiting = startup.live.then(() => { startup.waiting = undefined; answerSaves(state, queue); });
+      return;
+    }
     const live = await startup.live;
     const rels = [...state.saved];
     if (!rels.length) return;
