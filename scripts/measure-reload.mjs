@@ -107,6 +107,7 @@ try {
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   const median = (values) => { const v = [...values].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2; };
   await waitFor(/^serving http/m);
+  readyMs ??= performance.now() - started;
   console.log(`first request answered ${firstMs.toFixed(0)} ms after start (first build done at ${readyMs.toFixed(0)} ms); the first edit began ${(firstSaveAt - started).toFixed(0)} ms after start`);
   console.log(`the first save: ${times[0].toFixed(1)} ms; the next ${times.length - 1}: median ${median(times.slice(1)).toFixed(1)} ms`);
   console.log(`save → reload, ${edits} ${title ? 'title' : 'body'} edits of ${article}: median ${median(times).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms (min ${sorted[0].toFixed(1)}, max ${sorted.at(-1).toFixed(1)})`);

@@ -92,7 +92,12 @@ export class RecordedSaves {
    * for them: before the build starts, whose load puts ten thousand reads ahead of any other in the
    * thread pool (a save's own reads are synchronous for the same reason).
    */
-  async warm(): Promise<void> { await this.load(); }
+  async warm(): Promise<void> {
+    // And a save rehearsed, its page thrown away: the parser's and the templates' first run cost the first save half a second on a busy machine.
+    const ready = await this.load();
+    const rel = ready && Object.keys(ready.record.fronts)[0];
+    if (ready && rel !== undefined) await this.make(ready, `content/blog/${rel}.md`).catch(() => undefined);
+  }
 
   private load(): Promise<Ready | undefined> {
     return (this.ready ??= (async () => {
@@ -128,39 +133,46 @@ export class RecordedSaves {
     lap('code');
     const made = new Map<string, MemoryFile>();
     for (const rel of rels) {
-      const slug = ARTICLE.exec(rel.split(path.sep).join('/'))?.[1];
-      if (!slug) return this.cannot(`${rel} is not an article`);
-      const front = ready.record.fronts[slug];
-      if (front === undefined) return this.cannot(`${rel} is a new article`);
-      const file = `/blog/${slug}.html`;
-      const key = keyIn(ready.list, file);
-      const route = key === undefined ? undefined : await ready.routes.read(key);
-      if (!route || route.template !== 'blogPost' || route.file !== file) return this.cannot(`${rel}'s page is not in the build cache`);
-      lap('route');
-      const read = async () => {
-        let source: Buffer | undefined;
-        try { source = readFileSync(path.join(this.root, rel)); } catch { source = undefined; }
-        const job = source && jobOfBytes(source, rel, ready.record.ctx.settings.assessmentForms, ready.record.ctx.images);
-        if (!job || job.front !== front) return 'front';
-        const parsed = await ready.parse(parseJob(job));
-        return parsed.frontErrors.length || parsed.body.errors.length ? 'error' : parsed;
-      };
-      // Once more a moment later: on a busy machine the first read can fall between an editor's truncate and its write.
-      const parsed = await read().then(async (first) => (typeof first === 'string' ? sleep(REREAD_MS).then(read) : first));
-      if (parsed === 'front') return this.cannot(`${rel}'s front matter changed`);
-      if (parsed === 'error') return this.cannot(`${rel} has an error`);
-      lap('load');
-      const post = route.props.post;
-      // Other images need their variants made: a build's work.
-      if (!sameValue(post.bodyImages, parsed.body.images)) return this.cannot(`${rel} shows other images`);
-      const page = { ...route, props: { ...route.props, post: { ...post, html: parsed.body.html, toc: parsed.body.toc } } } as Route;
-      const html = ready.pageDocument(page, ready.record.ctx, ready.record.shell);
-      if (html === undefined) return this.cannot(`${rel}'s page could not be made`);
-      made.set(file, { body: Buffer.from(html), type: HTML });
-      lap('render');
+      const page = await this.make(ready, rel, lap);
+      if (typeof page === 'string') return this.cannot(page);
+      made.set(page.file, page.page);
     }
     for (const [file, page] of made) this.files.set(file, page);
     return { pages: made.size, stages };
+  }
+
+  /** A saved article's page, made; or why it cannot be. */
+  private async make(ready: Ready, rel: string, lap: (stage: string) => void = () => undefined): Promise<{ file: string; page: MemoryFile } | string> {
+    const slug = ARTICLE.exec(rel.split(path.sep).join('/'))?.[1];
+    if (!slug) return `${rel} is not an article`;
+    const front = ready.record.fronts[slug];
+    if (front === undefined) return `${rel} is a new article`;
+    const file = `/blog/${slug}.html`;
+    const key = keyIn(ready.list, file);
+    const route = key === undefined ? undefined : await ready.routes.read(key);
+    if (!route || route.template !== 'blogPost' || route.file !== file) return `${rel}'s page is not in the build cache`;
+    lap('route');
+    const read = async () => {
+      let source: Buffer | undefined;
+      try { source = readFileSync(path.join(this.root, rel)); } catch { source = undefined; }
+      const job = source && jobOfBytes(source, rel, ready.record.ctx.settings.assessmentForms, ready.record.ctx.images);
+      if (!job || job.front !== front) return 'front';
+      const parsed = await ready.parse(parseJob(job));
+      return parsed.frontErrors.length || parsed.body.errors.length ? 'error' : parsed;
+    };
+    // Once more a moment later: on a busy machine the first read can fall between an editor's truncate and its write.
+    const parsed = await read().then(async (first) => (typeof first === 'string' ? sleep(REREAD_MS).then(read) : first));
+    if (parsed === 'front') return `${rel}'s front matter changed`;
+    if (parsed === 'error') return `${rel} has an error`;
+    lap('load');
+    const post = route.props.post;
+    // Other images need their variants made: a build's work.
+    if (!sameValue(post.bodyImages, parsed.body.images)) return `${rel} shows other images`;
+    const page = { ...route, props: { ...route.props, post: { ...post, html: parsed.body.html, toc: parsed.body.toc } } } as Route;
+    const html = ready.pageDocument(page, ready.record.ctx, ready.record.shell);
+    if (html === undefined) return `${rel}'s page could not be made`;
+    lap('render');
+    return { file, page: { body: Buffer.from(html), type: HTML } };
   }
 
   private cannot(reason: string): undefined {
