@@ -111,7 +111,8 @@ async function dropRecorded(state: ServeState): Promise<void> {
 async function pass(state: ServeState, first: boolean): Promise<void> {
   const { log, live } = state;
   const rels = [...state.saved];
-  state.saved.clear();
+  // The start-up build's saves are answered beside it (see startup-saves.ts), those made before it started too.
+  if (!state.startup) state.saved.clear();
   const build = state.wholeBuild || state.session.codeChanged || !!state.failure || !live;
   // Nothing saved since (the saves were answered during the start-up build): nothing to do.
   if (!build && !rels.length) return;
@@ -240,12 +241,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // Loaded after the first answer, as the build's modules are.
     const { RecordedSaves } = await import('./recorded-saves.ts');
     state.recorded = new RecordedSaves(opts.root, layout);
-    await state.recorded.warm();
     state.startup = startupSaves(state.recorded);
   }
   const watcher = watchSaves(state, queue);
   // The folders watched before the first build starts (a few folders listed): a save made during the build is seen.
   await watcher?.ready;
+  // The records loaded before the build starts, a save meanwhile answered as soon as they are.
+  const warming = state.recorded?.warm();
+  if (warming) { const start = performance.now(); await warming; state.log(`answering saves from the last run's records (ready in ${Math.round(performance.now() - start)} ms)`); }
   startBuild();
   await firstBuild;
 

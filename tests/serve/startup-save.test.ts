@@ -114,7 +114,7 @@ describe('site serve started again, an article saved before its first build has 
       await writeFile(file, i % 2 ? `${body}\n` : body);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    await reloaded.done;
+    await reloaded.done.catch((e: unknown) => { throw new Error(`${String(e)}:\n${lines.join("\n")}`); });
     const shown = await (await fetch(`${url}/blog/what-is-data`)).text();
     expect(planned, lines.join('\n')).toBe(false);
     expect(shown).toContain('A sentence saved before the build had read a single article.');
