@@ -107,7 +107,9 @@ try {
     let end = await Promise.race([reloaded, timeout]);
     // A reload sent as the save was made but not for it (the start-up build's end): the save's own is the next.
     if (!(await get(`${url}/blog/${slug}`)).includes(mark)) {
-      end = await Promise.race([new Promise((resolve) => { waiting = resolve; }), timeout]);
+      const next = new Promise((resolve) => { waiting = resolve; });
+      // Shown meanwhile (its reload came before this waited for it): the time it was seen.
+      end = (await get(`${url}/blog/${slug}`)).includes(mark) ? performance.now() : await Promise.race([next, timeout]);
       console.log(`edit ${String(i).padStart(2)}: a reload came before the page showed it (the start-up build's end); timed to the next`);
     }
     times.push(end - start);
