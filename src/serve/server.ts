@@ -226,6 +226,19 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (state.table) await settled;
     return startForms(opts, host, port);
   })();
+  // Served from an earlier build while the first runs: a save meanwhile is answered from the last run's
+  // records or the build's plan. Watched once the first request is answered, before the form backend
+  // and the content manager load: a save made while they load is seen.
+  if (state.table) await settled;
+  if (state.table && !opts.prebuilt && opts.watch !== false) {
+    // Loaded after the first answer, as the build's modules are.
+    const { RecordedSaves } = await import('./recorded-saves.ts');
+    state.recorded = new RecordedSaves(opts.root, layout);
+    state.startup = startupSaves(state.recorded);
+  }
+  const watcher = watchSaves(state, queue);
+  // The folders watched before the first build starts (a few folders listed): a save made during the build is seen.
+  await watcher?.ready;
   state.forms = await state.formsLoading;
   const cmsWrites = opts.cms !== false && (isLoopback(opts.host) || opts.cmsWrites === true);
   if (opts.cms !== false) {
@@ -236,16 +249,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     state.cms = serveCms(opts.root, validate, () => state.cmsFacts, () => origins, state.log, { writes: cmsWrites });
   }
 
-  // Served from an earlier build while the first runs: a save meanwhile is answered from the build's plan.
-  if (state.table && !opts.prebuilt && opts.watch !== false) {
-    // Loaded after the first answer, as the build's modules are.
-    const { RecordedSaves } = await import('./recorded-saves.ts');
-    state.recorded = new RecordedSaves(opts.root, layout);
-    state.startup = startupSaves(state.recorded);
-  }
-  const watcher = watchSaves(state, queue);
-  // The folders watched before the first build starts (a few folders listed): a save made during the build is seen.
-  await watcher?.ready;
   // The records loaded before the build starts, a save meanwhile answered as soon as they are.
   const warming = state.recorded?.warm();
   if (warming) { const start = performance.now(); await warming; state.log(`answering saves from the last run's records (ready in ${Math.round(performance.now() - start)} ms)`); }
