@@ -309,3 +309,12 @@ export async function bodyReader(root: string): Promise<{ read: (key: string) =>
   const store = await CacheStore.open(root, 'bodies', isBody);
   return { read: (key) => store.getRaw(key), close: () => store.close() };
 }
+
+/**
+ * The article pages' routes, opened to read (`site serve` answers a save made as it starts from the
+ * last run's pages): a route by its page's key (the file list's), and a way to let the file go.
+ */
+export async function routeReader(root: string): Promise<{ read: (key: string) => Promise<Route | undefined>; close: () => Promise<void> }> {
+  const store = await CacheStore.open(root, 'routes', isRoute);
+  return { read: (key) => store.get(key), close: () => store.close() };
+}

@@ -72,7 +72,7 @@ export function requestHandler(state: ServeState, firstBuild: Promise<void>) {
       if (await sendFile(state.live, state.outDir, req, res, answer.file, answer.status)) return;
     } else {
       // What saves changed since the build is answered from memory (a page made when first asked for).
-      const made = await state.live?.file(answer.file);
+      const made = await state.live?.file(answer.file) ?? state.recorded?.file(answer.file);
       if (made) return sendMemory(req, res, answer.file, made, 200);
       const card = state.live?.card(answer.file);
       const drawn = card && await card;

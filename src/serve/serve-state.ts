@@ -10,6 +10,7 @@ import type { serveCms, CmsSiteFacts } from '../cms/serve-cms.ts';
 import type { ReloadChannel } from './live-reload.ts';
 import type { LiveSite } from './live-site.ts';
 import type { StartupSaves } from './startup-saves.ts';
+import type { RecordedSaves } from './recorded-saves.ts';
 
 export interface ServerOptions {
   root: string;
@@ -40,6 +41,8 @@ export interface ServerOptions {
   listening?: (url: string) => void;
   /** Awaited by the first build, over an earlier build's pages, once it has planned and before it renders (a test holds it there to save meanwhile). */
   firstBuildPlanned?: () => Promise<void>;
+  /** Awaited by the first build, over an earlier build's pages, before it loads the content (a test holds it there to save meanwhile). */
+  firstBuildStarting?: () => Promise<void>;
 }
 /** What the server answers from: set by each build, changed by each save. */
 export interface ServeState {
@@ -70,6 +73,8 @@ export interface ServeState {
   headers: HeadersFile;
   /** While serve's first build runs over the pages an earlier one left: saves answered meanwhile (see `startupSaves`). */
   startup?: StartupSaves;
+  /** Pages made from the last run's records during the start-up build (see recorded-saves.ts), answered until the build's own live site answers. */
+  recorded?: RecordedSaves;
   /** The content manager's answers (see cms/serve-cms.ts), and what it needs of the last build. */
   cms?: ReturnType<typeof serveCms>;
   cmsFacts?: CmsSiteFacts;

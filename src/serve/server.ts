@@ -51,7 +51,7 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
   try {
     // A preview: drafts and scheduled articles are built too, each with its banner.
     // Loaded here, not with the server: it answers from the last build's pages while these load (see `firstBuild`).
-    const [{ buildSite }, { LiveSite }] = await Promise.all([import('../pipeline/build.ts'), import('./live-site.ts')]);
+    const [{ buildSite }, { LiveSite }, { writeServeRecord }] = await Promise.all([import('../pipeline/build.ts'), import('./live-site.ts'), import('./recorded-saves.ts')]);
     // During the start-up build, requests are answered from the earlier build's pages and, once the build has planned, from its live site.
     const planned = startup && (async (plan: PlannedBuild) => {
       const early = new LiveSite(opts.root, plan, plan.live, session);
@@ -72,8 +72,12 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
       state.live = next;
       state.failure = undefined;
       void before?.close();
+      await dropRecorded(state);
+      // What the next run answers its first saves from (see recorded-saves.ts).
+      await writeServeRecord(state.layout, done).catch((error: unknown) => log(`warning: serve's record of this build not written (the next start answers saves once it has planned): ${error instanceof Error ? error.message : String(error)}`));
       await readHeaders(state);
     };
+    if (startup) await opts.firstBuildStarting?.();
     const result: BuildResult = await buildSite({ root: opts.root, outDir: state.outDir, family: state.layout.family, extraHead: LIVE_RELOAD_TAG, preview: true, now: opts.now, session, warn: log, swapped, ...(planned ? { planned } : {}) });
     state.formPath = endpointPath(result.site.settings.formEndpoint) ?? state.formPath;
     state.cmsFacts = { name: result.site.settings.name, url: result.site.settings.url, categories: [...new Set(result.site.posts.flatMap((p) => p.categories ?? []))].sort(), styles: session.assets ? [session.assets.css] : [], preview: previewContext(result.site, result.routes, opts.now ?? new Date()) };
@@ -87,9 +91,17 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
   } catch (error) {
     // Failed before its swap (after it, the start-up saves were handed over with its live site).
     if (startup && state.startup === startup) await endStartup(state, startup, undefined);
+    await dropRecorded(state);
     state.failure = describeBuildError(error);
     log(`build failed; the browser shows why:\n  ${state.failure.join('\n  ')}`);
   }
+}
+
+/** The pages made from the last run's records go, once the start-up build's own live site answers (or it failed). */
+async function dropRecorded(state: ServeState): Promise<void> {
+  const { recorded } = state;
+  state.recorded = undefined;
+  await recorded?.close();
 }
 
 /**
@@ -99,7 +111,8 @@ async function runBuild(state: ServeState, first = false): Promise<void> {
 async function pass(state: ServeState, first: boolean): Promise<void> {
   const { log, live } = state;
   const rels = [...state.saved];
-  state.saved.clear();
+  // The start-up build's saves are answered beside it (see startup-saves.ts), those made before it started too.
+  if (!state.startup) state.saved.clear();
   const build = state.wholeBuild || state.session.codeChanged || !!state.failure || !live;
   // Nothing saved since (the saves were answered during the start-up build): nothing to do.
   if (!build && !rels.length) return;
@@ -213,6 +226,19 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (state.table) await settled;
     return startForms(opts, host, port);
   })();
+  // Served from an earlier build while the first runs: a save meanwhile is answered from the last run's
+  // records or the build's plan. Watched once the first request is answered, before the form backend
+  // and the content manager load: a save made while they load is seen.
+  if (state.table) await settled;
+  if (state.table && !opts.prebuilt && opts.watch !== false) {
+    // Loaded after the first answer, as the build's modules are.
+    const { RecordedSaves } = await import('./recorded-saves.ts');
+    state.recorded = new RecordedSaves(opts.root, layout);
+    state.startup = startupSaves(state.recorded);
+  }
+  const watcher = watchSaves(state, queue);
+  // The folders watched before the first build starts (a few folders listed): a save made during the build is seen.
+  await watcher?.ready;
   state.forms = await state.formsLoading;
   const cmsWrites = opts.cms !== false && (isLoopback(opts.host) || opts.cmsWrites === true);
   if (opts.cms !== false) {
@@ -223,11 +249,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     state.cms = serveCms(opts.root, validate, () => state.cmsFacts, () => origins, state.log, { writes: cmsWrites });
   }
 
-  // Served from an earlier build while the first runs: a save meanwhile is answered from the build's plan.
-  if (state.table && !opts.prebuilt && opts.watch !== false) state.startup = startupSaves();
-  const watcher = watchSaves(state, queue);
-  // The folders watched before the first build starts (a few folders listed): a save made during the build is seen.
-  await watcher?.ready;
+  // The records loaded before the build starts, a save meanwhile answered as soon as they are.
+  const warming = state.recorded?.warm();
+  if (warming) { const start = performance.now(); await warming; state.log(`answering saves from the last run's records (ready in ${Math.round(performance.now() - start)} ms)`); }
   startBuild();
   await firstBuild;
 

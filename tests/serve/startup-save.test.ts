@@ -1,5 +1,6 @@
 // `site serve` started again over the pages of its last run: an article saved while its first build
-// runs is answered from that build's plan (src/serve/server.ts, StartupSaves), before the build ends.
+// runs is answered before the build ends: from the last run's records before the build has planned
+// (src/serve/recorded-saves.ts), from the build's plan after (src/serve/startup-saves.ts).
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,14 +49,18 @@ describe('site serve started again, an article saved during its first build', ()
     // The first build held once it has planned, until the save has been answered: a build that takes as long as it must.
     let release!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
-    const starting = startServer({ root: dir, port: 0, host: '127.0.0.1', log: (line) => lines.push(line), listening: (at) => { url = at; listening(); }, firstBuildPlanned: () => held });
+    let plannedNow!: () => void;
+    const planned = new Promise<void>((resolve) => { plannedNow = resolve; });
+    const starting = startServer({ root: dir, port: 0, host: '127.0.0.1', log: (line) => lines.push(line), listening: (at) => { url = at; listening(); }, firstBuildPlanned: () => { plannedNow(); return held; } });
     let started = false;
     void starting.then((s) => { server = s; started = true; });
     await heard;
     // The first answer, from the last run's pages: the first build starts once it is given.
     expect((await fetch(`${url}/blog/what-is-data`)).status).toBe(200);
     const reloaded = await nextReload(url);
-    // Saved again until serve has seen a save: its watcher starts a moment after the first answer, just before the build.
+    // Saved once the build has planned (before, the last run's records answer: see below).
+    await planned;
+    // Saved again until serve has seen a save.
     const original = await readFile(path.join(dir, ARTICLE), 'utf8');
     for (let i = 0; !lines.some((line) => line.startsWith('changed: ')); i++) {
       await writeFile(path.join(dir, ARTICLE), `${original}\nA sentence saved while serve was starting.\n`.repeat(1 + (i % 2)));
@@ -75,6 +80,62 @@ describe('site serve started again, an article saved during its first build', ()
     expect(summary).toBeGreaterThan(answered);
     // Once the build is done, its own pages show the save (it is applied to them too), with no second build.
     expect(await (await fetch(`${url}/blog/what-is-data`)).text()).toContain('A sentence saved while serve was starting.');
+    expect(lines.filter((line) => /^built \d+ pages/.test(line) && !/while the first build runs/.test(line))).toHaveLength(1);
+  }, 600_000);
+});
+
+describe('site serve started again, an article saved before its first build has loaded the content', () => {
+  let server: RunningServer | undefined;
+  afterAll(async () => { await server?.close(); });
+
+  it("has its body answered from the last run's records; a title saved then waits for the build's plan; the build's site shows both", async () => {
+    const lines: string[] = [];
+    let url!: string;
+    let listening!: () => void;
+    const heard = new Promise<void>((resolve) => { listening = resolve; });
+    // The first build held before it loads the content, until released: it cannot have planned.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let planned = false;
+    const starting = startServer({
+      root: dir, port: 0, host: '127.0.0.1', log: (line) => lines.push(line), listening: (at) => { url = at; listening(); },
+      firstBuildStarting: () => held, firstBuildPlanned: async () => { planned = true; },
+    });
+    void starting.then((s) => { server = s; });
+    await heard;
+    expect((await fetch(`${url}/blog/what-is-data`)).status).toBe(200);
+    const file = path.join(dir, ARTICLE);
+    const original = await readFile(file, 'utf8');
+    const body = `${original}\nA sentence saved before the build had read a single article.\n`;
+
+    // A body saved: answered while the build is still held.
+    let reloaded = await nextReload(url);
+    for (let i = 0; !lines.some((line) => line.startsWith('changed: ')); i++) {
+      await writeFile(file, i % 2 ? `${body}\n` : body);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await reloaded.done.catch((e: unknown) => { throw new Error(`${String(e)}:\n${lines.join("\n")}`); });
+    const shown = await (await fetch(`${url}/blog/what-is-data`)).text();
+    expect(planned, lines.join('\n')).toBe(false);
+    expect(shown).toContain('A sentence saved before the build had read a single article.');
+    expect(lines).toContainEqual(expect.stringMatching(/^built 1 page in \d+ ms from the last run's records, while the first build loads \(.*ms\)$/));
+
+    // Its title saved, still before the build has planned: not answered from the records, which cannot tell what lists show it.
+    const titled = body.replace(/^title: .*$/m, 'title: "Retitled while serve was starting"');
+    expect(titled).not.toBe(body);
+    const saves = lines.length;
+    reloaded = await nextReload(url);
+    await writeFile(file, titled);
+    while (!lines.slice(saves).some((line) => line.startsWith('answered once the first build has planned: '))) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lines.slice(saves)).toContainEqual(`answered once the first build has planned: ${ARTICLE}'s front matter changed`);
+    release();
+    await reloaded.done;
+    await starting;
+
+    // The build's own site, once done, shows the body and the title, with no second build.
+    const page = await (await fetch(`${url}/blog/what-is-data`)).text();
+    expect(page).toContain('A sentence saved before the build had read a single article.');
+    expect(page).toContain('Retitled while serve was starting');
     expect(lines.filter((line) => /^built \d+ pages/.test(line) && !/while the first build runs/.test(line))).toHaveLength(1);
   }, 600_000);
 });
