@@ -18,21 +18,18 @@ export const POOL_THRESHOLD = 150;
 
 /**
  * Markdown files or pages a worker is started for. A worker's start (Node's thread, the modules
- * loaded, the code warmed up) costs some 0.4–0.5 s of CPU, and a page or a parse some 0.5 ms, and
- * the main thread, which reads, checks and writes, keeps a core busy through the build: so on two
- * cores a second worker slowed the first more than it helped (1,000 articles, cards cached, 5
- * alternating pairs: one worker took 0.78× the CPU of two).
+ * loaded, the code warmed up) costs some 0.4–0.5 s of CPU and a page or a parse some 0.5 ms, so a
+ * second worker pays only for thousands: on two cores, 1,000 articles (1,545 pages), cards cached,
+ * took the same wall time with one worker as with two and 0.90× the CPU (5 alternating pairs), and
+ * 10,000 took 0.90× the wall time with two as with one, for the same CPU (6 pairs).
  */
 export const WORK_PER_WORKER = 2_000;
-/** A card costs some 10 ms of CPU, twenty pages' worth, and the main thread waits while they are drawn. */
+/** A card costs some 10 ms of CPU, twenty pages' worth. */
 const CARD_WORK = 20;
 
-/**
- * The workers for `work` files or pages: one per WORK_PER_WORKER, on the cores the main thread
- * leaves (`mainBusy`: false for the cards, during which it only waits), one at least.
- */
-export function workersFor(work: number, cores = availableParallelism(), mainBusy = true): number {
-  return Math.max(1, Math.min(cores - (mainBusy ? 1 : 0), Math.ceil(work / WORK_PER_WORKER)));
+/** The workers for `work` files or pages: one per WORK_PER_WORKER, one per core at most, one at least. */
+export function workersFor(work: number, cores = availableParallelism()): number {
+  return Math.max(1, Math.min(cores, Math.ceil(work / WORK_PER_WORKER)));
 }
 
 /**
@@ -125,7 +122,7 @@ export class BuildWorkers {
    * and images, which the build's end waits for, are not slowed by them.
    */
   async cards(jobs: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>): Promise<void> {
-    const pool = this.pool?.grow(workersFor(jobs.length * CARD_WORK, undefined, false)) ?? this.poolFor(jobs.length, workersFor(jobs.length * CARD_WORK, undefined, false));
+    const pool = this.pool?.grow(workersFor(jobs.length * CARD_WORK)) ?? this.poolFor(jobs.length, workersFor(jobs.length * CARD_WORK));
     if (pool) {
       // A worker whose takumi has no native binding falls back silently: said here, once, instead.
       await nativeLoads();

@@ -84,14 +84,13 @@ describe('the worker pool', () => {
 });
 
 describe('how many workers a build starts', () => {
-  it('one per 2,000 files or pages on the cores the main thread leaves, and for the cards every core, one at least', () => {
-    // Two cores: the main thread reads, checks and writes throughout, so one worker, whatever the site.
-    expect([0, 1_500, 14_807].map((work) => workersFor(work, 2))).toEqual([1, 1, 1]);
-    // Eight: a thousand articles' pages do not pay for a second worker's start; ten thousand's pay for seven.
-    expect([1_519, 4_001, 14_807].map((work) => workersFor(work, 8))).toEqual([1, 3, 7]);
-    // The cards of a first build, during which the main thread waits: every core.
-    expect(workersFor(1_031 * 20, 2, false)).toBe(2);
-    expect(workersFor(1_031 * 20, 1)).toBe(1);
+  it('one per 2,000 files or pages, one per core at most, one at least; a card counts for twenty pages', () => {
+    // Two cores: a thousand articles' 1,545 pages do not pay for a second worker's start; ten thousand's do.
+    expect([0, 1_008, 1_545, 14_807].map((work) => workersFor(work, 2))).toEqual([1, 1, 1, 2]);
+    // Eight: ten thousand articles' pages pay for all of them.
+    expect([1_545, 4_001, 14_807].map((work) => workersFor(work, 8))).toEqual([1, 3, 8]);
+    // The 1,031 cards of a thousand articles' first build: every core.
+    expect([2, 8].map((cores) => workersFor(1_031 * 20, cores))).toEqual([2, 8]);
   });
 
   it('adds workers to a pool as it grows, before and after it is told its code, each of which takes work', async () => {
