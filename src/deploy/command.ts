@@ -228,7 +228,13 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
       settle: settings.settle,
       ...(clients.wait ? { wait: clients.wait } : {}),
       onSettle: (seconds, objects) => io.out(`  waiting ${seconds} s for CloudFront's edges to see the routing keys go before deleting ${objects} stale object${objects === 1 ? '' : 's'} (--settle)`),
-      ...(verifier ? { verify: verifier, onVerify: (n: number) => io.out(`  asking the site what readers get: ${n} URL${n === 1 ? '' : 's'} (--no-verify to skip)`) } : {}),
+      ...(verifier ? {
+        verify: verifier,
+        ...(verifyUrl ? { verifyHost: new URL(verifyUrl).hostname } : {}),
+        // Another host of the distribution's (the content manager's), asked where the site is asked by address.
+        ...(verifyUrl || clients.askerFor ? { verifyAt: (host: string) => (clients.askerFor ?? httpAsker)(`https://${host}`) } : {}),
+        onVerify: (n: number) => io.out(`  asking the site what readers get: ${n} URL${n === 1 ? '' : 's'} (--no-verify to skip)`),
+      } : {}),
       onInvalidationWait: (id) => io.out(`  waiting for CloudFront to complete invalidation ${id} (every edge to drop the paths) before the last deletions`),
       onConflict: (attempt) => io.out(`  another writer changed the routing store during the deploy: listed it again and planned again (${attempt} of ${CONFLICT_RETRIES})`),
       onPlan: (plan, paths, store) => { for (const line of formatPlan(plan, paths, settings.dryRun, target, store)) io.out(line); },

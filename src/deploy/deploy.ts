@@ -70,6 +70,13 @@ export interface DeployOptions {
    * otherwise after the settle time stops the deploy (DeployError naming each).
    */
   verify?: Asker;
+  /** The host `verify` asks (its Host header), for the answers that depend on it (rule.ts's hosts). */
+  verifyHost?: string;
+  /**
+   * An Asker for another host of the distribution: with the content manager on a host of its own
+   * (the build's `hosts`), /admin and / are asked there too.
+   */
+  verifyAt?: (host: string) => Asker;
   /** Called as the check of what readers get begins, with the number of URLs asked. */
   onVerify?: (count: number) => void;
   /** Called as the wait for the invalidation begins. */
@@ -271,9 +278,14 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     const byKey = new Map(files.map((f) => [f.key, f]));
     const pageUrls = (keys: readonly string[]) => keys.filter((k) => k.endsWith('.html')).map((k) => (k === 'index.html' ? '/' : `/${k.slice(0, -'.html'.length)}`));
     const changedUrls = [...pageUrls(changed), ...(storePlan ? [...storePlan.puts.map((e) => e.key), ...storePlan.deletes] : [])].filter((k) => k.startsWith('/'));
-    const asked = pathsToVerify([...new Set(changedUrls)], wanted.map((e) => e.key).filter((k) => k.startsWith('/')));
-    options.onVerify?.(asked.length);
-    const wrong = await verifyAnswers(asked, (p) => expectedAnswer(p, rules, entryMap, byKey, statuses), options.verify, wait, (options.settle ?? 0) * 1000);
+    // With the content manager on a host of its own, /admin is asked on the site's host too (it sends it there).
+    const admin = rules.hosts && entryMap.has('/admin') ? ['/admin'] : [];
+    const asked = pathsToVerify([...new Set([...admin, ...changedUrls])], wanted.map((e) => e.key).filter((k) => k.startsWith('/')));
+    const cms = rules.hosts && options.verifyAt ? { host: rules.hosts.cms, asker: options.verifyAt(rules.hosts.cms), paths: ['/admin', '/'] } : undefined;
+    options.onVerify?.(asked.length + (cms?.paths.length ?? 0));
+    const settleMs = (options.settle ?? 0) * 1000;
+    const wrong = await verifyAnswers(asked, (p) => expectedAnswer(p, rules, entryMap, byKey, statuses, options.verifyHost), options.verify, wait, settleMs);
+    if (cms) wrong.push(...(await verifyAnswers(cms.paths, (p) => expectedAnswer(p, rules, entryMap, byKey, statuses, cms.host), cms.asker, wait, settleMs)).map((line) => `${cms.host}: ${line}`));
     if (wrong.length > 0) throw new DeployError(`readers do not get what the build holds, ${options.settle ?? 0} s after the deploy's last step:\n  ${wrong.join('\n  ')}`);
   }
 

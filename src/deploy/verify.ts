@@ -15,9 +15,13 @@ export type Asker = (paths: readonly string[]) => Promise<Observed[]>;
 /** How many unchanged URLs are asked besides the changed and removed ones. */
 export const VERIFY_SAMPLE = 20;
 
-/** What `path` should answer after the deploy, from the build alone. */
-export function expectedAnswer(path: string, rules: Rules, entries: ReadonlyMap<string, string>, files: ReadonlyMap<string, LocalFile>, statuses: ReadonlyMap<string, number>): Observed {
-  const r = answer(path, rules, (key) => entries.get(key));
+/**
+ * What `path` should answer after the deploy, from the build alone, asked on `host`: with the
+ * content manager on a host of its own, the function sends /admin there from any other host and
+ * everything else from there back to the site (rule.ts).
+ */
+export function expectedAnswer(path: string, rules: Rules, entries: ReadonlyMap<string, string>, files: ReadonlyMap<string, LocalFile>, statuses: ReadonlyMap<string, number>, host?: string): Observed {
+  const r = answer(path, rules, (key) => entries.get(key), host);
   if (r.kind === 'redirect') return { status: r.status, location: r.location };
   if (r.kind === 'bad-request') return { status: 400 };
   const file = files.get(r.file.slice(1));

@@ -1,5 +1,6 @@
 // `site deploy` as a person runs it: settings from flags or the environment, what it prints, and
 // its exit codes.
+import { createHash } from 'node:crypto';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { KVS_ARN, startLocalKvs, type LocalKvs } from './local-kvs.ts';
 import { sealFolder } from './seal-folder.ts';
 import { startLocalS3, type LocalS3 } from './local-s3.ts';
 import { deployDirFor } from '../../src/output/layout.ts';
+import { answer } from '../../src/url-resolution/rule.ts';
 
 let s3: LocalS3;
 let cdn: FakeCloudFront;
@@ -390,5 +392,63 @@ describe("a pull request's preview: --preview <n> and --remove-preview <n>", () 
     }
     expect(updates()).toBe(calls);
     expect({ objects: await objects('site'), previews: await objects('previews'), keys: Object.fromEntries(previews.entries) }).toEqual(before);
+  });
+});
+
+describe('site deploy with the content manager on a host of its own', () => {
+  const hosts = { site: 'www.example.com', cms: 'cms.example.com' };
+  const rules = { notFound: '/404.html', fallbacks: [], hosts };
+  const pages: Record<string, string> = { 'index.html': '<!doctype html><title>Home</title>', '404.html': '<!doctype html><title>Not found</title>', 'admin.html': '<!doctype html><title>Content manager</title>' };
+  const entries = new Map([['/', 'page'], ['/admin', 'page'], ['rules', JSON.stringify(rules)]]);
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = path.join(work, 'cms-host-dist');
+    await mkdir(dir, { recursive: true });
+    await mkdir(path.dirname(path.join(deployDirFor(dir), STORE_DATA_FILE)), { recursive: true });
+    await writeFile(path.join(deployDirFor(dir), STORE_DATA_FILE), storeDataFile([...entries].map(([key, value]) => ({ key, value }))));
+    for (const [key, body] of Object.entries(pages)) await writeFile(path.join(dir, key), body);
+    await sealFolder(dir);
+  });
+
+  /** The distribution as its request function routes each host (rule.ts), a file answered with its MD5 as ETag; `cmsPage`: what the manager's host answers for its page. */
+  const distribution = (asked: string[], cmsPage?: { status: number }) => (base: string) => async (paths: readonly string[]) => {
+    const host = new URL(base).hostname;
+    asked.push(...paths.map((p) => `${host}${p}`));
+    return paths.map((p) => {
+      const r = answer(p, rules, (key) => entries.get(key), host);
+      if (r.kind === 'redirect') return { status: r.status, location: r.location };
+      if (r.kind !== 'file') return { status: 400 };
+      if (host === hosts.cms && cmsPage) return cmsPage;
+      return { status: r.status, etag: `"${createHash('md5').update(pages[r.file.slice(1)] ?? pages['404.html']!).digest('hex')}"` };
+    });
+  };
+
+  test("asks /admin on the site's host, which sends it to the manager's, and /admin and / on the manager's host; a manager's host that does not serve its page is named", async () => {
+    const store = await startLocalKvs();
+    try {
+      const deployTo = (asked: string[], cmsPage?: { status: number }) => {
+        const c = capture();
+        const run = deployCommand({ dir, bucket: 'site', prefix: 'cms-host/', kvsArn: KVS_ARN, dryRun: false, force: false, settle: '0', verifyUrl: `https://${hosts.site}` }, c.io, {},
+          { s3: s3.client, cdn: cloudFrontInvalidator(cdn.client), kvs: store.client, askerFor: distribution(asked, cmsPage) });
+        return run.then((code) => ({ code, ...c }));
+      };
+      const asked: string[] = [];
+      const first = await deployTo(asked);
+      expect(first.err).toEqual([]);
+      expect(first.code).toBe(0);
+      expect(asked).toEqual(expect.arrayContaining(['www.example.com/admin', 'cms.example.com/admin', 'cms.example.com/']));
+
+      // The manager's host answering its page with a 404 (its alternate name missing from the distribution, say).
+      await writeFile(path.join(dir, 'admin.html'), pages['admin.html'] = '<!doctype html><title>Content manager, again</title>');
+      await sealFolder(dir);
+      const second = await deployTo([], { status: 404 });
+      expect(second.code).toBe(1);
+      expect(second.err.join('\n')).toContain('cms.example.com: /admin answered 404, where the build expects 200');
+    } finally {
+      await store.close();
+      const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: 'site', Prefix: 'cms-host/' }));
+      for (const o of listed.Contents ?? []) await s3.client.send(new DeleteObjectCommand({ Bucket: 'site', Key: o.Key! }));
+    }
   });
 });
