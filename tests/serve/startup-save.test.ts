@@ -18,6 +18,13 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
+/** A promise and the call that settles it: an event a test waits for, or holds serve's first build on. */
+function signal(): { promise: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => { fire = resolve; });
+  return { promise, fire };
+}
+
 /** Resolves on the next 'reload' event of the stream at `url`, which is open when this returns. */
 async function nextReload(url: string): Promise<{ done: Promise<void> }> {
   const res = await fetch(`${url}/__site/events`);
@@ -44,22 +51,19 @@ describe('site serve started again, an article saved during its first build', ()
   it('is answered from memory before that build ends, and the build that ends shows it too', async () => {
     const lines: string[] = [];
     let url!: string;
-    let listening!: () => void;
-    const heard = new Promise<void>((resolve) => { listening = resolve; });
+    const heard = signal();
     // The first build held once it has planned, until the save has been answered: a build that takes as long as it must.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    let plannedNow!: () => void;
-    const planned = new Promise<void>((resolve) => { plannedNow = resolve; });
-    const starting = startServer({ root: dir, port: 0, host: '127.0.0.1', log: (line) => lines.push(line), listening: (at) => { url = at; listening(); }, firstBuildPlanned: () => { plannedNow(); return held; } });
+    const held = signal();
+    const planned = signal();
+    const starting = startServer({ root: dir, port: 0, host: '127.0.0.1', log: (line) => lines.push(line), listening: (at) => { url = at; heard.fire(); }, firstBuildPlanned: () => { planned.fire(); return held.promise; } });
     let started = false;
     void starting.then((s) => { server = s; started = true; });
-    await heard;
+    await heard.promise;
     // The first answer, from the last run's pages: the first build starts once it is given.
     expect((await fetch(`${url}/blog/what-is-data`)).status).toBe(200);
     const reloaded = await nextReload(url);
     // Saved once the build has planned (before, the last run's records answer: see below).
-    await planned;
+    await planned.promise;
     // Saved again until serve has seen a save.
     const original = await readFile(path.join(dir, ARTICLE), 'utf8');
     for (let i = 0; !lines.some((line) => line.startsWith('changed: ')); i++) {
@@ -69,7 +73,7 @@ describe('site serve started again, an article saved during its first build', ()
     await reloaded.done;
     const builtAtReload = started;
     const shown = await (await fetch(`${url}/blog/what-is-data`)).text();
-    release();
+    held.fire();
     await starting;
 
     expect(builtAtReload, lines.join("\n")).toBe(false);
@@ -91,18 +95,16 @@ describe('site serve started again, an article saved before its first build has 
   it("has its body answered from the last run's records; a title saved then waits for the build's plan; the build's site shows both", async () => {
     const lines: string[] = [];
     let url!: string;
-    let listening!: () => void;
-    const heard = new Promise<void>((resolve) => { listening = resolve; });
+    const heard = signal();
     // The first build held before it loads the content, until released: it cannot have planned.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = signal();
     let planned = false;
     const starting = startServer({
-      root: dir, port: 0, host: '127.0.0.1', log: (line) => lines.push(line), listening: (at) => { url = at; listening(); },
-      firstBuildStarting: () => held, firstBuildPlanned: async () => { planned = true; },
+      root: dir, port: 0, host: '127.0.0.1', log: (line) => lines.push(line), listening: (at) => { url = at; heard.fire(); },
+      firstBuildStarting: () => held.promise, firstBuildPlanned: async () => { planned = true; },
     });
     void starting.then((s) => { server = s; });
-    await heard;
+    await heard.promise;
     expect((await fetch(`${url}/blog/what-is-data`)).status).toBe(200);
     const file = path.join(dir, ARTICLE);
     const original = await readFile(file, 'utf8');
@@ -128,7 +130,7 @@ describe('site serve started again, an article saved before its first build has 
     await writeFile(file, titled);
     while (!lines.slice(saves).some((line) => line.startsWith('answered once the first build has planned: '))) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(lines.slice(saves)).toContainEqual(`answered once the first build has planned: ${ARTICLE}'s front matter changed`);
-    release();
+    held.fire();
     await reloaded.done;
     await starting;
 
