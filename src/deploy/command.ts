@@ -231,8 +231,8 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
       ...(verifier ? {
         verify: verifier,
         ...(verifyUrl ? { verifyHost: new URL(verifyUrl).hostname } : {}),
-        // Another host of the distribution's (the content manager's), asked where the site is asked by address.
-        ...(verifyUrl || clients.askerFor ? { verifyAt: (host: string) => (clients.askerFor ?? httpAsker)(`https://${host}`) } : {}),
+        // Another host of the site's distribution (the content manager's), asked where the site is asked by address; a preview has none.
+        ...(!preview && (verifyUrl || clients.askerFor) ? { verifyAt: (host: string) => (clients.askerFor ?? httpAsker)(`https://${host}`) } : {}),
         onVerify: (n: number) => io.out(`  asking the site what readers get: ${n} URL${n === 1 ? '' : 's'} (--no-verify to skip)`),
       } : {}),
       onInvalidationWait: (id) => io.out(`  waiting for CloudFront to complete invalidation ${id} (every edge to drop the paths) before the last deletions`),

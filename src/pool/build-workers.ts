@@ -122,7 +122,8 @@ export class BuildWorkers {
    * and images, which the build's end waits for, are not slowed by them.
    */
   async cards(jobs: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>): Promise<void> {
-    const pool = this.pool?.grow(workersFor(jobs.length * CARD_WORK)) ?? this.poolFor(jobs.length, workersFor(jobs.length * CARD_WORK));
+    const size = workersFor(jobs.length * CARD_WORK);
+    const pool = this.pool?.grow(size) ?? this.poolFor(jobs.length, size);
     if (pool) {
       // A worker whose takumi has no native binding falls back silently: said here, once, instead.
       await nativeLoads();
