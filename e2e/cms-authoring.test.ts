@@ -183,12 +183,18 @@ describe('an author at /admin', { timeout: 600_000 }, () => {
     // the body is saved as the author typed it, not escaped.
     await page.getByRole('button', { name: /^Clear Publish date/ }).click();
     const body = page.locator('.cms-editor-raw [contenteditable="true"]');
-    await body.click();
+    // Typed once the body has the focus: under load the form can still be redrawing after the clear
+    // when the first click comes, and keys pressed on the Clear button would click it again.
+    await expect.poll(async () => { await body.click(); return body.evaluate((e) => e.contains(document.activeElement)); }).toBe(true);
     await page.keyboard.press('Control+End');
     for (const line of ['', '## Next steps', '', 'Read **more** about _data_ and [our work](/case-studies).']) {
       await page.keyboard.press('Enter');
       await page.keyboard.type(line);
     }
+    // Published once the preview draws what was typed: the entry holds the body, not only the editor.
+    const preview = page.frameLocator('iframe').first();
+    await expect.poll(() => preview.getByRole('heading', { name: 'Next steps' }).isVisible()).toBe(true);
+    await expect.poll(() => preview.locator('main').innerText()).toContain('Read more about data and our work');
     await publish(page);
     await expect.poll(() => file(rel)).not.toContain('publishDate');
     const written = await file(rel);
