@@ -38,8 +38,8 @@ import { METRIC_NAMESPACE, METRICS } from '../../lambda/metrics.ts';
 import { alarmOn, metricsLogger, QUEUE_DEPTH, stackAlarms, type AlarmRule, type Datapoint } from './stack-alarms.ts';
 import { clearStore, jsonPost, storedEmails, testConfig, validContact, type StoredEmail } from './support.ts';
 
-/** What a fault strikes: an actor's n-th write, its n-th SES send (or that send's events), its index Queries, or its clock. */
-export type FaultCategory = 'write' | 'send' | 'query' | 'clock' | 'record';
+/** What a fault strikes: an actor's n-th write, its n-th take of a volume counter, its n-th SES send (or that send's events), its index Queries, or its clock. */
+export type FaultCategory = 'write' | 'count' | 'send' | 'query' | 'clock' | 'record';
 
 /** Every fault the model draws, by what it strikes. */
 export const FAULT_KINDS = {
@@ -50,6 +50,10 @@ export const FAULT_KINDS = {
   'write-throttled': 'write',
   'sdk-gives-up-after-landing': 'write',
   'killed-after-write': 'write',
+  // The same three DynamoDB faults on a take of a volume counter (its conditional ADD).
+  'count-lands-then-times-out': 'count',
+  'count-throttled': 'count',
+  'count-sdk-gives-up-after-landing': 'count',
   // SES: takes the e-mail and answers too late, or the connection resets, or it answers 5xx; throttles
   // or refuses it (never taken); takes it and then rejects it (its Reject event); the sender stopped
   // straight after SES took it.
@@ -198,13 +202,17 @@ export interface Slot {
   writes: number;
   sends: number;
   dynamo: Client;
-  /** The volume limits' counters, through the same gate (interleaved with the rest) but struck by no fault: the write numbering of the lead's own records, which the named cases aim at, stays as it was. */
+  /** The volume limits' counters, through the same gate (interleaved with the rest), struck by the 'count' faults, numbered apart from the lead's own writes (which the named cases aim at). */
   limits: Client;
+  /** Takes of a volume counter (UpdateItem on the limits table) made this schedule. */
+  counts: number;
   ses: MailSender;
   /** A fault made the SDK retry: its retry quota is spent a little, so the slot is not kept. */
   spent: boolean;
   /** The SDK's next attempt of this write times out too (sdk-gives-up-after-landing). */
   givingUp?: boolean;
+  /** The same for a take of a volume counter (count-sdk-gives-up-after-landing). */
+  countGivingUp?: boolean;
   destroy(): void;
 }
 
@@ -223,10 +231,25 @@ export function openSlot(backends: { local: LocalStore; ses: LocalSes }, actor: 
     const target = String((args.request as { headers: Record<string, string> }).headers?.['x-amz-target'] ?? '');
     wiring.requests.set(target, (wiring.requests.get(target) ?? 0) + 1);
     await wiring.interleaver.gate(actor);
-    return next(args);
+    if (!WRITES.test(target)) return next(args);
+    const fault = slot.countGivingUp ? 'count-sdk-gives-up-after-landing' : wiring.strike?.('count', actor, slot.counts + 1);
+    slot.counts += 1;
+    if (fault) slot.spent = true;
+    // Throttled: it never landed, and the SDK tries again.
+    if (fault === 'count-throttled') throw Object.assign(new Error('Throughput exceeds the current capacity of your table or index.'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
+    let answer: Awaited<ReturnType<typeof next>> | undefined;
+    let refused: unknown;
+    try { answer = await next(args); } catch (error) { refused = error; }
+    // A take refused for want of room (or for its own id) loses its answer as well; the SDK tries again.
+    if (fault === 'count-lands-then-times-out') throw lateAnswer();
+    // It landed, and the SDK's retry met it, but that answer is lost too: the SDK gives up.
+    if (fault === 'count-sdk-gives-up-after-landing') { slot.countGivingUp = !slot.countGivingUp; throw lateAnswer(); }
+    if (refused !== undefined) throw refused;
+    return answer!;
   }, { step: 'finalizeRequest', name: 'modelGate' });
   const slot: Slot = {
     writes: 0,
+    counts: 0,
     sends: 0,
     dynamo,
     limits,
@@ -358,6 +381,7 @@ export async function startModelBackends(options: { alarms?: readonly AlarmRule[
       if (!slot) { slot = openSlot({ local, ses }, actor); slots.set(actor, slot); }
       slot.wiring = wiring;
       slot.writes = 0;
+      slot.counts = 0;
       slot.sends = 0;
       return slot;
     },
@@ -422,9 +446,10 @@ export type VolumeState = (typeof VOLUME_STATES)[number];
 /** The model's hourly cap: small, so that it is reached within a schedule's posts and sends. */
 export const MODEL_MAILS_PER_HOUR = 5;
 
-/** The actors a fault of this kind can strike: only senders send; anyone writes, queries and has a clock. */
+/** The actors a fault of this kind can strike: only senders send; only the handler and the scheduled runs count; anyone writes, queries and has a clock. */
 export function actorsFor(kind: FaultKind): readonly Actor[] {
   if (FAULT_KINDS[kind] === 'record') return ['mailer1'];
+  if (FAULT_KINDS[kind] === 'count') return ['handler', 'mailer1', 'mailer2'];
   return FAULT_KINDS[kind] === 'send' ? ACTORS.filter((actor) => actor !== 'events') : ACTORS;
 }
 
@@ -515,6 +540,8 @@ export interface ScheduleResult {
   deadLettered: number;
   /** The volume limits' reasons the handler held posts for the digest (its network's share used, the hour's cap reached). */
   heldBy?: string[];
+  /** Each volume counter at the end: the slots it counts, and the distinct takes (ids) that took them. */
+  counters: { key: string; count: number; takes: number }[];
 }
 
 /** The inbox copies of a lead, and how many say nothing of a repeat. */
@@ -791,6 +818,8 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       leads.push({ name, submissionId: id, ...copiesOf(name, emails, rejected), state: record?.mail.state, alarmed, recordedAttempts: record?.mail.attempts ?? 0, sendAttempts: attempts.get(name) ?? 0 });
     }
     const racing = Math.max(0, ...[...touched.values()].map((actors) => actors.size));
+    const { Items: counted = [] } = await setup.send(new ScanCommand({ TableName: backends.limitsTable, ConsistentRead: true }));
+    const counters = counted.map((item) => ({ key: item[LIMIT_KEY]?.S ?? '', count: Number(item.count?.N ?? 0), takes: item.tokens?.SS?.length ?? 0 }));
     const damagedSetAside = damagedId ? Boolean(last?.setAside.some((s) => s.submissionId === damagedId)) && copiesOf(`Damaged ${tag}`, emails, rejected).copies === 0 : undefined;
     for (const fault of armed) if (fault.kind === 'damaged-record' && damagedSetAside) { fault.fired = true; fault.by = 'mailer'; }
     return {
@@ -805,6 +834,7 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       racing,
       deadLettered,
       ...(heldBy.size ? { heldBy: [...heldBy].sort() } : {}),
+      counters,
     };
   } finally {
     // Its leads leave the shared tables: the next schedule's mailers read none of them, and a long
@@ -836,6 +866,8 @@ export function brokenInvariants(result: ScheduleResult): string[] {
     // A write the SDK sent again is applied once: the record counts no attempt that was not made.
     if (lead.recordedAttempts > lead.sendAttempts) broken.push(`${lead.name}'s record counts ${lead.recordedAttempts} send attempts, but ${lead.sendAttempts} were made`);
   }
+  // A take the SDK sent again counts once: each counter counts as many slots as distinct takes took.
+  for (const counter of result.counters) if (counter.count !== counter.takes) broken.push(`the volume counter ${counter.key} counts ${counter.count} slots for ${counter.takes} takes`);
   if (result.damagedSetAside === false) broken.push('the damaged record was not set aside and named (or was mailed)');
   for (const [actor, error] of Object.entries(result.errors)) broken.push(`${actor} threw ${error}`);
   return broken;
