@@ -432,6 +432,8 @@ export interface Schedule {
   handlerShortOfTime: boolean;
   /** The owner's `resend --unsent` runs a minute after the post (else with the second round). */
   ownerEarly: boolean;
+  /** This actor's requests go first whenever it waits (else the seed's order decides). */
+  first?: Actor;
   /**
    * The volume limits the handler and the scheduled runs count against (an hour's cap of
    * MODEL_MAILS_PER_HOUR), and where the hour stands at the post: room left, the post's network's
@@ -485,6 +487,11 @@ export function coveringSample(): Schedule[] {
   for (let i = 0; i < aims.length; i += 2) {
     const schedule = drawSchedule(seed++, 'none');
     schedule.faults = aims.slice(i, i + 2).map(({ kind, actor }) => ({ ...drawFault(random(seed * 31 + i), kind, actor), nth: 1 }));
+    // A scheduled run takes a counter only for a lead it mails on its own, which the owner's resends
+    // usually claim first: here the handler leaves its send to the runs, with room in the hour, and
+    // the run the fault is aimed at goes first whenever it waits.
+    const run = schedule.faults.find((f) => FAULT_KINDS[f.kind] === 'count' && f.actor !== 'handler')?.actor;
+    if (run) Object.assign(schedule, { handlerShortOfTime: true, ownerEarly: false, volume: 'room', later: 33, first: run });
     schedules.push(schedule);
   }
   for (let i = 0; i < 3; i += 1) schedules.push(drawSchedule(seed++, 'none'));
@@ -574,7 +581,8 @@ interface Notice { body: string; tries: number }
  */
 export async function runSchedule(backends: ModelBackends, schedule: Schedule, pick?: (waiting: readonly string[]) => number): Promise<ScheduleResult> {
   const order = random(schedule.seed);
-  const interleaver = new Interleaver(pick ?? ((waiting) => Math.floor(order() * waiting.length)));
+  const first = schedule.first;
+  const interleaver = new Interleaver(pick ?? ((waiting) => (first && waiting.includes(first) ? waiting.indexOf(first) : Math.floor(order() * waiting.length))));
   let notices: Notice[] = [];
   const lateNotices: Notice[] = [];
   const rejected = new Set<string>();
