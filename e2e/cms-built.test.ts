@@ -7,8 +7,9 @@
 // Secrets extension; GitHub's OAuth flow (github-oauth-stand-in.ts); and GitHub's REST API over a
 // bare git repository (github-api-stand-in.ts). One page signs in through the popup, saves a draft
 // as a pull request, marks it ready, opens its preview from the commit status the publishing job
-// sets, and publishes it; and meets a draft GitHub will not merge because another author published
-// a change to the same line first.
+// sets, and publishes it; meets a draft GitHub will not merge because another author published
+// a change to the same line first; and a draft that saving again would write over another author's
+// change to its file.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -278,6 +279,52 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     expect(await alert.count()).toBe(0);
     expect(violations).toEqual([]);
   });
+
+  it('a draft saved again after another author published a change to its file is not saved: says so, the draft and main stay as they were, the edit stays in the form; a change to another file lets it save', async () => {
+    await alertDismissed();
+    // Opened as an author opens it: the collection's list, then the entry's link in it.
+    await page.evaluate(() => { location.hash = '#/collections/legal'; });
+    await page.locator('a[href$="/collections/legal/entries/privacy-policy"]').click();
+    await page.waitForURL(/#\/collections\/legal\/entries\/privacy-policy$/);
+    const title = page.getByLabel('Title', { exact: true }).first();
+    await expect.poll(() => title.inputValue()).toBe('Privacy Policy');
+    await typed(title, 'Privacy Notice');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const branch = 'cms/legal/privacy-policy';
+    await expect.poll(drafts).toEqual([{ number: 4, branch, state: 'open', labels: ['decap-cms/draft'] }]);
+    const draftHead = async () => (await git(gitDir, ['rev-parse', `refs/heads/${branch}`])).out.toString().trim();
+
+    // Another author publishes a change to another file: the draft saves again, on top of it, its one line.
+    await commitOnMain('content/pages/terms-of-service.md', (text) => text.replace('updated: April 2025', 'updated: May 2025'))();
+    const first = await draftHead();
+    await typed(title, 'Privacy Notice for Visitors');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(draftHead).not.toBe(first);
+    await expect.poll(() => page.getByRole('button', { name: 'Save', exact: true }).isEnabled()).toBe(false);
+    expect(await changedLines('main', branch)).toEqual(['-title: Privacy Policy', '+title: Privacy Notice for Visitors']);
+
+    // Another author publishes a change to the draft's own file, on another line: saving the draft
+    // again would write the draft's file whole over theirs. Nothing is written; the edit stays.
+    const rel = 'content/pages/privacy-policy.md';
+    await commitOnMain(rel, (text) => text.replace('updated: April 2025', 'updated: June 2025'))();
+    const theirs = await head();
+    const kept = await draftHead();
+    const asked = api.requests.length;
+    await typed(title, 'Our Privacy Notice');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    // The message strip (Decap's own toast says only that the save stopped, and points at it).
+    const alert = page.getByRole('alert').filter({ hasText: 'Not saved: since this draft was saved' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain(`someone else published a change to ${rel}, and saving the draft again now would undo it`);
+    expect(api.requests.slice(asked).filter((r) => !r.startsWith('GET '))).toEqual([]);
+    expect(await draftHead()).toBe(kept);
+    expect(await head()).toBe(theirs);
+    expect((await git(gitDir, ['show', `main:${rel}`])).out.toString()).toContain('updated: June 2025');
+    expect(await title.inputValue()).toBe('Our Privacy Notice');
+    await alert.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await alert.count()).toBe(0);
+    expect(violations).toEqual([]);
+  });
 });
 
 /**
@@ -288,7 +335,7 @@ async function typed(field: Locator, value: string): Promise<void> {
   const save = page.getByRole('button', { name: 'Save', exact: true });
   await expect.poll(async () => {
     if (await field.inputValue() !== value) await field.fill(value);
-    return save.isEnabled();
+    return await field.inputValue() === value && await save.isEnabled();
   }).toBe(true);
 }
 

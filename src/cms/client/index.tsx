@@ -9,6 +9,7 @@ import { withoutEmptyOptional } from './empty-fields.ts';
 import { registerWords } from './locale.ts';
 import { clear, reportGitHubRefusals, reportRefusals, show } from './messages.ts';
 import { brokenRules } from './save-rules.ts';
+import { changedUnderDraft, draftBranch, undoRefusal } from './draft-guard.ts';
 import { registerStyleKeeping, withOriginal } from './keep-style.ts';
 import { registerPreviews, type PreviewContext } from './previews.tsx';
 import { CMS_TOKEN_META, CMS_TOKEN_PARAM } from '../admin-page.ts';
@@ -26,7 +27,7 @@ async function start() {
   // The previews' names are the site's, not Decap's config: left out of what Decap is given.
   const collections = config.collections.map(({ preview: __, files, ...c }) => ({ ...c, ...(files ? { files: files.map(({ preview: _p, ...f }) => f) } : {}) }));
   // site serve's local API takes the token its /admin page carries: Decap's proxy backend posts to this address.
-  const backend = rest.backend as { name: string; proxy_url?: string; api_root?: string };
+  const backend = rest.backend as { name: string; proxy_url?: string; api_root?: string; repo?: string; branch?: string };
   const token = document.querySelector<HTMLMetaElement>(`meta[name="${CMS_TOKEN_META}"]`)?.content;
   // Through GitHub no server of the site's sees a save: its rules are checked here, and the file's style kept here.
   const github = !backend.proxy_url;
@@ -45,7 +46,7 @@ async function start() {
   CMS.registerWidget('date', DateControl as never, DatePreview as never);
   CMS.registerEventListener({
     name: 'preSave',
-    handler: ({ entry }: { entry: Entry }) => {
+    handler: async ({ entry }: { entry: Entry }) => {
       const collection = String(entry.get('collection'));
       const c = config.collections.find((x) => x.name === collection);
       const file = c?.files ? String(entry.get('slug')) : undefined;
@@ -58,6 +59,20 @@ async function start() {
         show(`Not saved. ${broken.join('\n')}`);
         // Thrown, Decap saves nothing and says so (its toast points at the message above).
         throw new Error(broken.join('\n'));
+      }
+      // A draft saved again would be written whole over a change published to its files since.
+      const token = (JSON.parse(localStorage.getItem('decap-cms-user') ?? '{}') as { token?: string }).token ?? '';
+      const place = { api: backend.api_root ?? 'https://api.github.com', repo: backend.repo ?? '', branch: backend.branch ?? 'main', token };
+      let undone: string[];
+      try {
+        undone = await changedUnderDraft({ ...place, draft: draftBranch(collection, String(entry.get('slug'))) });
+      } catch (error) {
+        show(`Not saved: ${error instanceof Error ? error.message : String(error)}. Nothing was published. Your changes are still in the form. Save again to retry.`);
+        throw error;
+      }
+      if (undone.length) {
+        show(undoRefusal(undone));
+        throw new Error(undoRefusal(undone));
       }
       clear();
       return withOriginal(data, entry.get('raw'));
