@@ -8,8 +8,8 @@
 // bare git repository (github-api-stand-in.ts). One page signs in through the popup, saves a draft
 // as a pull request, marks it ready, opens its preview from the commit status the publishing job
 // sets, and publishes it; meets a draft GitHub will not merge because another author published
-// a change to the same line first; and a draft that saving again would write over another author's
-// change to its file.
+// a change to the same line first; and saves that would write over another author's change to the
+// entry's file: a draft's again, and an entry's first, opened before their change.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -323,6 +323,45 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     expect(await title.inputValue()).toBe('Our Privacy Notice');
     await alert.getByRole('button', { name: 'Dismiss' }).click();
     expect(await alert.count()).toBe(0);
+    expect(violations).toEqual([]);
+  });
+
+  it('an entry opened before another author published a change to its file is not saved over it: says so, nothing is written; reloaded, it shows their change and saves the edit on top', async () => {
+    await alertDismissed();
+    // The form's unsaved edit is left behind: Decap's question is answered yes.
+    const leave = (d: Dialog) => void (/leave this page/.test(d.message()) || d.type() === 'beforeunload' ? d.accept() : d.dismiss());
+    page.on('dialog', leave);
+    await page.evaluate(() => { location.hash = '#/collections/pages'; });
+    await page.locator('a[href$="/collections/pages/entries/dialog"]').click();
+    await page.waitForURL(/#\/collections\/pages\/entries\/dialog$/);
+    const title = page.getByLabel('Title', { exact: true }).first();
+    await expect.poll(() => title.inputValue()).toBe('DIAlog Data Maturity Assessment');
+
+    // While the author edits, another author publishes a change to another line of the same file.
+    const rel = 'content/pages/dialog.yaml';
+    await commitOnMain(rel, (text) => text.replace('eyebrow: DIAlog data maturity assessment', 'eyebrow: The DIAlog assessment'))();
+    const theirs = await head();
+    const before = await drafts();
+    const asked = api.requests.length;
+    await typed(title, 'DIAlog Data Readiness Assessment');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Not saved: since you opened this entry' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain(`someone else published a change to ${rel}, and saving now would undo it`);
+    expect(api.requests.slice(asked).filter((r) => !r.startsWith('GET '))).toEqual([]);
+    expect(await drafts()).toEqual(before);
+    expect(await head()).toBe(theirs);
+    expect(await title.inputValue()).toBe('DIAlog Data Readiness Assessment');
+
+    // As the message says: reloaded, the entry is as it is on main; the edit made again is a draft of that one line.
+    await page.reload();
+    await expect.poll(() => title.inputValue()).toBe('DIAlog Data Maturity Assessment');
+    page.off('dialog', leave);
+    expect(await alert.count()).toBe(0);
+    await typed(title, 'DIAlog Data Readiness Assessment');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(async () => (await drafts()).map((d) => d.branch)).toContain('cms/pages/dialog');
+    expect(await changedLines(theirs, 'cms/pages/dialog')).toEqual(['-title: DIAlog Data Maturity Assessment', '+title: DIAlog Data Readiness Assessment']);
     expect(violations).toEqual([]);
   });
 });

@@ -60,19 +60,21 @@ async function start() {
         // Thrown, Decap saves nothing and says so (its toast points at the message above).
         throw new Error(broken.join('\n'));
       }
-      // A draft saved again would be written whole over a change published to its files since.
+      // A save that would write over a change another author published since (see draft-guard.ts).
       const token = (JSON.parse(localStorage.getItem('decap-cms-user') ?? '{}') as { token?: string }).token ?? '';
       const place = { api: backend.api_root ?? 'https://api.github.com', repo: backend.repo ?? '', branch: backend.branch ?? 'main', token };
-      let undone: string[];
+      const raw = entry.get('newRecord') ? undefined : entry.get('raw');
+      let check: Awaited<ReturnType<typeof changedUnderDraft>>;
       try {
-        undone = await changedUnderDraft({ ...place, draft: draftBranch(collection, String(entry.get('slug'))) });
+        check = await changedUnderDraft({ ...place, draft: draftBranch(collection, String(entry.get('slug'))) }, { path, ...(typeof raw === 'string' ? { raw } : {}) });
       } catch (error) {
         show(`Not saved: ${error instanceof Error ? error.message : String(error)}. Nothing was published. Your changes are still in the form. Save again to retry.`);
         throw error;
       }
-      if (undone.length) {
-        show(undoRefusal(undone));
-        throw new Error(undoRefusal(undone));
+      if (check.undone.length) {
+        const said = undoRefusal(check.undone, check.draft);
+        show(said);
+        throw new Error(said);
       }
       clear();
       return withOriginal(data, entry.get('raw'));
