@@ -54,16 +54,17 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--no-search', 'this once, build no search index and no search page (as site.yaml search: false does)')
     .option('--no-cms', 'this once, build no content manager at /admin (as leaving cms: out of site.yaml does)')
     .option('--full', 'build the whole site, even when only article bodies changed since the last build (a quick rebuild otherwise)', false)
-    .action(async (opts: { out: string; siteUrl?: string; now?: Date; jsonSummary: boolean; search: boolean; cms: boolean; full: boolean }) => {
+    .option('--drafts', "also build the drafts and scheduled articles, each marked on its page, as site serve shows them: for a pull request's preview (site deploy --preview), never the live site", false)
+    .action(async (opts: { out: string; siteUrl?: string; now?: Date; jsonSummary: boolean; search: boolean; cms: boolean; full: boolean; drafts: boolean }) => {
       const now = nowOf(opts.now);
       if (now === 'bad') { code = 2; return; }
       // A quick rebuild's first steps taken before the build's modules load: the thread that compares the content's stats answers meanwhile (pipeline/quick-start.ts).
-      const quick = !opts.jsonSummary && !opts.full;
+      const quick = !opts.jsonSummary && !opts.full && !opts.drafts;
       if (!quick) dropSpareThread();
       const started = quick ? (await import('./pipeline/quick-start.ts')).startQuick({ root: program.opts().root, outDir: opts.out }) : undefined;
       started?.catch(() => undefined); // the quick rebuild says why it gave way
       const { buildCommand } = await import('./pipeline/build-command.ts');
-      code = await buildCommand({ root: program.opts().root, out: opts.out, siteUrl: opts.siteUrl, now, clockFrom: opts.now ? '--now' : 'SITE_NOW', jsonSummary: opts.jsonSummary, search: opts.search, cms: opts.cms, full: opts.full }, io, started);
+      code = await buildCommand({ root: program.opts().root, out: opts.out, siteUrl: opts.siteUrl, now, clockFrom: opts.now ? '--now' : 'SITE_NOW', jsonSummary: opts.jsonSummary, search: opts.search, cms: opts.cms, full: opts.full, drafts: opts.drafts }, io, started);
     });
 
   program.command('serve')

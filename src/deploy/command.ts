@@ -221,6 +221,7 @@ export async function deployCommand(flags: DeployFlags, io: DeployIo, env: Reado
       dryRun: settings.dryRun,
       force: settings.force,
       keepStale: settings.keepStale,
+      ...(preview ? { draftsAllowed: true } : {}),
       s3,
       cdn,
       store,

@@ -27,7 +27,7 @@ import type { Invalidator } from './cdn.ts';
 import { invalidationPaths } from './invalidation.ts';
 import { readLocalFiles, type LocalFile } from './local-files.ts';
 import { carriesDevMarkup } from '../serve/live-reload.ts';
-import { sealProblem } from '../output/seal.ts';
+import { sealedWithDrafts, sealProblem } from '../output/seal.ts';
 import { deployFilesOf } from '../output/layout.ts';
 import { planDeploy, type DeployPlan, type RemoteObject } from './plan.ts';
 import { isHashedAsset } from '../url-resolution/cache-control.ts';
@@ -46,6 +46,8 @@ export interface DeployOptions {
   dryRun?: boolean;
   /** Upload every file even when the bucket already has the same bytes (e.g. to rewrite headers). */
   force?: boolean;
+  /** A pull request's preview: a build with its drafts (`site build --drafts`) may go up; the live site's deploy refuses one. */
+  draftsAllowed?: boolean;
   /** Delete no stale object this once (see planDeploy). */
   keepStale?: boolean;
   s3: S3Client;
@@ -186,6 +188,9 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   // Before the bucket is asked anything: only a complete build, exactly as it left the folder, goes up.
   const unsealed = await sealProblem(dir, files);
   if (unsealed) throw new DeployError(unsealed);
+  if (!options.draftsAllowed && await sealedWithDrafts(dir)) {
+    throw new DeployError(`${dir} was built with its drafts and scheduled articles (site build --drafts, or site serve): deploy it only as a pull request's preview (site deploy --preview <n>), or run site build without --drafts`);
+  }
   const dev = await devPages(files);
   if (dev.length > 0) {
     const which = dev.length === 1 ? dev[0] : `${dev[0]} and ${dev.length - 1} other page${dev.length === 2 ? '' : 's'}`;

@@ -19,7 +19,7 @@ export interface Seal {
   builtAt: string;
   /** The clock the build published articles at (`--now`), when it was not the real time. */
   clock?: string;
-  /** Built by `site serve` (drafts shown, the live-reload script in every page): never to be deployed. */
+  /** Built with the drafts and scheduled articles shown (`site build --drafts`, `site serve`): deployed only as a pull request's preview. */
   preview: boolean;
   files: number;
   bytes: number;
@@ -135,6 +135,11 @@ const bytes = (n: number) => `${n.toLocaleString('en-GB')} byte${n === 1 ? '' : 
  * Why `dir` is not a complete build's output as that build left it, in one line; undefined if it is.
  * `files` is what the folder holds now (dotfiles aside), with each file's size and SHA-256.
  */
+/** Whether the sealed build in `dir` shows drafts and scheduled articles (`site build --drafts`, `site serve`); false when it has no readable seal. */
+export async function sealedWithDrafts(dir: string): Promise<boolean> {
+  return (await readSeal(dir))?.head.preview === true;
+}
+
 export async function sealProblem(dir: string, files: readonly SealedFile[]): Promise<string | undefined> {
   const text = await readFile(path.join(dir, SEAL_FILE), 'utf8').catch(() => undefined);
   if (text === undefined) {

@@ -9,7 +9,9 @@ type Io = { out: (s: string) => void; err: (s: string) => void };
 
 export interface BuildFlags { root: string; out: string; siteUrl?: string; now?: Date; clockFrom: '--now' | 'SITE_NOW'; jsonSummary: boolean; search?: boolean; cms?: boolean;
   /** The whole site, never the quick rebuild. */
-  full?: boolean }
+  full?: boolean;
+  /** Drafts and scheduled articles built too, marked (a pull request's preview): a full build, which `site deploy` puts up only as a preview. */
+  drafts?: boolean }
 
 /** `site build`: kept apart from cli.ts so that `site --help` and the other commands never load the build. */
 export async function buildCommand(opts: BuildFlags, io: Io, early?: Promise<QuickStart>): Promise<number> {
@@ -19,7 +21,7 @@ export async function buildCommand(opts: BuildFlags, io: Io, early?: Promise<Qui
     const why = process.env.SITE_QUICK_WHY ? (reason: string) => io.err(`  full build: ${reason}`) : undefined;
     const quickOptions = { root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err };
     // Its first steps taken before its modules load (by the CLI, `early`, before it loaded this module): the thread that compares the content's stats answers meanwhile.
-    const started = opts.jsonSummary || opts.full ? undefined : early ?? startQuick(quickOptions);
+    const started = opts.jsonSummary || opts.full || opts.drafts ? undefined : early ?? startQuick(quickOptions);
     started?.catch(() => undefined); // quickBuild says why
     const quick = started && await (await import('./quick-build.ts')).quickBuild(quickOptions, why, started);
     if (quick) {
@@ -30,9 +32,10 @@ export async function buildCommand(opts: BuildFlags, io: Io, early?: Promise<Qui
     }
     // Loaded only now: a quick rebuild needs none of the full build's stages (esbuild's service, search, cards, images).
     const { buildSite } = await import('./build.ts');
-    const result = await buildSite({ root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err });
+    const result = await buildSite({ root: opts.root, outDir: opts.out, overrides, now: opts.now, warn: io.err, ...(opts.drafts ? { preview: true } : {}) });
     if (opts.jsonSummary) { io.out(summaryJson(result.summary)); return 0; }
     io.out(formatSummary(result.summary));
+    if (opts.drafts) io.out("  drafts and scheduled articles built too, each marked (--drafts): site deploy puts this build up only as a pull request's preview");
     if (opts.now) io.out(`  clock: ${londonDateTime(opts.now)} (${opts.clockFrom}), not the real time`);
     io.out(`  wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || '.'}/ and, outside it, ${path.relative(process.cwd(), result.deployDir)}/ (routing table, CloudFront functions)`);
     return 0;

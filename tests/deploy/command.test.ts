@@ -370,6 +370,24 @@ describe("a pull request's preview: --preview <n> and --remove-preview <n>", () 
     expect(cdn.requests).toHaveLength(invalidations);
   });
 
+  test("a build with its drafts (site build --drafts) goes up as a pull request's preview, and is refused for the live site in one line before anything changes", async () => {
+    await sealFolder(other, { preview: true });
+    try {
+      const before = { objects: await objects('site'), keys: Object.fromEntries(kvs.entries) };
+      const live = capture();
+      expect(await deployCommand(flags({ dir: other, bucket: 'site' }), live.io, {}, clients())).toBe(1);
+      expect(live.err).toEqual([`site deploy failed: ${other} was built with its drafts and scheduled articles (site build --drafts, or site serve): deploy it only as a pull request's preview (site deploy --preview <n>), or run site build without --drafts`]);
+      expect({ objects: await objects('site'), keys: Object.fromEntries(kvs.entries) }).toEqual(before);
+      const preview = await run({ preview: '15', dir: other });
+      expect(preview.err).toEqual([]);
+      expect(preview.code).toBe(0);
+      expect(Object.keys(scoped('15'))).toContain('pr-15:/team');
+      expect((await run({ removePreview: '15' })).code).toBe(0);
+    } finally {
+      await sealFolder(other);
+    }
+  });
+
   test('the site\'s deploy aimed at the previews\' store, and a preview that would not fit beside the others, are refused before anything changes', async () => {
     expect((await run({ preview: '13', dir: other })).code).toBe(0);
     const before = { objects: await objects('site'), previews: await objects('previews'), keys: Object.fromEntries(previews.entries) };

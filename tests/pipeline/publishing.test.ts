@@ -219,4 +219,23 @@ describe('site build --now and --json-summary', () => {
     expect(ok.out).toContain('  articles: 12 live, 1 draft, 1 scheduled, 0 expired');
     expect(ok.out).toContain('  clock: 2026-06-01 00:00 Europe/London (SITE_NOW), not the real time');
   });
+
+  it("--drafts builds the drafts and scheduled articles, marked, for a pull request's preview, and says so; the build after it without --drafts leaves them out again", async () => {
+    const out = path.join(project.root, 'cli-drafts', 'dist');
+    const drafts = await run(['build', '--out', out, '--now', '2026-06-01', '--drafts']);
+    expect(drafts.code, drafts.err).toBe(0);
+    expect(drafts.out).toContain("  drafts and scheduled articles built too, each marked (--drafts): site deploy puts this build up only as a pull request's preview");
+    expect(drafts.out).toContain('  articles: 12 live, 1 draft, 1 scheduled, 0 expired');
+    expect(await read(out, 'blog/draft-article.html')).toMatch(/data-preview="draft">.*Draft: not published/);
+    expect(await read(out, 'blog/scheduled-article.html')).toContain('Scheduled for 1 December 2026 at 09:00');
+    // Never the live-reload script of site serve.
+    expect(await read(out, 'blog/draft-article.html')).not.toContain('/__site/');
+    // The next build without --drafts is a whole one (no quick rebuild on top of the drafts' pages), and leaves them out.
+    const live = await run(['build', '--out', out, '--now', '2026-06-01']);
+    expect(live.code, live.err).toBe(0);
+    expect(live.out).not.toContain('a quick rebuild');
+    expect(live.out).not.toContain('--drafts');
+    await expect(read(out, 'blog/draft-article.html')).rejects.toThrow(/ENOENT/);
+    expect(await read(out, 'blog.html')).not.toContain('preview-marker');
+  });
 });
