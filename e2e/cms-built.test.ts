@@ -191,7 +191,8 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     await setStatus(draft[0]!, { state: 'success', context: 'ci/deploy-check', target_url: 'https://ci.example.com/runs/1' });
     const preview = page.getByRole('link', { name: 'View Preview' });
     await preview.waitFor();
-    expect(await preview.getAttribute('href')).toBe(PREVIEW);
+    // The entry's own page in that preview.
+    expect(await preview.getAttribute('href')).toBe(`${PREVIEW}about`);
     await shoot('cms-draft-ready.png', 420);
 
     await publishNow();
@@ -209,8 +210,8 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     const before = await head();
     // Opened as an author opens it: back to a collection's list (Decap loads an entry as its form opens), then the entry.
     await page.evaluate(() => { location.hash = '#/collections/blog'; });
-    await expect.poll(() => page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
-    await page.evaluate(() => { location.hash = '#/collections/blog/entries/what-is-data'; });
+    await page.locator('a[href$="/collections/blog/entries/what-is-data"]').click();
+    await page.waitForURL(/#\/collections\/blog\/entries\/what-is-data$/);
     await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toContain('What Is Data?');
     await page.getByLabel(/^Publish date/).pressSequentially('01/12/2026');
     await page.getByLabel(/^Expiry date/).pressSequentially('01/11/2026');
@@ -231,9 +232,9 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     const leave = (d: Dialog) => void (/leave this page/.test(d.message()) ? d.accept() : d.dismiss());
     page.on('dialog', leave);
     await page.evaluate(() => { location.hash = '#/collections/legal'; });
-    await expect.poll(() => page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
+    await page.locator('a[href$="/collections/legal/entries/terms-of-service"]').click();
+    await page.waitForURL(/#\/collections\/legal\/entries\/terms-of-service$/);
     page.off('dialog', leave);
-    await page.evaluate(() => { location.hash = '#/collections/legal/entries/terms-of-service'; });
     const title = page.getByLabel('Title', { exact: true }).first();
     await expect.poll(() => title.inputValue()).toBe('Terms of Service');
     await typed(title, 'Terms of Use');

@@ -18,7 +18,9 @@ export interface CmsCollection {
   summary?: string;
   sortable_fields?: Array<string | { field: string; label?: string; default_sort?: boolean | 'asc' | 'desc' }>;
   fields?: CmsField[];
-  files?: Array<{ name: string; label: string; file: string; fields: CmsField[]; preview?: string }>;
+  files?: Array<{ name: string; label: string; file: string; fields: CmsField[]; preview?: string; preview_path?: string }>;
+  /** Where an entry is on the site (Decap's template, `blog/{{slug}}`): View Preview and View Live open it. */
+  preview_path?: string;
   /** Which of the site's templates draws its preview (see cms/client/previews.tsx); a file's `preview` draws that file's. */
   preview?: string;
 }
@@ -48,6 +50,8 @@ export interface CmsSettings {
   repo?: string;
   branch?: string;
   authBaseUrl?: string;
+  /** Where each entry is on the site (cms/preview-paths.ts); without them, View Preview opens the home page. */
+  previewPaths?: { folders: Record<string, string>; files: Record<string, string> };
 }
 
 /**
@@ -106,13 +110,14 @@ const FOLDER_DETAILS: Record<string, Partial<CmsCollection>> = {
   services: { label: 'Services', label_singular: 'Service', identifier_field: 'name', summary: '{{name}}', preview: 'service' },
 };
 
-function folderCollection(name: string, list: CmsField[]): CmsCollection {
+function folderCollection(name: string, list: CmsField[], previewPath?: string): CmsCollection {
   const title = list.find((f) => f.name === 'title' || f.name === 'name')?.name ?? list.find((f) => f.widget === 'string')?.name;
   return {
     name, label: labelOf(name), folder: `content/${name}`, extension: 'yaml', format: 'yaml', create: true, slug: '{{slug}}',
     ...(title ? { identifier_field: title, summary: `{{${title}}}` } : {}),
     preview: 'folder',
     ...FOLDER_DETAILS[name],
+    ...(previewPath !== undefined ? { preview_path: previewPath } : {}),
     fields: list,
   };
 }
@@ -147,18 +152,21 @@ export function cmsConfig(settings: CmsSettings, kinds: ContentKinds = contentKi
     },
   }), postSchema);
 
+  const paths = settings.previewPaths;
+  const folderPath = (name: string) => (paths?.folders[name] !== undefined ? { preview_path: paths.folders[name] } : {});
+  const filePath = (key: string) => (paths?.files[key] ? { preview_path: paths.files[key] } : {});
   const collections: CmsCollection[] = [
     {
       name: 'blog', label: 'Articles', label_singular: 'Article', folder: 'content/blog', extension: 'md', format: 'frontmatter',
       create: true, slug: '{{slug}}', identifier_field: 'title', summary: '{{title}} ({{date}})', sortable_fields: [{ field: 'date', label: 'Date', default_sort: 'desc' }, 'title'],
-      fields: [...postFields, BODY], preview: 'blogPost',
+      fields: [...postFields, BODY], preview: 'blogPost', ...folderPath('blog'),
     },
-    ...Object.entries(kinds.folders).map(([name, schema]) => folderCollection(name, keep(name, fields(schema), schema))),
+    ...Object.entries(kinds.folders).map(([name, schema]) => folderCollection(name, keep(name, fields(schema), schema), paths?.folders[name])),
     {
       name: 'pages', label: 'Pages', format: 'yaml', create: false, delete: false,
       files: [
         ...Object.entries(kinds.pages).map(([name, schema]) => ({
-          name, label: `Page: ${name}`, file: `content/pages/${name}.yaml`, fields: keep(`pages/${name}`, fields(schema), schema), preview: 'page',
+          name, label: `Page: ${name}`, file: `content/pages/${name}.yaml`, fields: keep(`pages/${name}`, fields(schema), schema), preview: 'page', ...filePath(`pages/${name}`),
         })),
       ],
     },
@@ -167,7 +175,7 @@ export function cmsConfig(settings: CmsSettings, kinds: ContentKinds = contentKi
     {
       name: 'legal', label: 'Legal pages', format: 'frontmatter', create: false, delete: false,
       files: kinds.legal.map((name) => ({
-        name, label: `Page: ${name}`, file: `content/pages/${name}.md`, fields: [...keep(`legal/${name}`, fields(legalSchema), legalSchema), BODY], preview: 'legal',
+        name, label: `Page: ${name}`, file: `content/pages/${name}.md`, fields: [...keep(`legal/${name}`, fields(legalSchema), legalSchema), BODY], preview: 'legal', ...filePath(`legal/${name}`),
       })),
     },
     {

@@ -4,6 +4,7 @@ import { ADMIN_PATH, CMS_CONFIG, CMS_SCRIPT, adminPage } from '../cms/admin-page
 import { cmsBundle } from '../cms/bundle.ts';
 import { cmsConfig } from '../cms/config.ts';
 import { previewContext } from '../cms/preview-context.ts';
+import { previewPaths } from '../cms/preview-paths.ts';
 import type { Route } from '../routes/table.ts';
 import type { BundleResult } from '../bundle/bundle.ts';
 import type { Site } from '../content/load.ts';
@@ -22,7 +23,7 @@ export async function cmsStage(root: string, site: Site, routes: readonly Route[
   if (!settings.cms) return undefined;
   const categories = [...new Set(site.posts.flatMap((p) => p.categories ?? []))].sort();
   const config = {
-    ...cmsConfig({ categories, siteUrl: settings.url, repo: settings.cms.repo, branch: settings.cms.branch, authBaseUrl: settings.cms.authUrl }),
+    ...cmsConfig({ categories, siteUrl: settings.url, repo: settings.cms.repo, branch: settings.cms.branch, authBaseUrl: settings.cms.authUrl, previewPaths: previewPaths(site, routes) }),
     previewStyles: [assets.css],
     previewContext: previewContext(site, routes, now),
   };

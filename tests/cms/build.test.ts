@@ -77,6 +77,21 @@ describe('site build with cms: in site.yaml', { timeout: 300_000 }, () => {
     expect(resolve('/admin', table)).toMatchObject({ kind: 'file', file: '/admin.html' });
     expect(await readFile(path.join(out(), 'sitemap.xml'), 'utf8')).not.toContain('/admin');
 
+    // View Preview (a draft's preview on the web) and View Live open the entry's own page: each
+    // collection's and file's address, found among the site's routes, is a page the build routes.
+    type Listed = { name: string; preview_path?: string; files?: Array<{ name: string; preview_path?: string }> };
+    const collection = (name: string) => (config.collections as Listed[]).find((c) => c.name === name)!;
+    const folders = { blog: 'what-is-data', 'case-studies': 'dc-thomson', services: 'data-cleaning' };
+    for (const [name, slug] of Object.entries(folders)) {
+      expect(collection(name).preview_path, name).toBe(`${name}/{{slug}}`);
+      expect(table.pageUrls).toContain(`/${name}/${slug}`);
+    }
+    const files = (name: string) => Object.fromEntries(collection(name).files!.map((f) => [f.name, f.preview_path]));
+    expect(files('pages')).toMatchObject({ home: undefined, about: 'about', dialog: 'dialog', 'dialog-assessment': 'dialog-assessment', contact: 'contact', services: 'services', blog: 'blog' });
+    expect(files('legal')).toEqual({ 'privacy-policy': 'privacy-policy', 'terms-of-service': 'terms-of-service' });
+    expect(files('site')).toEqual({ site: undefined });
+    for (const name of ['pages', 'legal']) for (const at of Object.values(files(name))) if (at) expect(table.pageUrls, at).toContain(`/${at}`);
+
     // /admin's own policy; every other path's headers as they were.
     const now = await headers();
     expect(now.default).toEqual(before.default);
