@@ -276,6 +276,8 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     await expect.poll(drafts).toEqual([{ number: 3, branch, state: 'open', labels: ['decap-cms/pending_publish'] }]);
     await publishNow();
     await expect.poll(head).not.toBe(theirs);
+    // Decap has finished publishing (it loads the entry again): the next test starts from a settled page.
+    await page.getByRole('button', { name: 'Published', exact: true }).waitFor();
     expect(await changedLines(theirs, 'main')).toEqual(['-title: Terms and Conditions', '+title: Terms of Use']);
     expect(await alert.count()).toBe(0);
     expect(violations).toEqual([]);

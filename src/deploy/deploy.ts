@@ -188,13 +188,13 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   // Before the bucket is asked anything: only a complete build, exactly as it left the folder, goes up.
   const unsealed = await sealProblem(dir, files);
   if (unsealed) throw new DeployError(unsealed);
-  if (!options.draftsAllowed && await sealedWithDrafts(dir)) {
-    throw new DeployError(`${dir} was built with its drafts and scheduled articles (site build --drafts, or site serve): deploy it only as a pull request's preview (site deploy --preview <n>), or run site build without --drafts`);
-  }
   const dev = await devPages(files);
   if (dev.length > 0) {
     const which = dev.length === 1 ? dev[0] : `${dev[0]} and ${dev.length - 1} other page${dev.length === 2 ? '' : 's'}`;
     throw new DeployError(`${which} in ${dir} ${dev.length === 1 ? 'carries' : 'carry'} the development markup of \`site serve\` (its live-reload script): deploy the output of \`site build\` instead`);
+  }
+  if (!options.draftsAllowed && await sealedWithDrafts(dir)) {
+    throw new DeployError(`${dir} was built with its drafts and scheduled articles (site build --drafts): deploy it only as a pull request's preview (site deploy --preview <n>), or run site build without --drafts`);
   }
   const wanted = options.store ? await routingEntries(dir, files) : undefined;
   const current = options.store ? await options.store.list() : undefined;

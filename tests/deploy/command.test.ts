@@ -376,7 +376,7 @@ describe("a pull request's preview: --preview <n> and --remove-preview <n>", () 
       const before = { objects: await objects('site'), keys: Object.fromEntries(kvs.entries) };
       const live = capture();
       expect(await deployCommand(flags({ dir: other, bucket: 'site' }), live.io, {}, clients())).toBe(1);
-      expect(live.err).toEqual([`site deploy failed: ${other} was built with its drafts and scheduled articles (site build --drafts, or site serve): deploy it only as a pull request's preview (site deploy --preview <n>), or run site build without --drafts`]);
+      expect(live.err).toEqual([`site deploy failed: ${other} was built with its drafts and scheduled articles (site build --drafts): deploy it only as a pull request's preview (site deploy --preview <n>), or run site build without --drafts`]);
       expect({ objects: await objects('site'), keys: Object.fromEntries(kvs.entries) }).toEqual(before);
       const preview = await run({ preview: '15', dir: other });
       expect(preview.err).toEqual([]);
