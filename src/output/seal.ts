@@ -131,15 +131,15 @@ async function writeManifest(dir: string, files: number, bytes: number, listJson
 
 const bytes = (n: number) => `${n.toLocaleString('en-GB')} byte${n === 1 ? '' : 's'}`;
 
-/**
- * Why `dir` is not a complete build's output as that build left it, in one line; undefined if it is.
- * `files` is what the folder holds now (dotfiles aside), with each file's size and SHA-256.
- */
 /** Whether the sealed build in `dir` shows drafts and scheduled articles (`site build --drafts`, `site serve`); false when it has no readable seal. */
 export async function sealedWithDrafts(dir: string): Promise<boolean> {
   return (await readSeal(dir))?.head.preview === true;
 }
 
+/**
+ * Why `dir` is not a complete build's output as that build left it, in one line; undefined if it is.
+ * `files` is what the folder holds now (dotfiles aside), with each file's size and SHA-256.
+ */
 export async function sealProblem(dir: string, files: readonly SealedFile[]): Promise<string | undefined> {
   const text = await readFile(path.join(dir, SEAL_FILE), 'utf8').catch(() => undefined);
   if (text === undefined) {
