@@ -8,6 +8,14 @@ export const DESKTOP: Viewport = { width: 1366, height: 768 };
 export const VIEWPORTS = [PHONE, DESKTOP] as const;
 export const vp = (v: Viewport) => `${v.width}`;
 
+/**
+ * The hang guard of every wait on a gate's page (Playwright's own default is 30 s). A view loads,
+ * settles and is checked in 1-3 s on a quiet two-core machine; beside the browser tests the sweep's
+ * views took 16 s on average (29 November 2026), and one page's wait for a quiet network ran past
+ * 30 s. A guard catches a page that never settles, not a slow one.
+ */
+export const GUARD_MS = 120_000;
+
 /** Debian's Chromium, never a downloaded browser; the flags keep it off the network. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
@@ -41,6 +49,8 @@ declare global { interface Window { __cspViolations?: string[] } }
  */
 export async function newContext(browser: Browser, viewport: Viewport, storage?: Record<string, string>): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport });
+  context.setDefaultTimeout(GUARD_MS);
+  context.setDefaultNavigationTimeout(GUARD_MS);
   // tsx compiles with esbuild's keepNames, which wraps named functions in __name(); the functions
   // handed to page.evaluate carry those calls into the page, so the page needs the helper too.
   await context.addInitScript('globalThis.__name ??= (fn) => fn;');

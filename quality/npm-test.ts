@@ -24,7 +24,7 @@ import { Cores, measureBudget, type Share } from './cores.ts';
 import { inTurn, type Channel } from './in-turn.ts';
 import { GATES, runCheck } from './run-check.ts';
 
-interface Step { name: string; ok: boolean; seconds: number; beside: Set<string>; failures?: string; tests?: { passed: number; failed: number } }
+interface Step { name: string; ok: boolean; seconds: number; beside: Set<string>; failures?: string; tally?: string; tests?: { passed: number; failed: number } }
 
 /**
  * Cores a step keeps busy, counting its child processes, the test steps' per vitest worker. With
@@ -86,7 +86,7 @@ function npmRun(script: string, args: string[], channel: Channel, env: NodeJS.Pr
     };
     child.stdout.setEncoding('utf8').on('data', write);
     child.stderr.setEncoding('utf8').on('data', write);
-    const done = (ok: boolean) => { channel.end(); resolve({ ok, tests: counted, ...(ok ? {} : { failures: failuresOf(printed) }) }); };
+    const done = (ok: boolean) => { channel.end(); resolve({ ok, tests: counted, ...(ok ? {} : { failures: failuresOf(printed), tally: tallyOf(printed) }) }); };
     child.on('error', (error) => { channel.write(`${script} could not start: ${error.message}\n`); done(false); });
     child.on('close', (code) => done(code === 0));
   });
@@ -96,12 +96,27 @@ function npmRun(script: string, args: string[], channel: Channel, env: NodeJS.Pr
 const FAILURES_KEPT = 60_000;
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 
-/** vitest's 'Failed Tests' section when it printed one (colours dropped), else the step's last lines. */
+/**
+ * vitest's report of what failed (colours dropped): from the first of its sections (failed suites,
+ * whose hooks threw; failed tests; errors outside any test), else the step's last lines.
+ */
 function failuresOf(printed: string): string {
   const text = plain(printed);
-  const at = text.lastIndexOf('Failed Tests');
+  const found = ['Failed Suites', 'Failed Tests', 'Unhandled Errors'].map((s) => text.lastIndexOf(s)).filter((i) => i >= 0);
+  const at = found.length ? Math.min(...found) : -1;
   const lines = (at >= 0 ? text.slice(text.lastIndexOf('\n', at) + 1) : text).split('\n');
   return (at >= 0 ? lines.slice(0, 200) : lines.slice(-60)).join('\n');
+}
+
+/** vitest's closing tally (its Test Files, Tests and Errors lines) in one line, when printed. */
+function tallyOf(printed: string): string | undefined {
+  const lines = plain(printed).split('\n');
+  const start = lines.findLastIndex((l) => /^\s*Test Files\s/.test(l));
+  if (start < 0) return undefined;
+  const tally = lines.slice(start, start + 4).filter((l) => /^\s*(Test Files|Tests|Errors)\s/.test(l)).map((l) => l.trim().replace(/\s+/g, ' ')).join('; ');
+  // The files named where a suite or test failed, or where an error outside the tests came from.
+  const files = new Set([...plain(printed).matchAll(/(?:FAIL\s+|originated in ")([\w./-]+\.test\.tsx?)/g)].map((m) => m[1]));
+  return files.size ? `${tally}; in ${[...files].join(', ')}` : tally;
 }
 
 /** vitest's closing count, `Tests  2 failed | 1178 passed (1180)`, when it has printed it. */
@@ -166,4 +181,6 @@ console.log(`\nnpm test: ${steps.map((s) => `${s.name} ${s.ok ? 'passed' : 'FAIL
 console.log(`npm test: ${Math.round(since(started))} s in all on ${budget.free} of ${budget.cores} cores, at most ${cores.peak} steps at once; load average at the end ${load()}`);
 const counts = steps.flatMap((s) => (s.tests ? [s.tests] : []));
 console.log(`${counts.reduce((n, c) => n + c.passed, 0)} passed, ${counts.reduce((n, c) => n + c.failed, 0)} failed`);
+// A step can fail with every test passed (a hook or an error outside the tests): its tally says which.
+for (const s of steps) if (!s.ok && s.tally) console.log(`npm test: ${s.name} FAILED: ${s.tally}`);
 process.exit(steps.every((s) => s.ok) ? 0 : 1);

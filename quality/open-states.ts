@@ -4,7 +4,8 @@ import { DESKTOP, PHONE, type Viewport } from './browser.ts';
 /**
  * The states a page only reaches when the visitor acts, checked by axe like any page. Each opens
  * its state the way a visitor does (the island wakes on the interaction and replays it) and
- * waits until the state is really there, so a state that never opens fails the gate.
+ * waits until the state is really there (within the page's hang guard), so a state that never
+ * opens fails the gate.
  */
 export interface OpenState {
   name: string;
@@ -15,8 +16,6 @@ export interface OpenState {
   open(page: Page): Promise<void>;
 }
 
-const WAIT = { timeout: 10_000 } as const;
-
 export const OPEN_STATES: OpenState[] = [
   {
     name: 'mobile menu open',
@@ -24,7 +23,7 @@ export const OPEN_STATES: OpenState[] = [
     viewports: [PHONE], // the menu button is hidden from 768 px up
     async open(page) {
       await page.locator('header [data-island="mobile-menu"] .menu-toggle').click();
-      await page.getByRole('dialog').waitFor(WAIT);
+      await page.getByRole('dialog').waitFor();
     },
   },
   {
@@ -34,7 +33,7 @@ export const OPEN_STATES: OpenState[] = [
     viewports: [PHONE, DESKTOP],
     firstVisit: true,
     async open(page) {
-      await page.getByRole('region', { name: 'Cookie Consent' }).waitFor({ state: 'visible', ...WAIT });
+      await page.getByRole('region', { name: 'Cookie Consent' }).waitFor({ state: 'visible' });
     },
   },
   {
@@ -44,7 +43,7 @@ export const OPEN_STATES: OpenState[] = [
     firstVisit: true,
     async open(page) {
       await page.getByRole('button', { name: 'Preferences', exact: true }).click();
-      await page.getByRole('dialog', { name: 'Cookie Preferences' }).waitFor(WAIT);
+      await page.getByRole('dialog', { name: 'Cookie Preferences' }).waitFor();
     },
   },
   {
@@ -54,7 +53,7 @@ export const OPEN_STATES: OpenState[] = [
     async open(page) {
       const faq = page.locator('[data-island="accordion"]').first();
       await faq.locator('summary, button').first().click();
-      await faq.locator('[aria-expanded="true"]').waitFor(WAIT);
+      await faq.locator('[aria-expanded="true"]').waitFor();
     },
   },
   {
@@ -63,7 +62,7 @@ export const OPEN_STATES: OpenState[] = [
     viewports: [PHONE, DESKTOP],
     async open(page) {
       await page.getByRole('button', { name: 'Send Message' }).click();
-      await page.locator('[aria-invalid="true"]').first().waitFor(WAIT);
+      await page.locator('[aria-invalid="true"]').first().waitFor();
     },
   },
 ];
