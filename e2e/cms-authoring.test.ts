@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { scratchProject } from '../tests/scratch-project.ts';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
-import { connectBrowser, DESKTOP, PHONE } from './helpers.ts';
+import { answer, connectBrowser, DESKTOP, PHONE } from './helpers.ts';
 
 let dir: string;
 let server: RunningServer;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   context = await browser.newContext({ locale: 'en-GB', timezoneId: 'Europe/London', viewport: { width: 1366, height: 900 } });
   // Leaving an entry with unsaved changes is let through (the page's and Decap's own question);
   // Decap's offer to restore them is declined.
-  context.on('page', (page) => page.on('dialog', (d) => void (d.type() === 'beforeunload' || /leave this page/.test(d.message()) ? d.accept() : d.dismiss())));
+  context.on('page', (page) => page.on('dialog', (d) => answer(d, d.type() === 'beforeunload' || /leave this page/.test(d.message()))));
   // The CMS's bundle is made on its first request (esbuild, some seconds): made here, outside the tests' page loads.
   expect((await fetch(`${server.url}/admin/cms.js`)).status).toBe(200);
 });
@@ -187,9 +187,16 @@ describe('an author at /admin', { timeout: 600_000 }, () => {
     // when the first click comes, and keys pressed on the Clear button would click it again.
     await expect.poll(async () => { await body.click(); return body.evaluate((e) => e.contains(document.activeElement)); }).toBe(true);
     await page.keyboard.press('Control+End');
-    for (const line of ['', '## Next steps', '', 'Read **more** about _data_ and [our work](/case-studies).']) {
+    // The raw editor keeps a block per line. Each key's effect is awaited before the next key: a key
+    // sent while the editor still redraws the last one's block lands in the old block, or is lost
+    // (seen as a missing blank line, on a quiet machine too).
+    const lines = () => body.evaluate((e) => [...e.children].map((b) => (b.textContent ?? '').replace(/\uFEFF/g, '')));
+    const before = (await lines()).length;
+    for (const [i, line] of ['', '## Next steps', '', 'Read **more** about _data_ and [our work](/case-studies).'].entries()) {
       await page.keyboard.press('Enter');
+      await expect.poll(async () => (await lines()).length).toBe(before + i + 1);
       await page.keyboard.type(line);
+      await expect.poll(async () => (await lines()).at(-1)).toBe(line);
     }
     // Published once the preview draws what was typed: the entry holds the body, not only the editor.
     const preview = page.frameLocator('iframe').first();

@@ -27,7 +27,7 @@ import { nodeListener } from '../lambda/node-adapter.ts';
 import { editFile, scratchProject } from '../tests/scratch-project.ts';
 import { startGitHubStandIn, type GitHubStandIn } from '../tests/lambda/github-oauth-stand-in.ts';
 import { git, startGitHubApiStandIn, type GitHubApiStandIn } from '../tests/lambda/github-api-stand-in.ts';
-import { collectConsole, connectBrowser } from './helpers.ts';
+import { answer, collectConsole, connectBrowser } from './helpers.ts';
 
 const SITE = 'https://www.example.com';
 const ADMIN = 'https://cms.example.com';
@@ -229,7 +229,7 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
   it("a draft that would undo a change published since is not published: says so until dismissed, main keeps their change; deleted and made again, it publishes that one line", async () => {
     await alertDismissed();
     // The refused article's changes are left behind: Decap's question is answered yes.
-    const leave = (d: Dialog) => void (/leave this page/.test(d.message()) ? d.accept() : d.dismiss());
+    const leave = (d: Dialog) => answer(d, /leave this page/.test(d.message()));
     page.on('dialog', leave);
     await page.evaluate(() => { location.hash = '#/collections/legal'; });
     await page.locator('a[href$="/collections/legal/entries/terms-of-service"]').click();
@@ -263,7 +263,7 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
     expect(await alert.count()).toBe(0);
 
     // As the message says: the draft deleted, the entry as it is on main (their change), the edit made again.
-    page.once('dialog', (d) => void (/unpublished changes to this entry will be deleted/.test(d.message()) ? d.accept() : d.dismiss()));
+    page.once('dialog', (d) => answer(d, /unpublished changes to this entry will be deleted/.test(d.message())));
     await page.getByRole('button', { name: 'Delete unpublished changes' }).click();
     await expect.poll(drafts).toEqual([]);
     // Decap opens the entry again as it is on main, with their change.
@@ -334,7 +334,7 @@ describe('the built /admin on its own host, signed in through GitHub', { timeout
   it('an entry opened before another author published a change to its file is not saved over it: says so, nothing is written; reloaded, it shows their change and saves the edit on top', async () => {
     await alertDismissed();
     // The form's unsaved edit is left behind: Decap's question is answered yes.
-    const leave = (d: Dialog) => void (/leave this page/.test(d.message()) || d.type() === 'beforeunload' ? d.accept() : d.dismiss());
+    const leave = (d: Dialog) => answer(d, /leave this page/.test(d.message()) || d.type() === 'beforeunload');
     page.on('dialog', leave);
     await page.evaluate(() => { location.hash = '#/collections/pages'; });
     await page.locator('a[href$="/collections/pages/entries/dialog"]').click();
@@ -385,7 +385,7 @@ async function typed(field: Locator, value: string): Promise<void> {
 
 /** Publish, then Publish now, and yes to Decap's question. */
 async function publishNow(): Promise<void> {
-  page.once('dialog', (d) => void (/publish this entry/.test(d.message()) ? d.accept() : d.dismiss()));
+  page.once('dialog', (d) => answer(d, /publish this entry/.test(d.message())));
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   await page.getByText('Publish now').click();
 }

@@ -56,6 +56,8 @@ describe('the content manager at /admin in site serve', { timeout: 600_000 }, ()
     const body = page.locator('[data-slate-editor="true"]').first();
     await body.click();
     await page.keyboard.type('Most charities count too much and use too little of it.');
+    // Published once the editor holds the sentence: keys sent while it redraws can be lost.
+    await expect.poll(() => body.innerText()).toContain('Most charities count too much and use too little of it.');
     // SITE_CMS_SCREENSHOTS=1 writes the walkthrough's picture in docs/authors.md.
     if (process.env.SITE_CMS_SCREENSHOTS) await page.screenshot({ path: path.resolve('docs/images/cms-first-article.png') });
     await page.getByRole('button', { name: 'Publish' }).first().click();

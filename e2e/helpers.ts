@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, inject } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Dialog, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
 
 export interface SiteOptions { forms?: boolean; limits?: boolean }
@@ -36,6 +36,17 @@ export const WAIT = 60_000;
 
 export const PHONE = { width: 375, height: 667 } as const;
 export const DESKTOP = { width: 1366, height: 768 } as const;
+
+/**
+ * Accepts or dismisses a dialog from an event handler, where nothing awaits the answer. A page
+ * closed meanwhile (the test went on and closed it, or its context) has no dialog left to answer;
+ * any other failure is thrown, unhandled, and fails the run.
+ */
+export function answer(dialog: Dialog, accept: boolean): void {
+  (accept ? dialog.accept() : dialog.dismiss()).catch((error: unknown) => {
+    if (!/has been closed/.test(String(error))) throw error;
+  });
+}
 
 /** Console messages and page errors seen while a test ran, to assert a clean page. */
 export function collectConsole(page: Page): { errors: string[]; messages: string[] } {

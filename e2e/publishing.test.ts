@@ -44,7 +44,8 @@ async function open(server: RunningServer, url: string, viewport: { width: numbe
   const context = await browser.newContext({ viewport });
   await context.addInitScript(() => localStorage.setItem('cookieConsent', JSON.stringify({ necessary: true, analytics: false, marketing: false, timestamp: '2026-01-01T00:00:00Z', version: 1 })));
   const page = await context.newPage();
-  page.once('close', () => void context.close());
+  // Closing the page closes its context; a context the browser's own close got to first is gone already.
+  page.once('close', () => { context.close().catch((error: unknown) => { if (!/has been closed/.test(String(error))) throw error; }); });
   const res = await page.goto(`${server.url}${url}`);
   expect(res?.status(), url).toBe(200);
   return page;
