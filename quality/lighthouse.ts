@@ -1,7 +1,6 @@
 import type * as LH from 'lighthouse/types/lh.js';
 import { navigationGather } from 'lighthouse/core/gather/navigation-runner.js';
 import { Runner } from 'lighthouse/core/runner.js';
-import os from 'node:os';
 import * as chromeLauncher from 'chrome-launcher';
 import { CHROMIUM } from './browser.ts';
 import { busyCores } from './cores.ts';
@@ -181,7 +180,7 @@ export async function waitForQuiet(limitMs: number, sampleMs = 500): Promise<str
  * heap, and V8 collected it (a 55 ms major GC) in the middle of the next page's load.
  */
 async function warmRenderer<T>(pageUrl: string, run: (port: number) => Promise<T>): Promise<T> {
-  const chrome = await launchAbove();
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
   try {
     const first = new URL('/robots.txt', pageUrl).href;
     const opened = await fetch(`http://127.0.0.1:${chrome.port}/json/new?${first}`, { method: 'PUT' });
@@ -190,31 +189,6 @@ async function warmRenderer<T>(pageUrl: string, run: (port: number) => Promise<T
     return await run(chrome.port);
   } finally {
     chrome.kill();
-  }
-}
-
-/**
- * The priority Lighthouse's Chromium runs at where the system allows it (root, or CAP_SYS_NICE):
- * above other work. The trace the simulation scales is the page's main thread in wall time; beside
- * a process that keeps a core busy, its tasks were cut into slices and ran long, and no slowdown
- * read from the benchmark index undid it (beside `stress-ng --cpu 1`, one page's five runs had a
- * TBT of 41-252 ms, another's 9-667 ms, on 29 November 2026).
- */
-export const CHROMIUM_NICE = -10;
-
-/**
- * Chromium for one run, started while this thread's nice value is CHROMIUM_NICE (a process
- * inherits its parent's, and Chromium's own processes Chromium's), then put back. Where raising a
- * priority is not permitted, Chromium runs at this process's own, as before.
- */
-async function launchAbove(): Promise<chromeLauncher.LaunchedChrome> {
-  const own = os.getPriority();
-  let raised = false;
-  try { os.setPriority(CHROMIUM_NICE); raised = true; } catch { /* not permitted here */ }
-  try {
-    return await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
-  } finally {
-    if (raised) os.setPriority(own);
   }
 }
 
