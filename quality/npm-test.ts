@@ -2,13 +2,14 @@
  * `npm test`: the type-check, the folder layering, the unit tests, the browser tests and every
  * quality gate, side by side only as far as the machine has room (cores.ts).
  *
- *   type-check, layering, the gates' build ─→ unit tests ─┬→ browser tests (on the gates' build) ─┬→ Lighthouse, alone
- *                                                         └→ html, vnu, links, browser sweep ──────┘
+ *   type-check, layering, the gates' build ─→ unit tests ─→ html, vnu, links, browser sweep ┬→ Lighthouse, alone
+ *                                                         └→ browser tests (on the gates' build) ┘ (one after the other, as asked)
  *
  * Each step asks for the cores it keeps busy (WEIGHTS: CPU seconds over wall seconds, counting its
  * Chromium, Java, esbuild and test workers); it starts once that fits in the cores that were free
- * when the run began. On two idle cores the unit tests run with two workers, then the browser tests
- * beside the gates; with one core taken by other work, each step runs alone.
+ * when the run began. On two idle cores the unit tests run with two workers, then the gates and the
+ * browser tests (with two) one after the other; with one core taken by other work, each step runs
+ * alone, with one worker.
  * Lighthouse waits until every other step has ended, as it does in `npm run check`.
  *
  * The output comes in the steps' order, as if they ran one after another: the first unfinished
@@ -31,9 +32,12 @@ interface Step { name: string; ok: boolean; seconds: number; beside: Set<string>
  * the unit tests, the browser tests and the gates all at once, two cores stood at no idle time and
  * 22-30 runnable threads (vmstat, 29 November 2026 at 396f87d), and the browser tests took 897 s
  * against some 300 s beside the unit tests alone: the three are not mostly waiting, so on two cores
- * the unit tests run first, then the browser tests beside the gates.
+ * the unit tests run first. The gates' browser sweep (three pages at a time, axe, screenshots) keeps
+ * more than a core busy: beside the browser tests, on two idle cores, the browser tests took 864 s
+ * and the sweep 512 s (29 November 2026 at 205fce5), where each alone on the one core stress-ng left
+ * took 685 s and 368 s. So the sweep and the browser tests run one after the other.
  */
-const WEIGHTS = { typecheck: 1, layers: 0.2, build: 1, unitWorker: 0.8, e2eWorker: 0.5, gates: 0.6 };
+const WEIGHTS = { typecheck: 1, layers: 0.2, build: 1, unitWorker: 0.8, e2eWorker: 0.5, gates: 1.2 };
 
 const started = Date.now();
 const since = (t: number) => (Date.now() - t) / 1000;
