@@ -20,6 +20,11 @@ async function visit(browser: Browser, origin: string, job: Job, consent: string
   const context = await newContext(browser, job.viewport, job.firstVisit ? undefined : { cookieConsent: consent });
   const page = await context.newPage();
   const noise = listen(page, job.status);
+  // The requests not yet answered, named when a wait for a quiet network runs out.
+  const inFlight = new Set<string>();
+  page.on('request', (r) => inFlight.add(r.url()));
+  page.on('requestfinished', (r) => inFlight.delete(r.url()));
+  page.on('requestfailed', (r) => inFlight.delete(r.url()));
   const sizes = new Map<string, Promise<number>>();
   const imageSizes = new Map<string, Promise<number>>();
   page.on('response', (response) => {
@@ -60,6 +65,7 @@ async function visit(browser: Browser, origin: string, job: Job, consent: string
       .filter((r) => r.nodes.length > 0);
   } catch (error) {
     view.error = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    if (inFlight.size) view.error += ` (requests unanswered: ${[...inFlight].join(', ')})`;
   }
   view.noise = await noise();
   await context.close();
