@@ -38,14 +38,17 @@ export const PHONE = { width: 375, height: 667 } as const;
 export const DESKTOP = { width: 1366, height: 768 } as const;
 
 /**
- * Accepts or dismisses a dialog from an event handler, where nothing awaits the answer. A page
- * closed meanwhile (the test went on and closed it, or its context) has no dialog left to answer;
- * any other failure is thrown, unhandled, and fails the run.
+ * For a promise started from an event handler, where nothing awaits it: a page, context or browser
+ * closed meanwhile (the test went on and closed it) leaves nothing to do; any other failure is
+ * thrown, unhandled, and fails the run.
  */
+export function unlessClosed(error: unknown): void {
+  if (!/has been closed/.test(String(error))) throw error;
+}
+
+/** Accepts or dismisses a dialog from an event handler (`unlessClosed`). */
 export function answer(dialog: Dialog, accept: boolean): void {
-  (accept ? dialog.accept() : dialog.dismiss()).catch((error: unknown) => {
-    if (!/has been closed/.test(String(error))) throw error;
-  });
+  (accept ? dialog.accept() : dialog.dismiss()).catch(unlessClosed);
 }
 
 /** Console messages and page errors seen while a test ran, to assert a clean page. */

@@ -10,7 +10,7 @@ import { buildSite } from '../src/pipeline/build.ts';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
 import { addPublishingArticles, CLOCK, fixtureProject, type FixtureProject } from '../tests/support/fixture-project.ts';
 import { axe } from './axe.ts';
-import { DESKTOP, PHONE, collectConsole, connectBrowser } from './helpers.ts';
+import { DESKTOP, PHONE, collectConsole, connectBrowser, unlessClosed } from './helpers.ts';
 
 /** Screenshots for a person to look at; not compared. */
 const SHOTS = process.env.SITE_SCREENSHOTS;
@@ -45,7 +45,7 @@ async function open(server: RunningServer, url: string, viewport: { width: numbe
   await context.addInitScript(() => localStorage.setItem('cookieConsent', JSON.stringify({ necessary: true, analytics: false, marketing: false, timestamp: '2026-01-01T00:00:00Z', version: 1 })));
   const page = await context.newPage();
   // Closing the page closes its context; a context the browser's own close got to first is gone already.
-  page.once('close', () => { context.close().catch((error: unknown) => { if (!/has been closed/.test(String(error))) throw error; }); });
+  page.once('close', () => { context.close().catch(unlessClosed); });
   const res = await page.goto(`${server.url}${url}`);
   expect(res?.status(), url).toBe(200);
   return page;

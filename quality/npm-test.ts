@@ -114,12 +114,13 @@ function failuresOf(printed: string): string {
 
 /** vitest's closing tally (its Test Files, Tests and Errors lines) in one line, when printed. */
 function tallyOf(printed: string): string | undefined {
-  const lines = plain(printed).split('\n');
+  const text = plain(printed);
+  const lines = text.split('\n');
   const start = lines.findLastIndex((l) => /^\s*Test Files\s/.test(l));
   if (start < 0) return undefined;
   const tally = lines.slice(start, start + 4).filter((l) => /^\s*(Test Files|Tests|Errors)\s/.test(l)).map((l) => l.trim().replace(/\s+/g, ' ')).join('; ');
   // The files named where a suite or test failed, or where an error outside the tests came from.
-  const files = new Set([...plain(printed).matchAll(/(?:FAIL\s+|originated in ")([\w./-]+\.test\.tsx?)/g)].map((m) => m[1]));
+  const files = new Set([...text.matchAll(/(?:FAIL\s+|originated in ")([\w./-]+\.test\.tsx?)/g)].map((m) => m[1]));
   return files.size ? `${tally}; in ${[...files].join(', ')}` : tally;
 }
 
