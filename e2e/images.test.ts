@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../src/pipeline/build.ts';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
 import { photoHeroContent } from '../quality/photo-fixture.ts';
-import { DESKTOP, PHONE, connectBrowser } from './helpers.ts';
+import { watchNetwork } from '../quality/quiet-network.ts';
+import { DESKTOP, PHONE, WAIT, connectBrowser } from './helpers.ts';
 
 /** The site with a 4 MB phone photo as the home hero, built once and served on a free port. */
 let work: string;
@@ -38,6 +39,7 @@ interface Visit { images: Array<{ path: string; bytes: number }>; lcp: { url: st
 async function visitHome(viewport: { width: number; height: number }, deviceScaleFactor: number): Promise<Visit> {
   const context = await browser.newContext({ viewport, deviceScaleFactor });
   const page = await context.newPage();
+  const network = watchNetwork(page);
   const fetched: Array<Promise<{ path: string; bytes: number }>> = [];
   page.on('response', (r) => {
     if (r.request().resourceType() !== 'image') return;
@@ -48,7 +50,7 @@ async function visitHome(viewport: { width: number; height: number }, deviceScal
     fetched.push(body);
   });
   await page.goto(server.url + '/', { waitUntil: 'load' });
-  await page.waitForLoadState('networkidle');
+  await network.quiet(WAIT);
   // The network going quiet does not mean the hero is painted: a loaded machine may still be decoding the AVIF,
   // and until it paints, the text above it is the largest thing on screen. Wait for the decode and two frames.
   const lcp = await page.evaluate(async () => {

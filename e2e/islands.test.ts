@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DESKTOP, PHONE, collectConsole, useSiteAndBrowser } from './helpers.ts';
+import { watchNetwork } from '../quality/quiet-network.ts';
+import { DESKTOP, PHONE, WAIT, collectConsole, useSiteAndBrowser } from './helpers.ts';
 import { axe } from './axe.ts';
 
 const env = useSiteAndBrowser();
@@ -57,8 +58,9 @@ describe('cookie consent', () => {
     const page = await env.browser.newPage({ viewport: PHONE });
     const external: string[] = [];
     page.on('request', (r) => { if (!r.url().startsWith(env.site.url)) external.push(r.url()); });
+    const network = watchNetwork(page);
     await page.goto(`${env.site.url}/`);
-    await page.waitForLoadState('networkidle');
+    await network.quiet(WAIT);
     expect(await page.getByRole('region', { name: 'Cookie Consent' }).isVisible()).toBe(true);
     const defaults = await page.evaluate(() => (window as unknown as { dataLayer: IArguments[] }).dataLayer.map((e) => (e && typeof e === 'object' && 'length' in e ? Array.from(e as ArrayLike<unknown>) : e)));
     expect(defaults).toContainEqual(['consent', 'default', {

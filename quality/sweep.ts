@@ -1,11 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { runAxe } from './axe.ts';
-import { listen, newContext, pool, VIEWPORTS, type Viewport } from './browser.ts';
+import { GUARD_MS, listen, newContext, pool, VIEWPORTS, type Viewport } from './browser.ts';
 import { pixelContrast, undecidedNodes } from './contrast.ts';
 import type { OpenState } from './open-states.ts';
 import type { PageView } from './page-view.ts';
 import type { Target } from './gate-urls.ts';
+import { watchNetwork } from './quiet-network.ts';
 import { imageSlots } from './runtime.ts';
 
 interface Job { label: string; url: string; status: number; viewport: Viewport; firstVisit: boolean; state?: OpenState }
@@ -20,11 +21,7 @@ async function visit(browser: Browser, origin: string, job: Job, consent: string
   const context = await newContext(browser, job.viewport, job.firstVisit ? undefined : { cookieConsent: consent });
   const page = await context.newPage();
   const noise = listen(page, job.status);
-  // The requests not yet answered, named when a wait for a quiet network runs out.
-  const inFlight = new Set<string>();
-  page.on('request', (r) => inFlight.add(r.url()));
-  page.on('requestfinished', (r) => inFlight.delete(r.url()));
-  page.on('requestfailed', (r) => inFlight.delete(r.url()));
+  const network = watchNetwork(page);
   const sizes = new Map<string, Promise<number>>();
   const imageSizes = new Map<string, Promise<number>>();
   page.on('response', (response) => {
@@ -43,7 +40,7 @@ async function visit(browser: Browser, origin: string, job: Job, consent: string
     if (view.status !== job.status) throw new Error(`answered ${view.status}, expected ${job.status}`);
     // Islands hydrated at idle wake within 2 s at the latest; wait for that, then for their chunks.
     await page.evaluate(() => new Promise<void>((done) => requestIdleCallback(() => done(), { timeout: 2000 })));
-    await page.waitForLoadState('networkidle');
+    await network.quiet(GUARD_MS);
     view.scripts = [...sizes.keys()].map((u) => new URL(u).pathname);
     view.jsBeforeInteraction = (await Promise.all(sizes.values())).reduce((a, b) => a + b, 0);
     view.imageFiles = [...imageSizes.keys()].map((u) => new URL(u).pathname);
@@ -65,7 +62,6 @@ async function visit(browser: Browser, origin: string, job: Job, consent: string
       .filter((r) => r.nodes.length > 0);
   } catch (error) {
     view.error = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    if (inFlight.size) view.error += ` (requests unanswered: ${[...inFlight].join(', ')})`;
   }
   view.noise = await noise();
   await context.close();
