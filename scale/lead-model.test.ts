@@ -13,6 +13,10 @@ import { sweep } from '../tests/lambda/lead-model-sweep.ts';
 
 const SCHEDULES = Number(process.env.LEAD_MODEL_SCHEDULES ?? 100_000);
 const PROCESSES = process.env.LEAD_MODEL_PROCESSES ? Number(process.env.LEAD_MODEL_PROCESSES) : undefined;
+// The hang guard scales with the sweep: a schedule costs about 0.25 s of CPU (0.4 s with the
+// servers' system time), so 100,000 take 3-6 hours on two cores; ten times that per schedule
+// on one core is 4 s.
+const GUARD_MS = Math.max(3_600_000, SCHEDULES * 4_000);
 
 describe('the lead model, the full sweep', () => {
   it(`keeps every invariant over ${SCHEDULES} seeded schedules, and exercised what it claims`, async () => {
@@ -25,5 +29,5 @@ describe('the lead model, the full sweep', () => {
     expect(results).toHaveLength(SCHEDULES);
     expect(broken).toEqual([]);
     expect(shortfalls(exercised(results))).toEqual([]);
-  });
+  }, GUARD_MS);
 });
