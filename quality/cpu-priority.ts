@@ -1,0 +1,57 @@
+import { readdir, readFile, mkdir, rmdir, writeFile } from 'node:fs/promises';
+
+/** cgroup v1's CPU controller, where a group's `cpu.shares` weighs it against the other work (1,024 each). */
+const CPU_CGROUPS = '/sys/fs/cgroup/cpu';
+
+/** A process and every descendant running now, from /proc. */
+async function processTree(pid: number): Promise<number[]> {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) {
+    const tasks = await readdir(`/proc/${all[i]}/task`).catch(() => [] as string[]);
+    for (const task of tasks) {
+      const children = await readFile(`/proc/${all[i]}/task/${task}/children`, 'utf8').catch(() => '');
+      for (const child of children.split(' ').filter(Boolean)) all.push(Number(child));
+    }
+  }
+  return all;
+}
+
+export interface CpuGroup {
+  /** Moves the process and its descendants into the group; the processes they start later stay in it. Says why not, if it could not. */
+  add(pid: number): Promise<string | undefined>;
+  /** Removes the group, once the processes in it have ended. */
+  remove(): Promise<void>;
+}
+
+/**
+ * A CPU cgroup whose processes get `shares` against each other process's 1,024 when the cores are
+ * contended (cgroup v1, as root). Where there is no such controller, or no right to it, `add` says
+ * so and changes nothing.
+ */
+export async function cpuGroup(name: string, shares: number, controller = CPU_CGROUPS): Promise<CpuGroup> {
+  const dir = `${controller}/${name}`;
+  let unavailable: string | undefined;
+  try {
+    await mkdir(dir).catch((error: NodeJS.ErrnoException) => { if (error.code !== 'EEXIST') throw error; });
+    await writeFile(`${dir}/cpu.shares`, String(shares));
+  } catch (error) {
+    unavailable = `no CPU cgroup (${(error as NodeJS.ErrnoException).code ?? String(error)} at ${dir})`;
+  }
+  return {
+    async add(pid) {
+      if (unavailable) return unavailable;
+      try {
+        // Each process on its own: one that ended meanwhile (ESRCH) leaves the others to move.
+        for (const member of await processTree(pid)) {
+          await writeFile(`${dir}/cgroup.procs`, String(member)).catch((error: NodeJS.ErrnoException) => { if (error.code !== 'ESRCH') throw error; });
+        }
+        return undefined;
+      } catch (error) {
+        return `could not move process ${pid} into ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+      }
+    },
+    async remove() {
+      if (!unavailable) await rmdir(dir).catch(() => undefined);
+    },
+  };
+}
