@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
-import { access, constants, readFile } from 'node:fs/promises';
+import { access, constants, readFile, rmdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,12 +25,22 @@ function shell(): { sh: ChildProcessWithoutNullStreams; nextPid: () => Promise<n
 }
 
 const started: ChildProcessWithoutNullStreams[] = [];
-afterEach(() => { for (const p of started.splice(0)) p.kill('SIGKILL'); });
+const made: string[] = [];
+// A test that failed half-way leaves neither processes nor its group behind.
+afterEach(async () => {
+  for (const p of started.splice(0)) p.kill('SIGKILL');
+  for (const dir of made.splice(0)) {
+    const left = (await readFile(`${dir}/cgroup.procs`, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    for (const pid of left) { try { process.kill(Number(pid), 'SIGKILL'); } catch { /* ended meanwhile */ } }
+    await expect.poll(async () => { await rmdir(dir).catch(() => undefined); return existsSync(dir); }).toBe(false);
+  }
+});
 
 describe('a CPU cgroup for the browser Lighthouse measures', () => {
   it('moves a process and its children into a group of the given weight, and the children it starts later join them (or, without the right, says why)', async () => {
     const name = `site-test-${process.pid}`;
     const group = await cpuGroup(name, 4096);
+    if (writable) made.push(`${CONTROLLER}/${name}`);
     const { sh, nextPid } = shell();
     started.push(sh);
     const first = await nextPid();
