@@ -5,8 +5,8 @@ import { templateModules } from './src/routes/kinds.ts';
 /**
  * Files that need a process of their own. The others share their worker's process, one file after
  * another (`isolate: false`): each file loading React, the AWS SDK, zod and the build afresh in a new
- * process cost the suite a third of its CPU (unit tests on two quiet cores, 30 November 2026: 518 s
- * wall and 783 s CPU isolated, 379 s and 525 s shared). These hold what a process has once:
+ * process cost the unit tests a quarter of their CPU (two quiet cores, 30 November 2026: 518 s wall
+ * and 783 s CPU with every file isolated, 400 s and 573 s as here). These hold what a process has once:
  * - the markdown parser a process chose, and its one warning (a build without the native parser);
  * - `site serve` with its watcher and its builds, which a test stops mid-build or holds on a signal
  *   never fired. In one shared run of three, live-site's new article was never served (83 s, the

@@ -1,20 +1,8 @@
-import { readdir, readFile, mkdir, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, rmdir, writeFile } from 'node:fs/promises';
+import { processTree } from './process-tree.mjs';
 
 /** cgroup v1's CPU controller, where a group's `cpu.shares` weighs it against the other work (1,024 each). */
 const CPU_CGROUPS = '/sys/fs/cgroup/cpu';
-
-/** A process and every descendant running now, from /proc. */
-async function processTree(pid: number): Promise<number[]> {
-  const all = [pid];
-  for (let i = 0; i < all.length; i++) {
-    const tasks = await readdir(`/proc/${all[i]}/task`).catch(() => [] as string[]);
-    for (const task of tasks) {
-      const children = await readFile(`/proc/${all[i]}/task/${task}/children`, 'utf8').catch(() => '');
-      for (const child of children.split(' ').filter(Boolean)) all.push(Number(child));
-    }
-  }
-  return all;
-}
 
 export interface CpuGroup {
   /** Moves the process and its descendants into the group; the processes they start later stay in it. Says why not, if it could not. */
@@ -42,7 +30,7 @@ export async function cpuGroup(name: string, shares: number, controller = CPU_CG
       if (unavailable) return unavailable;
       try {
         // Each process on its own: one that ended meanwhile (ESRCH) leaves the others to move.
-        for (const member of await processTree(pid)) {
+        for (const member of processTree(pid)) {
           await writeFile(`${dir}/cgroup.procs`, String(member)).catch((error: NodeJS.ErrnoException) => { if (error.code !== 'ESRCH') throw error; });
         }
         return undefined;

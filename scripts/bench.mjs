@@ -9,6 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { convertArticles, writeArticles } from './bench-articles.mjs';
 import { buildCli, PACKAGE_DIR, staleReason } from './build-cli.mjs';
+import { processTree } from '../quality/process-tree.mjs';
 
 const USAGE = [
   'usage: npm run bench -- N [--from DIR] [--keep] [--cards-cached]',
@@ -48,16 +49,6 @@ function options(argv) {
   return opts;
 }
 
-/** The process and its descendants (esbuild's service, any child), from /proc. */
-function tree(pid) {
-  const all = [pid];
-  for (let i = 0; i < all.length; i++) {
-    for (const task of safe(() => readdirSync(`/proc/${all[i]}/task`), [])) {
-      for (const child of safe(() => readFileSync(`/proc/${all[i]}/task/${task}/children`, 'utf8'), '').split(' ').filter(Boolean)) all.push(Number(child));
-    }
-  }
-  return all;
-}
 function safe(fn, fallback) { try { return fn(); } catch { return fallback; } }
 /** A process's peak resident memory so far (VmHWM, bytes); its threads, workers included, share it. */
 const peakOf = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(safe(() => readFileSync(`/proc/${pid}/status`, 'utf8'), ''))?.[1] ?? 0) * 1024;
@@ -75,7 +66,7 @@ function run(args, cwd) {
     const start = performance.now();
     const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const peaks = new Map();
-    const sample = () => { for (const pid of tree(child.pid)) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakOf(pid))); };
+    const sample = () => { for (const pid of processTree(child.pid)) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakOf(pid))); };
     const timer = existsSync('/proc/self/status') ? setInterval(sample, 20) : undefined;
     let stdout = '';
     let stderr = '';
