@@ -108,6 +108,8 @@ describe('site serve, an article saved', () => {
     const reloaded = await nextReload();
     await writeFile(path.join(dir, 'content/blog/a-brand-new-article-added-while-serving.md'), source.replace(/^title: .*$/m, `title: "${title}"`));
     // Asked for over and over while the build runs: each time the list shows it, the page that follows is its own.
+    // No count of asks bounds it (a count is a race with the machine's speed: twenty thousand ran out beside
+    // stress-ng, 30 November 2026); the test's timeout is the hang guard.
     const redirectedAfterListed: number[] = [];
     let own: { status: number; text: string } | undefined;
     for (let asked = 0; !own; asked++) {
@@ -116,7 +118,6 @@ describe('site serve, an article saved', () => {
       const answer = { status: res.status, text: await res.text() };
       if (answer.status === 200) own = answer;
       else if (listed) redirectedAfterListed.push(asked);
-      if (asked > 20_000) throw new Error('the new article was never served');
     }
     expect(redirectedAfterListed).toEqual([]);
     expect(own.text).toContain(title);
