@@ -2,13 +2,14 @@
 // (100,000 by default) from seed LEAD_MODEL_FIRST (1 by default), each with none, one or two of
 // production's faults, in a seeded random order, against dynalite and aws-ses-v2-local through the
 // real SDK clients, in one process per core, each with its own servers
-// (tests/lambda/lead-model-sweep.ts; LEAD_MODEL_PROCESSES sets how many). `npm test` runs its covering sample (tests/lambda/one-sender.test.ts). Every invariant
-// holds in every schedule, and the sweep exercised what it claims: each fault kind fired at least
-// 95% of the times it was drawn, at least 10% of schedules made a second send attempt, at least 20%
-// raced three actors on one lead. `npx tsx scripts/lead-model.ts N` runs the same from the command
-// line, printing the figures. A sweep of hours may be run in seed ranges, one after another (seeds
-// 1-50,000, then LEAD_MODEL_FIRST=50001): a schedule is drawn from its seed alone, so the ranges
-// together are the whole sweep; each range holds the exercised figures' bar on its own.
+// (tests/lambda/lead-model-sweep.ts; LEAD_MODEL_PROCESSES sets how many). `npm test` runs its
+// covering sample (tests/lambda/one-sender.test.ts). Every invariant holds in every schedule, and
+// the sweep exercised what it claims: each fault kind fired at least 95% of the times it was drawn,
+// at least 10% of schedules made a second send attempt, at least 20% raced three actors on one
+// lead. `npx tsx scripts/lead-model.ts N` runs the same from the command line, printing the
+// figures. A sweep of hours may be run in seed ranges, one after another (seeds 1-50,000, then
+// LEAD_MODEL_FIRST=50001): a schedule is drawn from its seed alone, so the ranges together are the
+// whole sweep; each range holds the exercised figures' bar on its own.
 import { describe, expect, it } from 'vitest';
 import { exercised, shortfalls, type ScheduleResult } from '../tests/lambda/lead-model.ts';
 import { sweep } from '../tests/lambda/lead-model-sweep.ts';
