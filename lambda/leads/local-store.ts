@@ -10,7 +10,7 @@ import dynalite from 'dynalite';
 import { LEAD_TABLE_SCHEMA, type LeadRecord } from './record.ts';
 import { withIndexKeys } from './store.ts';
 import { LIMITS_TABLE_SCHEMA } from '../limits/table.ts';
-import { startOldItemProxy } from './old-item-proxy.ts';
+import { answerOldItems } from './dynalite-old-item.ts';
 
 export const LOCAL_LEADS_TABLE = 'site-leads';
 /** The volume limits' counters, beside the leads. */
@@ -104,15 +104,13 @@ export async function startLocalStore(options: { dataDir?: string; port?: number
   const host = '127.0.0.1';
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
   const server: Server = dynalite({ path: options.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  // What dynalite lacks: the old item on a failed conditional write (dynalite-old-item.ts).
+  answerOldItems(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, host, () => { server.off('error', reject); resolve(); });
+    server.listen(options.port ?? 0, host, () => { server.off('error', reject); resolve(); });
   });
-  const { port } = server.address() as AddressInfo;
-  // In front of it, what dynalite lacks: the old item on a failed conditional write (old-item-proxy.ts).
-  let proxy;
-  try { proxy = await startOldItemProxy(port, options.port ?? 0); } catch (error) { server.close(); throw error; }
-  const { endpoint } = proxy;
+  const endpoint = `http://${host}:${(server.address() as AddressInfo).port}`;
   const table = options.table ?? LOCAL_LEADS_TABLE;
   const setup = localClient(endpoint);
   try {
@@ -126,7 +124,6 @@ export async function startLocalStore(options: { dataDir?: string; port?: number
     dataDir: options.dataDir,
     client: () => localClient(endpoint),
     close: async () => {
-      await proxy.close();
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
