@@ -10,6 +10,8 @@ let dir: string;
 let server: RunningServer;
 const lines: string[] = [];
 const ARTICLE = 'content/blog/what-is-data.md';
+/** Within the test's 120 s timeout (vitest.config.ts), so that a hang fails with its story. */
+const HANG_GUARD_MS = 100_000;
 
 beforeAll(async () => {
   dir = await scratchProject('site-live-');
@@ -109,15 +111,23 @@ describe('site serve, an article saved', () => {
     await writeFile(path.join(dir, 'content/blog/a-brand-new-article-added-while-serving.md'), source.replace(/^title: .*$/m, `title: "${title}"`));
     // Asked for over and over while the build runs: each time the list shows it, the page that follows is its own.
     // No count of asks bounds it (a count is a race with the machine's speed: twenty thousand ran out beside
-    // stress-ng, 30 November 2026); the test's timeout is the hang guard.
+    // stress-ng, 30 November 2026). The hang guard is time: well past a build (about a second alone, 20 s at
+    // the most seen), it fails with what serve said since the save and what it last answered, before the
+    // test's own timeout would fail it with nothing.
     const redirectedAfterListed: number[] = [];
     let own: { status: number; text: string } | undefined;
+    const before = lines.length;
+    const guard = Date.now() + HANG_GUARD_MS;
     for (let asked = 0; !own; asked++) {
-      const listed = (await page('/blog')).text.includes(title);
+      const blog = await page('/blog');
+      const listed = blog.text.includes(title);
       const res = await fetch(`${server.url}${url}`, { redirect: 'manual' });
       const answer = { status: res.status, text: await res.text() };
       if (answer.status === 200) own = answer;
       else if (listed) redirectedAfterListed.push(asked);
+      if (!own && Date.now() > guard) {
+        throw new Error(`the new article was never served: ${asked + 1} asks; last /blog ${blog.status}, listed ${listed}; last ${url} ${answer.status} ${res.headers.get('location') ?? ''}; serve since the save:\n${since(before)}`);
+      }
     }
     expect(redirectedAfterListed).toEqual([]);
     expect(own.text).toContain(title);
