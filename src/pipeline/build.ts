@@ -135,6 +135,8 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
       await time('write', () => writeFiles(writer, sizes, [...built.files].map(([file, from]) => ({ file, from }))));
       return built;
     });
+    // Once the pages and the index are done, the cards the card process has not drawn yet are drawn at the build's own priority.
+    void Promise.allSettled([rendering, indexing]).then(() => workers.hurry());
     // The content manager (/admin) beside them: its bundle from the cache, or made by esbuild; serve answers /admin itself.
     const managing = session ? Promise.resolve(undefined) : time('cms', () => cmsStage(root, site, routes, assets, now)).then(async (built) => {
       if (built) await time('write', () => writeFiles(writer, sizes, built.files));
