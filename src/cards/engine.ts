@@ -87,6 +87,14 @@ export async function nativeLoads(env: NodeJS.ProcessEnv = process.env, warn: (l
   }
 }
 
+/**
+ * For a thread about to draw beside the card process, which has given the warning `nativeLoads`
+ * gives, where it applies, for this build: this process says it no more.
+ */
+export function fallbackSaid(): void {
+  (globalThis as { [WARNED]?: boolean })[WARNED] = true;
+}
+
 /** The native engine when its binding loads, else the WebAssembly one. */
 export async function chooseEngine(env: NodeJS.ProcessEnv = process.env, warn: (line: string) => void = console.warn): Promise<CardEngine> {
   return (await nativeLoads(env, warn)) ? nativeEngine() : wasmEngine();

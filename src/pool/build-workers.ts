@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { WorkerPool } from './pool.ts';
 import { mapLimit } from '../concurrency.ts';
 import type { CardProcess } from '../cards/card-process.ts';
-import { nativeLoads } from '../cards/engine.ts';
+import { fallbackSaid, nativeLoads } from '../cards/engine.ts';
 
 /**
  * Below this many pieces of work (markdown files or pages not in the cache) a call runs on the
@@ -172,10 +172,17 @@ export class BuildWorkers {
     if (!left.length) return;
     try {
       const jobs = left.map(([job]) => job);
-      // On the pool (one worker started for it if none runs): a worker whose takumi has no native
-      // binding falls back silently, and the card process has said so already.
-      const pool = (this.pool ??= new WorkerPool({ file: this.code.workerFile, data: this.data }, 1));
-      const pngs = await pool.map<CardJob, Uint8Array>(jobs, (batch) => ({ kind: 'cards', jobs: batch }));
+      // On the pool when one runs or these cards are worth starting one for, else on this thread,
+      // as the build's other work is. The card process has said already, where it applies, that
+      // takumi's native binding did not load: a worker falls back silently, and so does this thread.
+      const pool = this.pool ?? this.poolFor(jobs.length * CARD_WORK, 1);
+      let pngs: Uint8Array[];
+      if (pool) pngs = await pool.map<CardJob, Uint8Array>(jobs, (batch) => ({ kind: 'cards', jobs: batch }));
+      else {
+        fallbackSaid();
+        const { drawCard } = (await import(this.code.cardsUrl)) as { drawCard: (job: CardJob) => Promise<Uint8Array> };
+        pngs = await mapLimit(jobs, 2, drawCard);
+      }
       left.forEach(([, take], i) => take(pngs[i]!));
     } catch {
       // Left to the card process.

@@ -17,6 +17,7 @@ import { bundleBuildCode, type BuildCode } from '../../src/pool/code.ts';
 import { editFile, scratchProject } from '../scratch-project.ts';
 import { differing, GOLDEN_DIR, MAX_DIFFERING, realCards } from './golden-cards.ts';
 import { CACHE_DIR } from '../../src/output/layout.ts';
+import { BuildWorkers } from '../../src/pool/build-workers.ts';
 
 let dir: string;
 let code: BuildCode;
@@ -102,6 +103,43 @@ describe('the card process', () => {
   it('is sent no card before it knows its drawing code', async () => {
     const { job } = (await realCards())[0]!;
     await expect(cardProcess().draw(job)).rejects.toThrow(/before its drawing code/);
+  });
+});
+
+describe('a build left waiting on a card process that gets no CPU', () => {
+  // A card process that never runs (stopped by SIGSTOP) stands for one at nice 19 on a machine
+  // whose cores other work keeps busy: the build, its pages and index done, must not wait on it.
+  async function drawnBeside(threshold: number) {
+    const starved = cardProcess().load(code.cardsUrl);
+    process.kill(starved.pid!, 'SIGSTOP');
+    const workers = new BuildWorkers(code, threshold, undefined, () => starved);
+    try {
+      const { job } = (await realCards()).find((c) => c.name === 'home.png')!;
+      const pngs: Uint8Array[] = [];
+      const drawing = workers.cards([job], async (_job, png) => { pngs.push(png); });
+      await workers.hurry();
+      await drawing;
+      // Node's diagnostic report lists the worker threads this thread has running.
+      const threads = (process.report.getReport() as { workers: unknown[] }).workers.length;
+      return { png: pngs[0]!, pool: workers.startedOnce, threads };
+    } finally {
+      process.kill(starved.pid!, 'SIGCONT');
+      await workers.close();
+    }
+  }
+
+  it('draws the card itself, on its own thread where the build starts no workers, and says it started none', async () => {
+    const { png, pool, threads } = await drawnBeside(Infinity);
+    expect(await differing(png, await readFile(path.join(GOLDEN_DIR, 'home.png')))).toBeLessThanOrEqual(MAX_DIFFERING);
+    expect({ pool, threads }).toEqual({ pool: false, threads: 0 });
+  });
+
+  it('draws it on a worker where the build may start one for the cards left, and says it did', async () => {
+    // Below 10 the card goes to the card process (one card under the threshold), where a card left
+    // counts as twenty pages' work, over it.
+    const { png, pool, threads } = await drawnBeside(10);
+    expect((await sharp(png).metadata()).width).toBe(1200);
+    expect({ pool, threads }).toEqual({ pool: true, threads: 1 });
   });
 });
 
