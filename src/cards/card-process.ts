@@ -8,12 +8,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { CardJob } from './plan.ts';
+import { FALLBACK_SAID_ENV } from './engine.ts';
 
 /**
  * The process's own code, evaluated as a script so it needs no file of its own. Its priority is
  * lowered first, before the threads that draw (libuv's, takumi's) exist: on Linux a thread takes its
- * nice value from the thread that makes it. Its standard error is the build's: where takumi's native
- * binding does not load, it says so there, once (see engine.ts).
+ * nice value from the thread that makes it. Its standard error is the build's; where takumi's native
+ * binding does not load, the build's main thread says so, and this process falls back silently (see
+ * engine.ts).
  */
 const SOURCE = `
 const os = require('node:os');
@@ -53,7 +55,7 @@ export class CardProcess {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // PNG bytes come back as they are, not as JSON.
       serialization: 'advanced',
-      env: { ...process.env, NODE_ENV: 'production' },
+      env: { ...process.env, NODE_ENV: 'production', [FALLBACK_SAID_ENV]: '1' },
     });
     // Neither the process nor its channel keeps the build's process running: `close` ends it, and it ends itself when the channel does.
     this.child.unref();

@@ -67,9 +67,16 @@ export async function wasmEngine(): Promise<CardEngine> {
 const WARNED = Symbol.for('site.cardEngine.warned');
 
 /**
+ * Set in the process a build starts to draw its cards (card-process.ts): it falls back silently, as
+ * a worker does, the build's main thread having said it.
+ */
+export const FALLBACK_SAID_ENV = 'SITE_CARD_FALLBACK_SAID';
+
+/**
  * Whether takumi's native binding loads in this process; when it does not, one warning line (on the
- * main thread only: a worker falls back silently, the main thread having said it for the build). The
- * build asks on its main thread before its workers draw, so that the line is printed there, once.
+ * main thread only: a worker, or the card process, falls back silently, the main thread having said
+ * it for the build). The build asks on its main thread before any card is drawn, wherever it is
+ * drawn, so that the line is printed there, once.
  */
 export async function nativeLoads(env: NodeJS.ProcessEnv = process.env, warn: (line: string) => void = console.warn): Promise<boolean> {
   try {
@@ -78,21 +85,13 @@ export async function nativeLoads(env: NodeJS.ProcessEnv = process.env, warn: (l
     return true;
   } catch (error) {
     const g = globalThis as { [WARNED]?: boolean };
-    if (isMainThread && !g[WARNED]) {
+    if (isMainThread && !g[WARNED] && env[FALLBACK_SAID_ENV] !== '1') {
       g[WARNED] = true;
       const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
       warn(`site: share cards are drawn with takumi's WebAssembly build (the same cards, slower): its native binding did not load (${reason})`);
     }
     return false;
   }
-}
-
-/**
- * For a thread about to draw beside the card process, which has given the warning `nativeLoads`
- * gives, where it applies, for this build: this process says it no more.
- */
-export function fallbackSaid(): void {
-  (globalThis as { [WARNED]?: boolean })[WARNED] = true;
 }
 
 /** The native engine when its binding loads, else the WebAssembly one. */

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { WorkerPool } from './pool.ts';
 import { mapLimit } from '../concurrency.ts';
 import type { CardProcess } from '../cards/card-process.ts';
-import { fallbackSaid, nativeLoads } from '../cards/engine.ts';
+import { nativeLoads } from '../cards/engine.ts';
 
 /**
  * Below this many pieces of work (markdown files or pages not in the cache) a call runs on the
@@ -122,12 +122,12 @@ export class BuildWorkers {
    * and images, which the build's end waits for, are not slowed by them.
    */
   async cards(jobs: CardJob[], each: (job: CardJob, png: Uint8Array) => Promise<void>): Promise<void> {
+    // Wherever a card is drawn, takumi without its native binding falls back silently: said here,
+    // on the main thread, once.
+    await nativeLoads();
     const size = workersFor(jobs.length * CARD_WORK);
     const pool = this.pool?.grow(size) ?? this.poolFor(jobs.length, size);
     if (pool) {
-      // A worker whose takumi has no native binding falls back silently: said here, once, instead
-      // (unless the card process has drawn for this build, and said it; see `hurry`).
-      if (!this.cardProcessUsed) await nativeLoads();
       await pool.forEach<CardJob, Uint8Array>(jobs, (batch) => ({ kind: 'cards', jobs: batch }), async (batch, results) => {
         await mapLimit(batch, 8, (job, i) => each(job, results[i]!));
       });
@@ -135,7 +135,6 @@ export class BuildWorkers {
     }
     if (!this.drawer) throw new Error('cards to draw, but no card process to draw them');
     const drawer = this.drawer().load(this.code.cardsUrl);
-    this.cardProcessUsed = true;
     const drawn = jobs.map(async (job) => {
       // The card process's drawing, unless `hurry` draws it first.
       const helped = new Promise<Uint8Array>((take) => this.outstanding.set(job, take));
@@ -164,7 +163,6 @@ export class BuildWorkers {
   }
 
   private hurried = false;
-  private cardProcessUsed = false;
 
   private async help(): Promise<void> {
     const left = [...this.outstanding];
@@ -173,13 +171,11 @@ export class BuildWorkers {
     try {
       const jobs = left.map(([job]) => job);
       // On the pool when one runs or these cards are worth starting one for, else on this thread,
-      // as the build's other work is. The card process has said already, where it applies, that
-      // takumi's native binding did not load: a worker falls back silently, and so does this thread.
+      // as the build's other work is.
       const pool = this.pool ?? this.poolFor(jobs.length * CARD_WORK, 1);
       let pngs: Uint8Array[];
       if (pool) pngs = await pool.map<CardJob, Uint8Array>(jobs, (batch) => ({ kind: 'cards', jobs: batch }));
       else {
-        fallbackSaid();
         const { drawCard } = (await import(this.code.cardsUrl)) as { drawCard: (job: CardJob) => Promise<Uint8Array> };
         pngs = await mapLimit(jobs, 2, drawCard);
       }
