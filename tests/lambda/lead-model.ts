@@ -914,6 +914,27 @@ export function exercised(results: readonly ScheduleResult[]): Exercised {
   };
 }
 
+/** The figures of several sweeps taken as one: of seed ranges run apart, say (every figure is a count). */
+export function combined(parts: readonly Exercised[]): Exercised {
+  const total: Exercised = { schedules: 0, byKind: {}, secondAttempt: 0, racing3: 0, deadLettered: 0, volume: {}, heldBy: {} };
+  const add = (into: Record<string, number>, from: Record<string, number>) => { for (const [k, n] of Object.entries(from)) into[k] = (into[k] ?? 0) + n; };
+  for (const part of parts) {
+    total.schedules += part.schedules;
+    total.secondAttempt += part.secondAttempt;
+    total.racing3 += part.racing3;
+    total.deadLettered += part.deadLettered;
+    add(total.volume, part.volume);
+    add(total.heldBy, part.heldBy);
+    for (const [kind, { drawn, fired, actors }] of Object.entries(part.byKind)) {
+      const entry = (total.byKind[kind] ??= { drawn: 0, fired: 0, actors: [] });
+      entry.drawn += drawn;
+      entry.fired += fired;
+      entry.actors = [...new Set([...entry.actors, ...actors])].sort();
+    }
+  }
+  return total;
+}
+
 /** The handler's reasons for holding a post that the volume limits give. */
 const HELD_BY_LIMIT = ['held-network-share', 'held-for-digest'] as const;
 
