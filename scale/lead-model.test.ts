@@ -9,7 +9,9 @@
 // lead. `npx tsx scripts/lead-model.ts N` runs the same from the command line, printing the
 // figures. A sweep of hours may be run in seed ranges, one after another (seeds 1-50,000, then
 // LEAD_MODEL_FIRST=50001): a schedule is drawn from its seed alone, so the ranges together are the
-// whole sweep; each range holds the exercised figures' bar on its own.
+// whole sweep; each range holds the exercised figures' bar on its own. Ranges run on different days
+// are kept in scale/lead-model-ranges.json (`npx tsx scripts/lead-model.ts 5000 FIRST 2 --record`)
+// and read as one sweep by `npx tsx scripts/lead-model.ts ranges`.
 import { describe, expect, it } from 'vitest';
 import { exercised, shortfalls, type ScheduleResult } from '../tests/lambda/lead-model.ts';
 import { sweep } from '../tests/lambda/lead-model-sweep.ts';
