@@ -1,6 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { PAGE_TEMPLATES, pageTemplatesSource } from './src/bundle/page-templates.ts';
 import { templateModules } from './src/routes/kinds.ts';
+import LongestFirst from './quality/longest-first.ts';
 
 /**
  * Files that need a process of their own. The others share their worker's process, one file after
@@ -33,6 +34,8 @@ export default defineConfig({
     // Two files at a time on two cores (`npm test` passes --maxWorkers from the cores it found
     // free): most files wait on child processes, servers and the disk much of the time.
     maxWorkers: 2,
+    // The longest files first, on a clean clone too (quality/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'shared', isolate: false, include: ['tests/**/*.test.{ts,tsx}'], exclude: [...configDefaults.exclude, ...OWN_PROCESS] } },
       { extends: true, test: { name: 'own process', include: OWN_PROCESS } },

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from '../quality/longest-first.ts';
 
 export default defineConfig({
   test: {
@@ -15,5 +16,7 @@ export default defineConfig({
     // One browser page per worker; `npm test` passes --maxWorkers from the cores it found free.
     maxWorkers: 2,
     fileParallelism: true,
+    // The longest files first, on a clean clone too (quality/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
   },
 });
