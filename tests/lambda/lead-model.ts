@@ -497,12 +497,16 @@ export function coveringSample(): Schedule[] {
   for (let i = 0; i < 3; i += 1) schedules.push(drawSchedule(seed++, 'none'));
   // The named cases as schedules: the handler's own send refused or unanswered, and the write of
   // that outcome (its third: put, claim, outcome) landing and sent again by the SDK; SES taking the
-  // e-mail before the connection reset; the handler stopped straight after its put.
+  // e-mail before the connection reset; the handler stopped straight after its put; its put's answers
+  // lost twice over.
   const named: DrawnFault[][] = [
     [{ kind: 'ses-refuses', actor: 'handler', nth: 1 }, { kind: 'write-lands-then-times-out', actor: 'handler', nth: 3 }],
     [{ kind: 'ses-answers-late', actor: 'handler', nth: 1 }, { kind: 'write-lands-then-times-out', actor: 'handler', nth: 3 }],
     [{ kind: 'ses-reset-after-accept', actor: 'handler', nth: 1 }],
     [{ kind: 'killed-after-write', actor: 'handler', nth: 1 }],
+    // The put landing and its answers lost, the SDK giving up, for the post and for the visitor's
+    // second try (a write is counted once per attempt: the second try's put is the handler's third).
+    [{ kind: 'sdk-gives-up-after-landing', actor: 'handler', nth: 1 }, { kind: 'sdk-gives-up-after-landing', actor: 'handler', nth: 3 }],
   ];
   for (const faults of named) {
     const { volume: _volume, ...schedule } = drawSchedule(seed++, 'none');
@@ -750,8 +754,10 @@ export async function runSchedule(backends: ModelBackends, schedule: Schedule, p
       const handler = createHandler({ ses: sesOf('handler'), leads: storeOf('handler'), limits: limitsOf('handler'), config: CONFIG, now: at('handler', base), log: handlerLog });
       const context = { getRemainingTimeInMillis: () => (schedule.handlerShortOfTime ? 4000 : 14_000) };
       let answer = await handler(jsonPost(body), context);
-      // The store failed as far as the handler could tell (the SDK gave up on its put): the visitor is asked to send again, and does.
-      if (answer.statusCode === 503 && armed.some((f) => f.by === 'handler' && FAULT_KINDS[f.kind] === 'write')) answer = await handler(jsonPost(body), context);
+      // The store failed as far as the handler could tell (the SDK gave up on its put): the visitor
+      // is asked to send again, and does, once for each fault that struck the handler's writes (two
+      // may strike a put each, the post's and the visitor's second).
+      for (let sent = 1; answer.statusCode === 503 && sent <= armed.filter((f) => f.by === 'handler' && FAULT_KINDS[f.kind] === 'write').length; sent += 1) answer = await handler(jsonPost(body), context);
       if (answer.statusCode !== 200) throw new Error(`${name}: the handler answered ${answer.statusCode}`);
     });
     const owner = (base: number) => actor('resendUnsent', () => resendLeads(mailerOf('resendUnsent', base), { now: true, log: silentLogger }));
