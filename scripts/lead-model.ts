@@ -48,13 +48,14 @@ function take({ result, broken }: SweptSchedule): void {
   if (results.length % 1000 === 0) console.error(`${results.length} schedules, ${failures} broken, ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** The figures so far; `stopped` when the run was interrupted (SIGINT) before its last seed. */
-function report(stopped: boolean): void {
+/** The figures so far, printed and given back; `stopped` when the run was interrupted (SIGINT) before its last seed. */
+function report(stopped: boolean): ReturnType<typeof exercised> {
   const seconds = (performance.now() - started) / 1000;
   const figures = exercised(results);
   const short = shortfalls(figures);
   console.log(JSON.stringify({ schedules: results.length, ...(stopped ? { stopped } : {}), broken: failures, figures, shortfalls: short, requests, seconds: Math.round(seconds * 10) / 10, perSchedule: `${((seconds * 1000) / results.length).toFixed(1)} ms` }, null, 1));
   process.exitCode = failures > 0 || short.length > 0 ? 1 : 0;
+  return figures;
 }
 
 /** The commit this tree is at, with `+` when its files differ from it. */
@@ -78,8 +79,8 @@ if (sample) {
 } else {
   await sweep(first, count, take, processes);
 }
-report(false);
+const figures = report(false);
 if (record && !sample) {
-  await recordRange({ first, schedules: results.length, broken: failures, figures: exercised(results), commit: commit(), date: new Date().toISOString().slice(0, 10), processes: processes ?? availableParallelism(), seconds: Math.round((performance.now() - started) / 100) / 10 });
+  await recordRange({ first, schedules: results.length, broken: failures, figures, commit: commit(), date: new Date().toISOString().slice(0, 10), processes: processes ?? availableParallelism(), seconds: Math.round((performance.now() - started) / 100) / 10 });
   console.error(`recorded seeds ${first}–${first + results.length - 1} in scale/lead-model-ranges.json`);
 }
