@@ -274,9 +274,13 @@ describe('an author at /admin', { timeout: 600_000 }, () => {
     const served = () => fetch(`${server.url}/blog/how-to-gather-meaningful-data`).then((r) => r.text());
     await expect.poll(served).toMatch(/\/assets\/images\/team-workshop-\d+-[0-9a-f]{10}\.avif/);
     await page.goto(`${server.url}/blog/how-to-gather-meaningful-data`);
+    // Scrolled to and looked at in one step, again until it has loaded: the pass that served the new page
+    // may end after it loaded, and live reload then loads it once more, with a new image element.
     const shown = page.locator('main img[src*="team-workshop"]').first();
-    await shown.scrollIntoViewIfNeeded();
-    await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect.poll(() => shown.evaluate((img: HTMLImageElement) => {
+      img.scrollIntoView({ block: 'center' });
+      return img.complete && img.naturalWidth > 0;
+    })).toBe(true);
     await page.close();
   });
 
