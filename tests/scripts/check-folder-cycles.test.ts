@@ -1,12 +1,16 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script with no type declarations
 import { fileLoops, folderCycles, moduleImports } from '../../scripts/check-folder-cycles.mjs';
 
+const made: string[] = [];
+afterAll(() => { for (const root of made) rmSync(root, { recursive: true, force: true }); });
+
 function project(files: Record<string, string>): string {
   const root = mkdtempSync(path.join(tmpdir(), 'cycles-'));
+  made.push(root);
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
     writeFileSync(path.join(root, name), text);
