@@ -15,6 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Answer, notFound, pullsOf, unprocessable } from './github-pulls-stand-in.ts';
+import { GitObjectReader } from './git-object-reader.ts';
 
 export interface GitHubUser { login: string; id: number; name: string; email: string }
 
@@ -71,6 +72,8 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
   const requests: string[] = [];
   let beforeRefMove: (() => Promise<unknown>) | undefined;
   const run = async (args: string[], extra: Parameters<typeof git>[2] = {}) => git(gitDir, args, extra);
+  // Names and objects read through one git process (git-object-reader.ts); what writes, diffs or lists, through a git each.
+  const objects = new GitObjectReader(gitDir);
   const text = async (args: string[], extra: Parameters<typeof git>[2] = {}) => {
     const r = await run(args, extra);
     if (r.code !== 0) throw new Error(`git ${args.join(' ')}: ${r.err}`);
@@ -79,21 +82,18 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
   /** The type of object `sha` names (a full 40-hex name only, as GitHub's API takes), or undefined. */
   const typeOf = async (sha: unknown) => {
     if (typeof sha !== 'string' || !/^[0-9a-f]{40}$/.test(sha)) return undefined;
-    const r = await run(['cat-file', '-t', sha]);
-    return r.code === 0 ? r.out.toString().trim() : undefined;
+    return (await objects.info(sha))?.type;
   };
-  const headOf = async (branch: string) => {
-    const r = await run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]);
-    return r.code === 0 ? r.out.toString().trim() : undefined;
-  };
+  const headOf = async (branch: string) => (await objects.info(`refs/heads/${branch}^{commit}`))?.sha;
   const identity = { name: user.name, email: user.email };
   const commitJson = async (sha: string) => {
-    const [tree, parents, authorName, authorEmail, authorDate, committerName, committerEmail, committerDate, ...message] = (await text(['show', '-s', '--format=%T%n%P%n%an%n%ae%n%aI%n%cn%n%ce%n%cI%n%B', sha])).split('\n');
+    const c = await objects.commit(sha);
+    if (!c) throw new Error(`no commit ${sha}`);
     return {
       sha, url: `${base}/repos/${options.repo}/git/commits/${sha}`,
-      tree: { sha: tree }, parents: (parents ?? '').split(' ').filter(Boolean).map((p) => ({ sha: p })),
-      author: { name: authorName, email: authorEmail, date: authorDate }, committer: { name: committerName, email: committerEmail, date: committerDate },
-      message: message.join('\n').trim(),
+      tree: { sha: c.tree }, parents: c.parents.map((p) => ({ sha: p })),
+      author: c.author, committer: c.committer,
+      message: c.message.trim(),
     };
   };
 
@@ -123,9 +123,9 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
       const treeish = decodeURIComponent(p[1]!);
       if (treeish.startsWith('-')) throw notFound();
       // `rev:path` names the object at path (a '^{tree}' after it would be read as part of the path).
-      const r = await run(['rev-parse', '--verify', '--quiet', treeish.includes(':') ? treeish : `${treeish}^{tree}`]);
-      const sha = r.out.toString().trim();
-      if (r.code !== 0 || await typeOf(sha) !== 'tree') throw notFound();
+      const named = await objects.info(treeish.includes(':') ? treeish : `${treeish}^{tree}`);
+      if (named?.type !== 'tree') throw notFound();
+      const { sha } = named;
       const listed = await text(['ls-tree', '-l', '-z', ...(url.searchParams.get('recursive') ? ['-r', '-t'] : []), sha]);
       const tree = listed.split('\0').filter(Boolean).map((line) => {
         const [meta, file] = line.split('\t') as [string, string];
@@ -135,17 +135,18 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
       return { status: 200, json: { sha, url: `${base}/repos/${options.repo}/git/trees/${sha}`, tree, truncated: false } };
     }
     if (method === 'GET' && (p = /^\/git\/blobs\/([0-9a-f]{40})$/.exec(rest))) {
-      if (await typeOf(p[1]) !== 'blob') throw notFound();
-      const bytes = (await run(['cat-file', 'blob', p[1]!])).out;
+      const blob = await objects.contents(p[1]!);
+      if (blob?.type !== 'blob') throw notFound();
+      const { bytes } = blob;
       // GitHub wraps the base64 at 60 characters.
       return { status: 200, json: { sha: p[1], node_id: '', size: bytes.length, url: `${base}/repos/${options.repo}/git/blobs/${p[1]}`, content: `${bytes.toString('base64').replace(/.{60}/g, '$&\n')}\n`, encoding: 'base64' } };
     }
     if (method === 'GET' && rest === '/commits') {
       const from = url.searchParams.get('sha') ?? 'main';
-      const at = await run(['rev-parse', '--verify', '--quiet', `${from}^{commit}`]);
-      if (at.code !== 0 || from.startsWith('-')) throw notFound(`No commit found for SHA: ${from}`);
+      const at = from.startsWith('-') ? undefined : await objects.info(`${from}^{commit}`);
+      if (!at) throw notFound(`No commit found for SHA: ${from}`);
       const file = url.searchParams.get('path');
-      const shas = (await text(['rev-list', '--max-count=30', at.out.toString().trim(), ...(file ? ['--', file] : [])])).split('\n').filter(Boolean);
+      const shas = (await text(['rev-list', '--max-count=30', at.sha, ...(file ? ['--', file] : [])])).split('\n').filter(Boolean);
       return { status: 200, json: await Promise.all(shas.map(async (sha) => { const c = await commitJson(sha); return { sha, commit: { author: c.author, committer: c.committer, message: c.message, tree: c.tree }, parents: c.parents }; })) };
     }
     if (method === 'POST' && rest === '/git/blobs') {
@@ -198,7 +199,7 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
       const { ref, sha } = (body ?? {}) as { ref?: unknown; sha?: unknown };
       if (typeof ref !== 'string' || !/^refs\/[^/]+\/./.test(ref) || (await run(['check-ref-format', ref])).code !== 0) throw unprocessable(`${String(ref)} is not a valid ref name.`);
       if (await typeOf(sha) !== 'commit') throw unprocessable('Object does not exist');
-      if ((await run(['rev-parse', '--verify', '--quiet', ref])).code === 0) throw unprocessable('Reference already exists');
+      if (await objects.info(ref)) throw unprocessable('Reference already exists');
       // A ref beside a folder of refs of the same name (refs/heads/cms beside refs/heads/cms/x) cannot be made.
       if ((await run(['update-ref', ref, String(sha), ''])).code !== 0) throw unprocessable('Reference update failed');
       return { status: 201, json: refJson(ref, String(sha)) };
@@ -271,6 +272,9 @@ export async function startGitHubApiStandIn(options: GitHubApiOptions): Promise<
     beforeNextRefMove: (act) => { beforeRefMove = act; },
     beforeNextMerge: (act) => pulls.beforeNextMerge(act),
     pulls: () => pulls.list(),
-    close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    close: async () => {
+      await new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); });
+      await objects.close();
+    },
   };
 }
