@@ -41,7 +41,8 @@ export function startThreads(run: ThreadsRun, cache: BuildCache, codeReady: Prom
     });
   }
   let workers: BuildWorkers | undefined;
-  const forCode = async (code: BuildCode) => (workers ??= new BuildWorkers(code, run.poolThreshold, await early, drawer));
+  // serve's thread answers the browser while it builds: only `site build`'s helps its workers.
+  const forCode = async (code: BuildCode) => (workers ??= new BuildWorkers(code, run.poolThreshold, await early, drawer, !run.session));
   const parse: ParseMarkdown = async (jobs) => {
     const code = await codeReady;
     if (code instanceof Error) return Promise.all(jobs.map((job) => parseMarkdownFile(parseJob(job))));

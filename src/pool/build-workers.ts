@@ -49,9 +49,21 @@ export class BuildWorkers {
   /**
    * `early`: a pool started before the code was bundled (see `startEarly`), which this one takes over.
    * `drawer`: the card process that draws the cards the pool does not (see `cards`); its owner closes it.
+   * `helpHere`: this thread parses markdown beside the pool's workers when it has nothing else to do
+   * (WorkerPool.helpHere): for `site build`, not for serve, whose thread answers the browser.
    */
-  constructor(private readonly code: BuildCode, private readonly threshold = POOL_THRESHOLD, early?: WorkerPool, private readonly drawer?: () => CardProcess) {
-    if (early) { this.pool = early.boot(code.workerFile, this.data); this.startedOnce = true; }
+  constructor(private readonly code: BuildCode, private readonly threshold = POOL_THRESHOLD, early?: WorkerPool, private readonly drawer?: () => CardProcess, private readonly helpHere = false) {
+    if (early) { this.pool = this.helped(early.boot(code.workerFile, this.data)); this.startedOnce = true; }
+  }
+
+  private helped(pool: WorkerPool): WorkerPool {
+    return this.helpHere ? pool.helpHere(({ jobs }) => this.parseHere(jobs)) : pool;
+  }
+
+  /** Markdown files parsed on this thread, with the code the workers run. */
+  private async parseHere(jobs: MarkdownJob[]): Promise<ParsedMarkdownFile[]> {
+    const { parseMarkdownFile } = (await import(this.code.markdownUrl)) as { parseMarkdownFile: (job: MarkdownJob) => Promise<ParsedMarkdownFile> };
+    return Promise.all(jobs.map(parseMarkdownFile));
   }
 
   /** Whether the pool was started during this build. */
@@ -62,7 +74,7 @@ export class BuildWorkers {
   private poolFor(count: number, size = workersFor(count)): WorkerPool | undefined {
     if (count < this.threshold) return this.pool;
     this.startedOnce = true;
-    return (this.pool ??= new WorkerPool({ file: this.code.workerFile, data: this.data }, size)).grow(size);
+    return (this.pool ??= this.helped(new WorkerPool({ file: this.code.workerFile, data: this.data }, size))).grow(size);
   }
 
   /**
@@ -78,8 +90,7 @@ export class BuildWorkers {
   async parse(jobs: MarkdownJob[]): Promise<ParsedMarkdownFile[]> {
     const pool = this.poolFor(jobs.length);
     if (pool) return pool.map(jobs, (batch) => ({ kind: 'markdown', jobs: batch }));
-    const { parseMarkdownFile } = (await import(this.code.markdownUrl)) as { parseMarkdownFile: (job: MarkdownJob) => Promise<ParsedMarkdownFile> };
-    return Promise.all(jobs.map(parseMarkdownFile));
+    return this.parseHere(jobs);
   }
 
   /**

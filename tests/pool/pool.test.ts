@@ -5,6 +5,7 @@ import { buildSite } from '../../src/pipeline/build.ts';
 import { ContentErrors, formatContentError } from '../../src/content/errors.ts';
 import { filesOf, scratchProject } from '../scratch-project.ts';
 import { WorkerPool } from '../../src/pool/pool.ts';
+import type { Task } from '../../src/pool/worker.ts';
 import { workersFor } from '../../src/pool/build-workers.ts';
 import { bundleBuildCode } from '../../src/pool/code.ts';
 import { CACHE_DIR } from '../../src/output/layout.ts';
@@ -109,6 +110,26 @@ describe('how many workers a build starts', () => {
     await ready(pool.workers[2]!);
     // As many tasks at once as workers: each is taken.
     expect(await Promise.all([1, 2, 3].map(() => pool.run({ kind: 'markdown', jobs: [] })))).toEqual([[], [], []]);
+    await pool.close();
+  });
+});
+
+describe('the thread that owns the pool, helping', () => {
+  it('takes the markdown tasks its workers have no room for, never a card task, each answered with its own results', async () => {
+    const code = await bundleBuildCode(dir);
+    const pool = new WorkerPool({ file: code.workerFile, data: { renderUrl: code.renderUrl, cardsUrl: code.cardsUrl } }, 1);
+    await new Promise<void>((resolve) => pool.workers[0]!.once('message', () => resolve()));
+    const here: Task['kind'][] = [];
+    pool.helpHere(async (task) => { here.push(task.kind); return ['parsed here']; });
+    // Four at once: the worker holds two (the one it runs and the next), so this thread takes the third.
+    const answers = await Promise.all([1, 2, 3, 4].map(() => pool.run({ kind: 'markdown', jobs: [] })));
+    expect(here.length).toBeGreaterThanOrEqual(1);
+    expect(answers.filter((a) => a.length === 1)).toHaveLength(here.length);
+    expect(answers.filter((a) => a.length === 0)).toHaveLength(4 - here.length);
+    // Cards only in the workers, whose drawing code this thread does not load.
+    here.length = 0;
+    expect(await Promise.all([1, 2, 3].map(() => pool.run({ kind: 'cards', jobs: [] })))).toEqual([[], [], []]);
+    expect(here).toEqual([]);
     await pool.close();
   });
 });
