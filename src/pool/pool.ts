@@ -43,7 +43,7 @@ export class WorkerPool {
   private failed: Error | undefined;
   private closing = false;
   private booted = false;
-  private here: { run: HereRunner; busy: boolean } | undefined;
+  private here: { run: HereRunner; busy: boolean; cores: number } | undefined;
   /** What a worker started now runs: the bundled module once the pool knows it. */
   private code: { file: string; data: WorkerData } | { root: string };
   readonly workers: Worker[] = [];
@@ -71,11 +71,12 @@ export class WorkerPool {
    * otherwise sits idle while its one worker parses (about a second at 1,000 articles). Page tasks
    * stay with the workers: while they render, this thread writes the documents they hand back, and
    * rendering here too made it the render's bottleneck (1,000 articles, 5 pairs: 0.98× the wall time
-   * for 1.10× the CPU, React loaded here as well). A task is taken a turn after it is queued, so
-   * that whatever queued it goes on first.
+   * for 1.10× the CPU, React loaded here as well). It helps only while the workers leave one of the
+   * `cores` free: beside as many workers as cores it would only take their CPU. A task is taken a
+   * turn after it is queued, so that whatever queued it goes on first.
    */
-  helpHere(run: HereRunner): this {
-    this.here = { run, busy: false };
+  helpHere(run: HereRunner, cores = availableParallelism()): this {
+    this.here = { run, busy: false, cores };
     this.dispatch();
     return this;
   }
@@ -170,7 +171,7 @@ export class WorkerPool {
       to.postMessage({ id: job.id, task: job.task }, job.transfer ?? []);
     }
     const here = this.here;
-    if (!here || here.busy || this.failed || !this.queue.some(forHere)) return;
+    if (!here || here.busy || this.failed || this.workers.length >= here.cores || !this.queue.some(forHere)) return;
     here.busy = true;
     setImmediate(() => {
       // The first such task still queued: a worker may have taken it meanwhile.

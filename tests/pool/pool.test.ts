@@ -115,12 +115,17 @@ describe('how many workers a build starts', () => {
 });
 
 describe('the thread that owns the pool, helping', () => {
-  it('takes the markdown tasks its workers have no room for, never a card task, each answered with its own results', async () => {
+  it('takes the markdown tasks its workers have no room for, never a card task, each answered with its own results; none beside a worker per core', async () => {
     const code = await bundleBuildCode(dir);
     const pool = new WorkerPool({ file: code.workerFile, data: { renderUrl: code.renderUrl, cardsUrl: code.cardsUrl } }, 1);
     await new Promise<void>((resolve) => pool.workers[0]!.once('message', () => resolve()));
     const here: Task['kind'][] = [];
-    pool.helpHere(async (task) => { here.push(task.kind); return ['parsed here']; });
+    const helper = async (task: Task) => { here.push(task.kind); return ['parsed here']; };
+    // One worker on one core: this thread would only take its CPU.
+    pool.helpHere(helper, 1);
+    expect(await Promise.all([1, 2, 3, 4].map(() => pool.run({ kind: 'markdown', jobs: [] })))).toEqual([[], [], [], []]);
+    expect(here).toEqual([]);
+    pool.helpHere(helper, 2);
     // Four at once: the worker holds two (the one it runs and the next), so this thread takes the third.
     const answers = await Promise.all([1, 2, 3, 4].map(() => pool.run({ kind: 'markdown', jobs: [] })));
     expect(here.length).toBeGreaterThanOrEqual(1);
