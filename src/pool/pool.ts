@@ -23,11 +23,6 @@ export type HereRunner = (task: Extract<Task, { kind: 'markdown' }>) => Promise<
 const forHere = (job: Job) => job.task.kind === 'markdown';
 
 /**
- * Worker threads, as many as the work calls for (`workersFor`), each running the build's bundled
- * worker module. Tasks queue and go to whichever worker is free, and, once `helpHere` is called, to
- * the owning thread too whenever it has nothing else to do.
- */
-/**
  * Tasks a worker holds at once while this thread helps (see `helpHere`): the one it runs and the
  * next, waiting in its port. With the next already there, a worker goes on while this thread parses
  * a batch of its own or writes the documents handed back, rather than wait for it to hand the next
@@ -38,6 +33,11 @@ const forHere = (job: Job) => job.task.kind === 'markdown';
  */
 const HELD = 2;
 
+/**
+ * Worker threads, as many as the work calls for (`workersFor`), each running the build's bundled
+ * worker module. Tasks queue and go to whichever worker is free, and, once `helpHere` is called, to
+ * the owning thread too whenever it has nothing else to do.
+ */
 export class WorkerPool {
   /** The workers whose module is loaded, each with the tasks it holds, oldest first. */
   private held = new Map<Worker, Job[]>();
