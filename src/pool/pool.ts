@@ -65,8 +65,11 @@ export class WorkerPool {
   /** How many workers the pool has. */
   get size(): number { return this.workers.length; }
 
-  /** How many threads take its markdown tasks: the workers, and this thread once it helps. */
-  private get lanes(): number { return this.workers.length + (this.here ? 1 : 0); }
+  /** Whether this thread takes tasks now: it was asked to (`helpHere`) and the workers leave it a core. */
+  private get helping(): boolean { return this.here !== undefined && this.workers.length < this.here.cores; }
+
+  /** How many threads take its markdown tasks: the workers, and this thread while it helps. */
+  private get lanes(): number { return this.workers.length + (this.helping ? 1 : 0); }
 
   /**
    * From now on this thread takes queued markdown tasks too, with `run`, whenever its event loop
@@ -160,8 +163,7 @@ export class WorkerPool {
   }
 
   private dispatch() {
-    const here = this.here;
-    const helping = here !== undefined && this.workers.length < here.cores;
+    const helping = this.helping;
     while (this.queue.length) {
       const job = this.queue[0]!;
       // The worker holding fewest tasks that can take this one.
@@ -175,7 +177,8 @@ export class WorkerPool {
       this.held.get(to)!.push(job);
       to.postMessage({ id: job.id, task: job.task }, job.transfer ?? []);
     }
-    if (!helping || here.busy || this.failed || !this.queue.some(forHere)) return;
+    const here = this.here;
+    if (!helping || !here || here.busy || this.failed || !this.queue.some(forHere)) return;
     here.busy = true;
     setImmediate(() => {
       // The first such task still queued: a worker may have taken it meanwhile.
