@@ -107,6 +107,20 @@ describe('browser gates on the broken site, served by site serve', () => {
     expect(about(report, '/')).toEqual([]);
   });
 
+  it('budgets: a page seen again in a kept tab counts afresh what it fetches, as a first load does', async () => {
+    // One view at a time, so that every view after the first at each width reuses its tab.
+    const again = (url: string, n: number) => ({ label: `${url} ${n}`, url, status: 200 });
+    const seen = await sweep({ browser, origin: server.url, targets: [1, 2].flatMap((n) => [again('/big-script', n), again('/heavy-image', n)]), states: [], consentVersion: 1, slotRatio: budgets.images.maxPixelsPerSlotPixel, concurrency: 1 });
+    const first = views.find((v) => v.url === '/big-script')!;
+    const heavy = views.find((v) => v.url === '/heavy-image')!;
+    expect(first.jsBeforeInteraction).toBeGreaterThan(budgets.page.jsBeforeInteractionKb * 1024);
+    expect(heavy.imagesBeforeInteraction).toBeGreaterThan(budgets.images.beforeInteractionKb * 1024);
+    for (const v of seen) {
+      const like = v.url === '/big-script' ? first : heavy;
+      expect([v.label, v.jsBeforeInteraction, v.imagesBeforeInteraction]).toEqual([v.label, like.jsBeforeInteraction, like.imagesBeforeInteraction]);
+    }
+  });
+
   it('headers: every answer carries .site/deploy/headers.json, and the inline script is reported as a CSP violation', async () => {
     const pages = targets(await readRoutingTable(dist));
     const answers = await fetchHeaders(server.url, pages, ['/assets/site.css']);
