@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 async function open(url: string, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-  const page = await env.browser.newPage({ viewport });
+  const page = await env.readingPage(viewport);
   expect((await page.goto(`${env.site.url}${url}`))?.status(), url).toBe(200);
   return page;
 }
@@ -40,7 +40,9 @@ async function expectOnSite(scope: Locator) {
 
 describe('external assessment forms', () => {
   it("home: the call-to-action card's survey opens in a new tab with no opener", async () => {
-    const page = await open('/');
+    // A tab of its own: this test routes its context and opens a second tab from it.
+    const page = await env.browser.newPage({ viewport: DESKTOP });
+    expect((await page.goto(`${env.site.url}/`))?.status()).toBe(200);
     await expectExternal(page.locator('#next-steps .cta-card--teal'), 'Test Your Data Maturity', forms.organisation);
     // The placeholder address is not reachable here: answer it locally to see what the new tab gets.
     await page.context().route(`${forms.organisation}*`, (route) => route.fulfill({ contentType: 'text/html', body: '<title>Survey</title>' }));

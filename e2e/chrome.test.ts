@@ -5,7 +5,7 @@ const env = useSiteAndBrowser();
 
 describe('home page', () => {
   it('shows the hero, both calls to action, testimonials and the two cards', async () => {
-    const page = await env.browser.newPage({ viewport: DESKTOP });
+    const page = await env.readingPage(DESKTOP);
     const seen = collectConsole(page);
     const res = await page.goto(`${env.site.url}/`);
     expect(res?.status()).toBe(200);
@@ -25,7 +25,7 @@ describe('home page', () => {
   });
 
   it('has the document metadata every page needs', async () => {
-    const page = await env.browser.newPage();
+    const page = await env.readingPage();
     await page.goto(`${env.site.url}/`);
     expect(await page.locator('html').getAttribute('lang')).toBe('en-GB');
     expect(await page.locator('meta[name="description"]').getAttribute('content')).toMatch(/^.{50,}$/);
@@ -43,7 +43,7 @@ describe('home page', () => {
   });
 
   it('shows the footer with its links, contact details and the current year', async () => {
-    const page = await env.browser.newPage();
+    const page = await env.readingPage();
     await page.goto(`${env.site.url}/`);
     const footer = page.locator('footer');
     const labels = await footer.locator('#footer-nav a').allTextContents();
@@ -57,7 +57,7 @@ describe('home page', () => {
 
 describe('navigation', () => {
   it('shows the links in order at 1366 px, with no menu button', async () => {
-    const page = await env.browser.newPage({ viewport: DESKTOP });
+    const page = await env.readingPage(DESKTOP);
     await page.goto(`${env.site.url}/about`);
     const nav = page.getByRole('navigation', { name: 'Main', exact: true });
     expect(await nav.locator('.nav-links a').allTextContents()).toEqual(['About', 'DIAlog', 'Services', 'Our Work', 'Insights', "Let's Talk Data"]);
@@ -155,7 +155,7 @@ describe('navigation', () => {
 
 describe('not-found page', () => {
   it('answers 404 with the page, a way home, and logs the missing path', async () => {
-    const page = await env.browser.newPage();
+    const page = await env.readingPage();
     const seen = collectConsole(page);
     const res = await page.goto(`${env.site.url}/no/such/page`);
     expect(res?.status()).toBe(404);

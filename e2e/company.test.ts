@@ -31,7 +31,7 @@ const itemHeadings = async (page: Page, selector: string) =>
 
 /** Open a page, check its status, single h1 and heading order; return it with the console it logged. */
 async function open(url: string, viewport: { width: number; height: number } = DESKTOP, status = 200) {
-  const page = await env.browser.newPage({ viewport });
+  const page = await env.readingPage(viewport);
   const seen = collectConsole(page);
   const res = await page.goto(`${env.site.url}${url}`);
   expect(res?.status(), url).toBe(status);
@@ -74,6 +74,7 @@ describe('about', () => {
   });
 
   it('scrolls to the method when opened at /about#methodology', async () => {
+    // A tab of its own: in a kept tab already at /about, the address would only move the fragment.
     const page = await env.browser.newPage({ viewport: PHONE });
     await page.goto(`${env.site.url}/about#methodology`);
     // Scrolling may be smooth: wait until the section has arrived near the top of the screen.
@@ -152,7 +153,7 @@ describe('case-study list', () => {
   });
 
   it.each([[PHONE, 1], [{ width: 800, height: 900 }, 2], [DESKTOP, 3]] as const)('lays the grid out at %o in %i column(s)', async (viewport, columns) => {
-    const page = await env.browser.newPage({ viewport });
+    const page = await env.readingPage(viewport);
     await page.goto(`${env.site.url}/case-studies`);
     const count = await page.locator('#case-study-list ul').evaluate((ul) => getComputedStyle(ul).gridTemplateColumns.split(' ').length);
     expect(count).toBe(columns);

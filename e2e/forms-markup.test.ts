@@ -1,22 +1,14 @@
 // The server-rendered forms, read with JavaScript off: complete, labelled, posting to the endpoint.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import { ASSESSMENT_QUESTIONS } from '../forms/assessment.ts';
 import { ASSESSMENT_TEXT_FIELDS, CONTACT_TEXT_FIELDS, HONEYPOT_FIELD, controlType, type TextFieldDefinition } from '../forms/fields.ts';
 import { DESKTOP, useSiteAndBrowser } from './helpers.ts';
 
 const env = useSiteAndBrowser();
-let context: BrowserContext;
-
-beforeAll(async () => {
-  context = await env.browser.newContext({ javaScriptEnabled: false, viewport: DESKTOP });
-});
-afterAll(async () => {
-  await context?.close();
-});
 
 async function open(path: string): Promise<Page> {
-  const page = await context.newPage();
+  const page = await env.readingPage(DESKTOP, { javaScriptEnabled: false });
   const res = await page.goto(`${env.site.url}${path}`);
   expect(res?.status(), path).toBe(200);
   return page;

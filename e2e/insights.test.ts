@@ -17,7 +17,7 @@ const NEWEST_FIRST = [
 const COMING_SOON = "This article's full content will be coming soon.";
 
 async function open(path: string, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-  const page = await env.browser.newPage({ viewport });
+  const page = await env.readingPage(viewport);
   const res = await page.goto(`${env.site.url}${path}`);
   expect(res?.status(), path).toBe(200);
   return page;
@@ -189,14 +189,14 @@ describe('article page', () => {
     const res = await fetch(`${env.site.url}/blog/no-such-article`, { redirect: 'manual' });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/blog');
-    const page = await env.browser.newPage();
+    const page = await env.readingPage();
     await page.goto(`${env.site.url}/blog/no-such-article`);
     expect(new URL(page.url()).pathname).toBe('/blog');
     await page.close();
   });
 
   it('keeps headings in order on every article', async () => {
-    const page = await env.browser.newPage();
+    const page = await env.readingPage();
     for (const s of NEWEST_FIRST) {
       await page.goto(`${env.site.url}/blog/${s}`);
       const levels = await page.locator('main :is(h1, h2, h3, h4)').evaluateAll((hs) => hs.map((h) => Number(h.tagName[1])));

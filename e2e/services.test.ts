@@ -23,7 +23,7 @@ const sectionIds = (page: Page) => page.locator('main > section, main > * > sect
 
 describe('services overview', () => {
   it('links to the six service pages and offers a free consultation', async () => {
-    const page = await env.browser.newPage({ viewport: DESKTOP });
+    const page = await env.readingPage(DESKTOP);
     const seen = collectConsole(page);
     const res = await page.goto(`${env.site.url}/services`);
     expect(res?.status()).toBe(200);
@@ -46,7 +46,7 @@ describe('services overview', () => {
 describe('service pages', () => {
   for (const s of SERVICES) {
     it(`${s.slug}: hero, sections in order, case study, five questions and the form`, async () => {
-      const page = await env.browser.newPage({ viewport: DESKTOP });
+      const page = await env.readingPage(DESKTOP);
       const seen = collectConsole(page);
       const res = await page.goto(`${env.site.url}/services/${s.slug}`);
       expect(res?.status()).toBe(200);
@@ -102,7 +102,7 @@ describe('service pages', () => {
   }
 
   it('quotes the typical timelines on the visualisation page', async () => {
-    const page = await env.browser.newPage();
+    const page = await env.readingPage();
     await page.goto(`${env.site.url}/services/data-visualisation`);
     const text = await page.locator('main').textContent();
     expect(text).toContain('2-4 weeks');
@@ -111,7 +111,7 @@ describe('service pages', () => {
   });
 
   it('promotes the six-dimension assessment on the literacy page', async () => {
-    const page = await env.browser.newPage({ viewport: PHONE });
+    const page = await env.readingPage(PHONE);
     await page.goto(`${env.site.url}/services/data-literacy`);
     const section = page.locator('#assessment');
     const dims = (await section.locator('li h3').allTextContents()).map((t) => t.toLowerCase());
@@ -123,7 +123,7 @@ describe('service pages', () => {
   });
 
   it('opens one question at a time and lets an open one close (APG accordion once used)', async () => {
-    const page = await env.browser.newPage({ viewport: PHONE });
+    const page = await env.readingPage(PHONE);
     await page.goto(`${env.site.url}/services/data-cleaning`);
     // Before any script: native disclosures, every answer in the HTML.
     expect(await page.locator('#faq details').count()).toBe(5);
