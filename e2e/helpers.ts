@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type Dialog, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
+import { cacheOff } from '../quality/browser.ts';
 
 export interface SiteOptions { forms?: boolean; limits?: boolean }
 
@@ -65,9 +66,8 @@ export interface SiteAndBrowser {
   /**
    * A page for a test that only reads the site: it writes no storage, installs no clock, routes
    * nothing and opens no popup. The page is a tab kept between the file's tests at that viewport,
-   * its HTTP cache off so that every load fetches what a first visit fetches; its `close()` puts it
-   * back, the test's page listeners dropped. A new tab costs Chromium about a core-second (a
-   * renderer started for the blank page, then the site's); a navigation in a kept tab a fifth of it.
+   * its HTTP cache off (`cacheOff`, which says what a kept tab saves); its `close()` puts it back,
+   * the test's page listeners dropped.
    */
   readingPage(viewport?: { width: number; height: number }, options?: { javaScriptEnabled?: boolean }): Promise<Page>;
 }
@@ -91,9 +91,7 @@ export function useSiteAndBrowser(opts: SiteOptions = {}): SiteAndBrowser {
     const tab = kept.get(key)?.pop();
     if (tab) return tab;
     const page = await env.browser.newPage({ viewport, javaScriptEnabled });
-    const devtools = await page.context().newCDPSession(page);
-    await devtools.send('Network.enable');
-    await devtools.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cacheOff(page);
     page.close = async () => {
       for (const event of READING_EVENTS) page.removeAllListeners(event);
       if (!kept.has(key)) kept.set(key, []);

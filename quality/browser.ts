@@ -68,6 +68,18 @@ export async function newContext(browser: Browser, viewport: Viewport, storage?:
   return context;
 }
 
+/**
+ * Turns a tab's HTTP cache off, as DevTools' "Disable cache" does, for a tab kept between page
+ * loads: each load then fetches what a first visit fetches, and every response's body can be read
+ * (a cached one's cannot). Kept tabs save Chromium work: a new tab cost 1.0 busy core-seconds, a
+ * new context 1.3, a navigation in a kept tab 0.14-0.19 (20 loads each; 30 November 2026).
+ */
+export async function cacheOff(page: Page): Promise<void> {
+  const devtools = await page.context().newCDPSession(page);
+  await devtools.send('Network.enable');
+  await devtools.send('Network.setCacheDisabled', { cacheDisabled: true });
+}
+
 /** Start listening before navigation; read once done. A 404 page's own status line is expected. */
 export function listen(page: Page, expectStatus = 200): () => Promise<PageNoise> {
   const consoleErrors: string[] = [];

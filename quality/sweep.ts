@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { runAxe } from './axe.ts';
-import { GUARD_MS, listen, newContext, pool, VIEWPORTS, type Viewport } from './browser.ts';
+import { cacheOff, GUARD_MS, listen, newContext, pool, VIEWPORTS, type Viewport } from './browser.ts';
 import { pixelContrast, undecidedNodes } from './contrast.ts';
 import type { OpenState } from './open-states.ts';
 import type { PageView } from './page-view.ts';
@@ -15,20 +15,16 @@ interface Job { label: string; url: string; status: number; viewport: Viewport; 
 interface Tab { context: BrowserContext; page: Page }
 
 /**
- * A returning visitor's tab at this width: one an earlier view left, or a new one. A new context
- * and page cost Chromium about a core-second (a renderer started, then swapped for the site's);
- * a navigation in a kept tab a fifth of that. Its HTTP cache is off, so every view fetches what a
- * first load fetches, and the views themselves never write the visitor's storage (only the open
- * states do, and those get fresh contexts).
+ * A returning visitor's tab at this width: one an earlier view left, or a new one, its HTTP cache
+ * off (`cacheOff`). The views themselves never write the visitor's storage (only the open states
+ * do, and those get fresh contexts).
  */
 async function keptTab(browser: Browser, viewport: Viewport, consent: string, kept: Map<number, Tab[]>): Promise<Tab> {
   const tab = kept.get(viewport.width)?.pop();
   if (tab) return tab;
   const context = await newContext(browser, viewport, { cookieConsent: consent });
   const page = await context.newPage();
-  const devtools = await context.newCDPSession(page);
-  await devtools.send('Network.enable');
-  await devtools.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cacheOff(page);
   return { context, page };
 }
 
