@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type Dialog, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../src/serve/server.ts';
-import { cacheOff } from '../quality/browser.ts';
+import { KeptTabs } from '../quality/browser.ts';
 
 export interface SiteOptions { forms?: boolean; limits?: boolean }
 
@@ -66,14 +66,11 @@ export interface SiteAndBrowser {
   /**
    * A page for a test that only reads the site: it writes no storage, installs no clock, routes
    * nothing and opens no popup. The page is a tab kept between the file's tests at that viewport,
-   * its HTTP cache off (`cacheOff`, which says what a kept tab saves); its `close()` puts it back,
-   * the test's page listeners dropped.
+   * its HTTP cache off (`KeptTabs`, which says what a kept tab saves); its `close()` puts it
+   * back, the test's page listeners dropped.
    */
   readingPage(viewport?: { width: number; height: number }, options?: { javaScriptEnabled?: boolean }): Promise<Page>;
 }
-
-/** What a reading test may listen to on its page; all of it is dropped when the page is put back. */
-const READING_EVENTS = ['console', 'pageerror', 'request', 'requestfinished', 'requestfailed', 'response', 'dialog'] as const;
 
 /** Playwright's viewport when none is asked for. */
 const DEFAULT_VIEWPORT = { width: 1280, height: 720 } as const;
@@ -85,18 +82,11 @@ const DEFAULT_VIEWPORT = { width: 1280, height: 720 } as const;
  */
 export function useSiteAndBrowser(opts: SiteOptions = {}): SiteAndBrowser {
   const env = {} as SiteAndBrowser;
-  const kept = new Map<string, Page[]>();
+  const kept = new KeptTabs();
   env.readingPage = async (viewport = DEFAULT_VIEWPORT, { javaScriptEnabled = true } = {}) => {
     const key = `${viewport.width}x${viewport.height}${javaScriptEnabled ? '' : ', no script'}`;
-    const tab = kept.get(key)?.pop();
-    if (tab) return tab;
-    const page = await env.browser.newPage({ viewport, javaScriptEnabled });
-    await cacheOff(page);
-    page.close = async () => {
-      for (const event of READING_EVENTS) page.removeAllListeners(event);
-      if (!kept.has(key)) kept.set(key, []);
-      kept.get(key)!.push(page);
-    };
+    const page = await kept.take(key, () => env.browser.newPage({ viewport, javaScriptEnabled }));
+    page.close = async () => kept.putBack(key, page);
     return page;
   };
   beforeAll(async () => {

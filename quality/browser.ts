@@ -69,15 +69,49 @@ export async function newContext(browser: Browser, viewport: Viewport, storage?:
 }
 
 /**
- * Turns a tab's HTTP cache off, as DevTools' "Disable cache" does, for a tab kept between page
- * loads: each load then fetches what a first visit fetches, and every response's body can be read
- * (a cached one's cannot). Kept tabs save Chromium work: a new tab cost 1.0 busy core-seconds, a
- * new context 1.3, a navigation in a kept tab 0.14-0.19 (20 loads each; 30 November 2026).
+ * Turns a tab's HTTP cache off, as DevTools' "Disable cache" does: each load then fetches what a
+ * first visit fetches, and every response's body can be read (a cached one's cannot).
  */
-export async function cacheOff(page: Page): Promise<void> {
+async function cacheOff(page: Page): Promise<void> {
   const devtools = await page.context().newCDPSession(page);
   await devtools.send('Network.enable');
   await devtools.send('Network.setCacheDisabled', { cacheDisabled: true });
+}
+
+/** The page events a view or a test may listen to on a kept tab; all are dropped as it is put back. */
+const PAGE_EVENTS = ['console', 'pageerror', 'request', 'requestfinished', 'requestfailed', 'response', 'dialog'] as const;
+
+/**
+ * Tabs kept between page loads, by a key (a width, a viewport), each with its HTTP cache off
+ * (`cacheOff`). They save Chromium work: a new tab cost 1.0 busy core-seconds, a new context 1.3,
+ * a navigation in a kept tab 0.14-0.19 (20 loads each; 30 November 2026).
+ */
+export class KeptTabs {
+  private shelves = new Map<string, Page[]>();
+
+  /** A tab put back under this key, or a new one from `open`. */
+  async take(key: string, open: () => Promise<Page>): Promise<Page> {
+    const kept = this.shelves.get(key)?.pop();
+    if (kept) return kept;
+    const page = await open();
+    await cacheOff(page);
+    return page;
+  }
+
+  /** Keeps the tab for the next `take` of this key, its page listeners dropped. */
+  putBack(key: string, page: Page): void {
+    for (const event of PAGE_EVENTS) page.removeAllListeners(event);
+    const shelf = this.shelves.get(key) ?? [];
+    shelf.push(page);
+    this.shelves.set(key, shelf);
+  }
+
+  /** Closes every kept tab's context. */
+  async close(): Promise<void> {
+    const pages = [...this.shelves.values()].flat();
+    this.shelves.clear();
+    await Promise.all(pages.map((page) => page.context().close()));
+  }
 }
 
 /** Start listening before navigation; read once done. A 404 page's own status line is expected. */

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { runAxe } from './axe.ts';
-import { cacheOff, GUARD_MS, listen, newContext, pool, VIEWPORTS, type Viewport } from './browser.ts';
+import { GUARD_MS, KeptTabs, listen, newContext, pool, VIEWPORTS, type Viewport } from './browser.ts';
 import { pixelContrast, undecidedNodes } from './contrast.ts';
 import type { OpenState } from './open-states.ts';
 import type { PageView } from './page-view.ts';
@@ -11,26 +11,6 @@ import { imageSlots } from './runtime.ts';
 
 interface Job { label: string; url: string; status: number; viewport: Viewport; firstVisit: boolean; state?: OpenState }
 
-/** A browser tab at one width, kept between views. */
-interface Tab { context: BrowserContext; page: Page }
-
-/**
- * A returning visitor's tab at this width: one an earlier view left, or a new one, its HTTP cache
- * off (`cacheOff`). The views themselves never write the visitor's storage (only the open states
- * do, and those get fresh contexts).
- */
-async function keptTab(browser: Browser, viewport: Viewport, consent: string, kept: Map<number, Tab[]>): Promise<Tab> {
-  const tab = kept.get(viewport.width)?.pop();
-  if (tab) return tab;
-  const context = await newContext(browser, viewport, { cookieConsent: consent });
-  const page = await context.newPage();
-  await cacheOff(page);
-  return { context, page };
-}
-
-/** The page events a view listens to, all dropped before the tab serves the next view. */
-const VIEW_EVENTS = ['console', 'pageerror', 'request', 'requestfinished', 'requestfailed', 'response'] as const;
-
 /**
  * One view: load (as a returning visitor whose cookie choice is stored, unless a first visit is
  * asked for), wait until the network is quiet and the idle islands have woken, count the scripts
@@ -38,15 +18,12 @@ const VIEW_EVENTS = ['console', 'pageerror', 'request', 'requestfinished', 'requ
  * the state if any, and run axe, settling undecided contrast in pixels. A plain view's tab is kept
  * for the next view at its width; a first visit or an open state has a fresh context of its own.
  */
-async function visit(browser: Browser, origin: string, job: Job, consent: string, slotRatio: number, kept: Map<number, Tab[]>): Promise<PageView> {
+async function visit(browser: Browser, origin: string, job: Job, consent: string, slotRatio: number, kept: KeptTabs): Promise<PageView> {
+  // A plain view never writes the visitor's storage (only the open states do).
   const plain = !job.firstVisit && !job.state;
-  let tab: Tab;
-  if (plain) tab = await keptTab(browser, job.viewport, consent, kept);
-  else {
-    const context = await newContext(browser, job.viewport, job.firstVisit ? undefined : { cookieConsent: consent });
-    tab = { context, page: await context.newPage() };
-  }
-  const { page } = tab;
+  const open = async () => (await newContext(browser, job.viewport, job.firstVisit ? undefined : { cookieConsent: consent })).newPage();
+  const width = String(job.viewport.width);
+  const page = plain ? await kept.take(width, open) : await open();
   const noise = listen(page, job.status);
   const network = watchNetwork(page);
   const sizes = new Map<string, Promise<number>>();
@@ -91,11 +68,8 @@ async function visit(browser: Browser, origin: string, job: Job, consent: string
     view.error = error instanceof Error ? error.message.split('\n')[0] : String(error);
   }
   view.noise = await noise();
-  for (const event of VIEW_EVENTS) page.removeAllListeners(event);
-  if (plain && !view.error) {
-    if (!kept.has(job.viewport.width)) kept.set(job.viewport.width, []);
-    kept.get(job.viewport.width)!.push(tab);
-  } else await tab.context.close();
+  if (plain && !view.error) kept.putBack(width, page);
+  else await page.context().close();
   return view;
 }
 
@@ -106,10 +80,10 @@ export async function sweep(opts: { browser: Browser; origin: string; targets: T
     ...opts.targets.flatMap((t) => VIEWPORTS.map((viewport) => ({ label: t.label, url: t.url, status: t.status, viewport, firstVisit: false }))),
     ...opts.states.flatMap((state) => state.viewports.map((viewport) => ({ label: `${state.url} · ${state.name}`, url: state.url, status: 200, viewport, firstVisit: state.firstVisit ?? false, state }))),
   ];
-  const kept = new Map<number, Tab[]>();
+  const kept = new KeptTabs();
   try {
     return await pool(jobs, opts.concurrency ?? 3, (job) => visit(opts.browser, opts.origin, job, consent, opts.slotRatio, kept));
   } finally {
-    await Promise.all([...kept.values()].flat().map((tab) => tab.context.close()));
+    await kept.close();
   }
 }
