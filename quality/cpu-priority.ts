@@ -39,7 +39,13 @@ export async function cpuGroup(name: string, shares: number, controller = CPU_CG
       }
     },
     async remove() {
-      if (!unavailable) await rmdir(dir).catch(() => undefined);
+      if (unavailable) return;
+      // A process killed a moment ago may still be leaving the group: a second at most.
+      for (let tries = 0; tries < 10; tries++) {
+        const busy = await rmdir(dir).then(() => false, (error: NodeJS.ErrnoException) => error.code === 'EBUSY');
+        if (!busy) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     },
   };
 }

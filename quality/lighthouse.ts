@@ -2,7 +2,9 @@ import type * as LH from 'lighthouse/types/lh.js';
 import { navigationGather } from 'lighthouse/core/gather/navigation-runner.js';
 import { Runner } from 'lighthouse/core/runner.js';
 import * as chromeLauncher from 'chrome-launcher';
-import { cpuGroup } from './cpu-priority.ts';
+import { readFileSync } from 'node:fs';
+import { cpuGroup, type CpuGroup } from './cpu-priority.ts';
+import { processTree } from './process-tree.mjs';
 import { CHROMIUM } from './browser.ts';
 import { busyCores } from './cores.ts';
 import type { Budgets } from '../src/measure/budgets.ts';
@@ -115,10 +117,10 @@ function readRun(lhr: LH.Result, categories: readonly Category[]): LighthouseRun
 export async function runLighthouse(opts: { targets: LighthouseTarget[]; runs: number; log?: (line: string) => void; quietWithinMs?: number; limits?: Budgets['lighthouse'] }): Promise<LighthousePage[]> {
   const runs = new Map<string, LighthouseRun[]>(opts.targets.map((t) => [t.label, []]));
   let waitLeft = opts.quietWithinMs ?? 0;
-  const group = await cpuGroup(`site-lighthouse-${process.pid}-${++groups}`, BROWSER_SHARES);
+  const groups = await chromiumGroups(`site-lighthouse-${process.pid}-${++groupCount}`);
   let unfavoured: string | undefined;
   const favour = async (pid: number | undefined) => {
-    const why = pid === undefined ? 'Chromium has no process id' : await group.add(pid);
+    const why = pid === undefined ? 'Chromium has no process id' : await groups.add(pid);
     if (why && !unfavoured) opts.log?.(`lighthouse: Chromium runs beside other work on equal terms: ${(unfavoured = why)}`);
   };
   try {
@@ -136,7 +138,7 @@ export async function runLighthouse(opts: { targets: LighthouseTarget[]; runs: n
       }
     }
   } finally {
-    await group.remove();
+    await groups.remove();
   }
   return opts.targets.map(({ label }) => {
     const own = runs.get(label)!;
@@ -163,15 +165,58 @@ export function settled(done: readonly LighthouseRun[], total: number, limits: P
 }
 
 /**
- * The weight of each run's Chromium against any other process (1,024 each), where the machine lets
- * it be set (quality/cpu-priority.ts). The simulation scales the main-thread tasks it observes by
- * the slowdown it derives from the CPU index it measured, so a renderer that another process holds
- * off a core is charged that wait, four times over, as the page's blocking time. Beside
- * `stress-ng --cpu 1` on two cores, with equal weights, TBT runs of one page spread from 23 to
- * 667 ms (29 November 2026); nice does not reach the renderers, which Chromium sets itself.
+ * The weights of each run's Chromium against any other process (1,024 each), where the machine
+ * lets them be set (quality/cpu-priority.ts). The simulation scales the main-thread tasks it
+ * observes by the slowdown it derives from the CPU index it measured, so a renderer that another
+ * process holds off a core is charged that wait, four times over, as the page's blocking time.
+ *
+ * - Chromium as a whole weighs ten times any other process. Beside `stress-ng --cpu 1` on two
+ *   cores, with equal weights, TBT runs of one page spread from 23 to 667 ms (29 November 2026).
+ * - Its renderers weigh ten times that again, in a group of their own. Chromium runs its browser
+ *   and GPU processes at nice -8 and its renderers at 0 (nice does not reach them: Chromium sets
+ *   it itself), so in one group the page's main thread yielded to the browser's own tracing work.
+ *   Beside `stress-ng --cpu 1`, 32 loads of `/services/data-cleaning` each way (1 December 2026),
+ *   the renderer's main thread waited for a core 497 ms a load on average (up to 1,970 ms) with
+ *   one group, and 191 ms (113–233) with two; runs with any blocking time fell from 14 to 4.
  */
 const BROWSER_SHARES = 10_240;
-let groups = 0;
+const RENDERER_SHARES = 102_400;
+let groupCount = 0;
+
+/**
+ * The CPU groups of one Chromium: `add` moves the browser and every process it has started into
+ * a group of BROWSER_SHARES, then the zygote that forks its renderers (and the renderers it has
+ * forked) into one of RENDERER_SHARES, so that every renderer it forks from then on starts there.
+ * Says why not, where it could not.
+ */
+export async function chromiumGroups(name: string, controller?: string): Promise<CpuGroup> {
+  const browser = await cpuGroup(name, BROWSER_SHARES, controller);
+  const renderers = await cpuGroup(`${name}-renderers`, RENDERER_SHARES, controller);
+  return {
+    async add(pid) {
+      const why = await browser.add(pid);
+      if (why) return why;
+      const zygote = processTree(pid).find((p) => {
+        const args = commandLine(p);
+        return args.includes('--type=zygote') && !args.includes('--no-zygote-sandbox');
+      });
+      return zygote === undefined ? `no renderer zygote among Chromium ${pid}'s processes` : renderers.add(zygote);
+    },
+    async remove() {
+      await renderers.remove();
+      await browser.remove();
+    },
+  };
+}
+
+/** A process's arguments, or none if it has ended. (Chromium's child processes rewrite theirs as one string, separated by spaces.) */
+function commandLine(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+  } catch {
+    return [];
+  }
+}
 
 /**
  * Waits, `limitMs` at most, until other work keeps less than half a core busy: the simulation
@@ -204,7 +249,7 @@ export async function waitForQuiet(limitMs: number, sampleMs = 500): Promise<str
 async function warmRenderer<T>(pageUrl: string, favour: (pid: number | undefined) => Promise<void>, run: (port: number) => Promise<T>): Promise<T> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
   try {
-    // Before any tab opens: the renderers Chromium starts from now on are in the group too.
+    // Before any tab opens: the renderers Chromium starts from now on are in their group too.
     await favour(chrome.pid);
     const first = new URL('/robots.txt', pageUrl).href;
     const opened = await fetch(`http://127.0.0.1:${chrome.port}/json/new?${first}`, { method: 'PUT' });

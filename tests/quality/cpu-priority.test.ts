@@ -6,7 +6,11 @@ import { access, constants, readFile, rmdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import * as chromeLauncher from 'chrome-launcher';
 import { cpuGroup } from '../../quality/cpu-priority.ts';
+import { CHROMIUM } from '../../quality/browser.ts';
+import { CHROME_FLAGS, chromiumGroups } from '../../quality/lighthouse.ts';
+import { processTree } from '../../quality/process-tree.mjs';
 
 const CONTROLLER = '/sys/fs/cgroup/cpu';
 const writable = existsSync(`${CONTROLLER}/cpu.shares`) && (await access(CONTROLLER, constants.W_OK).then(() => true, () => false));
@@ -71,5 +75,44 @@ describe('a CPU cgroup for the browser Lighthouse measures', () => {
     expect(await group.add(sh.pid!)).toMatch(/^no CPU cgroup \(ENOENT at .*no-cgroups-\d+\/cpu\/site-test\)$/);
     expect(await cpuCgroupOf(sh.pid!)).toBe(before);
     await group.remove();
+  });
+});
+
+describe("the CPU groups of Lighthouse's Chromium", () => {
+  it('put the renderers, those running and those started later, in a group of their own, and the browser and its other processes in another (or, without the right, say why)', async () => {
+    const name = `site-test-chromium-${process.pid}`;
+    const groups = await chromiumGroups(name);
+    if (writable) made.push(`${CONTROLLER}/${name}-renderers`, `${CONTROLLER}/${name}`);
+    const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+    try {
+      const why = await groups.add(chrome.pid);
+      if (!writable) {
+        expect(why).toMatch(/^(no CPU cgroup|could not move process)/);
+        return;
+      }
+      expect(why).toBeUndefined();
+      // A tab opened now gets a renderer forked after the move.
+      const before = new Set(processTree(chrome.pid));
+      const opened = await fetch(`http://127.0.0.1:${chrome.port}/json/new?data:text/html,<p>later`, { method: 'PUT' });
+      expect(opened.ok).toBe(true);
+      const typeOf = async (pid: number) => ((await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).match(/--type=([\w-]+)/)?.[1] ?? 'browser');
+      const laterRenderer = async () => {
+        for (const pid of processTree(chrome.pid)) if (!before.has(pid) && (await typeOf(pid)) === 'renderer') return pid;
+        return undefined;
+      };
+      await expect.poll(laterRenderer, { timeout: 10_000 }).toBeDefined();
+      const seen = new Map<string, Set<string | undefined>>();
+      for (const pid of processTree(chrome.pid)) {
+        const type = await typeOf(pid);
+        if (!seen.has(type)) seen.set(type, new Set());
+        seen.get(type)!.add(await cpuCgroupOf(pid));
+      }
+      expect(seen.get('renderer')).toEqual(new Set([`/${name}-renderers`]));
+      expect(seen.get('browser')).toEqual(new Set([`/${name}`]));
+      expect(seen.get('gpu-process')).toEqual(new Set([`/${name}`]));
+    } finally {
+      chrome.kill();
+      await groups.remove();
+    }
   });
 });
