@@ -178,6 +178,9 @@ export function settled(done: readonly LighthouseRun[], total: number, limits: P
  *   Beside `stress-ng --cpu 1`, 32 loads of `/services/data-cleaning` each way (1 December 2026),
  *   the renderer's main thread waited for a core 497 ms a load on average (up to 1,970 ms) with
  *   one group, and 191 ms (113–233) with two; runs with any blocking time fell from 14 to 4.
+ * - Not real-time priority: the renderer under SCHED_FIFO waited 0–3 ms, but the group's
+ *   real-time budget cut long stretches of script short, Lighthouse's CPU index fell from about
+ *   2,500 to 660–1,100, and `cpuSlowdownFor` would then have simulated a faster phone.
  */
 const BROWSER_SHARES = 10_240;
 const RENDERER_SHARES = 102_400;
