@@ -36,8 +36,16 @@ function inputsOf(root: string, metafiles: Metafile[]): string[] {
   return [...files].sort();
 }
 
-function folderListings(root: string, files: string[]): string {
-  const folders = [...new Set(files.filter((f) => !f.includes('node_modules/')).map((f) => path.dirname(f)))].sort();
+/**
+ * The listings of the input files' folders, but for node_modules/ and the cache's own folder: a module
+ * the build writes there (the page templates' registry) is an input, hashed as any other, while the
+ * folder's listing changes with every cache a build keeps, which had made each second build bundle
+ * its code again.
+ */
+function folderListings(root: string, cacheDir: string, files: string[]): string {
+  const cache = path.resolve(root, cacheDir);
+  const folders = [...new Set(files.filter((f) => !f.includes('node_modules/')).map((f) => path.dirname(f)))]
+    .filter((dir) => { const at = path.resolve(root, dir); return at !== cache && !at.startsWith(cache + path.sep); }).sort();
   return JSON.stringify(folders.map((dir) => [dir, safeList(path.resolve(root, dir))]));
 }
 
@@ -86,7 +94,7 @@ export async function cachedBundle<T>(root: string, cacheDir: string, name: stri
   const saved = await readFile(file, 'utf8').then((text) => JSON.parse(text) as Saved, () => undefined).catch(() => undefined);
   if (saved?.format === FORMAT && Array.isArray(saved.inputs)) {
     const files = saved.inputs.map(([f]) => f);
-    if (saved.settings === sha256(base + folderListings(root, files))) {
+    if (saved.settings === sha256(base + folderListings(root, cacheDir, files))) {
       const seen: Array<'stat' | 'hash' | false> = [];
       for (const input of saved.inputs) if (!seen[seen.push(unchanged(root, input)) - 1]) break;
       const result = seen.every(Boolean) ? decode(saved.result) : undefined;
@@ -100,7 +108,7 @@ export async function cachedBundle<T>(root: string, cacheDir: string, name: stri
   const { result, metafiles } = await run();
   // Files only: esbuild also lists what a define or a plugin made up (`<define:…>`), which no file holds.
   const inputs = inputsOf(root, metafiles).flatMap((f) => { const input = inputOf(root, f); return input ? [input] : []; });
-  await save(file, { format: FORMAT, settings: sha256(base + folderListings(root, inputs.map(([f]) => f))), inputs, result: encode(result) });
+  await save(file, { format: FORMAT, settings: sha256(base + folderListings(root, cacheDir, inputs.map(([f]) => f))), inputs, result: encode(result) });
   return result;
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from '../../src/bundle/bundle.ts';
 import { bundleBuildCode } from '../../src/pool/code.ts';
+import { buildSite } from '../../src/pipeline/build.ts';
 import { CACHE_DIR } from '../../src/output/layout.ts';
 import { editFile, scratchProject } from '../scratch-project.ts';
 
@@ -16,14 +17,15 @@ afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
 const cacheDir = () => path.join(dir, CACHE_DIR);
 const assets = () => bundle({ root: dir, outDir: path.join(dir, 'dist'), cacheDir: cacheDir() });
-const savedFile = (name: string) => path.join(cacheDir(), `bundle-${name}.json`);
+const savedFile = (name: string, project = dir) => path.join(project, CACHE_DIR, `bundle-${name}.json`);
 
 /** Marks the saved result, so that a result taken from the cache can be told from one bundled afresh. */
-async function markSaved(name: string, mark: (result: Record<string, unknown>) => void) {
-  const saved = JSON.parse(await readFile(savedFile(name), 'utf8')) as { result: Record<string, unknown> };
+async function markSavedIn(project: string, name: string, mark: (result: Record<string, unknown>) => void) {
+  const saved = JSON.parse(await readFile(savedFile(name, project), 'utf8')) as { result: Record<string, unknown> };
   mark(saved.result);
-  await writeFile(savedFile(name), JSON.stringify(saved));
+  await writeFile(savedFile(name, project), JSON.stringify(saved));
 }
+const markSaved = (name: string, mark: (result: Record<string, unknown>) => void) => markSavedIn(dir, name, mark);
 
 describe('the bundle cache', () => {
   it('gives the same assets as a fresh bundle, and reuses them until a file they were made from changes', async () => {
@@ -101,5 +103,17 @@ describe('the bundle cache', () => {
     const again = await bundleBuildCode(dir);
     expect(again.renderHash).toBe(edited.renderHash);
     expect((await readFile(again.workerFile)).length).toBeGreaterThan(0);
+  });
+
+  it("takes the build's code from the cache on the build after a clean one, though that build kept its other caches beside it", async () => {
+    const other = await scratchProject('bundle-cache-build-');
+    try {
+      const options = { root: other, contentDir: path.join(other, 'content'), outDir: path.join(other, 'dist'), budgets: false as const };
+      await buildSite(options);
+      await markSavedIn(other, 'code', (r) => { r.renderHash = 'from-the-cache'; });
+      expect((await bundleBuildCode(other)).renderHash).toBe('from-the-cache');
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
   });
 });
