@@ -63,6 +63,13 @@ export function cpuSlowdownFor(benchmarkIndex: number): number {
 }
 
 /**
+ * Audits left out of every run. `bf-cache` weighs nothing in any score (a diagnostic of the
+ * performance category), and its gatherer navigates away from the page and back after the trace
+ * has ended: half a second of every run (0.52–0.54 s, 1 December 2026) that decides nothing here.
+ */
+export const SKIPPED_AUDITS = ['bf-cache'] as const;
+
+/**
  * One Lighthouse run: the page is loaded and traced once, unthrottled as simulated throttling
  * does, then audited with the CPU slowdown its host's benchmark index calls for (`cpuSlowdownFor`).
  * (`lighthouse()` does the same two steps with one slowdown fixed beforehand; the gathered
@@ -72,7 +79,7 @@ export function cpuSlowdownFor(benchmarkIndex: number): number {
  */
 async function audit(url: string, port: number, categories: readonly Category[], attempts = 3): Promise<LH.Result> {
   for (let attempt = 1; ; attempt++) {
-    const { artifacts, runnerOptions } = await navigationGather(undefined, url, { flags: { port, output: 'json', logLevel: 'error', onlyCategories: [...categories], disableFullPageScreenshot: true } });
+    const { artifacts, runnerOptions } = await navigationGather(undefined, url, { flags: { port, output: 'json', logLevel: 'error', onlyCategories: [...categories], disableFullPageScreenshot: true, skipAudits: [...SKIPPED_AUDITS] } });
     const settings = runnerOptions.resolvedConfig.settings;
     if (artifacts.settings !== settings) throw new Error('Lighthouse gathered with settings other than those it audits with');
     settings.throttling = { ...settings.throttling, cpuSlowdownMultiplier: cpuSlowdownFor(artifacts.BenchmarkIndex) };

@@ -3,7 +3,8 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/serve/server.ts';
-import { cpuSlowdownFor, lighthouseReport, median, runLighthouse, settled, waitForQuiet, type LighthousePage, type LighthouseRun } from '../../quality/lighthouse.ts';
+import defaultConfig from 'lighthouse/core/config/default-config.js';
+import { SKIPPED_AUDITS, cpuSlowdownFor, lighthouseReport, median, runLighthouse, settled, waitForQuiet, type LighthousePage, type LighthouseRun } from '../../quality/lighthouse.ts';
 import { writeBrokenSite } from './broken-site.ts';
 
 const limits = { pages: ['/', '/missing-alt'], runs: 2, minScores: { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 }, maxTotalBlockingTimeMs: 100 };
@@ -65,6 +66,17 @@ describe('a Lighthouse run waits for a quiet machine', () => {
       expect(said).toMatch(/^; ran beside \d+\.\d busy cores after waiting 2 s$/);
     } finally {
       spinner.kill();
+    }
+  });
+});
+
+describe('the audits every run leaves out', () => {
+  it('weigh nothing in any category, so no score and no failure can change for their absence', () => {
+    const refs = Object.values(defaultConfig.categories ?? {}).flatMap((c) => c.auditRefs);
+    for (const id of SKIPPED_AUDITS) {
+      const weights = refs.filter((r) => r.id === id).map((r) => r.weight);
+      expect(weights, id).not.toEqual([]);
+      expect(weights.every((w) => w === 0), `${id}: ${weights.join(', ')}`).toBe(true);
     }
   });
 });
