@@ -49,6 +49,17 @@ function folderListings(root: string, cacheDir: string, files: string[]): string
   return JSON.stringify(folders.map((dir) => [dir, safeList(path.resolve(root, dir))]));
 }
 
+/**
+ * `settings` with the project's own folder named `<root>`: the options esbuild is given name files by
+ * their absolute paths, and a project copied or moved elsewhere (a CI job's cache restored into
+ * another checkout, a test's scratch copy) has the same bundles while its files are the same.
+ */
+function rootless(settings: string, root: string): string {
+  const at = JSON.stringify(path.resolve(root)).slice(1, -1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // The folder itself or a path inside it, not a sibling whose name it begins.
+  return settings.replace(new RegExp(`${at}(?=[\\\\/"]|$)`, 'g'), '<root>');
+}
+
 function safeList(dir: string): string[] {
   try { return readdirSync(dir).sort(); } catch { return []; }
 }
@@ -90,7 +101,7 @@ export async function cachedBundle<T>(root: string, cacheDir: string, name: stri
   encode: (result: T) => unknown, decode: (saved: unknown) => T | undefined): Promise<T> {
   const file = path.join(cacheDir, `bundle-${name}.json`);
   const tsconfig = await readFile(path.join(root, 'tsconfig.json'), 'utf8').catch(() => '');
-  const base = JSON.stringify([esbuildVersion, tsconfig, settings]);
+  const base = JSON.stringify([esbuildVersion, tsconfig, rootless(settings, root)]);
   const saved = await readFile(file, 'utf8').then((text) => JSON.parse(text) as Saved, () => undefined).catch(() => undefined);
   if (saved?.format === FORMAT && Array.isArray(saved.inputs)) {
     const files = saved.inputs.map(([f]) => f);

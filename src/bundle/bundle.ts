@@ -72,23 +72,31 @@ async function islandNames(root: string): Promise<string[]> {
 }
 
 /**
+ * Where esbuild is told the output goes: the project's dist/, whatever folder the build writes to.
+ * Nothing is written there (the files come back in memory, and are addressed from the site's root,
+ * /assets/…), so the bundles are the same for every output folder, and one cached result serves a
+ * build to dist/ and to any other (a test's, `site serve`'s preview).
+ */
+const bundleOutDir = (root: string) => path.join(root, 'dist');
+
+/**
  * esbuild, twice: every island in islands/ (code-split, so React and shared code load once) with the
  * stylesheet, then the runtime with their chunk addresses baked in. It needs no page, so the build
  * starts it while content loads, and each page's document can be written as soon as it is rendered.
  * A page loads only its own islands' closures: an island no page uses is a file nobody fetches.
  * With `cacheDir`, the result is kept there and reused while nothing it was made from changes.
  */
-export async function bundle(opts: { root: string; outDir: string; cacheDir?: string }): Promise<BundleResult> {
+export async function bundle(opts: { root: string; cacheDir?: string }): Promise<BundleResult> {
   const names = await islandNames(opts.root);
-  // Besides the files esbuild reads: which islands there are and which are React components, where
-  // the output goes, and this module's own code.
-  const settings = JSON.stringify([names.map((n) => [n, existsSync(path.join(opts.root, 'islands', `${n}.tsx`))]), path.relative(opts.root, opts.outDir), BUNDLE_CODE]);
-  if (!opts.cacheDir) return (await bundleAfresh(opts, names)).result;
-  return cachedBundle(opts.root, opts.cacheDir, 'assets', settings, () => bundleAfresh(opts, names), encodeResult, decodeResult);
+  const made = { root: opts.root, outDir: bundleOutDir(opts.root) };
+  // Besides the files esbuild reads: which islands there are and which are React components, and this module's own code.
+  const settings = JSON.stringify([names.map((n) => [n, existsSync(path.join(opts.root, 'islands', `${n}.tsx`))]), BUNDLE_CODE]);
+  if (!opts.cacheDir) return (await bundleAfresh(made, names)).result;
+  return cachedBundle(opts.root, opts.cacheDir, 'assets', settings, () => bundleAfresh(made, names), encodeResult, decodeResult);
 }
 
 /** This module's code, which makes the result from esbuild's output: a change to it is a change of the bundle. */
-const BUNDLE_CODE = [bundleAfresh, islandEntries, publicUrl, closures, checkIslandRegistry, String(ISLAND_PREFIX), SITE_CSS].map(String).join('\n');
+const BUNDLE_CODE = [bundleAfresh, bundleOutDir, islandEntries, publicUrl, closures, checkIslandRegistry, String(ISLAND_PREFIX), SITE_CSS].map(String).join('\n');
 
 type SavedResult = Omit<BundleResult, 'files'> & { files: Record<string, string> };
 

@@ -20,11 +20,22 @@ export function missingTemplateModules(root: string, modules: Record<string, str
     .map(([kind, file]) => `the page kind "${kind}" names its templates module ${file}, which does not exist`);
 }
 
-/** The module's source: `templatesByKind`, each kind's templates module and its path (see routes/template-map.ts). */
-export function pageTemplatesSource(root: string, modules: Record<string, string>): string {
+/**
+ * The module's source: `templatesByKind`, each kind's templates module and its path (see routes/template-map.ts).
+ * With `from`, the folder the module is written to, each import is relative to it, so that the file and
+ * the bundles made from it are the same in a copy of the project elsewhere; without, absolute (a module
+ * with no folder of its own, as vitest's is).
+ */
+export function pageTemplatesSource(root: string, modules: Record<string, string>, from?: string): string {
   const kinds = Object.entries(modules);
+  const specifier = (file: string) => {
+    const at = path.resolve(root, file);
+    if (from === undefined) return at;
+    const relative = path.relative(from, at).split(path.sep).join('/');
+    return relative.startsWith('.') ? relative : `./${relative}`;
+  };
   return [
-    ...kinds.map(([, file], i) => `import * as kind${i} from ${JSON.stringify(path.resolve(root, file))};`),
+    ...kinds.map(([, file], i) => `import * as kind${i} from ${JSON.stringify(specifier(file))};`),
     `export const templatesByKind = {${kinds.map(([kind, file], i) => `\n  ${JSON.stringify(kind)}: { file: ${JSON.stringify(file)}, module: kind${i} },`).join('')}\n};`,
     '',
   ].join('\n');
@@ -38,7 +49,7 @@ export async function writePageTemplates(root: string, modules: Record<string, s
   const missing = missingTemplateModules(root, modules);
   if (missing.length) throw new Error(missing.join('; '));
   const file = pageTemplatesFile(root);
-  const text = pageTemplatesSource(root, modules);
+  const text = pageTemplatesSource(root, modules, path.dirname(file));
   if (await readFile(file, 'utf8').catch(() => undefined) === text) return file;
   await mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;

@@ -79,7 +79,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     .catch((error: unknown) => error as Error);
   const assetsReady = !run.fresh && session?.assets
     ? Promise.resolve(session.assets)
-    : time('bundle', () => bundle({ root, outDir: run.outDir, cacheDir: path.join(root, CACHE_DIR) }));
+    : time('bundle', () => bundle({ root, cacheDir: path.join(root, CACHE_DIR) }));
   assetsReady.catch(() => { /* awaited, and reported, before rendering */ });
   // The content's stats before the load reads it (a file written meanwhile is read again next time), for the build's record.
   const listed = session || preview ? undefined : listContent(contentDir);

@@ -64,7 +64,7 @@ async function quickly(opts: BuildOptions, start: QuickStart): Promise<QuickResu
   const { root, contentDir, cacheDir, layout, liveTree, nextTree, last, since, asked } = start;
   const now = opts.now ?? new Date();
 
-  const [same, code, assets] = await Promise.all([sameInputs(root, quickOptions(opts, { contentDir, cacheDir })), bundleBuildCode(root), bundle({ root, outDir: opts.outDir, cacheDir: path.join(root, CACHE_DIR) })]);
+  const [same, code, assets] = await Promise.all([sameInputs(root, quickOptions(opts, { contentDir, cacheDir })), bundleBuildCode(root), bundle({ root, cacheDir: path.join(root, CACHE_DIR) })]);
   // What any change needs, made ready meanwhile: the modules that parse an article and render a page, the cache.
   const modules = Promise.all([import(code.markdownUrl), import(code.renderUrl)]);
   modules.catch(() => undefined);

@@ -41,8 +41,9 @@ export async function bundleBuildCode(root: string): Promise<BuildCode> {
   // Reused while every file it was bundled from is unchanged (see bundle/bundle-cache.ts) and its folder is still there.
   // The templates, gathered from the registry's modules: written before the cache is asked, since the bundle reads it.
   await writePageTemplates(root, templateModules());
-  const bundled = await cachedBundle(root, path.join(root, CACHE_DIR), 'code', `${String(bundleCodeAfresh)}\n${JSON.stringify(codeBuildOptions(root))}`, () => bundleCodeAfresh(root), (code) => code,
-    (saved) => (isBundledCode(saved) && existsSync(saved.workerFile) ? saved : undefined));
+  // Kept by the name of its folder in the cache, so that a copy of the project elsewhere finds it in its own cache.
+  const bundled = await cachedBundle(root, path.join(root, CACHE_DIR), 'code', `${String(bundleCodeAfresh)}\n${JSON.stringify(codeBuildOptions(root))}`, () => bundleCodeAfresh(root), savedCode,
+    (saved) => { const code = isSavedCode(saved) ? codeIn(path.join(root, CACHE_DIR, saved.folder), saved) : undefined; return code && existsSync(code.workerFile) ? code : undefined; });
   // Chosen here, on the main thread, so that a build without the native parser says so once, though its workers parse.
   const parser = markdownParser().name;
   const { markdownBundleHash, ...code } = bundled;
@@ -52,10 +53,24 @@ export async function bundleBuildCode(root: string): Promise<BuildCode> {
 /** The bundled code before the markdown parser is chosen: its markdown module's hash alone. */
 type BundledCode = Omit<BuildCode, 'markdownHash'> & { markdownBundleHash: string };
 
-const isBundledCode = (v: unknown): v is BundledCode => {
-  const c = v as BundledCode;
-  return !!c && ['markdownBundleHash', 'renderHash', 'cardsHash', 'markdownUrl', 'cardsUrl', 'renderUrl', 'workerFile'].every((k) => typeof (c as unknown as Record<string, unknown>)[k] === 'string');
+/** What the cache keeps of the bundled code: its hashes and its folder's name (code-<hash>). */
+type SavedCode = Pick<BundledCode, 'markdownBundleHash' | 'renderHash' | 'cardsHash'> & { folder: string };
+
+const savedCode = ({ markdownBundleHash, renderHash, cardsHash, workerFile }: BundledCode): SavedCode => ({ markdownBundleHash, renderHash, cardsHash, folder: path.basename(path.dirname(workerFile)) });
+
+const isSavedCode = (v: unknown): v is SavedCode => {
+  const c = v as Record<string, unknown> | null;
+  return !!c && ['markdownBundleHash', 'renderHash', 'cardsHash', 'folder'].every((k) => typeof c[k] === 'string') && /^code-\w+$/.test(c.folder as string);
 };
+
+/** The bundled code in `dir`, by its hashes. */
+const codeIn = (dir: string, { markdownBundleHash, renderHash, cardsHash }: Pick<BundledCode, 'markdownBundleHash' | 'renderHash' | 'cardsHash'>): BundledCode => ({
+  markdownBundleHash, renderHash, cardsHash,
+  markdownUrl: pathToFileURL(path.join(dir, 'markdown.mjs')).href,
+  renderUrl: pathToFileURL(path.join(dir, 'render.mjs')).href,
+  cardsUrl: pathToFileURL(path.join(dir, 'cards.mjs')).href,
+  workerFile: path.join(dir, 'worker.mjs'),
+});
 
 /** The packages' options (code-packages.ts), and `site:page-templates` read from where writePageTemplates puts it. */
 const withPageTemplates = (root: string, options: ReturnType<typeof codePackageOptions>) => ({ ...options, alias: { ...options.alias, [PAGE_TEMPLATES]: pageTemplatesFile(root) } });
@@ -91,13 +106,7 @@ async function bundleCodeAfresh(root: string): Promise<{ result: BundledCode; me
     await pruneOldCode(path.join(root, CACHE_DIR), dir);
   }
   return {
-    result: {
-      markdownBundleHash: sha(byName.get('markdown')!), renderHash: sha(byName.get('render')!), cardsHash: sha(byName.get('cards')!),
-      markdownUrl: pathToFileURL(path.join(dir, 'markdown.mjs')).href,
-      renderUrl: pathToFileURL(path.join(dir, 'render.mjs')).href,
-      cardsUrl: pathToFileURL(path.join(dir, 'cards.mjs')).href,
-      workerFile: path.join(dir, 'worker.mjs'),
-    },
+    result: codeIn(dir, { markdownBundleHash: sha(byName.get('markdown')!), renderHash: sha(byName.get('render')!), cardsHash: sha(byName.get('cards')!) }),
     metafiles: [result.metafile],
   };
 }

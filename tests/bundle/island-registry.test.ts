@@ -13,7 +13,7 @@ let dir: string;
 beforeEach(async () => { dir = await scratchProject('site-islands-'); });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const bundled = () => bundle({ root: dir, outDir: path.join(dir, 'dist'), cacheDir: path.join(dir, CACHE_DIR) });
+const bundled = () => bundle({ root: dir, cacheDir: path.join(dir, CACHE_DIR) });
 const failure = async () => {
   const error = await bundled().then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(IslandRegistryError);

@@ -11,7 +11,7 @@ let dir: string;
 beforeEach(async () => { dir = await scratchProject('site-stylesheet-'); });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const bundled = () => bundle({ root: dir, outDir: path.join(dir, 'dist'), cacheDir: path.join(dir, CACHE_DIR) });
+const bundled = () => bundle({ root: dir, cacheDir: path.join(dir, CACHE_DIR) });
 
 describe("the site's stylesheet", () => {
   const expectStylesheet = async () => {

@@ -1,4 +1,5 @@
-import { readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from '../../src/bundle/bundle.ts';
@@ -16,7 +17,7 @@ beforeAll(async () => { dir = await scratchProject('bundle-cache-'); });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
 const cacheDir = () => path.join(dir, CACHE_DIR);
-const assets = () => bundle({ root: dir, outDir: path.join(dir, 'dist'), cacheDir: cacheDir() });
+const assets = () => bundle({ root: dir, cacheDir: cacheDir() });
 const savedFile = (name: string, project = dir) => path.join(project, CACHE_DIR, `bundle-${name}.json`);
 
 /** Marks the saved result, so that a result taken from the cache can be told from one bundled afresh. */
@@ -29,7 +30,7 @@ const markSaved = (name: string, mark: (result: Record<string, unknown>) => void
 
 describe('the bundle cache', () => {
   it('gives the same assets as a fresh bundle, and reuses them until a file they were made from changes', async () => {
-    const fresh = await bundle({ root: dir, outDir: path.join(dir, 'dist') });
+    const fresh = await bundle({ root: dir });
     const first = await assets();
     expect(first).toEqual(fresh);
     expect(Object.keys(first.files).length).toBeGreaterThan(3);
@@ -114,6 +115,24 @@ describe('the bundle cache', () => {
       expect((await bundleBuildCode(other)).renderHash).toBe('from-the-cache');
     } finally {
       await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('serves a copy of the project in another folder from the bundles it brought: the code from its own copy of the folder', async () => {
+    await bundleBuildCode(dir);
+    await assets();
+    await markSaved('code', (r) => { r.renderHash = 'from-the-cache'; });
+    await markSaved('assets', (r) => { r.css = '/assets/from-the-cache.css'; });
+    const copy = await mkdtemp(path.join(os.tmpdir(), 'bundle-cache-copy-'));
+    try {
+      // The project copied whole, node_modules as a link, as `cp -a` would.
+      await cp(dir, copy, { recursive: true, verbatimSymlinks: true });
+      const code = await bundleBuildCode(copy);
+      expect(code.renderHash).toBe('from-the-cache');
+      expect(code.workerFile.startsWith(path.join(copy, CACHE_DIR) + path.sep)).toBe(true);
+      expect((await bundle({ root: copy, cacheDir: path.join(copy, CACHE_DIR) })).css).toBe('/assets/from-the-cache.css');
+    } finally {
+      await rm(copy, { recursive: true, force: true });
     }
   });
 });
