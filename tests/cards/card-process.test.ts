@@ -27,7 +27,8 @@ const cardProcess = () => { const p = new CardProcess(); opened.push(p); return 
 /** Whether a process is still there (signal 0 asks without sending anything). */
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  // Waited for up to a minute, a hang guard: a process told to end on a busy machine may take seconds.
+  for (let i = 0; i < 1_200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
   return !alive(pid);
 }
 /** The card processes this test's process has started and not yet seen end (their code is on their command line), from Linux's /proc. */

@@ -89,16 +89,14 @@ it("runs the mailer on a short timer: a lead whose send failed and one held for 
 
     broken = false;
     clock = new Date(arrived.getTime() + 3 * 60_000);
-    let emails = await viewer();
-    for (let i = 0; i < 100 && emails.length === 0; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      emails = await viewer();
-    }
+    // Waited for, not timed: the mailer's next run sends them (the 60 s is a hang guard).
+    await expect.poll(async () => (await viewer()).length, { timeout: 60_000, interval: 50 }).toBeGreaterThan(0);
+    const emails = await viewer();
     expect(emails.map((e) => e.subject)).toEqual(['Website leads: 2 new leads from the website, sent together']);
     expect(emails[0]?.body.text).toContain('Name: Failed First');
     expect(emails[0]?.body.text).toContain('Name: Held Back');
     // The run's own line follows once every lead is marked sent.
-    for (let i = 0; i < 100 && !logged.some((e) => e.event === 'resend'); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect.poll(() => logged.some((e) => e.event === 'resend'), { timeout: 60_000, interval: 20 }).toBe(true);
     expect(logged.filter((e) => e.event === 'resend')).toEqual([expect.objectContaining({ digested: 2 })]);
   } finally {
     await new Promise<void>((resolve) => { page.close(() => resolve()); page.closeAllConnections(); });

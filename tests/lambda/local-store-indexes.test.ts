@@ -1,6 +1,6 @@
 // A local store made before the leads table had its indexes (unsent leads, send and message ids):
 // opened again, its table is rebuilt with them, and a lead left unsent is found by the mailer.
-import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureLeadTable, startLocalStore, type LocalStore } from '../../lambda/leads/local-store.ts';
 import { EMAIL_INDEX, LEAD_TABLE_SCHEMA, unsentShardOf } from '../../lambda/leads/record.ts';
@@ -20,7 +20,8 @@ it('rebuilds a table of the old schema with the indexes, keeping every record, a
       AttributeDefinitions: [{ AttributeName: 'submissionId', AttributeType: 'S' }, { AttributeName: 'emailKey', AttributeType: 'S' }],
       GlobalSecondaryIndexes: [{ IndexName: EMAIL_INDEX, KeySchema: [{ AttributeName: 'emailKey', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } }],
     }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // dynalite answers ResourceNotFound to a table still CREATING: wait for ACTIVE (the 60 s is a hang guard).
+    await expect.poll(async () => (await client.send(new DescribeTableCommand({ TableName: 'old-leads' }))).Table?.TableStatus, { timeout: 60_000, interval: 5 }).toBe('ACTIVE');
     const doc = DynamoDBDocumentClient.from(client);
     const lead = (id: string, state: 'pending' | 'sent') => ({
       submissionId: id, form: 'contact', receivedAt: '2026-05-01T10:00:00.000Z', ...leadFieldValues({ name: 'Morag Campbell', email: 'morag@example.org' }),
