@@ -54,7 +54,7 @@ async function visitHome(viewport: { width: number; height: number }, deviceScal
   // The network going quiet does not mean the hero is painted: a loaded machine may still be decoding the AVIF,
   // and until it paints, the text above it is the largest thing on screen. Chromium queues an image's LCP entry
   // only when the compositor reports the frame presented, which on a busy machine can come after any fixed number
-  // of frames. So the page waits for an entry naming the hero; if none comes within WAIT (a hang guard), the
+  // of frames. So the page waits for an entry naming the hero; if none comes within WAIT / 2 (a hang guard), the
   // last entry is returned and the assertion below says what was the LCP instead.
   const lcp = await page.evaluate(async (wait) => {
     const hero = [...document.images].filter((img) => img.currentSrc.includes('/hero-photo-'));

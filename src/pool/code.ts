@@ -43,7 +43,11 @@ export async function bundleBuildCode(root: string): Promise<BuildCode> {
   await writePageTemplates(root, templateModules());
   // Kept by the name of its folder in the cache, so that a copy of the project elsewhere finds it in its own cache.
   const bundled = await cachedBundle(root, path.join(root, CACHE_DIR), 'code', `${String(bundleCodeAfresh)}\n${JSON.stringify(codeBuildOptions(root))}`, () => bundleCodeAfresh(root), savedCode,
-    (saved) => { const code = isSavedCode(saved) ? codeIn(path.join(root, CACHE_DIR, saved.folder), saved) : undefined; return code && existsSync(code.workerFile) ? code : undefined; });
+    (saved) => {
+      if (!isSavedCode(saved)) return undefined;
+      const code = codeIn(path.join(root, CACHE_DIR, saved.folder), saved);
+      return existsSync(code.workerFile) ? code : undefined;
+    });
   // Chosen here, on the main thread, so that a build without the native parser says so once, though its workers parse.
   const parser = markdownParser().name;
   const { markdownBundleHash, ...code } = bundled;
