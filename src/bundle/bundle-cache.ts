@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { version as esbuildVersion, type Metafile } from 'esbuild';
+import { tempFileFor } from '../temp-file.ts';
 
 /**
  * What an esbuild run made, kept in the build cache's folder (.site/cache/) as bundle-<name>.json with every file it read and the
@@ -124,7 +125,7 @@ export async function cachedBundle<T>(root: string, cacheDir: string, name: stri
 }
 
 async function save(file: string, entry: Saved): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
+  const tmp = tempFileFor(file);
   await mkdir(path.dirname(file), { recursive: true })
     .then(() => writeFile(tmp, JSON.stringify(entry)))
     .then(() => rename(tmp, file))

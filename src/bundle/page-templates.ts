@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CACHE_DIR } from '../output/layout.ts';
+import { tempFileFor } from '../temp-file.ts';
 
 export const PAGE_TEMPLATES = 'site:page-templates';
 
@@ -52,7 +53,7 @@ export async function writePageTemplates(root: string, modules: Record<string, s
   const text = pageTemplatesSource(root, modules, path.dirname(file));
   if (await readFile(file, 'utf8').catch(() => undefined) === text) return file;
   await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const tmp = tempFileFor(file);
   await writeFile(tmp, text);
   await rename(tmp, file);
   return file;

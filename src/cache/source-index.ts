@@ -6,6 +6,7 @@ import { CACHE_DIR } from '../output/layout.ts';
 import type { KnownSource, KnownSources } from '../content/load.ts';
 import { isCheckedFront, type CheckedFront } from '../content/markdown-job.ts';
 import { generatorCode } from '../generator-code.ts';
+import { tempFileFor } from '../temp-file.ts';
 
 /** A file as a stat sees it: inode, size, modification and change times. Any write changes the change time. */
 type Signature = [ino: number, size: number, mtimeMs: number, ctimeMs: number];
@@ -142,7 +143,7 @@ export class SourceIndex implements KnownSources {
     const same = <T>(now: Map<string, T>, last: Map<string, T>) => now.size === last.size && [...now].every(([key, entry]) => last.get(key) === entry);
     if (same(this.now, this.last) && same(this.nowYaml, this.lastYaml) && same(this.nowImages, this.lastImages)) return;
     await mkdir(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
+    const tmp = tempFileFor(this.file);
     await writeFile(tmp, JSON.stringify({ format: CACHE_FORMAT, files: Object.fromEntries(this.now), yaml: { by: generatorCode(), checked: Object.fromEntries(this.nowYaml) }, images: Object.fromEntries(this.nowImages) }));
     await rename(tmp, this.file).catch(() => rm(tmp, { force: true }));
   }

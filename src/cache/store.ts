@@ -3,6 +3,7 @@ import { readSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { CACHE_DIR } from '../output/layout.ts';
 import { decodePackIndex, PackIndex } from './pack-index.ts';
+import { tempFileFor } from '../temp-file.ts';
 
 /** Raised when the shape of a cache entry changes, so that entries of an older shape are never read. */
 export const CACHE_FORMAT = 6;
@@ -259,7 +260,7 @@ export class CacheStore<T> {
   /** The file anew, written whole beside it and renamed over it, holding the lines of the entries this build used. */
   private async compact() {
     await mkdir(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
+    const tmp = tempFileFor(this.file);
     const out = await open(tmp, 'w');
     const index = new PackIndex();
     try {
@@ -292,7 +293,7 @@ export class CacheStore<T> {
   private async writeIndex() {
     const now = await stat(this.file).catch(() => undefined);
     if (!now) return;
-    const tmp = `${this.indexFile}.${process.pid}.tmp`;
+    const tmp = tempFileFor(this.indexFile);
     const out = await open(tmp, 'w');
     try {
       await out.writev(this.index.encode({ header: this.header, size: now.size, mtimeMs: now.mtimeMs, lines: this.lines }));

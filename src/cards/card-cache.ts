@@ -4,6 +4,7 @@ import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/pro
 import path from 'node:path';
 import type { CardJob } from './plan.ts';
 import { UNUSED_MS, type Pruned } from '../images/prune.ts';
+import { tempFileFor } from '../temp-file.ts';
 
 export interface BuiltCards {
   /** Public URL (/og/…png) → the cached file holding it, to copy into dist/. */
@@ -72,7 +73,7 @@ export async function drawMissingCards(lookup: CardLookup, draw: Draw): Promise<
       const sha256 = createHash('sha256').update(png).digest('hex');
       const file = path.join(dir, `${job.key}.${sha256}.png`);
       // Written under a temporary name, then renamed: a build stopped half-way leaves no half card.
-      const tmp = `${file}.${process.pid}.tmp`;
+      const tmp = tempFileFor(file);
       await writeFile(tmp, png);
       bytes += png.byteLength;
       await rename(tmp, file);

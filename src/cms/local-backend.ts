@@ -9,6 +9,7 @@ import { ContentErrors, formatContentError, type ContentError } from '../content
 import { cmsConfig } from './config.ts';
 import { keepFrontMatterStyle, keepYamlStyle } from './yaml-edits.ts';
 import { entryRefusal, mediaRefusal, svgRefusal, writePlaces, type WritePlaces } from './write-places.ts';
+import { tempFileFor } from '../temp-file.ts';
 
 /** The largest request body taken (an uploaded image travels in it, base64). */
 export const CMS_BODY_LIMIT = 12 * 1024 * 1024;
@@ -253,7 +254,7 @@ export class CmsLocalBackend {
   private async commit(writes: Map<string, Buffer>, removes: string[]): Promise<void> {
     for (const [full, bytes] of writes) {
       await mkdir(path.dirname(full), { recursive: true });
-      const temp = path.join(path.dirname(full), `.${path.basename(full)}.${process.pid}.tmp`);
+      const temp = tempFileFor(path.join(path.dirname(full), `.${path.basename(full)}`));
       await writeFile(temp, bytes);
       await rename(temp, full);
     }

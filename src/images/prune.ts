@@ -1,5 +1,6 @@
 import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { tempFileFor } from '../temp-file.ts';
 
 /** A cached variant no build has used for this long is deleted after a successful build. */
 export const UNUSED_DAYS = 30;
@@ -42,7 +43,7 @@ export async function pruneImageCache(dir: string, used: ReadonlySet<string>, no
     }
   }
   // Under a temporary name, then renamed: a reader never sees half a file.
-  const tmp = path.join(dir, `${LAST_USED_FILE}.${process.pid}.tmp`);
+  const tmp = tempFileFor(path.join(dir, LAST_USED_FILE));
   await writeFile(tmp, JSON.stringify(next));
   await rename(tmp, path.join(dir, LAST_USED_FILE));
   return pruned;

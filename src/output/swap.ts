@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DEPLOY_ENTRIES, TREES, outputLayout, treeParts, type OutputLayout } from './layout.ts';
 import { adoptOutputFolders, adoptProjectFolders, type Warn } from './old-folders.ts';
 import { SEAL_FILE } from './seal.ts';
+import { tempFileFor } from '../temp-file.ts';
 
 /** The tree a build writes into, and the one it may take unchanged files from (the last complete build). */
 export interface Staging {
@@ -87,7 +88,7 @@ async function refuseForeignFolder(outDir: string, root: string): Promise<void> 
 
 /** `link` made to point at `target` in one step: a new link under a temporary name, renamed over the old. */
 async function relink(link: string, target: string): Promise<void> {
-  const tmp = `${link}.${process.pid}.tmp`;
+  const tmp = tempFileFor(link);
   await rm(tmp, { force: true });
   await symlink(target, tmp);
   await rename(tmp, link);

@@ -15,6 +15,7 @@ import { shareFile, type Variant } from '../images/plan.ts';
 import { variantsOf, type ImageUse } from '../images/picture.ts';
 import type { WrittenPage } from './render-stage.ts';
 import type { ImageStats } from '../measure/summary.ts';
+import { tempFileFor } from '../temp-file.ts';
 
 export interface BuiltImages {
   /** Public URL → the file holding it (a cached variant, or an SVG source), to copy into dist/. */
@@ -81,7 +82,7 @@ export async function buildImages(opts: { images: Record<string, SiteImage>; use
       });
       if (!out) return;
       // Written under a temporary name, then renamed: a build stopped half-way leaves no half file.
-      const tmp = `${cached(j)}.${process.pid}.tmp`;
+      const tmp = tempFileFor(cached(j));
       await writeFile(tmp, out);
       await rename(tmp, cached(j));
       files.set(j.variant.url, cached(j));

@@ -10,6 +10,7 @@ import { markdownParser } from '../content/markdown-parser.ts';
 import { codePackageOptions } from './code-packages.ts';
 import { PAGE_TEMPLATES, pageTemplatesFile, writePageTemplates } from '../bundle/page-templates.ts';
 import { templateModules } from '../routes/kinds.ts';
+import { tempFileFor } from '../temp-file.ts';
 
 /** The build's own code as it is on disk now: the markdown parser, the templates' renderer, the worker that runs both. */
 export interface BuildCode {
@@ -103,7 +104,7 @@ async function bundleCodeAfresh(root: string): Promise<{ result: BundledCode; me
   const dir = path.join(root, CACHE_DIR, `code-${all}`);
   const exists = await stat(path.join(dir, 'worker.mjs')).then(() => true, () => false);
   if (!exists) {
-    const tmp = `${dir}.${process.pid}.${Date.now()}.tmp`;
+    const tmp = tempFileFor(dir);
     await mkdir(tmp, { recursive: true });
     for (const [name, contents] of byName) await writeFile(path.join(tmp, `${name}.mjs`), contents);
     await rename(tmp, dir).catch(() => rm(tmp, { recursive: true, force: true }));

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { hashOf } from '../hash.ts';
 import { IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
 import { finishDocument, type PlannedDocument, type SearchDocument } from './documents.ts';
+import { tempFileFor } from '../temp-file.ts';
 
 /** Where the index is served from; the search page's island imports `${SEARCH_DIR}/pagefind.js`. */
 export const SEARCH_DIR = '/pagefind';
@@ -132,7 +133,7 @@ export function buildSearch(project: string, planned: PlannedDocument[], cacheDi
       }
       const files = await indexDocuments(documents);
       // Written beside, then renamed into place with its listing: a build stopped half-way leaves no half index.
-      const tmp = `${dir}.${process.pid}.tmp`;
+      const tmp = tempFileFor(dir);
       await rm(tmp, { recursive: true, force: true });
       let bytes = 0;
       for (const folder of new Set([...files.keys()].map((file) => path.dirname(path.join(tmp, file))))) await mkdir(folder, { recursive: true });

@@ -95,3 +95,18 @@ describe('the cards stage and its cache', () => {
     expect((await stat(path.join(cards(), GEN))).mtimeMs).toBeGreaterThan(daysAgo(1).getTime());
   });
 });
+
+describe('two builds drawing the same card at once', () => {
+  it('both keep it: neither finds its temporary file taken by the other', async () => {
+    const at = await mkdtemp(path.join(os.tmpdir(), 'card-race-'));
+    try {
+      // Both builds looked the card up before either drew it (site serve's start-up build and a save's rebuild).
+      const jobs = [job(7), job(8)];
+      const [a, b] = await Promise.all([buildCards(jobs, at, GEN, drawing([])), buildCards(jobs, at, GEN, drawing([]))]);
+      expect(a.files).toEqual(b.files);
+      expect((await readdir(path.join(at, 'cards', GEN))).sort()).toEqual([`${key(7)}.${sha(png(7))}.png`, `${key(8)}.${sha(png(8))}.png`].sort());
+    } finally {
+      await rm(at, { recursive: true, force: true });
+    }
+  });
+});
