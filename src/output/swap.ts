@@ -89,7 +89,6 @@ async function refuseForeignFolder(outDir: string, root: string): Promise<void> 
 /** `link` made to point at `target` in one step: a new link under a temporary name, renamed over the old. */
 async function relink(link: string, target: string): Promise<void> {
   const tmp = tempFileFor(link);
-  await rm(tmp, { force: true });
   await symlink(target, tmp);
   await rename(tmp, link);
 }

@@ -134,7 +134,6 @@ export function buildSearch(project: string, planned: PlannedDocument[], cacheDi
       const files = await indexDocuments(documents);
       // Written beside, then renamed into place with its listing: a build stopped half-way leaves no half index.
       const tmp = tempFileFor(dir);
-      await rm(tmp, { recursive: true, force: true });
       let bytes = 0;
       for (const folder of new Set([...files.keys()].map((file) => path.dirname(path.join(tmp, file))))) await mkdir(folder, { recursive: true });
       // A large blog's index is ten thousand small files: written a bounded number at a time.
