@@ -100,7 +100,7 @@ describe('two builds drawing the same card at once', () => {
   it('both keep it: neither finds its temporary file taken by the other', async () => {
     const at = await mkdtemp(path.join(os.tmpdir(), 'card-race-'));
     try {
-      // Both builds looked the card up before either drew it (site serve's start-up build and a save's rebuild).
+      // Both looked the cards up before either drew them, as site serve's live answer to a save and that save's build do.
       const jobs = [job(7), job(8)];
       const [a, b] = await Promise.all([buildCards(jobs, at, GEN, drawing([])), buildCards(jobs, at, GEN, drawing([]))]);
       expect(a.files).toEqual(b.files);
