@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { version as esbuildVersion, type Metafile } from 'esbuild';
-import { tempFileFor } from '../temp-file.ts';
+import { writeBeside } from '../temp-file.ts';
 
 /**
  * What an esbuild run made, kept in the build cache's folder (.site/cache/) as bundle-<name>.json with every file it read and the
@@ -125,9 +125,8 @@ export async function cachedBundle<T>(root: string, cacheDir: string, name: stri
 }
 
 async function save(file: string, entry: Saved): Promise<void> {
-  const tmp = tempFileFor(file);
+  // A record that cannot be kept costs the next build a bundle, never this one.
   await mkdir(path.dirname(file), { recursive: true })
-    .then(() => writeFile(tmp, JSON.stringify(entry)))
-    .then(() => rename(tmp, file))
-    .catch(() => rm(tmp, { force: true }));
+    .then(() => writeBeside(file, JSON.stringify(entry)))
+    .catch(() => undefined);
 }

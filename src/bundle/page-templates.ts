@@ -5,10 +5,10 @@
 // the same source (vitest.config.ts). An alias, not a plugin: esbuild would wait for the main thread,
 // busy reading the content as a build starts, to answer a plugin (see pool/code-packages.ts).
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CACHE_DIR } from '../output/layout.ts';
-import { tempFileFor } from '../temp-file.ts';
+import { writeBeside } from '../temp-file.ts';
 
 export const PAGE_TEMPLATES = 'site:page-templates';
 
@@ -53,8 +53,6 @@ export async function writePageTemplates(root: string, modules: Record<string, s
   const text = pageTemplatesSource(root, modules, path.dirname(file));
   if (await readFile(file, 'utf8').catch(() => undefined) === text) return file;
   await mkdir(path.dirname(file), { recursive: true });
-  const tmp = tempFileFor(file);
-  await writeFile(tmp, text);
-  await rename(tmp, file);
+  await writeBeside(file, text);
   return file;
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { renameSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { CardJob } from './plan.ts';
 import { UNUSED_MS, type Pruned } from '../images/prune.ts';
-import { tempFileFor } from '../temp-file.ts';
+import { writeBeside } from '../temp-file.ts';
 
 export interface BuiltCards {
   /** Public URL (/og/…png) → the cached file holding it, to copy into dist/. */
@@ -73,10 +73,8 @@ export async function drawMissingCards(lookup: CardLookup, draw: Draw): Promise<
       const sha256 = createHash('sha256').update(png).digest('hex');
       const file = path.join(dir, `${job.key}.${sha256}.png`);
       // Written under a temporary name, then renamed: a build stopped half-way leaves no half card.
-      const tmp = tempFileFor(file);
-      await writeFile(tmp, png);
+      await writeBeside(file, png);
       bytes += png.byteLength;
-      await rename(tmp, file);
       files.set(job.url, file);
       digests.set(job.url, sha256);
     });

@@ -1,6 +1,6 @@
-import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { tempFileFor } from '../temp-file.ts';
+import { writeBeside } from '../temp-file.ts';
 
 /** A cached variant no build has used for this long is deleted after a successful build. */
 export const UNUSED_DAYS = 30;
@@ -43,8 +43,6 @@ export async function pruneImageCache(dir: string, used: ReadonlySet<string>, no
     }
   }
   // Under a temporary name, then renamed: a reader never sees half a file.
-  const tmp = tempFileFor(path.join(dir, LAST_USED_FILE));
-  await writeFile(tmp, JSON.stringify(next));
-  await rename(tmp, path.join(dir, LAST_USED_FILE));
+  await writeBeside(path.join(dir, LAST_USED_FILE), JSON.stringify(next));
   return pruned;
 }

@@ -1,8 +1,6 @@
 import { closeSync, constants, copyFileSync, linkSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { tempFileFor } from '../temp-file.ts';
 
 /**
  * One file of a build's tree, written or carried over from the live tree: the file operations of the
@@ -173,9 +171,3 @@ export function writeContents(trees: SiteTrees, file: string, contents: Uint8Arr
   return { hash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, ...(before?.hash === hash ? gzipOf(before) : {}) };
 }
 
-/** `text` as `file`, written beside it and renamed over it: never through the file there, which may be another tree's too (a hard link). */
-export async function writeBeside(file: string, text: string): Promise<void> {
-  const tmp = tempFileFor(file);
-  await writeFile(tmp, text);
-  await rename(tmp, file).catch(async (error: unknown) => { await rm(tmp, { force: true }); throw error; });
-}

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { copyFileSync, linkSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { writeBeside } from '../output/tree-file.ts';
+import { writeBeside } from '../temp-file.ts';
 import { hashOf } from '../hash.ts';
 import { generatorCode } from '../generator-code.ts';
 import { BUDGETS_FILE } from '../measure/budgets-file.ts';

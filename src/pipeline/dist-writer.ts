@@ -8,7 +8,8 @@ import { PAGE_GZIP_LEVEL } from '../measure/gzip.ts';
 import type { SealedFile } from '../output/seal.ts';
 import { listFiles, type ListedFile } from '../output/list-tree.ts';
 import { fileListPatch, formerFileList } from '../output/layout.ts';
-import { linkNew, pathIn, putContents, sha256OfFile, untouched, writeBeside, type FileEntry, type SiteTrees } from '../output/tree-file.ts';
+import { writeBeside } from '../temp-file.ts';
+import { linkNew, pathIn, putContents, sha256OfFile, untouched, type FileEntry, type SiteTrees } from '../output/tree-file.ts';
 import { listText, readFileList, type FileMap, type ListPatch, type ListPlaces, type ReadList, type WrittenFile, type WrittenFiles } from './file-list.ts';
 
 const gzipAsync = promisify(gzip);

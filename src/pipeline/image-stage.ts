@@ -1,7 +1,7 @@
 // The `images` stage: the raster variants the pages use, made with src/images/'s plans and encoder,
 // and a source that cannot be decoded reported as a content error. A stage of the pipeline, not in
 // src/images/, which src/content/ builds on.
-import { access, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Site } from '../content/load.ts';
@@ -15,7 +15,7 @@ import { shareFile, type Variant } from '../images/plan.ts';
 import { variantsOf, type ImageUse } from '../images/picture.ts';
 import type { WrittenPage } from './render-stage.ts';
 import type { ImageStats } from '../measure/summary.ts';
-import { tempFileFor } from '../temp-file.ts';
+import { writeBeside } from '../temp-file.ts';
 
 export interface BuiltImages {
   /** Public URL → the file holding it (a cached variant, or an SVG source), to copy into dist/. */
@@ -82,9 +82,7 @@ export async function buildImages(opts: { images: Record<string, SiteImage>; use
       });
       if (!out) return;
       // Written under a temporary name, then renamed: a build stopped half-way leaves no half file.
-      const tmp = tempFileFor(cached(j));
-      await writeFile(tmp, out);
-      await rename(tmp, cached(j));
+      await writeBeside(cached(j), out);
       files.set(j.variant.url, cached(j));
     } finally {
       left.set(j.key, left.get(j.key)! - 1);

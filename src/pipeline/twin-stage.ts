@@ -4,7 +4,8 @@
 import { copyFileSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { SEAL_FILE } from '../output/seal.ts';
-import { pathIn, writeBeside } from '../output/tree-file.ts';
+import { pathIn } from '../output/tree-file.ts';
+import { writeBeside } from '../temp-file.ts';
 import { treeParts } from '../output/layout.ts';
 import type { BuildRecord } from './build-record.ts';
 

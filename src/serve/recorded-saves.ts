@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PlannedBuild } from '../pipeline/build.ts';
 import { readRecord } from '../pipeline/build-record.ts';
 import { fileListPatch, treeParts, TREES, type OutputLayout } from '../output/layout.ts';
-import { writeBeside } from '../output/tree-file.ts';
+import { writeBeside } from '../temp-file.ts';
 import { notedFrontHash } from '../content/front-hash.ts';
 import { jobOfBytes, parseJob, type MarkdownJob, type ParsedMarkdownFile } from '../content/markdown-job.ts';
 import { routeReader } from '../cache/build-cache.ts';
