@@ -7,7 +7,7 @@ import { parseMarkdownFile } from '../content/markdown-file.ts';
 import type { MarkdownJob, ParsedMarkdownFile } from '../content/markdown-job.ts';
 import type { CardJob } from '../cards/plan.ts';
 import { mapLimit } from '../concurrency.ts';
-import type { PagesTask } from '../render/page-output.ts';
+import type { PagesTask, UnwrittenPage } from '../render/page-output.ts';
 import { BOOT_DATA } from './boot.ts';
 
 export type Task =
@@ -46,10 +46,13 @@ async function run(task: Task): Promise<unknown[]> {
   return (await loadRenderer()).makePages(task.task);
 }
 
-/** The cache entries made here (an article body's), each a buffer of its own (see pack-value.ts): handed over, not copied. */
+/**
+ * The buffers made here, each of its own (see pack-value.ts): an article body's cache entry and a
+ * page's document handed back. Handed over, not copied.
+ */
 const transferOf = (results: unknown[]) => results.flatMap((r) => {
-  const entry = (r as Partial<ParsedMarkdownFile>).bodyEntry;
-  return entry ? [entry.buffer as ArrayBuffer] : [];
+  const bytes = (r as Partial<ParsedMarkdownFile>).bodyEntry ?? (r as Partial<UnwrittenPage>).document;
+  return bytes ? [bytes.buffer as ArrayBuffer] : [];
 });
 
 parentPort?.on('message', (message: { id: number; task: Task }) => {

@@ -12,6 +12,7 @@ import { PAGE_GZIP_LEVEL, pageGzipSize } from '../measure/gzip.ts';
 import { islandList, islandMap, type IslandList } from './island-list.ts';
 import { keptContents, lastWritten, sha256, writeContents, type FileEntry, type SiteTrees } from '../output/tree-file.ts';
 import { withBody } from './article-body.ts';
+import { ownUtf8 } from '../pack-value.ts';
 
 /** What every document is made of besides its page: plain data, the same for every page of a build. */
 export interface DocumentShell extends Pick<BundleResult, 'css' | 'runtime' | 'islands' | 'closure'> {
@@ -111,7 +112,8 @@ export function outputPages(task: PagesTask, render: (route: Route, ctx: RenderC
     if (!whole) return { lostBody: true };
     const page = written ?? render(whole, { ...task.ctx, url: route.url });
     const { html, cut } = documentOf(page, task.shell);
-    const bytes = Buffer.from(html);
+    // A buffer of its own, so that a worker hands the document over rather than copying it.
+    const bytes = ownUtf8(html);
     const hash = sha256(bytes);
     const kept = keptContents(task.trees, route.file, hash, before, made);
     // The last build's figure while the bytes are the same (a kept file carries it too) and it was taken at this level.
