@@ -7,6 +7,7 @@ import { EXTENSIONS, FORMAT_NAMES, SOURCE_EXTENSION, sniff, type SourceFormat } 
 import type { SiteImage } from '../images/site-image.ts';
 import { shareVariant } from '../images/plan.ts';
 import { mapLimit } from '../concurrency.ts';
+import { rasterHeader } from '../images/raster-header.ts';
 
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 export const MAX_IMAGE_SIDE = 8000;
@@ -32,7 +33,9 @@ async function measure(buf: Buffer, format: SourceFormat): Promise<Measured> {
     const size = svgSize(buf.toString('utf8'));
     return size ? { ...size, alpha: true } : { error: { message: 'has no readable width and height', hint: 'give the <svg> a viewBox or width and height' } };
   }
-  // sharp (libvips) is loaded only when there is a raster image: it costs the CLI's start 150 ms.
+  // sharp (libvips) is loaded only for a raster image whose header is not read here: it costs the CLI's start 150 ms.
+  const header = rasterHeader(buf, format);
+  if (header) return header;
   const { default: sharp } = await import('sharp');
   try {
     // The header only: enough for the size and the orientation, and for a file damaged at its start.
