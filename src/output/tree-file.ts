@@ -1,4 +1,4 @@
-import { closeSync, constants, copyFileSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, copyFileSync, linkSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 
@@ -124,31 +124,10 @@ export function untouched<R extends FileEntry>(trees: SiteTrees, file: string, b
 
 /** Writes `data` afresh at `file` of the staging tree, never through a file that is there (it could be the live tree's). */
 function writeNew(trees: SiteTrees, file: string, data: Uint8Array, made: Set<string>): Stats {
-  const fd = afresh(pathIn(trees.stage, file), made, (target) => openSync(target, 'wx'));
-  try {
-    writeFileSync(fd, data);
-    return fstatSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * `make` (which makes a new entry at `target`, failing where one is) tried first, as on a clean
- * build's staging tree, where nothing is there and the folder is made; where it fails for something
- * in the way or for a missing folder, room is made (`clearFor`) and it is tried once more. A stat
- * before every file cost a lookup that found nothing on almost every file of a clean build.
- */
-function afresh<T>(target: string, made: Set<string>, make: (target: string) => T): T {
-  if (made.has(path.dirname(target))) {
-    try {
-      return make(target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
+  const target = pathIn(trees.stage, file);
   clearFor(target, statSync(target, { throwIfNoEntry: false }), made);
-  return make(target);
+  writeFileSync(target, data, { flag: 'wx' });
+  return statSync(target);
 }
 
 /**
@@ -161,14 +140,12 @@ function afresh<T>(target: string, made: Set<string>, make: (target: string) => 
  */
 export function linkNew(trees: SiteTrees, file: string, from: string, made: Set<string>): Stats {
   const target = pathIn(trees.stage, file);
-  afresh(target, made, (to) => {
-    try {
-      linkSync(from, to);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
-      copyFileSync(from, to, constants.COPYFILE_EXCL);
-    }
-  });
+  clearFor(target, statSync(target, { throwIfNoEntry: false }), made);
+  try {
+    linkSync(from, target);
+  } catch {
+    copyFileSync(from, target, constants.COPYFILE_EXCL);
+  }
   return statSync(target);
 }
 
