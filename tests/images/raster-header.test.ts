@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { rasterHeader } from '../../src/images/raster-header.ts';
 import { sniff } from '../../src/images/formats.ts';
 import { orientedJpeg } from './fixtures.ts';
@@ -53,7 +53,7 @@ describe("a raster image's header read without sharp", () => {
       if (header === undefined) return;
       const meta = await sharp(buf).metadata().catch((error: unknown) => error);
       expect(meta, name).not.toBeInstanceOf(Error);
-      const { autoOrient, hasAlpha } = meta as sharp.Metadata;
+      const { autoOrient, hasAlpha } = meta as Metadata;
       expect(header, name).toEqual({ width: autoOrient.width, height: autoOrient.height, alpha: hasAlpha });
     };
     const png = await pixels(40, 30, 4).png({ palette: true }).toBuffer();
@@ -64,7 +64,7 @@ describe("a raster image's header read without sharp", () => {
     for (let length = 0; length < frame + 9; length++) expect(rasterHeader(jpeg.subarray(0, length), 'jpeg'), `JPEG cut at ${length}`).toBeUndefined();
     for (let length = 0; length < 33; length++) expect(rasterHeader(png.subarray(0, length), 'png'), `PNG cut at ${length}`).toBeUndefined();
     const damaged = Buffer.from(png);
-    damaged[18] ^= 0x01;
+    damaged[18] = damaged[18]! ^ 0x01;
     expect(rasterHeader(damaged, 'png')).toBeUndefined();
     expect(rasterHeader(Buffer.concat([jpeg.subarray(0, 4), Buffer.alloc(200, 0x41)]), 'jpeg')).toBeUndefined();
     expect(rasterHeader(await pixels(8, 8, 3).webp().toBuffer(), 'webp')).toBeUndefined();
