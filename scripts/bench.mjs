@@ -3,11 +3,12 @@
 // per second, and peak memory of every process of the build. See the README.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { appendFile, cp, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { convertArticles, writeArticles } from './bench-articles.mjs';
+import { cleanBuiltKeepingCards } from './bench-clean.mjs';
 import { buildCli, PACKAGE_DIR, staleReason } from './build-cli.mjs';
 import { processTree } from '../quality/process-tree.mjs';
 
@@ -87,23 +88,6 @@ function run(args, cwd) {
       resolve({ code, wall, peak, stdout, stderr });
     });
   });
-}
-
-/**
- * Everything a build made, gone (dist and .site/: the output trees, the deploy folder, the build cache), but the share cards it drew:
- * the next build is a clean one that finds every card in the cache, as a build does once the site has
- * been built before. Cards are the one thing Eleventy does not make at all. `keepCode`: the bundled
- * code stays too (the build's own code and the site's scripts and styles, esbuild's two bundles),
- * which a build takes from the cache while every file it was bundled from is unchanged.
- */
-const isCode = (name) => name.startsWith('code-') || /^bundle-.*\.json$/.test(name);
-async function cleanBuiltKeepingCards(root, keepCode = false) {
-  // The names src/output/layout.ts gives (this script runs without compiling TypeScript).
-  const family = path.join(root, '.site');
-  await rm(path.join(root, 'dist'), { recursive: true, force: true });
-  for (const part of await readdir(family).catch(() => [])) if (part !== 'cache') await rm(path.join(family, part), { recursive: true, force: true });
-  const cache = path.join(family, 'cache');
-  for (const name of await readdir(cache).catch(() => [])) if (name !== 'cards' && !(keepCode && isCode(name))) await rm(path.join(cache, name), { recursive: true, force: true });
 }
 
 async function main() {
