@@ -18,13 +18,14 @@ let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  dir = await scratchProject('site-cms-day-');
+  dir = await scratchProject('site-cms-day-', { cmsBundle: true });
   [server, browser] = await Promise.all([startServer({ root: dir, port: 0, host: '127.0.0.1' }), connectBrowser()]);
   context = await browser.newContext({ locale: 'en-GB', timezoneId: 'Europe/London', viewport: { width: 1366, height: 900 } });
   // Leaving an entry with unsaved changes is let through (the page's and Decap's own question);
   // Decap's offer to restore them is declined.
   context.on('page', (page) => page.on('dialog', (d) => answer(d, d.type() === 'beforeunload' || /leave this page/.test(d.message()))));
-  // The CMS's bundle is made on its first request (esbuild, some seconds): made here, outside the tests' page loads.
+  // The CMS's bundle is served from its first request on (taken from the cache the copy brought, or
+  // made by esbuild in some seconds): asked for here, outside the tests' page loads.
   expect((await fetch(`${server.url}/admin/cms.js`)).status).toBe(200);
 });
 afterAll(async () => {

@@ -104,7 +104,7 @@ async function forward(route: Route, to: string): Promise<void> {
 const head = async () => (await git(gitDir, ['rev-parse', 'refs/heads/main'])).out.toString().trim();
 
 beforeAll(async () => {
-  dir = await scratchProject('site-cms-built-');
+  dir = await scratchProject('site-cms-built-', { cmsBundle: true });
   await editFile(dir, 'content/site.yaml', (s) => `${s}\ncms:\n  repo: ${REPO}\n  authUrl: ${AUTH}/\n  host: ${new URL(ADMIN).host}\n`);
   const out = path.join(dir, 'dist');
   // The repository the content manager commits to: the project's content, one commit on main.

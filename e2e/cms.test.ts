@@ -14,7 +14,7 @@ let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  dir = await scratchProject('site-cms-');
+  dir = await scratchProject('site-cms-', { cmsBundle: true });
   [server, browser] = await Promise.all([startServer({ root: dir, port: 0, host: '127.0.0.1' }), connectBrowser()]);
   // The CMS's bundle is made on its first request (esbuild, some seconds): made here, outside the tests' page loads.
   expect((await fetch(`${server.url}/admin/cms.js`)).status).toBe(200);

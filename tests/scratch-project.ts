@@ -1,14 +1,29 @@
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { CACHE_DIR } from '../src/output/layout.ts';
 import { SEAL_FILE } from '../src/output/seal.ts';
 
-/** A scratch copy of the project (node_modules linked), so that a test can edit content and templates. */
-export async function scratchProject(prefix: string): Promise<string> {
+/**
+ * A scratch copy of the project (node_modules linked), so that a test can edit content and templates.
+ * With `cmsBundle`, the content manager's bundle the project's cache holds comes too (its record and
+ * its file), taken as long as every file it was made from is the same in the copy: the browser tests
+ * of /admin make it once between them (e2e/global-setup.ts), not once each.
+ */
+export async function scratchProject(prefix: string, opts: { cmsBundle?: boolean } = {}): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   for (const part of ['content', 'templates', 'islands', 'src', 'lambda', 'forms']) await cp(path.resolve(part), path.join(dir, part), { recursive: true });
   await symlink(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir');
   await writeFile(path.join(dir, 'package.json'), '{"type":"module"}');
+  if (opts.cmsBundle) {
+    // The record names esbuild's tsconfig.json among what the bundle was made with.
+    await cp(path.resolve('tsconfig.json'), path.join(dir, 'tsconfig.json'));
+    for (const part of ['bundle-cms.json', 'cms']) {
+      const from = path.resolve(CACHE_DIR, part);
+      if (existsSync(from)) await cp(from, path.join(dir, CACHE_DIR, part), { recursive: true });
+    }
+  }
   return dir;
 }
 

@@ -53,6 +53,14 @@ const buildOptions = (generator: string) => ({
   alias: { [PAGE_TEMPLATES]: pageTemplatesFile(generator) },
 } satisfies BuildOptions);
 
+/**
+ * The hash of this file's text, as the generator's src/ holds it: a change to how the bundle is made
+ * makes it again. Read from the file rather than taken from the running function, whose text differs
+ * between the compiled CLI, tsx and vitest, so that a bundle made by one is taken by the others (a
+ * test's scratch copy of the project takes the one the project's cache holds).
+ */
+const recipeHash = async (generator: string) => createHash('sha256').update(await readFile(path.join(generator, 'src', 'cms', 'bundle.ts'))).digest('hex');
+
 /** What a cached bundle is recorded as (bundle-cms.json); its bytes are in cms/cms-<hash>.js. */
 interface Saved { hash: string; gzip: number }
 const isSaved = (v: unknown): v is Saved => !!v && typeof v === 'object' && typeof (v as Saved).hash === 'string' && typeof (v as Saved).gzip === 'number';
@@ -65,7 +73,7 @@ const isSaved = (v: unknown): v is Saved => !!v && typeof v === 'object' && type
 export async function cmsBundle(root: string, generator = root): Promise<CmsBundle> {
   const dir = path.join(root, CACHE_DIR, 'cms');
   const fileOf = (hash: string) => path.join(dir, `cms-${hash}.js`);
-  const settings = `${JSON.stringify(buildOptions(generator), (k, v) => (k === 'plugins' ? STUBS : v))}\n${String(cmsBundle)}`;
+  const settings = `${JSON.stringify(buildOptions(generator), (k, v) => (k === 'plugins' ? STUBS : v))}\n${await recipeHash(generator)}`;
   let made: Uint8Array | undefined;
   await writePageTemplates(generator, templateModules());
   const saved = await cachedBundle(generator, path.join(root, CACHE_DIR), 'cms', settings, async () => {

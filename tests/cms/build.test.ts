@@ -1,9 +1,12 @@
 // The content manager in `site build`: /admin's page, bundle and config written into the output,
-// routed as a page, out of the sitemap and the page budgets, its own CSP, and left out by --no-cms.
+// routed as a page, out of the sitemap and the page budgets, its own CSP, left out by --no-cms, and its
+// bundle taken from the cache by the compiled CLI as well as by the code under test.
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildOptions } from '../../src/pipeline/build.ts';
 import { quickBuild } from '../../src/pipeline/quick-build.ts';
@@ -17,6 +20,7 @@ import { resolve, type RoutingTable } from '../../src/url-resolution/resolve.ts'
 import { siteSchema } from '../../src/content/schemas.ts';
 import { editFile, scratchProject } from '../scratch-project.ts';
 
+const execFileP = promisify(execFile);
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 let dir: string;
 const NOW = new Date('2026-06-15T12:00:00Z');
@@ -113,6 +117,19 @@ describe('site build with cms: in site.yaml', { timeout: 300_000 }, () => {
     expect(await readFile(path.join(out(), 'admin.html'), 'utf8')).toContain('noindex');
     expect(JSON.parse(await deploy('routing.json')).pageUrls).toContain('/admin');
     expect(headersFor(await headers(), '/admin')['content-security-policy']).toContain("'unsafe-eval'");
+  });
+
+  it('is taken from the cache by the compiled CLI users run, whose text of the bundling code is not the tests\' own: not bundled again', async () => {
+    const cache = path.join(dir, '.site', 'cache', 'cms');
+    const [file, ...others] = await readdir(cache);
+    expect(others).toEqual([]);
+    const was = await stat(path.join(cache, file!));
+    const into = path.join(dir, 'out-cli', 'dist');
+    const run = await execFileP(process.execPath, ['bin/site', 'build', '--root', dir, '--out', into, '--no-search'], { cwd: process.cwd() });
+    expect(run.stdout).toMatch(/\n {2}cms: \/admin's bundle/);
+    const now = await stat(path.join(cache, file!));
+    expect([now.ino, now.mtimeMs]).toEqual([was.ino, was.mtimeMs]);
+    expect(sha256(await readFile(path.join(into, 'admin', 'cms.js')))).toBe(sha256(await readFile(path.join(cache, file!))));
   });
 
   it('--no-cms leaves it out: no /admin, no route, headers as without it', async () => {
