@@ -57,9 +57,12 @@ const buildOptions = (generator: string) => ({
  * The hash of this file's text, as the generator's src/ holds it: a change to how the bundle is made
  * makes it again. Read from the file rather than taken from the running function, whose text differs
  * between the compiled CLI, tsx and vitest, so that a bundle made by one is taken by the others (a
- * test's scratch copy of the project takes the one the project's cache holds).
+ * test's scratch copy of the project takes the one the project's cache holds). A generator whose
+ * src/ holds the client but not this file is keyed by the running function's text.
  */
-const recipeHash = async (generator: string) => createHash('sha256').update(await readFile(path.join(generator, 'src', 'cms', 'bundle.ts'))).digest('hex');
+const recipeHash = async (generator: string) => createHash('sha256')
+  .update(await readFile(path.join(generator, 'src', 'cms', 'bundle.ts')).catch(() => String(cmsBundle)))
+  .digest('hex');
 
 /** What a cached bundle is recorded as (bundle-cms.json); its bytes are in cms/cms-<hash>.js. */
 interface Saved { hash: string; gzip: number }
