@@ -16,7 +16,8 @@ let browser: Browser;
 beforeAll(async () => {
   dir = await scratchProject('site-cms-', { cmsBundle: true });
   [server, browser] = await Promise.all([startServer({ root: dir, port: 0, host: '127.0.0.1' }), connectBrowser()]);
-  // The CMS's bundle is made on its first request (esbuild, some seconds): made here, outside the tests' page loads.
+  // The CMS's bundle is served from its first request on (taken from the cache the copy brought, or
+  // made by esbuild in some seconds): asked for here, outside the tests' page loads.
   expect((await fetch(`${server.url}/admin/cms.js`)).status).toBe(200);
 });
 afterAll(async () => {
