@@ -1,5 +1,5 @@
 import { mkdir, rmdir, writeFile } from 'node:fs/promises';
-import { processTree } from './process-tree.mjs';
+import { childrenOf } from './process-tree.mjs';
 
 /** cgroup v1's CPU controller, where a group's `cpu.shares` weighs it against the other work (1,024 each). */
 const CPU_CGROUPS = '/sys/fs/cgroup/cpu';
@@ -29,9 +29,13 @@ export async function cpuGroup(name: string, shares: number, controller = CPU_CG
     async add(pid) {
       if (unavailable) return unavailable;
       try {
-        // Each process on its own: one that ended meanwhile (ESRCH) leaves the others to move.
-        for (const member of processTree(pid)) {
-          await writeFile(`${dir}/cgroup.procs`, String(member)).catch((error: NodeJS.ErrnoException) => { if (error.code !== 'ESRCH') throw error; });
+        // Each process on its own, and its children read only once it is in: a child it forks
+        // before its move is listed, one after is born in the group (a list taken first missed a
+        // renderer the zygote forked meanwhile). One that ended meanwhile (ESRCH) leaves the others to move.
+        const members = [pid];
+        for (let i = 0; i < members.length; i++) {
+          await writeFile(`${dir}/cgroup.procs`, String(members[i])).catch((error: NodeJS.ErrnoException) => { if (error.code !== 'ESRCH') throw error; });
+          members.push(...childrenOf(members[i]!));
         }
         return undefined;
       } catch (error) {

@@ -66,6 +66,25 @@ describe('a CPU cgroup for the browser Lighthouse measures', () => {
     await expect.poll(async () => { await group.remove(); return existsSync(`${CONTROLLER}/${name}`); }).toBe(false);
   });
 
+  it('takes in the children a process forks while it is being moved, not only those it had before', async () => {
+    if (!writable) return;
+    const name = `site-test-forking-${process.pid}`;
+    const group = await cpuGroup(name, 4096);
+    made.push(`${CONTROLLER}/${name}`);
+    // A shell forking 300 sleepers as fast as it can, moved while it forks (as Chromium's zygote
+    // forks a renderer while the gate moves it).
+    const sh = spawn('sh', ['-c', 'echo go; i=0; while [ $i -lt 300 ]; do sleep 60 & i=$((i+1)); done; echo done; wait']);
+    started.push(sh);
+    const lines = createInterface({ input: sh.stdout })[Symbol.asyncIterator]();
+    expect((await lines.next()).value).toBe('go');
+    expect(await group.add(sh.pid!)).toBeUndefined();
+    expect((await lines.next()).value).toBe('done');
+    const outside: number[] = [];
+    for (const pid of processTree(sh.pid!)) if ((await cpuCgroupOf(pid)) !== `/${name}`) outside.push(pid);
+    expect(outside).toEqual([]);
+    expect(processTree(sh.pid!)).toHaveLength(301);
+  });
+
   it('where there is no such controller, says why and leaves the process where it was', async () => {
     const missing = path.join(os.tmpdir(), `no-cgroups-${process.pid}`, 'cpu');
     const group = await cpuGroup('site-test', 4096, missing);
