@@ -13,7 +13,7 @@ import type { BuiltImages } from './image-stage.ts';
 import type { SizeFigure } from '../measure/summary.ts';
 import { atomFeed, robotsTxt, sitemapXml } from '../render/feeds.ts';
 import { viewerRequestFunction, viewerResponseFunction } from '../url-resolution/cloudfront-functions.ts';
-import { checkFunctionsInNjs, NO_NJS } from '../url-resolution/njs-check.ts';
+import { checkFunctionsInNjsOnce, NO_NJS } from '../url-resolution/njs-check.ts';
 import type { RoutingTable } from '../url-resolution/resolve.ts';
 import { STORE_DATA_FILE, storeDataFile, type Entry } from '../url-resolution/store-data.ts';
 import type { Route } from '../routes/table.ts';
@@ -70,8 +70,9 @@ export async function writeStage(root: string, deployDir: string, input: {
   const tableJson = JSON.stringify(table, null, 2) + '\n';
   const reused = !fresh && session?.cdn;
   const cdn = reused ? session.cdn! : { table: tableJson, request: await viewerRequestFunction(root, cacheDir), response: await viewerResponseFunction(root, cacheDir) };
-  // Functions made afresh run in njs over a handful of routes (a FunctionRuntimeError where one throws or answers otherwise than serve).
-  if (!reused && !(await checkFunctionsInNjs(cdn, input.store))) input.warn?.(NO_NJS);
+  // Functions made afresh run in njs over a handful of routes (a FunctionRuntimeError where one throws or answers otherwise than serve),
+  // unless the same functions passed over the same entries before.
+  if (!reused && !(await checkFunctionsInNjsOnce(cdn, input.store, cacheDir))) input.warn?.(NO_NJS);
   if (session) session.cdn = cdn;
   const functions = { 'cloudfront/viewer-request.js': cdn.request, 'cloudfront/viewer-response.js': cdn.response, [STORE_DATA_FILE]: storeDataFile(input.store) };
   await writeDeployFiles(deployDir, {

@@ -106,9 +106,9 @@ __run();
 `;
 }
 
-function njs(dir: string, file: string): Promise<string> {
+function njs(binary: string, dir: string, file: string): Promise<string> {
   return new Promise((ok, fail) => {
-    execFile(NJS, ['-p', dir, file], { maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(binary, ['-p', dir, file], { maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error || stderr.trim()) fail(new Error(`njs ${path.basename(file)}: ${stderr.trim() || stdout.trim() || error?.message}`));
       else ok(stdout);
     });
@@ -116,10 +116,10 @@ function njs(dir: string, file: string): Promise<string> {
 }
 
 /**
- * Each event through `code` (a function file as the build wrote it), in njs, `batch` events a
- * process, two processes at a time; the outcomes in the events' order.
+ * Each event through `code` (a function file as the build wrote it), in njs (`binary`), `batch`
+ * events a process, two processes at a time; the outcomes in the events' order.
  */
-export async function runInNjs<T = CfRequest | CfResponse>(code: string, events: readonly unknown[], store: StandInStore, batch = 4000): Promise<Outcome<T>[]> {
+export async function runInNjs<T = CfRequest | CfResponse>(code: string, events: readonly unknown[], store: StandInStore, { batch = 4000, binary = NJS }: { batch?: number; binary?: string } = {}): Promise<Outcome<T>[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'site-njs-'));
   try {
     await writeFile(path.join(dir, 'cloudfront'), standInModule(store));
@@ -134,7 +134,7 @@ export async function runInNjs<T = CfRequest | CfResponse>(code: string, events:
         const outFile = path.join(dir, `out-${i}.json`);
         // The stand-in imported first, for its count of calls; the function's own import of it follows as written.
         await writeFile(file, `import __standIn from 'cloudfront';\nimport __fs from 'fs';\n${code}\n${driver(batches[i]!, outFile)}`);
-        await njs(dir, file);
+        await njs(binary, dir, file);
         results[i] = JSON.parse(await readFile(outFile, 'utf8')) as Outcome<T>[];
       }
     };

@@ -1,14 +1,15 @@
 // The build's check of the CloudFront functions against what JavaScript runtime 2.0 supports: a
 // feature outside the runtime's list, planted in an emitted function or in the rule the request
 // function is bundled from, is refused with one line naming it and its place.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { viewerRequestFunction, viewerResponseFunction } from '../../src/url-resolution/cloudfront-functions.ts';
 import { FunctionRuntimeError, runtimeProblems } from '../../src/url-resolution/function-runtime.ts';
 import { describeBuildError } from '../../src/pipeline/errors.ts';
-import { checkFunctionsInNjs, NO_NJS } from '../../src/url-resolution/njs-check.ts';
+import { checkFunctionsInNjs, checkFunctionsInNjsOnce, NO_NJS } from '../../src/url-resolution/njs-check.ts';
+import { NJS } from '../../src/url-resolution/njs-runtime.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const RUNTIME = "is not supported by CloudFront Functions' JavaScript runtime 2.0";
@@ -132,5 +133,49 @@ describe('the build runs both functions in njs', () => {
     // Without njs, nothing is run, and the build's note says so in one line.
     expect(await checkFunctionsInNjs(wrong, entries, '/nonexistent/njs')).toBe(false);
     expect(NO_NJS.split('\n')).toHaveLength(1);
+  });
+});
+
+describe('a check that passed is not run again', () => {
+  test('for the same functions over the same entries; new entries, new functions or another njs run it again, and a check that fails is never recorded', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'site-njs-once-'));
+    scratch.push(dir);
+    // njs as the build finds it, through a script that counts its starts.
+    const starts = path.join(dir, 'starts');
+    const counted = path.join(dir, 'njs');
+    writeFileSync(counted, `#!/bin/sh\necho >> ${starts}\nexec ${NJS} "$@"\n`);
+    chmodSync(counted, 0o755);
+    const started = () => (existsSync(starts) ? readFileSync(starts, 'utf8').length : 0);
+    const cache = path.join(dir, 'cache');
+    const entries = [{ key: 'rules', value: JSON.stringify({ notFound: '/404.html', fallbacks: [] }) }, { key: '/', value: 'page' }, { key: '/about', value: 'page' }];
+    const code = { request: await viewerRequestFunction(ROOT), response: await viewerResponseFunction(ROOT) };
+
+    expect(await checkFunctionsInNjsOnce(code, entries, cache, counted)).toBe(true);
+    const once = started();
+    expect(once).toBe(2); // one njs for each function
+    expect(await checkFunctionsInNjsOnce(code, entries, cache, counted)).toBe(true);
+    expect(started()).toBe(once);
+
+    const more = [...entries, { key: '/contact', value: 'page' }];
+    expect(await checkFunctionsInNjsOnce(code, more, cache, counted)).toBe(true);
+    expect(started()).toBe(2 * once);
+    // Both verdicts are kept: back to the first entries runs nothing.
+    expect(await checkFunctionsInNjsOnce(code, entries, cache, counted)).toBe(true);
+    expect(started()).toBe(2 * once);
+
+    const wrong = { ...code, request: code.request.replace('request.uri = answer.file;', "request.uri = answer.file.replace('.html', '');") };
+    for (let i = 1; i <= 2; i++) {
+      await expect(checkFunctionsInNjsOnce(wrong, entries, cache, counted)).rejects.toBeInstanceOf(FunctionRuntimeError);
+      expect(started()).toBe((2 + i) * once);
+    }
+
+    // Another njs binary (here the same one reached by another path) is another check.
+    expect(await checkFunctionsInNjsOnce(code, entries, cache, NJS)).toBe(true);
+    expect(started()).toBe(4 * once);
+    // A record that cannot be read is a check not yet made.
+    writeFileSync(path.join(cache, 'njs-check.json'), '{not json');
+    expect(await checkFunctionsInNjsOnce(code, entries, cache, counted)).toBe(true);
+    expect(started()).toBe(5 * once);
+    expect(await checkFunctionsInNjsOnce(code, entries, cache, '/nonexistent/njs')).toBe(false);
   });
 });
