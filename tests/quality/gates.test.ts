@@ -119,7 +119,8 @@ describe('browser gates on the broken site, served by site serve', () => {
       const like = v.url === '/big-script' ? first : heavy;
       expect([v.label, v.jsBeforeInteraction, v.imagesBeforeInteraction]).toEqual([v.label, like.jsBeforeInteraction, like.imagesBeforeInteraction]);
     }
-  });
+    // A hang guard: eight views one at a time took 14.4 s on a quiet two-core machine (2 Dec 2026).
+  }, 180_000);
 
   it('headers: every answer carries .site/deploy/headers.json, and the inline script is reported as a CSP violation', async () => {
     const pages = targets(await readRoutingTable(dist));
