@@ -87,7 +87,7 @@ export async function checkFunctionsInNjsOnce(code: { request: string; response:
   if (!njs) return false;
   const key = hashOf(generatorCode(), binary, String(njs.size), String(njs.mtimeMs), code.request, code.response, JSON.stringify(entries));
   const record = path.join(cacheDir, NJS_CHECK_RECORD);
-  const passed = await readFile(record, 'utf8').then((text) => { try { return JSON.parse(text) as unknown; } catch { return undefined; } }, () => undefined);
+  const passed: unknown = await readFile(record, 'utf8').then(JSON.parse).catch(() => undefined);
   const keys = Array.isArray(passed) ? passed.filter((k): k is string => typeof k === 'string') : [];
   if (keys.includes(key)) return true;
   if (!(await checkFunctionsInNjs(code, entries, binary))) return false;

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { viewerRequestFunction, viewerResponseFunction } from '../../src/url-resolution/cloudfront-functions.ts';
 import { FunctionRuntimeError, runtimeProblems } from '../../src/url-resolution/function-runtime.ts';
 import { describeBuildError } from '../../src/pipeline/errors.ts';
-import { checkFunctionsInNjs, checkFunctionsInNjsOnce, NO_NJS } from '../../src/url-resolution/njs-check.ts';
+import { checkFunctionsInNjs, checkFunctionsInNjsOnce, NJS_CHECK_RECORD, NO_NJS } from '../../src/url-resolution/njs-check.ts';
 import { NJS } from '../../src/url-resolution/njs-runtime.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -173,7 +173,7 @@ describe('a check that passed is not run again', () => {
     expect(await checkFunctionsInNjsOnce(code, entries, cache, NJS)).toBe(true);
     expect(started()).toBe(4 * once);
     // A record that cannot be read is a check not yet made.
-    writeFileSync(path.join(cache, 'njs-check.json'), '{not json');
+    writeFileSync(path.join(cache, NJS_CHECK_RECORD), '{not json');
     expect(await checkFunctionsInNjsOnce(code, entries, cache, counted)).toBe(true);
     expect(started()).toBe(5 * once);
     expect(await checkFunctionsInNjsOnce(code, entries, cache, '/nonexistent/njs')).toBe(false);
