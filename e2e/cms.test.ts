@@ -94,6 +94,7 @@ describe('the content manager at /admin in site serve', { timeout: 600_000 }, ()
     ['an article', '#/collections/blog/entries/what-is-data', '/blog/what-is-data'],
     ['a case study', '#/collections/case-studies/entries/dc-thomson', '/case-studies/dc-thomson'],
   ] as const) {
+    // Hang guard 240 s: 17.4 s on a quiet two-core machine (2 Dec 2026), Decap's bundle loaded and run twice.
     it(`previews ${what} as its built page: the same headings, text and structure`, async () => {
       const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
       await page.goto(`${server.url}${url}`);
@@ -109,7 +110,6 @@ describe('the content manager at /admin in site serve', { timeout: 600_000 }, ()
       const look = (h: Element) => { const c = getComputedStyle(h); return [c.fontFamily, c.fontWeight, c.color]; };
       expect(await preview.locator('main h1').evaluate(look)).toEqual(await page.goto(`${server.url}${url}`).then(() => page.locator('main h1').evaluate(look)));
       await page.close();
-      // A hang guard: 17.4 s on a quiet two-core machine (2 Dec 2026), Decap's bundle loaded and run twice.
     }, 240_000);
   }
 });

@@ -107,6 +107,7 @@ describe('browser gates on the broken site, served by site serve', () => {
     expect(about(report, '/')).toEqual([]);
   });
 
+  // Hang guard 180 s: eight views one at a time took 14.4 s on a quiet two-core machine (2 Dec 2026).
   it('budgets: a page seen again in a kept tab counts afresh what it fetches, as a first load does', async () => {
     // One view at a time, so that every view after the first at each width reuses its tab.
     const again = (url: string, n: number) => ({ label: `${url} ${n}`, url, status: 200 });
@@ -119,7 +120,6 @@ describe('browser gates on the broken site, served by site serve', () => {
       const like = v.url === '/big-script' ? first : heavy;
       expect([v.label, v.jsBeforeInteraction, v.imagesBeforeInteraction]).toEqual([v.label, like.jsBeforeInteraction, like.imagesBeforeInteraction]);
     }
-    // A hang guard: eight views one at a time took 14.4 s on a quiet two-core machine (2 Dec 2026).
   }, 180_000);
 
   it('headers: every answer carries .site/deploy/headers.json, and the inline script is reported as a CSP violation', async () => {
