@@ -1,7 +1,11 @@
 /** How many file reads or writes are in flight at once: enough to keep the disk busy, few enough not to exhaust descriptors. */
 export const IO_CONCURRENCY = 48;
 
-/** `fn` over every item, at most `limit` at a time; results in the items' order. */
+/**
+ * `fn` over every item, at most `limit` at a time; results in the items' order. Where `fn` answers
+ * from memory or reads synchronously, its lanes run on microtasks alone: they pause for the event
+ * loop whenever this thread has worked a slice (`breather`).
+ */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
@@ -9,6 +13,8 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
     while (next < items.length) {
       const i = next++;
       results[i] = await fn(items[i]!, i);
+      const pause = breather();
+      if (pause) await pause;
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
@@ -44,3 +50,24 @@ export async function sideBySide<T extends unknown[]>(tasks: { [K in keyof T]: P
   if (first) throw first.error;
   return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as T;
 }
+
+/** How long a thread's loop may hold it before the event loop gets a turn: a save or a request waits no longer. */
+export const SLICE_MS = 20;
+
+/**
+ * A turn of the event loop once `sliceMs` have passed since the last: for loops over every article,
+ * which hold the thread for a second at 10,000 (`site serve` answers a save only between their
+ * turns). Callers waiting meanwhile share the one turn; between turns it costs a clock read.
+ */
+export function timeSlicer(sliceMs = SLICE_MS, clock: () => number = () => performance.now()): () => Promise<void> | undefined {
+  let started = clock();
+  let turn: Promise<void> | undefined;
+  return () => {
+    if (turn) return turn;
+    if (clock() - started < sliceMs) return undefined;
+    return (turn = new Promise<void>((resolve) => setImmediate(() => { turn = undefined; started = clock(); resolve(); })));
+  };
+}
+
+/** This thread's slicer, shared by every loop on it: `const pause = breather(); if (pause) await pause;`. */
+export const breather = timeSlicer();

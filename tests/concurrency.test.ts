@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { mapLimit, sideBySide, turnTaker } from '../src/concurrency.ts';
+import { mapLimit, sideBySide, timeSlicer, turnTaker } from '../src/concurrency.ts';
 
 describe('turnTaker', () => {
   it('lets the event loop run during a long loop of synchronous work, every lane pausing for it', async () => {
@@ -24,6 +24,62 @@ describe('turnTaker', () => {
     const turn = turnTaker(4);
     expect([turn(), turn(), turn()]).toEqual([undefined, undefined, undefined]);
     expect(turn()).toBeInstanceOf(Promise);
+  });
+});
+
+/** Where a loop had got to each time the event loop had a turn (a save or a request waiting on the thread, say). */
+function turnsSeen(progress: () => number): { seen: number[]; stop: () => void } {
+  const seen: number[] = [];
+  let stopped = false;
+  const tick = () => setImmediate(() => { seen.push(progress()); if (!stopped) tick(); });
+  tick();
+  return { seen, stop: () => { stopped = true; } };
+}
+/** How far the loop went between one turn and the next, from its start to its end. */
+const steps = (seen: number[], end: number) => [0, ...seen, end].slice(1).map((n, i, all) => n - (i ? all[i - 1]! : 0));
+
+describe('timeSlicer', () => {
+  it('gives the event loop a turn once a slice of work has passed, every lane pausing for it', async () => {
+    let now = 0;
+    const pause = timeSlicer(20, () => now);
+    let done = 0;
+    const turns = turnsSeen(() => done);
+    // Each item takes a millisecond of the slicer's clock; the lanes never wait on anything else.
+    const items = Array.from({ length: 1000 }, (_, i) => i);
+    await mapLimit(items, 48, async () => { now += 1; done++; const p = pause(); if (p) await p; });
+    turns.stop();
+    expect(done).toBe(1000);
+    // A turn after at most a slice's items more than the lanes that were waiting for the last one.
+    expect(Math.max(...steps(turns.seen, done))).toBeLessThanOrEqual(20 + 48);
+    expect(turns.seen.length).toBeGreaterThanOrEqual(Math.floor(1000 / (20 + 48)));
+  });
+
+  it('costs nothing within a slice, and gives one turn to every caller waiting', async () => {
+    let now = 0;
+    const pause = timeSlicer(20, () => now);
+    now = 19;
+    expect([pause(), pause()]).toEqual([undefined, undefined]);
+    now = 20;
+    const turn = pause();
+    expect(turn).toBeInstanceOf(Promise);
+    expect(pause()).toBe(turn);
+    await turn;
+    // The slice starts again at the turn.
+    expect(pause()).toBeUndefined();
+  });
+});
+
+describe('mapLimit', () => {
+  it('pauses its lanes for the event loop when the items hold the thread, as loading ten thousand articles from memory does', async () => {
+    let done = 0;
+    const turns = turnsSeen(() => done);
+    // Each item holds the thread a millisecond by the real clock, and answers at once.
+    const busy = () => { const until = performance.now() + 1; while (performance.now() < until) { /* the thread held */ } };
+    await mapLimit(Array.from({ length: 300 }, (_, i) => i), 48, async () => { busy(); done++; });
+    turns.stop();
+    expect(done).toBe(300);
+    // Without the pauses, no turn would come until every item was done.
+    expect(Math.max(...steps(turns.seen, done))).toBeLessThanOrEqual(20 + 48);
   });
 });
 

@@ -8,6 +8,7 @@ import { parseMarkdownFile } from './markdown-file.ts';
 import { parseJob, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-job.ts';
 import { frontDigest, noteFrontDigest } from './front-digest.ts';
 import { noteFrontHash } from './front-hash.ts';
+import { breather } from '../concurrency.ts';
 import { hashOf } from '../hash.ts';
 import { loadImages } from './images.ts';
 import type { SiteImage } from '../images/site-image.ts';
@@ -93,10 +94,13 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
   // survey addresses of site.yaml). A file that cannot be read is reported after those, as it always was.
   const files = [...await c.list('blog', '.md'), ...LEGAL.map((slug) => path.join(root, 'pages', `${slug}.md`))];
   const errorsBefore = c.errors.length;
-  const readable = files.flatMap((file) => {
+  const readable: Array<{ file: string; job: LoadedMarkdown }> = [];
+  for (const file of files) {
     const job = markdownSource(c, file, settings?.assessmentForms, images);
-    return job ? [{ file, job }] : [];
-  });
+    if (job) readable.push({ file, job });
+    const pause = breather();
+    if (pause) await pause;
+  }
   const unread = c.errors.splice(errorsBefore);
   const parsing = parse(readable.map((r) => r.job));
   parsing.catch(() => { /* awaited below, once the YAML files are read */ });
@@ -123,6 +127,8 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
   const unsorted: Post[] = [];
   const categoryUses: CategoryUse[] = [];
   for (const file of files.slice(0, files.length - LEGAL.length)) {
+    const pause = breather();
+    if (pause) await pause;
     const result = parsed.get(file);
     const doc = result && c.markdown(file, result, postSchema, images);
     if (!doc) continue;
