@@ -27,6 +27,8 @@ export interface LocalFormBackendOptions {
   dataDir?: string;
   /** An SES-compatible endpoint to send through instead of starting one (SES_ENDPOINT). */
   sesEndpoint?: string;
+  /** The local SES server started on a thread of its own (see startLocalSes). */
+  sesOnOwnThread?: boolean;
   retentionMonths?: number;
   /**
    * The production volume limits (5 posts per address in 10 minutes, …), on by default so that
@@ -56,7 +58,7 @@ export async function startLocalFormBackend(options: LocalFormBackendOptions): P
   // Records erased through an earlier serve are still on disk until the store is rewritten.
   if (options.dataDir) await rewriteIfErased(options.dataDir);
   const store = await startLocalStore(options.dataDir ? { dataDir: options.dataDir } : {});
-  const ses = options.sesEndpoint ? undefined : await startLocalSes();
+  const ses = options.sesEndpoint ? undefined : await startLocalSes({ ownThread: options.sesOnOwnThread });
   const sesEndpoint = options.sesEndpoint ?? ses?.endpoint ?? '';
   const region = 'eu-west-2';
   const client = store.client();

@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /** How many file reads or writes are in flight at once: enough to keep the disk busy, few enough not to exhaust descriptors. */
 export const IO_CONCURRENCY = 48;
 
@@ -63,10 +65,31 @@ export function timeSlicer(sliceMs = SLICE_MS, clock: () => number = () => perfo
   let started = clock();
   let turn: Promise<void> | undefined;
   return () => {
+    if (held && !ahead.getStore()) return held;
     if (turn) return turn;
     if (clock() - started < sliceMs) return undefined;
     return (turn = new Promise<void>((resolve) => setImmediate(() => { turn = undefined; started = clock(); resolve(); })));
   };
+}
+
+/** Set while work goes ahead of this thread's sliced loops (`goAhead`), and the calls made inside it. */
+const ahead = new AsyncLocalStorage<true>();
+let holding = 0;
+let held: Promise<void> | undefined;
+let release = () => {};
+
+/**
+ * `work` ahead of this thread's sliced loops (`site serve`'s answer to a save during its start-up
+ * build): each loop waits at its next turn until the work is done, rather than taking a slice between
+ * each of the work's own turns. Loops inside `work` run on.
+ */
+export async function goAhead<T>(work: () => Promise<T>): Promise<T> {
+  if (holding++ === 0) held = new Promise<void>((resolve) => { release = resolve; });
+  try {
+    return await ahead.run(true, work);
+  } finally {
+    if (--holding === 0) { held = undefined; release(); }
+  }
 }
 
 /** This thread's slicer, shared by every loop on it: `const pause = breather(); if (pause) await pause;`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { mapLimit, sideBySide, timeSlicer, turnTaker } from '../src/concurrency.ts';
+import { goAhead, mapLimit, sideBySide, timeSlicer, turnTaker } from '../src/concurrency.ts';
 
 describe('turnTaker', () => {
   it('lets the event loop run during a long loop of synchronous work, every lane pausing for it', async () => {
@@ -80,6 +80,35 @@ describe('mapLimit', () => {
     expect(done).toBe(300);
     // Without the pauses, no turn would come until every item was done.
     expect(Math.max(...steps(turns.seen, done))).toBeLessThanOrEqual(20 + 48);
+  });
+});
+
+describe('goAhead', () => {
+  it("holds every sliced loop at its next turn while the work runs, the work's own loops running on", async () => {
+    let now = 0;
+    const pause = timeSlicer(20, () => now);
+    const events: string[] = [];
+    let loopDone = 0;
+    // A build's loop: a millisecond of the clock an item, pausing when the slicer says.
+    const loop = (async () => {
+      for (let i = 0; i < 200; i++) { now += 1; loopDone++; const p = pause(); if (p) await p; }
+      events.push('loop done');
+    })();
+    // A save's answer, begun once the loop has run a while: its own loop over 100 items, waiting on timers between.
+    await new Promise((resolve) => setImmediate(resolve));
+    const atStart = loopDone;
+    const work = goAhead(async () => {
+      let inner = 0;
+      await mapLimit(Array.from({ length: 100 }, (_, i) => i), 4, async () => { now += 1; inner++; const p = pause(); if (p) await p; });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      events.push(`work done, ${inner} items`);
+    });
+    await work;
+    // The build's loop took no more than the turn it was in while the work ran.
+    expect(loopDone - atStart).toBeLessThanOrEqual(20);
+    await loop;
+    expect(events).toEqual(['work done, 100 items', 'loop done']);
+    expect(loopDone).toBe(200);
   });
 });
 

@@ -104,7 +104,7 @@ async function buildStages(opts: BuildOptions, staging: Staging): Promise<BuildR
     // Untimed: published, routes, cards named, routing table.
     // The entries of the build this one replaces: its deploy holds them and this one's together for a while.
     const previousStore = await readFile(path.join(deployFilesOf(run.outDir), STORE_DATA_FILE), 'utf8').then(parseStoreDataFile, () => undefined);
-    const plan = planStage(loaded, code, { now, preview, contentDir, ...(previousStore ? { previousStore } : {}) });
+    const plan = await planStage(loaded, code, { now, preview, contentDir, ...(previousStore ? { previousStore } : {}) });
     const { site, routes, cardsCode } = plan;
     const assets = await assetsReady;
     const scripts = inlineScripts(site.settings);

@@ -167,7 +167,8 @@ function startupGrace(): { settled: Promise<void>; answered: () => void } {
 async function startForms(opts: ServerOptions, host: string, port: number): Promise<LocalFormBackend | undefined> {
   if (!opts.forms) return undefined;
   const { startLocalFormBackend } = await import('../../lambda/local-backend.ts');
-  return startLocalFormBackend({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`], log: opts.formLog ?? (() => {}), ...opts.formsOptions });
+  // The local SES server on a thread of its own: loading it would hold this one, which answers saves, for half a second.
+  return startLocalFormBackend({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${host}:${port}`], log: opts.formLog ?? (() => {}), sesOnOwnThread: true, ...opts.formsOptions });
 }
 
 /** Watches content/, templates/ and islands/: each save noted, and a pass queued a moment after the last of its events. */

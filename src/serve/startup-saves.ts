@@ -2,6 +2,7 @@
 // from the last run's records until the build has planned (recorded-saves.ts), then from its plan,
 // rather than after the whole build (see server.ts).
 import { performance } from 'node:perf_hooks';
+import { goAhead } from '../concurrency.ts';
 import type { LiveSite } from './live-site.ts';
 import type { RecordedSaves } from './recorded-saves.ts';
 
@@ -68,7 +69,8 @@ export function answerSaves(state: SavesState, queue: () => Promise<void>): void
   startup.chain = startup.chain.then(async () => {
     if (!state.saved.size) return; // taken by an earlier call: a save is often two events
     if (state.startup === startup && !startup.planned && startup.recorded) {
-      if (await answerFromRecords(state, startup)) return;
+      // The build's loops wait while the save is answered (never while it waits for the build's plan).
+      if (await goAhead(() => answerFromRecords(state, startup))) return;
       // Left for the plan, without holding up the saves after it (a save's second event, once its write is whole, may be answered from the records).
       if (!startup.waiting) startup.waiting = startup.live.then(() => { startup.waiting = undefined; answerSaves(state, queue); });
       return;
@@ -79,7 +81,7 @@ export function answerSaves(state: SavesState, queue: () => Promise<void>): void
     if (!live || state.startup !== startup) return void queue();
     state.saved.clear();
     const start = performance.now();
-    const applied = await live.apply(rels, state.opts.now ?? new Date()).catch(() => undefined);
+    const applied = await goAhead(() => live.apply(rels, state.opts.now ?? new Date())).catch(() => undefined);
     if (!applied) {
       for (const rel of rels) state.saved.add(rel);
       log(`building the site once the first build is done: ${live.reason || `${rels.join(', ')} could not be applied`}`);

@@ -9,7 +9,7 @@ let site: Site;
 let documents: SearchDocument[];
 beforeAll(async () => {
   site = await loadSite(path.resolve('content'));
-  documents = await Promise.all(plannedDocuments(site).map((r) => finishDocument(r, async () => undefined)));
+  documents = await Promise.all((await plannedDocuments(site)).map((r) => finishDocument(r, async () => undefined)));
 });
 
 describe('what the search index is fed', () => {
@@ -64,7 +64,7 @@ describe('what the search index is fed', () => {
     for (const r of documents.filter((r) => r.url.startsWith('/services/'))) expect(r.filters.category).toEqual([SERVICE_CATEGORY]);
   });
 
-  it('leaves out a page whose content says search: false', () => {
+  it('leaves out a page whose content says search: false', async () => {
     const [post, ...rest] = site.posts;
     const hidden: Site = {
       ...site,
@@ -72,7 +72,7 @@ describe('what the search index is fed', () => {
       caseStudies: site.caseStudies.map((c, i) => (i === 0 ? { ...c, search: false } : c)),
       collections: { ...site.collections, services: site.collections.services.map((s, i) => (i === 0 ? { ...s, search: false } : s)) },
     };
-    const urls = plannedDocuments(hidden).map((r) => r.url);
+    const urls = (await plannedDocuments(hidden)).map((r) => r.url);
     expect(urls).not.toContain(`/blog/${post!.slug}`);
     expect(urls).not.toContain(`/case-studies/${site.caseStudies[0]!.slug}`);
     expect(urls).not.toContain(`/services/${site.collections.services[0]!.slug}`);
@@ -81,7 +81,7 @@ describe('what the search index is fed', () => {
 
   it("names a cached body by its key, so the index's key needs no body; the body is read back only to index it", async () => {
     const post = { ...site.posts[0]!, html: bodyMarker('k1') };
-    const [planned] = plannedDocuments({ ...site, posts: [post], caseStudies: [], collections: { ...site.collections, services: [] } });
+    const [planned] = await plannedDocuments({ ...site, posts: [post], caseStudies: [], collections: { ...site.collections, services: [] } });
     expect(planned!.bodyKey).toBe('k1');
     expect(JSON.stringify(planned)).not.toContain(site.posts[0]!.html.slice(0, 40));
     const read: string[] = [];
