@@ -6,7 +6,7 @@ export const IO_CONCURRENCY = 48;
 /**
  * `fn` over every item, at most `limit` at a time; results in the items' order. Where `fn` answers
  * from memory or reads synchronously, its lanes run on microtasks alone: they pause for the event
- * loop whenever this thread has worked a slice (`breather`).
+ * loop whenever this thread has worked a slice (`breathe`).
  */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
@@ -15,8 +15,7 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
     while (next < items.length) {
       const i = next++;
       results[i] = await fn(items[i]!, i);
-      const pause = breather();
-      if (pause) await pause;
+      await breathe();
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
@@ -92,5 +91,11 @@ export async function goAhead<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** This thread's slicer, shared by every loop on it: `const pause = breather(); if (pause) await pause;`. */
-export const breather = timeSlicer();
+/** This thread's slicer, shared by every loop on it. */
+const breather = timeSlicer();
+
+/** In a long loop: a turn of the event loop if this thread has worked its slice (`timeSlicer`), else on at once. */
+export async function breathe(): Promise<void> {
+  const pause = breather();
+  if (pause) await pause;
+}

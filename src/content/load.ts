@@ -8,7 +8,7 @@ import { parseMarkdownFile } from './markdown-file.ts';
 import { parseJob, type LoadedMarkdown, type ParsedMarkdownFile } from './markdown-job.ts';
 import { frontDigest, noteFrontDigest } from './front-digest.ts';
 import { noteFrontHash } from './front-hash.ts';
-import { breather } from '../concurrency.ts';
+import { breathe } from '../concurrency.ts';
 import { hashOf } from '../hash.ts';
 import { loadImages } from './images.ts';
 import type { SiteImage } from '../images/site-image.ts';
@@ -98,8 +98,7 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
   for (const file of files) {
     const job = markdownSource(c, file, settings?.assessmentForms, images);
     if (job) readable.push({ file, job });
-    const pause = breather();
-    if (pause) await pause;
+    await breathe();
   }
   const unread = c.errors.splice(errorsBefore);
   const parsing = parse(readable.map((r) => r.job));
@@ -127,8 +126,7 @@ export async function loadSite(root: string, parse: ParseMarkdown = parseInline,
   const unsorted: Post[] = [];
   const categoryUses: CategoryUse[] = [];
   for (const file of files.slice(0, files.length - LEGAL.length)) {
-    const pause = breather();
-    if (pause) await pause;
+    await breathe();
     const result = parsed.get(file);
     const doc = result && c.markdown(file, result, postSchema, images);
     if (!doc) continue;

@@ -13,7 +13,7 @@ import { cardFontsHash } from '../cards/fonts.ts';
 import { engineVersions } from '../cards/engine.ts';
 import type { BuildCode } from '../pool/code.ts';
 import { hashOf } from '../hash.ts';
-import { breather } from '../concurrency.ts';
+import { breathe } from '../concurrency.ts';
 
 /**
  * The site as published at the build's clock, the one place articles are left out (drafts,
@@ -44,18 +44,15 @@ export interface Plan extends Published {
 export async function planStage(loaded: Site, code: BuildCode, run: { now: Date; preview: boolean; contentDir: string; previousStore?: Entry[] }): Promise<Plan> {
   const published = publishStage(loaded, run.now, run.preview);
   const cardsCode = hashOf(code.cardsHash, cardFontsHash(), engineVersions());
-  await breath();
+  await breathe();
   const table = routeTable(published.site);
-  await breath();
+  await breathe();
   const { routes, jobs: cardJobs } = planCards(published.site, table, run.contentDir, cardsCode);
-  await breath();
+  await breathe();
   // The content manager's page is no route (no template, not in the sitemap), but is routed as one.
   const routing = routingTable(routes, cmsPages(loaded.settings), cmsHosts(loaded.settings));
-  await breath();
+  await breathe();
   // Before any page renders: a table the CloudFront KeyValueStore would refuse stops the build (StoreLimitError).
   const store = checkedStore(routing, run.previousStore);
   return { ...published, cardsCode, routes, cardJobs, table: routing, store };
 }
-
-/** A turn of the event loop if this thread has worked its slice. */
-const breath = () => breather() ?? Promise.resolve();

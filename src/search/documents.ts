@@ -5,7 +5,7 @@ import type { Post, Site } from '../content/load.ts';
 import { categoriesOf } from '../content/categories.ts';
 import { markedKey } from '../body-marker.ts';
 import { decodeAttribute } from '../links/entities.ts';
-import { breather } from '../concurrency.ts';
+import { breathe } from '../concurrency.ts';
 
 /** A page as pagefind's addCustomRecord takes it (see node_modules/pagefind/types/index.d.ts). */
 export interface SearchDocument {
@@ -71,8 +71,7 @@ export async function plannedDocuments(site: Site): Promise<PlannedDocument[]> {
   const documents: PlannedDocument[] = [];
   for (const post of site.posts) {
     if (post.search !== false) documents.push(articleDocument(post));
-    const pause = breather();
-    if (pause) await pause;
+    await breathe();
   }
   for (const study of site.caseStudies) {
     if (study.search === false) continue;

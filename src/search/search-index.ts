@@ -6,7 +6,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'n
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createHash } from 'node:crypto';
-import { breather, IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
+import { breathe, IO_CONCURRENCY, mapLimit } from '../concurrency.ts';
 import { finishDocument, type PlannedDocument, type SearchDocument } from './documents.ts';
 import { tempFileFor } from '../temp-file.ts';
 
@@ -50,8 +50,7 @@ export async function searchKey(root: string, documents: PlannedDocument[]): Pro
   const hash = createHash('sha256').update(`${VERSION}\0`).update(lock).update('\0');
   for (const document of documents) {
     hash.update(`${JSON.stringify(document)}\n`);
-    const pause = breather();
-    if (pause) await pause;
+    await breathe();
   }
   return hash.digest('hex');
 }
