@@ -37,7 +37,8 @@ export default defineConfig({
     // The longest files first, on a clean clone too (quality/longest-first.ts).
     sequence: { sequencer: LongestFirst },
     projects: [
-      { extends: true, test: { name: 'shared', isolate: false, include: ['tests/**/*.test.{ts,tsx}'], exclude: [...configDefaults.exclude, ...OWN_PROCESS] } },
+      // Its files' project copies made with `seeded` take a seed build's cache (tests/support/seed-cache.ts).
+      { extends: true, test: { name: 'shared', isolate: false, include: ['tests/**/*.test.{ts,tsx}'], exclude: [...configDefaults.exclude, ...OWN_PROCESS], globalSetup: ['tests/support/seed-setup.ts'] } },
       { extends: true, test: { name: 'own process', include: OWN_PROCESS } },
     ],
   },

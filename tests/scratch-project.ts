@@ -4,14 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { CACHE_DIR } from '../src/output/layout.ts';
 import { SEAL_FILE } from '../src/output/seal.ts';
+import { seedCache } from './support/seed-cache.ts';
 
 /**
  * A scratch copy of the project (node_modules linked), so that a test can edit content and templates.
  * With `cmsBundle`, the content manager's bundle the project's cache holds comes too (its record and
  * its file), taken as long as every file it was made from is the same in the copy: the browser tests
- * of /admin make it once between them (e2e/global-setup.ts), not once each.
+ * of /admin make it once between them (e2e/global-setup.ts), not once each. With `seeded`, what the
+ * unit tests' seed build lends (tests/support/seed-cache.ts).
  */
-export async function scratchProject(prefix: string, opts: { cmsBundle?: boolean } = {}): Promise<string> {
+export async function scratchProject(prefix: string, opts: { cmsBundle?: boolean; seeded?: boolean } = {}): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   for (const part of ['content', 'templates', 'islands', 'src', 'lambda', 'forms']) await cp(path.resolve(part), path.join(dir, part), { recursive: true });
   await symlink(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir');
@@ -24,6 +26,7 @@ export async function scratchProject(prefix: string, opts: { cmsBundle?: boolean
       if (existsSync(from)) await cp(from, path.join(dir, CACHE_DIR, part), { recursive: true });
     }
   }
+  if (opts.seeded) await seedCache(dir);
   return dir;
 }
 

@@ -15,7 +15,7 @@ let dir: string;
 const build = (outDir: string, opts: { warn?: (line: string) => void; poolThreshold?: number } = {}) =>
   buildSite({ root: dir, outDir: path.join(dir, outDir), now, budgets: false, warn: opts.warn ?? (() => {}), poolThreshold: opts.poolThreshold });
 
-beforeAll(async () => { dir = await scratchProject('site-bodies-'); });
+beforeAll(async () => { dir = await scratchProject('site-bodies-', { seeded: true }); });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
 const pack = (kind: string) => path.join(dir, CACHE_DIR, `${kind}.pack`);

@@ -9,7 +9,7 @@ const now = new Date('2026-01-15T12:00:00Z');
 let dir: string;
 const build = (outDir: string, warn: (line: string) => void = () => {}) => buildSite({ root: dir, outDir: path.join(dir, outDir), now, budgets: false, warn });
 
-beforeAll(async () => { dir = await scratchProject('site-cache-'); });
+beforeAll(async () => { dir = await scratchProject('site-cache-', { seeded: true }); });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
 /** The lines of .site/cache/<kind>.pack: its header, then `<key>\t<JSON>` per entry. */

@@ -33,7 +33,7 @@ const CMS_YAML = '\ncms:\n  repo: dundee-data/site\n  branch: main\n  authUrl: h
 let before: HeadersFile;
 let beforeJs: unknown;
 beforeAll(async () => {
-  dir = await scratchProject('site-cms-build-');
+  dir = await scratchProject('site-cms-build-', { seeded: true });
   // The site as it was without a content manager: its headers and JavaScript figures.
   const plain = await buildSite(options());
   expect(existsSync(path.join(out(), 'admin'))).toBe(false);

@@ -72,7 +72,7 @@ describe(`site deploy of ${articles} articles`, () => {
   const asRecord = (entries: Entry[]) => Object.fromEntries(entries.map((e) => [e.key, e.value]));
 
   beforeAll(async () => {
-    dir = await scratchProject('site-deploy-scale-');
+    dir = await scratchProject('site-deploy-scale-', { seeded: true });
     await writeArticles(path.join(dir, 'content/blog'), articles);
     s3 = await startLocalS3(['site']);
     kvs = await startLocalKvs();

@@ -58,8 +58,8 @@ let site: Page[];
 let blog: Page[];
 
 beforeAll(async () => {
-  const real = await fixtureProject('site-gzip-');
-  const large = await fixtureProject('site-gzip-blog-');
+  const real = await fixtureProject('site-gzip-', { seeded: true });
+  const large = await fixtureProject('site-gzip-blog-', { seeded: true });
   projects.push(real, large);
   site = await builtPages(real);
   await writeArticles(path.join(large.root, 'content', 'blog'), 300);

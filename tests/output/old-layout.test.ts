@@ -48,7 +48,7 @@ async function toOldLayout(parts: { site: string; fileList: string }) {
 }
 
 beforeAll(async () => {
-  project = await fixtureProject('site-old-layout-');
+  project = await fixtureProject('site-old-layout-', { seeded: true });
   out = path.join(project.root, 'dist');
   // Two builds: both trees hold a complete build.
   await build();

@@ -51,7 +51,7 @@ const rename = (name: string) => project.edit('site.yaml', (s) => s.replace(/^na
 const home = () => readFile(path.join(out, 'index.html'), 'utf8');
 
 beforeAll(async () => {
-  project = await fixtureProject('site-staging-');
+  project = await fixtureProject('site-staging-', { seeded: true });
   out = path.join(project.root, 'dist');
   // Enough pages that the render stage (which writes each page as it is rendered) lasts a while.
   for (let i = 0; i < 240; i++) await project.article(`staging-note-${i}`, { date: '2026-01-05', body: `## Note ${i}\n\n${'Words for a page that takes a moment to render. '.repeat(40)}` });

@@ -43,7 +43,7 @@ const cardSlugs = (html: string) => [...html.matchAll(/<h3 class="post-card__tit
 const table = async (out: string) => JSON.parse(await readFile(path.join(deployDirFor(out), 'routing.json'), 'utf8')) as RoutingTable;
 
 beforeAll(async () => {
-  project = await fixtureProject('site-publishing-');
+  project = await fixtureProject('site-publishing-', { seeded: true });
   await addPublishingArticles(project);
   for (const [name, opts] of [['june', { now: CLOCK.june }], ['december', { now: CLOCK.december }], ['preview', { now: CLOCK.june, preview: true }]] as const) {
     const out = path.join(project.root, name, 'dist');
@@ -166,7 +166,7 @@ describe('the preview build (site serve)', () => {
 
 describe('a link from a live page to an unpublished article', () => {
   it('stops the build, naming the linking file and line and the unpublished file; a preview only warns', async () => {
-    const broken = await fixtureProject('site-publishing-link-');
+    const broken = await fixtureProject('site-publishing-link-', { seeded: true });
     try {
       await addPublishingArticles(broken);
       await broken.edit('blog/what-is-data.md', (t) => `${t}\nRead next: [our board-ready strategy guide](/blog/draft-article).\n`);

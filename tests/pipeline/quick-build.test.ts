@@ -58,7 +58,7 @@ async function expectSameAsCold(): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = await scratchProject('site-quick-');
+  dir = await scratchProject('site-quick-', { seeded: true });
   await settle();
   // A clean build, whose record a quick one needs, and the tree it leaves beside its own as the build before it.
   expect(await build()).toBe('full: no complete build yet');

@@ -11,7 +11,7 @@ import { STORE_LIMITS } from '../../src/url-resolution/store-data.ts';
 import { editFile, filesOf, scratchProject } from '../scratch-project.ts';
 
 let dir: string;
-beforeAll(async () => { dir = await scratchProject('site-store-limit-'); });
+beforeAll(async () => { dir = await scratchProject('site-store-limit-', { seeded: true }); });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
 async function build(): Promise<{ code: number; out: string[]; err: string[] }> {

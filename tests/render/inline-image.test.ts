@@ -20,7 +20,7 @@ const img = (html: string, attrs: RegExp) => {
 const squeezed = (svg: string) => svg.replace(/\s+/g, ' ').trim();
 
 beforeAll(async () => {
-  dir = await scratchProject('site-inline-image-');
+  dir = await scratchProject('site-inline-image-', { seeded: true });
   await buildSite({ root: dir, outDir: path.join(dir, 'out', 'dist'), overrides: { search: false }, warn: () => undefined });
 }, 300_000);
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });

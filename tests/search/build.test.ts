@@ -9,7 +9,7 @@ import { deployDirFor } from '../../src/output/layout.ts';
 
 let project: FixtureProject;
 beforeAll(async () => {
-  project = await fixtureProject('site-search-build-');
+  project = await fixtureProject('site-search-build-', { seeded: true });
   await project.article('kept-out-of-search', { title: 'A Page Nobody Should Find by Searching', date: '2025-01-01', front: ['search: false'], body: 'Zanzibarian words appear here alone.' });
   await project.article('found-by-search', { title: 'A Page Anyone Can Find', date: '2025-01-02', body: 'Quokkas appear here alone.' });
 });

@@ -2,6 +2,7 @@
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { seedCache } from './seed-cache.ts';
 
 export interface FixtureProject {
   root: string;
@@ -13,12 +14,14 @@ export interface FixtureProject {
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 
-export async function fixtureProject(prefix = 'site-fixture-'): Promise<FixtureProject> {
+/** `seeded`: with what the unit tests' seed build lends (seed-cache.ts). */
+export async function fixtureProject(prefix = 'site-fixture-', opts: { seeded?: boolean } = {}): Promise<FixtureProject> {
   const root = await mkdtemp(path.join(os.tmpdir(), prefix));
   // Copied, not linked: esbuild names a symlinked entry by its real path, and the build then misses its stylesheet.
   for (const part of ['content', 'templates', 'islands', 'src', 'lambda', 'forms']) await cp(path.join(REPO, part), path.join(root, part), { recursive: true });
   await symlink(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   await writeFile(path.join(root, 'package.json'), '{"type":"module"}');
+  if (opts.seeded) await seedCache(root);
   return {
     root,
     async article(slug, { date, front = [], body = '', title }) {
