@@ -14,14 +14,15 @@
  *
  * The output comes in the steps' order, as if they ran one after another: the first unfinished
  * step's lines go straight out, the others' are held until its turn. Lines starting `npm test:`
- * say when each step starts and ends, with the load average and what runs beside it. Every step
+ * say when each step starts and ends, with the load average and what runs beside it, and at each end
+ * the CPU spent so far as `/usr/bin/time` counts it (cores.ts, `cpuSeconds`). Every step
  * runs to its end whatever another did; the exit code is 1 when any failed. A failed test step's
  * failures are printed again at the end, and the last lines give each step's time and the tests
  * counted.
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { Cores, measureBudget, type Share } from './cores.ts';
+import { Cores, cpuSeconds, measureBudget, type Share } from './cores.ts';
 import { inTurn, type Channel } from './in-turn.ts';
 import { GATES, runCheck } from './run-check.ts';
 
@@ -42,6 +43,11 @@ const WEIGHTS = { typecheck: 1, layers: 0.2, build: 1, unitWorker: 0.8, e2eWorke
 const started = Date.now();
 const since = (t: number) => (Date.now() - t) / 1000;
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+/** The CPU spent so far, as `/usr/bin/time` would count it: this process and the processes it has reaped. */
+const cpu = async () => {
+  const c = await cpuSeconds();
+  return c ? `; CPU so far ${Math.round(c.self + c.children)} s (this process ${Math.round(c.self)} s, the ended steps' processes ${Math.round(c.children)} s)` : '';
+};
 
 const budget = await measureBudget();
 const cores = new Cores(budget.free);
@@ -68,7 +74,7 @@ async function step(name: string, weight: number, work: (share: Share) => Promis
     s.seconds = since(t);
     running.delete(s);
     share.release();
-    console.log(`npm test: ${name} ${s.ok ? 'passed' : 'FAILED'} in ${Math.round(s.seconds)} s (load average ${load()})`);
+    console.log(`npm test: ${name} ${s.ok ? 'passed' : 'FAILED'} in ${Math.round(s.seconds)} s (load average ${load()}${await cpu()})`);
   }
   return s;
 }
@@ -149,8 +155,8 @@ const check = step('check', WEIGHTS.build, async (buildShare) => {
   let gatesShare: Share | undefined;
   let lighthouseShare: Promise<Share> | undefined;
   /** Lighthouse's turn: every other step has ended, and it takes every core. */
-  const lighthouseTurn = () => othersDone.then(() => cores.take(budget.free)).then((share) => {
-    console.log(`npm test: check has all ${budget.free} cores for Lighthouse from ${Math.round(since(started))} s (load average ${load()})`);
+  const lighthouseTurn = () => othersDone.then(() => cores.take(budget.free)).then(async (share) => {
+    console.log(`npm test: check has all ${budget.free} cores for Lighthouse from ${Math.round(since(started))} s (load average ${load()}${await cpu()})`);
     return share;
   });
   try {
@@ -183,7 +189,7 @@ steps.push(await check);
 
 for (const s of steps) if (s.failures) console.log(`\n── ${s.name} FAILED: its failures again ──\n${s.failures}`);
 console.log(`\nnpm test: ${steps.map((s) => `${s.name} ${s.ok ? 'passed' : 'FAILED'} in ${Math.round(s.seconds)} s${s.beside.size ? ` (beside ${[...s.beside].join(', ')})` : ''}`).join('; ')}`);
-console.log(`npm test: ${Math.round(since(started))} s in all on ${budget.free} of ${budget.cores} cores, at most ${cores.peak} steps at once; load average at the end ${load()}`);
+console.log(`npm test: ${Math.round(since(started))} s in all on ${budget.free} of ${budget.cores} cores, at most ${cores.peak} steps at once; load average at the end ${load()}${await cpu()}`);
 const counts = steps.flatMap((s) => (s.tests ? [s.tests] : []));
 console.log(`${counts.reduce((n, c) => n + c.passed, 0)} passed, ${counts.reduce((n, c) => n + c.failed, 0)} failed`);
 // A step can fail with every test passed (a hook or an error outside the tests): its tally says which.
